@@ -1,0 +1,188 @@
+"""Complete line solvers: every cell that takes one value in all fixes of a line is deduced.
+
+Both are forward/backward reachability DPs (the fixability/painting idea of Batenburg & Kosters
+and Wu et al.): a cell may be empty (filled) iff some forward-reachable prefix state, extended by
+an empty (filled) cell, reaches a backward-completable suffix state. ``out`` receives, per cell,
+the OR of the values that cell takes over all fixes, so it is always a subset of ``state``.
+
+- ``solve_blocks``: exact block lists, O(L·k) states.
+- ``solve_count``: 3D clues (total + plain/circle/square) as a DP over (cell, filled so far,
+  blocks so far capped at 3, inside a block), never enumerating compositions of the total.
+"""
+import numpy as np
+
+from .cells import EMPTY, FILLED
+from .jit import njit
+from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
+
+
+@njit
+def solve_blocks(state, blocks, out):
+    n = state.shape[0]
+    k = blocks.shape[0]
+    for i in range(n):
+        if state[i] == 0:
+            return False
+    # bad[i] = known-empty cells in [0, i): a block fits at [s, e) iff bad[e] == bad[s]
+    bad = np.zeros(n + 1, np.int32)
+    for i in range(n):
+        bad[i + 1] = bad[i] + (1 if (state[i] & FILLED) == 0 else 0)
+    w = n + 1
+    # fw[j*w + i]: cells [0, i) can hold exactly blocks 0..j-1
+    fw = np.zeros((k + 1) * w, np.uint8)
+    fw[0] = 1
+    for i in range(1, n + 1):
+        can_e = (state[i - 1] & EMPTY) != 0
+        for j in range(k + 1):
+            ok = can_e and fw[j * w + i - 1] == 1
+            if not ok and j > 0:
+                b = blocks[j - 1]
+                s = i - b
+                if s >= 0 and bad[i] == bad[s]:
+                    if s == 0:
+                        ok = j == 1
+                    elif (state[s - 1] & EMPTY) != 0 and fw[(j - 1) * w + s - 1] == 1:
+                        ok = True
+            if ok:
+                fw[j * w + i] = 1
+    if fw[k * w + n] == 0:
+        return False
+    # bw[j*w + i]: cells [i, n) can hold exactly blocks j..k-1
+    bw = np.zeros((k + 1) * w, np.uint8)
+    bw[k * w + n] = 1
+    for i in range(n - 1, -1, -1):
+        can_e = (state[i] & EMPTY) != 0
+        for j in range(k, -1, -1):
+            ok = can_e and bw[j * w + i + 1] == 1
+            if not ok and j < k:
+                e = i + blocks[j]
+                if e <= n and bad[e] == bad[i]:
+                    if e == n:
+                        ok = j == k - 1
+                    elif (state[e] & EMPTY) != 0 and bw[(j + 1) * w + e + 1] == 1:
+                        ok = True
+            if ok:
+                bw[j * w + i] = 1
+    # paint: empties directly, fills through a difference array over valid block placements
+    cover = np.zeros(n + 1, np.int32)
+    for i in range(n):
+        out[i] = 0
+        if (state[i] & EMPTY) != 0:
+            for j in range(k + 1):
+                if fw[j * w + i] == 1 and bw[j * w + i + 1] == 1:
+                    out[i] = EMPTY
+                    break
+    for j in range(k):
+        b = blocks[j]
+        for s in range(0, n - b + 1):
+            e = s + b
+            if bad[e] != bad[s]:
+                continue
+            if s == 0:
+                left = j == 0
+            else:
+                left = (state[s - 1] & EMPTY) != 0 and fw[j * w + s - 1] == 1
+            if not left:
+                continue
+            if e == n:
+                right = j == k - 1
+            else:
+                right = (state[e] & EMPTY) != 0 and bw[(j + 1) * w + e + 1] == 1
+            if right:
+                cover[s] += 1
+                cover[e] -= 1
+    run = 0
+    for i in range(n):
+        run += cover[i]
+        if run > 0:
+            out[i] |= FILLED
+    return True
+
+
+@njit
+def _accepts(kind, total, f, c):
+    if f != total:
+        return False
+    if kind == KIND_PLAIN:
+        return c == (1 if total > 0 else 0)
+    if kind == KIND_CIRCLE:
+        return c == 2
+    return c == 3  # KIND_SQUARE: three or more blocks, counted up to 3
+
+
+@njit
+def solve_count(state, total, kind, out):
+    n = state.shape[0]
+    for i in range(n):
+        if state[i] == 0:
+            return False
+    if total < 0 or total > n:
+        return False
+    t1 = total + 1
+    # index of (i, f, c, s): cells so far, filled so far, blocks so far (cap 3), last cell filled
+    fw = np.zeros((n + 1) * t1 * 8, np.uint8)
+    bw = np.zeros((n + 1) * t1 * 8, np.uint8)
+    fw[0] = 1
+    for i in range(n):
+        can_e = (state[i] & EMPTY) != 0
+        can_f = (state[i] & FILLED) != 0
+        lo = max(0, total - (n - i))
+        hi = min(i, total)
+        for f in range(lo, hi + 1):
+            for c in range(4):
+                for s in range(2):
+                    if fw[((i * t1 + f) * 4 + c) * 2 + s] == 0:
+                        continue
+                    if can_e:
+                        fw[(((i + 1) * t1 + f) * 4 + c) * 2] = 1
+                    if can_f and f < total:
+                        c2 = c if s == 1 else min(c + 1, 3)
+                        fw[(((i + 1) * t1 + f + 1) * 4 + c2) * 2 + 1] = 1
+    ok = False
+    for c in range(4):
+        for s in range(2):
+            if fw[((n * t1 + total) * 4 + c) * 2 + s] == 1 and _accepts(kind, total, total, c):
+                ok = True
+                bw[((n * t1 + total) * 4 + c) * 2 + s] = 1
+    if not ok:
+        return False
+    for i in range(n):
+        out[i] = 0
+    for i in range(n - 1, -1, -1):
+        can_e = (state[i] & EMPTY) != 0
+        can_f = (state[i] & FILLED) != 0
+        lo = max(0, total - (n - i))
+        hi = min(i, total)
+        for f in range(lo, hi + 1):
+            for c in range(4):
+                for s in range(2):
+                    here = ((i * t1 + f) * 4 + c) * 2 + s
+                    reach = fw[here] == 1
+                    good = False
+                    if can_e and bw[(((i + 1) * t1 + f) * 4 + c) * 2] == 1:
+                        good = True
+                        if reach:
+                            out[i] |= EMPTY
+                    if can_f and f < total:
+                        c2 = c if s == 1 else min(c + 1, 3)
+                        if bw[(((i + 1) * t1 + f + 1) * 4 + c2) * 2 + 1] == 1:
+                            good = True
+                            if reach:
+                                out[i] |= FILLED
+                    if good:
+                        bw[here] = 1
+    return True
+
+
+@njit
+def solve_line(state, kind, clue, out):
+    """Dispatch on the clue kind; a line with no clue deduces nothing."""
+    if kind == KIND_BLOCKS:
+        return solve_blocks(state, clue, out)
+    if kind == KIND_PLAIN or kind == KIND_CIRCLE or kind == KIND_SQUARE:
+        return solve_count(state, clue[0], kind, out)
+    for i in range(state.shape[0]):
+        if state[i] == 0:
+            return False
+        out[i] = state[i]
+    return True
