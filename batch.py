@@ -1,0 +1,592 @@
+"""Headless batch: models in; nonogram puzzles, solver reports and a CSV summary out.
+
+    blender -b --python batch.py -- --input MODELS... --resolution 12 24 36 --out OUT [options]
+    python batch.py -- --input suzanne --resolution 12 --out out      (Blender as a Python module)
+    blender -b -c nonogram --input MODELS... --out OUT                 (the installed extension)
+
+MODELS are files (.obj .ply .stl .glb .gltf .fbx), directories (their model files, not
+recursive) or built-in meshes (suzanne, cube, sphere, icosphere, cylinder, cone). For every model
+and resolution the batch writes ``<model>-<res>.puzzle.json`` (the puzzle file),
+``<model>-<res>.report.json`` and one row of ``summary.csv`` (also ``summary.json``); with
+``--blend`` the .blend and with ``--render`` a small Cycles PNG. A model that fails is reported in
+the summary and the batch goes on; the exit status is 1 if anything failed. See docs/BATCH.md.
+
+The batch clears the objects of the open file before it starts: run it on an empty session.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib
+import importlib.util
+import json
+import math
+import os
+import sys
+import time
+import traceback
+from types import ModuleType
+from typing import Any, Optional
+
+import bpy
+
+PACKAGE_NAME = "nonogram3d"
+MODEL_EXTENSIONS = (".obj", ".ply", ".stl", ".glb", ".gltf", ".fbx")
+BUILTINS = ("suzanne", "cube", "sphere", "icosphere", "cylinder", "cone")
+
+# The seed study's Table 5 solvers: CSV column prefix -> label used by engine.solve.compare.
+SEED_SOLVERS = {"brute": "Brute", "hier": "Hier", "hier_pre": "Hier+Pre", "heur": "Heur",
+                "heur_pre": "Heur+Pre"}
+_SOLVER_ALIASES = {"brute": "brute", "hier": "hier", "hierarchical": "hier", "hier+pre": "hier_pre",
+                   "hier_pre": "hier_pre", "heur": "heur", "heuristic": "heur", "heur+pre": "heur_pre",
+                   "heur_pre": "heur_pre"}
+
+CSV_COLUMNS = (
+    ["model", "input", "resolution", "status", "error",
+     # Table 4: size, cells, lines, and each line type with its clue range.
+     "size", "x", "y", "z", "cells", "filled", "lines", "hidden", "empty"]
+    + [f"{k}_{f}" for k in ("plain", "circle", "square") for f in ("count", "min", "max")]
+    # Table 5: linesolvers and bad-guess percentage per seed solver.
+    + [f"{s}_{f}" for s in SEED_SOLVERS for f in ("linesolvers", "bad_pct", "verdict")]
+    + ["verdict", "difficulty", "known_fraction", "linesolvers", "bad_pct", "solve_time_s",
+       "make_time_s", "total_time_s", "warnings", "puzzle_file", "report_file", "blend_file",
+       "png_file"]
+)
+
+
+class BatchError(Exception):
+    """A model that cannot be processed; the message goes into the summary."""
+
+
+def log(msg: str) -> None:
+    print(f"[nonogram batch] {msg}", flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# arguments
+
+
+def script_args(argv: Optional[list] = None) -> list:
+    """The batch's own arguments: everything after ``--`` (Blender's convention), else argv[1:]."""
+    if argv is not None:
+        return list(argv)
+    if "--" in sys.argv:
+        return sys.argv[sys.argv.index("--") + 1:]
+    return sys.argv[1:]
+
+
+def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        prog=prog, description="Make and solve 3D nonograms from models, headless.",
+        epilog="Built-in models: " + ", ".join(BUILTINS) + ". Seed solvers: "
+               + ", ".join(SEED_SOLVERS.values()) + " (or 'seed' for all five).")
+    ap.add_argument("-i", "--input", nargs="+", required=True, metavar="MODEL",
+                    help="model files, directories of models, or built-in names")
+    ap.add_argument("-r", "--resolution", nargs="+", type=int, default=[12], metavar="N",
+                    help="voxels along the longest side (default: 12)")
+    ap.add_argument("-o", "--out", default="out", help="output directory (default: out)")
+    ap.add_argument("--solvers", nargs="*", default=[], metavar="NAME",
+                    help="seed solvers to compare as well as the complete solver: seed (all five), "
+                         "brute, hier, hier+pre, heur, heur+pre")
+    ap.add_argument("--linesolver", choices=("dp", "seed"), default="dp",
+                    help="line solver of the seed solvers (default: dp)")
+    ap.add_argument("--time-limit", type=float, default=60.0,
+                    help="seconds per solve before giving up with verdict 'unknown' (default: 60)")
+    ap.add_argument("--samples", type=int, default=1, help="anti-aliasing samples per voxel axis")
+    ap.add_argument("--threshold", type=float, default=0.5, help="filled fraction for a sampled voxel")
+    ap.add_argument("--no-robust", action="store_true",
+                    help="single-axis parity instead of the 3-axis vote (leaks on open meshes)")
+    ap.add_argument("--render", action="store_true", help="render a small Cycles PNG per puzzle")
+    ap.add_argument("--render-size", type=int, default=256, help="PNG width and height (default: 256)")
+    ap.add_argument("--render-samples", type=int, default=16, help="Cycles samples (default: 16)")
+    ap.add_argument("--blend", action="store_true", help="save a .blend per puzzle")
+    args = ap.parse_args(argv)
+    if any(r < 1 for r in args.resolution):
+        ap.error("resolutions must be positive")
+    solvers: list = []
+    for name in args.solvers:
+        key = name.lower()
+        picked = list(SEED_SOLVERS) if key in ("seed", "all") else [_SOLVER_ALIASES.get(key)]
+        if picked == [None]:
+            ap.error(f"unknown solver {name!r}; choose from seed, brute, hier, hier+pre, heur, heur+pre")
+        solvers += [s for s in picked if s not in solvers]
+    args.solvers = solvers
+    return args
+
+
+# ---------------------------------------------------------------------------------------------
+# the add-on package
+
+
+def addon_package() -> ModuleType:
+    """The Nonogram 3D package this file belongs to, imported and registered.
+
+    Imported as part of the package (``blender -c nonogram``): that package. Run as a script:
+    the package already loaded from this folder (the installed extension, or a test's import),
+    else this folder imported as ``nonogram3d`` and registered.
+    """
+    package = globals().get("__package__")  # None or '' when run as a script
+    if package:
+        return importlib.import_module(package)
+    here = os.path.dirname(os.path.abspath(__file__))
+    init = os.path.join(here, "__init__.py")
+    for name, mod in list(sys.modules.items()):
+        f = getattr(mod, "__file__", None)
+        if name != "__main__" and f and os.path.abspath(f) == init:
+            if not _registered():
+                mod.register()
+            return mod
+    if PACKAGE_NAME in sys.modules:
+        raise BatchError(f"another package named {PACKAGE_NAME!r} is loaded "
+                         f"({sys.modules[PACKAGE_NAME].__file__}); cannot import {here}")
+    spec = importlib.util.spec_from_file_location(PACKAGE_NAME, init, submodule_search_locations=[here])
+    if spec is None or spec.loader is None:
+        raise BatchError(f"cannot import the add-on from {here}")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[PACKAGE_NAME] = mod
+    try:
+        spec.loader.exec_module(mod)
+        mod.register()
+    except Exception:
+        del sys.modules[PACKAGE_NAME]
+        raise
+    return mod
+
+
+def _registered() -> bool:
+    """Whether the add-on's classes are registered (its per-object settings exist)."""
+    return bpy.types.Object.bl_rna.properties.get("nonogram") is not None
+
+
+class Addon:
+    """The add-on's scene API and the engine modules the batch uses."""
+
+    def __init__(self, pkg: ModuleType):
+        name = pkg.__name__
+        self.scene = importlib.import_module(f"{name}.operators.scene")
+        runtime = importlib.import_module(f"{name}.operators.runtime")
+        self.solve = runtime.engine("solve")
+        self.stats = runtime.engine("stats")
+        self.puzzlefile = runtime.engine("puzzlefile")
+        self.jit = runtime.engine("jit")
+
+
+# ---------------------------------------------------------------------------------------------
+# models
+
+
+def expand_inputs(inputs: list) -> list:
+    """(model name, source) pairs: directories expanded to their model files, names kept."""
+    items = []
+    for raw in inputs:
+        if os.path.isdir(raw):
+            files = sorted(f for f in os.listdir(raw) if f.lower().endswith(MODEL_EXTENSIONS))
+            if not files:
+                items.append(raw)  # reported as an error per resolution
+            items += [os.path.join(raw, f) for f in files]
+        else:
+            items.append(raw)
+    names: dict = {}
+    out = []
+    for src in items:
+        if src.lower() in BUILTINS and not os.path.exists(src):
+            base = src.lower()
+        else:
+            base = os.path.splitext(os.path.basename(os.path.normpath(src)))[0] or "model"
+        base = "".join(c if c.isalnum() or c in "-_." else "_" for c in base)
+        n = names.get(base, 0)
+        names[base] = n + 1
+        out.append((base if n == 0 else f"{base}_{n + 1}", src))
+    return out
+
+
+def _operator(path: str):
+    """``bpy.ops.<mod>.<name>`` if that operator exists in this Blender, else None."""
+    mod, name = path.split(".")
+    op = getattr(getattr(bpy.ops, mod), name)
+    try:
+        op.get_rna_type()
+    except (KeyError, AttributeError):
+        return None
+    return op
+
+
+# Per extension: (operator candidates newest first, add-on that provides it when not built in).
+_IMPORTERS = {
+    ".obj": (("wm.obj_import", "import_scene.obj"), "io_scene_obj"),
+    ".ply": (("wm.ply_import", "import_mesh.ply"), "io_mesh_ply"),
+    ".stl": (("wm.stl_import", "import_mesh.stl"), "io_mesh_stl"),
+    ".glb": (("import_scene.gltf",), "io_scene_gltf2"),
+    ".gltf": (("import_scene.gltf",), "io_scene_gltf2"),
+    ".fbx": (("import_scene.fbx",), "io_scene_fbx"),
+}
+
+
+def importer_for(path: str):
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in _IMPORTERS:
+        raise BatchError(f"unsupported file type {ext or '(none)'!r}; supported: "
+                         + " ".join(MODEL_EXTENSIONS))
+    candidates, addon = _IMPORTERS[ext]
+    for attempt in range(2):
+        for c in candidates:
+            op = _operator(c)
+            if op is not None:
+                return op
+        if attempt == 0:
+            import addon_utils
+            addon_utils.enable(addon, default_set=False)
+    raise BatchError(f"this Blender has no importer for {ext} files ({' or '.join(candidates)})")
+
+
+def _builtin_mesh(name: str):
+    import bmesh
+    bm = bmesh.new()
+    try:
+        if name == "suzanne":
+            bmesh.ops.create_monkey(bm)
+        elif name == "cube":
+            bmesh.ops.create_cube(bm, size=2.0)
+        elif name == "sphere":
+            bmesh.ops.create_uvsphere(bm, u_segments=32, v_segments=16, radius=1.0)
+        elif name == "icosphere":
+            bmesh.ops.create_icosphere(bm, subdivisions=3, radius=1.0)
+        elif name in ("cylinder", "cone"):
+            bmesh.ops.create_cone(bm, cap_ends=True, cap_tris=False, segments=32, radius1=1.0,
+                                  radius2=1.0 if name == "cylinder" else 0.0, depth=2.0)
+        else:
+            raise BatchError(f"unknown built-in model {name!r}")
+        mesh = bpy.data.meshes.new(name)
+        bm.to_mesh(mesh)
+    finally:
+        bm.free()
+    return mesh
+
+
+def _merge_to_world_mesh(objects: list, name: str):
+    """One mesh, in world space, of the evaluated geometry of ``objects`` (modifiers, armature
+    bind pose and parenting applied), so multi-part files become one source object."""
+    import bmesh
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    bm = bmesh.new()
+    try:
+        for ob in objects:
+            ob_eval = ob.evaluated_get(depsgraph)
+            tmp = bpy.data.meshes.new_from_object(ob_eval, preserve_all_data_layers=False,
+                                                  depsgraph=depsgraph)
+            try:
+                tmp.transform(ob_eval.matrix_world)
+                bm.from_mesh(tmp)
+            finally:
+                bpy.data.meshes.remove(tmp)
+        mesh = bpy.data.meshes.new(name)
+        bm.to_mesh(mesh)
+    finally:
+        bm.free()
+    return mesh
+
+
+def load_model(name: str, src: str):
+    """A new mesh object (linked to the scene) for a model file or built-in name."""
+    scene = bpy.context.scene
+    if not os.path.exists(src):
+        if src.lower() in BUILTINS:
+            mesh = _builtin_mesh(src.lower())
+        else:
+            raise BatchError(f"no such file, and not a built-in model ({', '.join(BUILTINS)}): {src}")
+    elif os.path.isdir(src):
+        raise BatchError(f"no model files ({' '.join(MODEL_EXTENSIONS)}) in directory {src}")
+    else:
+        op = importer_for(src)
+        before = set(bpy.data.objects)
+        try:
+            result = op(filepath=os.path.abspath(src))
+        except RuntimeError as e:
+            # Operator errors arrive as "Error: <message>"; the summary has its own context.
+            raise BatchError(f"import failed: {str(e).strip().removeprefix('Error: ')}") from None
+        new = [ob for ob in bpy.data.objects if ob not in before]
+        try:
+            if "FINISHED" not in result:
+                raise BatchError(f"import failed ({', '.join(sorted(result))})")
+            meshes = [ob for ob in new if ob.type in {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}]
+            if not meshes:
+                raise BatchError("the file holds no mesh objects")
+            mesh = _merge_to_world_mesh(meshes, name)
+            mesh.use_fake_user = True  # survives the purge of the importer's data below
+        finally:
+            bpy.data.batch_remove(new)
+            bpy.data.orphans_purge(do_local_ids=True, do_linked_ids=True, do_recursive=True)
+        mesh.use_fake_user = False
+    if not len(mesh.polygons):
+        bpy.data.meshes.remove(mesh)
+        raise BatchError("the model has no faces")
+    obj = bpy.data.objects.new(name, mesh)
+    scene.collection.objects.link(obj)
+    return obj
+
+
+def clear_scene() -> None:
+    bpy.data.batch_remove(list(bpy.data.objects))
+    bpy.data.orphans_purge(do_local_ids=True, do_linked_ids=True, do_recursive=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# one puzzle
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if hasattr(v, "tolist"):  # numpy arrays and scalars
+        return _jsonable(v.tolist())
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def seed_rows(addon: Addon, puzzle, wanted: list, linesolver: str, time_limit: float) -> list:
+    """Table 5 rows (engine.solve.compare's format) for the wanted seed solvers."""
+    solve = addon.solve
+    if set(wanted) == set(SEED_SOLVERS):
+        return list(solve.compare(puzzle, linesolver=linesolver, time_limit=time_limit))
+    labels = {SEED_SOLVERS[s] for s in wanted}
+    rows = []
+    for label, method, pre in solve.SEED_CONFIGS:
+        if label not in labels:
+            continue
+        r = solve.solve(puzzle, method=method, prepass=pre, linesolver=linesolver, time_limit=time_limit)
+        rows.append({"config": label, "method": method, "prepass": pre, "linesolvers": r.linesolvers,
+                     "bad_guesses": r.bad_guesses, "bad_guess_rate": r.bad_guess_rate,
+                     "known_fraction": r.known_fraction, "verdict": r.verdict, "time_s": r.time_s})
+    return rows
+
+
+def _bounds(vox) -> tuple:
+    import numpy as np
+    lo = np.asarray(vox.origin, dtype=float)
+    hi = lo + np.asarray(vox.grid.shape, dtype=float) * float(vox.voxel_size)
+    return lo, hi
+
+
+def render_png(path: str, vox, size: int, samples: int) -> list:
+    """Render the scene with Cycles (CPU) from a camera framing the grid; returns the objects
+    added (camera, light) so the caller can keep them in the .blend and remove them after."""
+    from mathutils import Vector
+    scene = bpy.context.scene
+    lo, hi = _bounds(vox)
+    center = Vector(((lo + hi) / 2).tolist())
+    radius = max(float(((hi - lo) / 2) @ ((hi - lo) / 2)) ** 0.5, 1e-6)
+
+    cam_data = bpy.data.cameras.new("Batch Camera")
+    cam = bpy.data.objects.new("Batch Camera", cam_data)
+    scene.collection.objects.link(cam)
+    direction = Vector((1.0, -1.3, 0.9)).normalized()
+    distance = radius / math.sin(cam_data.angle / 2) * 1.05
+    cam.location = center + direction * distance
+    cam.rotation_euler = (-direction).to_track_quat('-Z', 'Y').to_euler()
+    cam_data.clip_start = max(distance - radius * 2, distance * 1e-3)
+    cam_data.clip_end = distance + radius * 2
+    scene.camera = cam
+
+    sun_data = bpy.data.lights.new("Batch Sun", 'SUN')
+    sun_data.energy = 3.0
+    sun = bpy.data.objects.new("Batch Sun", sun_data)
+    sun.rotation_euler = Vector((0.4, -0.6, 1.0)).normalized().to_track_quat('Z', 'Y').to_euler()
+    scene.collection.objects.link(sun)
+
+    if scene.world is None:
+        scene.world = bpy.data.worlds.new("Batch World")
+    scene.world.color = (0.05, 0.05, 0.06)
+    if scene.world.node_tree is not None:
+        bg = scene.world.node_tree.nodes.get("Background")
+        if bg is not None:
+            bg.inputs["Color"].default_value = (0.05, 0.05, 0.06, 1.0)
+
+    render = scene.render
+    render.engine = 'CYCLES'
+    scene.cycles.device = 'CPU'
+    scene.cycles.samples = samples
+    scene.cycles.use_denoising = False
+    scene.cycles.use_adaptive_sampling = False
+    render.resolution_x = render.resolution_y = size
+    render.resolution_percentage = 100
+    render.image_settings.file_format = 'PNG'
+    render.filepath = path
+    bpy.ops.render.render(write_still=True)
+    if not os.path.isfile(path):
+        raise BatchError(f"render finished but wrote no image at {path}")
+    return [cam, sun]
+
+
+def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dict) -> None:
+    """Make, solve and write one puzzle; fills ``row`` (raises on failure)."""
+    t0 = time.perf_counter()
+    scene_api = addon.scene
+    out = os.path.abspath(args.out)
+    base = os.path.join(out, f"{name}-{resolution}")
+    obj, vox = scene_api.make_nonogram(bpy.context, source_obj, resolution=resolution,
+                                       samples=args.samples, threshold=args.threshold,
+                                       robust=not args.no_robust, hide_source=True)
+    extra: list = []
+    try:
+        t_make = time.perf_counter() - t0
+        puzzle = scene_api.load_stored_puzzle(obj)
+        puzzle.name = name
+        st = addon.stats.puzzle_stats(puzzle)
+        X, Y, Z = st["shape"]
+        row.update(size=f"{X}x{Y}x{Z}", x=X, y=Y, z=Z, cells=st["cells"], lines=st["lines"],
+                   hidden=st["hidden"], empty=st["empty"]["count"],
+                   filled=int(vox.grid.sum()), make_time_s=round(t_make, 4),
+                   warnings=" | ".join(vox.warnings))
+        for k in ("plain", "circle", "square"):
+            for f in ("count", "min", "max"):
+                row[f"{k}_{f}"] = st[k][f]
+        log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled, "
+            f"{st['lines']} lines ({t_make:.2f} s)")
+
+        report = addon.solve.solve(puzzle, method="full", time_limit=args.time_limit)
+        rep = report.to_dict()
+        row.update(verdict=report.verdict, difficulty=report.difficulty or "",
+                   known_fraction=round(report.known_fraction, 6), linesolvers=report.linesolvers,
+                   bad_pct=round(100.0 * report.bad_guess_rate, 2), solve_time_s=round(report.time_s, 4))
+        log(f"  {name} @ {resolution}: {report.verdict} ({report.difficulty}), "
+            f"{report.linesolvers} line solves, {report.time_s:.2f} s")
+
+        seed = []
+        if args.solvers:
+            seed = seed_rows(addon, puzzle, args.solvers, args.linesolver, args.time_limit)
+            by_label = {r["config"]: r for r in seed}
+            for key, label in SEED_SOLVERS.items():
+                r = by_label.get(label)
+                if r is not None:
+                    row[f"{key}_linesolvers"] = r["linesolvers"]
+                    row[f"{key}_bad_pct"] = round(100.0 * r["bad_guess_rate"], 2)
+                    row[f"{key}_verdict"] = r["verdict"]
+            log(f"  {name} @ {resolution}: seed solvers " + ", ".join(
+                f"{r['config']} {r['linesolvers']} ({100 * r['bad_guess_rate']:.0f}%)" for r in seed))
+
+        scene_api.apply_solve_result(obj, report)
+        scene_api.store_report(obj, rep)
+
+        puzzle_file = base + ".puzzle.json"
+        addon.puzzlefile.save_puzzle(puzzle, puzzle_file)
+        row["puzzle_file"] = os.path.relpath(puzzle_file, out)
+
+        report_file = base + ".report.json"
+        document = {
+            "model": name, "input": row["input"], "resolution": resolution,
+            "blender": bpy.app.version_string, "numba": not addon.jit.NUMBA_ERROR,
+            "options": {"samples": args.samples, "threshold": args.threshold,
+                        "robust": not args.no_robust, "time_limit": args.time_limit,
+                        "linesolver": args.linesolver},
+            "voxels": {"shape": list(vox.grid.shape), "filled": row["filled"],
+                       "origin": vox.origin, "voxel_size": vox.voxel_size,
+                       "warnings": list(vox.warnings), "diagnostics": vox.diagnostics},
+            "stats": st, "solve": rep, "seed_solvers": seed, "puzzle_file": row["puzzle_file"],
+        }
+        if args.render:
+            png = base + ".png"
+            t = time.perf_counter()
+            extra = render_png(png, vox, args.render_size, args.render_samples)
+            row["png_file"] = os.path.relpath(png, out)
+            log(f"  {name} @ {resolution}: rendered {png} ({time.perf_counter() - t:.1f} s)")
+        if args.blend:
+            blend = base + ".blend"
+            bpy.ops.wm.save_as_mainfile(filepath=blend, copy=True, check_existing=False)
+            row["blend_file"] = os.path.relpath(blend, out)
+        row["total_time_s"] = round(time.perf_counter() - t0, 4)
+        document["time_s"] = {"make": t_make, "total": row["total_time_s"]}
+        with open(report_file, "w", encoding="utf-8") as f:
+            json.dump(_jsonable(document), f, indent=1)
+        row["report_file"] = os.path.relpath(report_file, out)
+    finally:
+        if extra:
+            bpy.data.batch_remove(extra)
+        scene_api.clear_nonogram(obj)
+
+
+# ---------------------------------------------------------------------------------------------
+# the batch
+
+
+def write_summary(out: str, rows: list) -> str:
+    path = os.path.join(out, "summary.csv")
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_COLUMNS, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in CSV_COLUMNS})
+    with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
+        json.dump(_jsonable(rows), f, indent=1)
+    return path
+
+
+def run(args: argparse.Namespace) -> int:
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    models = expand_inputs(args.input)
+    rows: list = []
+    failed = 0
+    t_all = time.perf_counter()
+    try:
+        addon: Optional[Addon] = Addon(addon_package())
+        setup_error = ""
+    except Exception as e:
+        addon, setup_error = None, f"cannot load the add-on: {type(e).__name__}: {e}"
+        log(setup_error)
+    if addon is not None and addon.jit.NUMBA_ERROR:
+        log(f"numba unavailable, running the engine in plain Python: {addon.jit.NUMBA_ERROR}")
+    log(f"{len(models)} model(s) x {len(args.resolution)} resolution(s) -> {out}")
+    if addon is not None:
+        clear_scene()
+    for i, (name, src) in enumerate(models, 1):
+        log(f"[{i}/{len(models)}] {name} ({src})")
+        base_row = {"model": name, "input": src}
+        source = None
+        error = setup_error
+        if addon is not None:
+            try:
+                source = load_model(name, src)
+            except Exception as e:
+                error = str(e) if isinstance(e, BatchError) else f"{type(e).__name__}: {e}"
+        for res in args.resolution:
+            row = dict(base_row, resolution=res)
+            if source is None:
+                row.update(status="error", error=error)
+            else:
+                try:
+                    assert addon is not None
+                    process(addon, args, name, source, res, row)
+                    row["status"] = "ok"
+                except Exception as e:
+                    row.update(status="error", error=f"{type(e).__name__}: {e}")
+                    traceback.print_exc()
+            if row["status"] != "ok":
+                failed += 1
+                log(f"  {name} @ {res}: FAILED: {row['error']}")
+            rows.append(row)
+        if source is not None:
+            mesh = source.data
+            bpy.data.objects.remove(source)
+            if mesh.users == 0:
+                bpy.data.meshes.remove(mesh)
+        write_summary(out, rows)  # after every model, so a crash still leaves a summary
+    summary = write_summary(out, rows)
+    ok = len(rows) - failed
+    log(f"done in {time.perf_counter() - t_all:.1f} s: {ok} ok, {failed} failed; summary: {summary}")
+    log(f"outputs in {out}")
+    return 1 if failed else 0
+
+
+def main(argv: Optional[list] = None, prog: str = "batch.py") -> int:
+    try:
+        args = parse_args(script_args(argv), prog=prog)
+    except SystemExit as e:  # argparse: --help (0) or a usage error (2)
+        return int(e.code or 0) if not isinstance(e.code, str) else 2
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Benchmark harness (not part of the add-on)."""

@@ -1,0 +1,244 @@
+"""Probing (the LalaFrogKK paper's FP2, section III-B) on top of ``propagate.py``.
+
+For an unknown cell p, set p filled and propagate, then set p empty and propagate (each probe is
+undone through the trail afterwards):
+- both contradict: the current state has no solution;
+- one contradicts: p takes the other value;
+- otherwise every cell known with the same value after both probes is fixed.
+
+FP2's pixel relations: a probe p=v that makes q=w proves the implication (p=v -> q=w) and so its
+contrapositive (q=!w -> p=!v). The contrapositives are stored per literal (a cell and a value) and
+applied whenever that literal becomes true inside a probe or in the main state, so later probes
+start stronger; a cell that gains a relation is probed again. Relations are only valid for the
+state they were derived in and its extensions, so ``reset_relations`` is called whenever the
+search backtracks past that state. The store is bounded (``max_edges``); once full, new relations
+are dropped, which only makes probing weaker, never wrong. Duplicates are filtered by a hashed set.
+
+Work is chunked: ``probe_round`` stops after about ``max_steps`` line-solver applications and
+resumes from its cursor, so the Python caller can report progress and honour cancellation.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .cells import EMPTY, FILLED, UNKNOWN
+from .jit import njit
+from .propagate import (S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, propagate,
+                        queue_clear, queue_push, set_cell, undo_to)
+
+# probe_round results
+P_FIXPOINT = 0
+P_PAUSED = 1
+P_CONTRADICTION = 2
+P_SOLVED = 3
+
+# ctl slots
+C_CURSOR = 0
+C_IDLE = 1        # cells scanned in a row without finding one to probe
+C_EPOCH = 2       # bumped whenever the main state gains a cell: every cell must be probed again
+C_GEN = 3         # generation of the relation store (stale entries are ignored)
+C_NEDGES = 4
+C_STAMP = 5
+C_CHANGED = 6     # cells the probing fixed in the main state
+N_CTL = 8
+
+Probe = namedtuple("Probe", "probed_epoch needs cnt head nxt tgt hkeys hgen seen_stamp seen_val "
+                            "buf ctl")
+
+DEFAULT_MAX_EDGES = 1 << 21
+
+
+def new_probe(n_cells: int, max_edges: int = DEFAULT_MAX_EDGES) -> Probe:
+    max_edges = max(int(max_edges), 16)
+    hslots = 1 << (2 * max_edges - 1).bit_length()
+    return Probe(np.full(n_cells, -1, np.int64), np.zeros(n_cells, np.uint8),
+                 np.full(2 * n_cells, -1, np.int64), np.full(2 * n_cells, -1, np.int32),
+                 np.zeros(max_edges, np.int32), np.zeros(max_edges, np.int32),
+                 np.zeros(hslots, np.int64), np.zeros(hslots, np.int32),
+                 np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
+                 np.zeros(n_cells, np.int64), np.zeros(N_CTL, np.int64))
+
+
+@njit
+def _lit(c, v):
+    return 2 * c + (1 if v == FILLED else 0)
+
+
+@njit
+def reset_relations(pr):
+    """Forget every stored relation (they were derived under assumptions now withdrawn)."""
+    pr[3][:] = -1
+    pr[11][C_GEN] += 1
+    pr[11][C_NEDGES] = 0
+    pr[11][C_EPOCH] += 1
+
+
+@njit
+def _add_relation(src, dst, pr):
+    """Store src -> dst (literals) unless known or the store is full. True when stored."""
+    ctl = pr[11]
+    ne = ctl[C_NEDGES]
+    nxt = pr[4]
+    if ne >= len(nxt):
+        return False
+    hkeys, hgen = pr[6], pr[7]
+    gen = np.int32(ctl[C_GEN] & 0x7FFFFFFF)
+    key = src * 4294967296 + dst + 1
+    mask = len(hkeys) - 1
+    h = np.uint64(key) * np.uint64(11400714819323198485)
+    i = np.int64(h >> np.uint64(40)) & mask
+    while True:
+        if hgen[i] != gen or hkeys[i] == 0:
+            break
+        if hkeys[i] == key:
+            return False
+        i = (i + 1) & mask
+    hkeys[i] = key
+    hgen[i] = gen
+    nxt[ne] = pr[3][src]
+    pr[5][ne] = dst
+    pr[3][src] = ne
+    ctl[C_NEDGES] = ne + 1
+    return True
+
+
+@njit
+def close(ls_id, budget, use_cache, t0, net, w, pr):
+    """Propagate lines and stored relations to a joint fixpoint, starting from the cells trailed
+    since ``t0`` (their lines must already be queued). False on a contradiction."""
+    state, trail, stats = w[0], w[1], w[7]
+    head, nxt, tgt = pr[3], pr[4], pr[5]
+    t = t0
+    while True:
+        if not propagate(ls_id, budget, use_cache, net, w):
+            return False
+        t1 = stats[S_TLEN]
+        if t == t1 or pr[11][C_NEDGES] == 0:
+            return True
+        added = False
+        while t < t1:
+            c = trail[t]
+            e = head[_lit(c, state[c])]
+            while e >= 0:
+                d = tgt[e]
+                q = d >> 1
+                v = FILLED if (d & 1) else EMPTY
+                s = state[q]
+                if s != v:
+                    if s != UNKNOWN:
+                        queue_clear(w)
+                        return False
+                    set_cell(q, v, net, w)
+                    cs, cl = net[5], net[6]
+                    for k in range(cs[q], cs[q + 1]):
+                        queue_push(cl[k], w)
+                    added = True
+                e = nxt[e]
+            t += 1
+        if not added:
+            return True
+        t = t1
+
+
+@njit
+def assume(c, v, ls_id, budget, use_cache, net, w, pr):
+    """Set cell c to v and close; False on a contradiction (the cell stays trailed)."""
+    t0 = w[7][S_TLEN]
+    set_cell(c, v, net, w)
+    cs, cl = net[5], net[6]
+    for k in range(cs[c], cs[c + 1]):
+        queue_push(cl[k], w)
+    return close(ls_id, budget, use_cache, t0, net, w, pr)
+
+
+@njit
+def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
+    """Probe cells until no cell is worth probing (P_FIXPOINT), the state is contradictory,
+    solved, or about ``max_steps`` line solver applications were spent (P_PAUSED)."""
+    state, trail, stats = w[0], w[1], w[7]
+    probed, needs, cnt = pr[0], pr[1], pr[2]
+    seen_stamp, seen_val, buf, ctl = pr[8], pr[9], pr[10], pr[11]
+    n = len(state)
+    steps0 = stats[S_LINESOLVERS] + stats[S_CHECKS]
+    while True:
+        if n_unknown0 - stats[S_TLEN] == 0:
+            return P_SOLVED
+        if stats[S_LINESOLVERS] + stats[S_CHECKS] - steps0 >= max_steps:
+            return P_PAUSED
+        # next cell worth probing
+        p = -1
+        while ctl[C_IDLE] < n:
+            c = ctl[C_CURSOR]
+            ctl[C_CURSOR] = c + 1 if c + 1 < n else 0
+            if state[c] == UNKNOWN and (probed[c] < ctl[C_EPOCH] or needs[c]) \
+                    and net[5][c + 1] > net[5][c]:
+                p = c
+                ctl[C_IDLE] = 0
+                break
+            ctl[C_IDLE] += 1
+        if p < 0:
+            return P_FIXPOINT
+        probed[p] = ctl[C_EPOCH]
+        needs[p] = 0
+        mark = stats[S_TLEN]
+        # p filled
+        stats[S_PROBES] += 1
+        ok1 = assume(p, FILLED, ls_id, budget, use_cache, net, w, pr)
+        n1 = stats[S_TLEN] - mark
+        ctl[C_STAMP] += 1
+        stamp = ctl[C_STAMP]
+        if ok1:
+            for t in range(mark + 1, stats[S_TLEN]):
+                c = trail[t]
+                seen_stamp[c] = stamp
+                seen_val[c] = state[c]
+                # contrapositive of (p=1 -> c=v): (c=!v -> p=0)
+                if _add_relation(_lit(c, 3 - state[c]), _lit(p, EMPTY), pr):
+                    needs[c] = 1
+                    stats[S_EDGES] += 1
+        undo_to(mark, net, w)
+        # p empty
+        stats[S_PROBES] += 1
+        ok0 = assume(p, EMPTY, ls_id, budget, use_cache, net, w, pr)
+        n0 = stats[S_TLEN] - mark
+        n_common = 0
+        if ok0:
+            for t in range(mark + 1, stats[S_TLEN]):
+                c = trail[t]
+                if ok1 and seen_stamp[c] == stamp and seen_val[c] == state[c]:
+                    buf[n_common] = c
+                    n_common += 1
+                if _add_relation(_lit(c, 3 - state[c]), _lit(p, FILLED), pr):
+                    needs[c] = 1
+                    stats[S_EDGES] += 1
+            # the common cells' values: still in the state until the undo below
+            for k in range(n_common):
+                c = buf[k]
+                buf[k] = 2 * c + (1 if state[c] == FILLED else 0)
+        undo_to(mark, net, w)
+        cnt[2 * p + 1] = n1 if ok1 else -1
+        cnt[2 * p] = n0 if ok0 else -1
+        if not ok1 and not ok0:
+            return P_CONTRADICTION
+        if not ok1 or not ok0:
+            v = EMPTY if not ok1 else FILLED
+            ctl[C_EPOCH] += 1
+            ctl[C_CHANGED] += 1
+            if not assume(p, v, ls_id, budget, use_cache, net, w, pr):
+                return P_CONTRADICTION
+        elif n_common > 0:
+            t0 = stats[S_TLEN]
+            ctl[C_EPOCH] += 1
+            ctl[C_CHANGED] += n_common
+            cs, cl = net[5], net[6]
+            for k in range(n_common):
+                c = buf[k] >> 1
+                v = FILLED if (buf[k] & 1) else EMPTY
+                if state[c] == UNKNOWN:
+                    set_cell(c, v, net, w)
+                    for kk in range(cs[c], cs[c + 1]):
+                        queue_push(cl[kk], w)
+            if not close(ls_id, budget, use_cache, t0, net, w, pr):
+                return P_CONTRADICTION

@@ -1,0 +1,529 @@
+"""Line propagation: the shared machinery of every solver in ``solve.py``.
+
+A puzzle is turned into a ``Net``: a tuple of flat int64 arrays (the Puzzle's line CSR and clue
+CSR, plus a cell -> lines CSR index) that numba kernels walk. Lines without a clue
+(``KIND_NONE``) are left out of the cell -> lines index: they can never deduce anything, so they
+are never queued and never count as linesolvers.
+
+A ``Work`` tuple holds the mutable solver state shared by the kernels:
+the cell states, a trail of cells in the order they became known (used both for the ``order``
+the add-on animates and to undo probes and search branches), per-line unknown counts, a FIFO
+queue of dirty lines, scratch line buffers, counters and the line-result cache.
+
+Line solvers are picked by a small integer (``LS_DP`` the complete DP of ``linesolve.py``,
+``LS_SEED`` the seed study's expansion solver of ``linesolve_seed.py``) and dispatched inside the
+kernels, so every scheduler works with either without recompiling per call.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .cells import EMPTY, FILLED, UNKNOWN
+from .jit import njit
+from .linesolve import solve_line
+from .linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
+from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, Puzzle
+
+LS_DP = 0
+LS_SEED = 1
+LINESOLVERS = {"dp": LS_DP, "seed": LS_SEED}
+
+# Apply results (besides a count of new cells >= 0).
+R_CONTRADICTION = -1
+R_TOO_LARGE = -2
+
+# Counter slots in Work.stats.
+S_TLEN = 0          # trail length
+S_LINESOLVERS = 1   # applications to lines with an unknown cell (the seed's metric)
+S_BAD = 2           # ... of which deduced nothing
+S_TOO_LARGE = 3     # seed linesolver refused the line (counted as a bad guess too)
+S_CHECKS = 4        # applications to fully known lines (consistency checks, not linesolvers)
+S_CACHE_HITS = 5
+S_CACHE_LOOKUPS = 6
+S_PREPASS = 7       # pre-pass applications (not counted as linesolvers)
+S_PROBES = 8        # probe propagations (both values of a cell count one each)
+S_EDGES = 9         # stored FP2 contrapositive implications
+N_STATS = 12
+
+Net = namedtuple("Net", "line_start line_cells clue_kind clue_start clue_data cell_start cell_lines")
+Work = namedtuple("Work", "state trail line_unknown queue inq buf_in buf_out stats "
+                          "cache_keys cache_state cache_out cache_len")
+
+DEFAULT_SEED_BUDGET = SEED_DEFAULT_BUDGET
+DEFAULT_CACHE_SLOTS = 1 << 14
+
+
+@njit
+def _cell_index(n_cells, line_start, line_cells, kinds):
+    """Counting sort of (cell, line) pairs of clued lines: the cell -> lines CSR, in O(cells)."""
+    start = np.zeros(n_cells + 1, np.int64)
+    for li in range(len(kinds)):
+        if kinds[li] != 0:
+            for j in range(line_start[li], line_start[li + 1]):
+                start[line_cells[j] + 1] += 1
+    for c in range(n_cells):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    lines = np.empty(start[n_cells], np.int64)
+    for li in range(len(kinds)):
+        if kinds[li] != 0:
+            for j in range(line_start[li], line_start[li + 1]):
+                c = line_cells[j]
+                lines[fill[c]] = li
+                fill[c] += 1
+    return start, lines
+
+
+def build_net(puzzle: Puzzle) -> Net:
+    """The puzzle's arrays for the kernels, with a cell -> clued-lines CSR index (in line order).
+
+    No Python loop over cells or lines, so a designer calling the solver thousands of times pays
+    little per call.
+    """
+    ls = np.ascontiguousarray(puzzle.line_start, dtype=np.int64)
+    lc = np.ascontiguousarray(puzzle.line_cells, dtype=np.int64)
+    kind = np.ascontiguousarray(puzzle.clue_kind, dtype=np.int64)
+    cell_start, cell_lines = _cell_index(int(puzzle.n_cells), ls, lc, kind)
+    return Net(ls, lc, kind, np.ascontiguousarray(puzzle.clue_start, dtype=np.int64),
+               np.ascontiguousarray(puzzle.clue_data, dtype=np.int64), cell_start, cell_lines)
+
+
+@njit
+def _line_unknowns(line_start, line_cells, state):
+    out = np.zeros(len(line_start) - 1, np.int64)
+    for li in range(len(out)):
+        k = 0
+        for j in range(line_start[li], line_start[li + 1]):
+            if state[line_cells[j]] == UNKNOWN:
+                k += 1
+        out[li] = k
+    return out
+
+
+def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
+    """Fresh solver state; ``cache_slots`` > 0 enables the line-result cache (power of two)."""
+    n_lines = len(net.clue_kind)
+    n_cells = len(net.cell_start) - 1
+    lens = np.diff(net.line_start)
+    max_len = int(lens.max()) if len(lens) else 1
+    st = np.full(n_cells, UNKNOWN, np.int8) if state is None else np.array(state, np.int8)
+    unknown = _line_unknowns(net.line_start, net.line_cells, st)
+    slots = int(cache_slots)
+    if slots:
+        slots = 1 << max(4, int(slots - 1).bit_length())
+    return Work(st, np.zeros(n_cells, np.int64), unknown, np.zeros(n_lines + 2, np.int64),
+                np.zeros(n_lines, np.uint8), np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
+                np.zeros(N_STATS, np.int64),
+                np.full(max(slots, 1), -1, np.int64), np.zeros((max(slots, 1), max_len), np.int8),
+                np.zeros((max(slots, 1), max_len), np.int8), np.zeros(1, np.int64) + slots)
+
+
+# ---------------------------------------------------------------------------------------------
+# kernels
+
+
+@njit
+def _hash_line(li, net, buf, n):
+    kind = net[2][li]
+    h = np.uint64(1469598103934665603) ^ np.uint64(kind * 31 + n)
+    for j in range(net[3][li], net[3][li + 1]):
+        h = (h ^ np.uint64(net[4][j] + 7)) * np.uint64(1099511628211)
+    for j in range(n):
+        h = (h ^ np.uint64(buf[j])) * np.uint64(1099511628211)
+    return h
+
+
+@njit
+def _same_key(li, other, net, buf, stored, n):
+    """Whether cache entry ``other`` (a line index + stored state) matches line ``li``'s key."""
+    ls = net[0]
+    if ls[other + 1] - ls[other] != n or net[2][other] != net[2][li]:
+        return False
+    cs = net[3]
+    a0, a1, b0 = cs[li], cs[li + 1], cs[other]
+    if cs[other + 1] - b0 != a1 - a0:
+        return False
+    for j in range(a1 - a0):
+        if net[4][a0 + j] != net[4][b0 + j]:
+            return False
+    for j in range(n):
+        if stored[j] != buf[j]:
+            return False
+    return True
+
+
+@njit
+def _solve_plain(state, n, t, out):
+    """Exact line solving for a plain 3D clue (one block of t cells) in O(n): the same result as
+    the DP, which is O(n^2) for count clues. Cell i is filled in every fix iff every feasible
+    block start covers it, and possibly filled iff some feasible start does."""
+    first = -1
+    last = -1
+    for i in range(n):
+        if state[i] == 0:
+            return False
+        if state[i] == FILLED:
+            if first < 0:
+                first = i
+            last = i
+    if t == 0:
+        if first >= 0:
+            return False
+        for i in range(n):
+            out[i] = EMPTY
+        return True
+    # feasible starts: [s, s+t) has no known empty and covers [first, last]
+    lo = 0 if first < 0 else max(0, last - t + 1)
+    hi = n - t if first < 0 else min(first, n - t)
+    s_min = -1
+    s_max = -1
+    run = 0  # cells without a known empty ending at i
+    for i in range(n):
+        if state[i] == EMPTY:
+            run = 0
+        else:
+            run += 1
+        s = i - t + 1
+        if run >= t and lo <= s <= hi:
+            if s_min < 0:
+                s_min = s
+            s_max = s
+    if s_min < 0:
+        return False
+    # union of the feasible intervals: cells reachable by some feasible start
+    for i in range(n):
+        out[i] = EMPTY
+    run = 0
+    reach = -1  # furthest cell covered by a feasible start seen so far
+    for i in range(n):
+        if state[i] == EMPTY:
+            run = 0
+        else:
+            run += 1
+        s = i - t + 1
+        if run >= t and lo <= s <= hi:
+            for j in range(max(s, reach + 1), i + 1):
+                out[j] = UNKNOWN
+            reach = i
+    for i in range(s_max, s_min + t):
+        out[i] = FILLED
+    for i in range(n):
+        out[i] &= state[i]
+    return True
+
+
+@njit
+def _count_shortcut(state, n, total, kind, out):
+    """Count clues whose filled (or empty) quota is already met have one completion: fill the
+    rest and check it. Returns 1 solved, 0 not applicable, -1 contradiction."""
+    nf = 0
+    ne = 0
+    for i in range(n):
+        if state[i] == FILLED:
+            nf += 1
+        elif state[i] == EMPTY:
+            ne += 1
+        elif state[i] == 0:
+            return -1
+    if nf + ne == n:
+        return 0
+    if nf == total:
+        fill = EMPTY
+    elif ne == n - total:
+        fill = FILLED
+    else:
+        return 0
+    nb = 0
+    prev = False
+    for i in range(n):
+        v = state[i] if state[i] != UNKNOWN else fill
+        out[i] = v
+        f = v == FILLED
+        if f and not prev:
+            nb += 1
+        prev = f
+    if kind == KIND_CIRCLE:
+        ok = nb == 2
+    elif kind == KIND_PLAIN:
+        ok = nb <= 1
+    else:
+        ok = nb >= 3
+    return 1 if ok else -1
+
+
+@njit
+def _run_linesolver(ls_id, budget, li, net, buf_in, buf_out, n):
+    """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n]."""
+    kind = net[2][li]
+    clue = net[4][net[3][li]:net[3][li + 1]]
+    if ls_id == LS_DP:
+        if kind == KIND_PLAIN:
+            return 0 if _solve_plain(buf_in, n, clue[0], buf_out) else R_CONTRADICTION
+        if kind == KIND_CIRCLE or kind == KIND_SQUARE:
+            r = _count_shortcut(buf_in, n, clue[0], kind, buf_out)
+            if r == 1:
+                return 0
+            if r == -1:
+                return R_CONTRADICTION
+        if solve_line(buf_in[:n], kind, clue, buf_out[:n]):
+            return 0
+        return R_CONTRADICTION
+    status, _exp = seed_solve_line(buf_in[:n], kind, clue, buf_out[:n], budget)
+    if status == 0:
+        return 0
+    if status == 1:
+        return R_CONTRADICTION
+    return R_TOO_LARGE
+
+
+@njit
+def set_cell(c, v, net, w):
+    """Make cell c known as v (FILLED/EMPTY): trail it and update per-line unknown counts."""
+    w[0][c] = v
+    t = w[7][S_TLEN]
+    w[1][t] = c
+    w[7][S_TLEN] = t + 1
+    cs, cl, unk = net[5], net[6], w[2]
+    for k in range(cs[c], cs[c + 1]):
+        unk[cl[k]] -= 1
+
+
+@njit
+def undo_to(mark, net, w):
+    """Forget every cell trailed after ``mark``."""
+    state, trail, unk, cs, cl = w[0], w[1], w[2], net[5], net[6]
+    for t in range(mark, w[7][S_TLEN]):
+        c = trail[t]
+        state[c] = UNKNOWN
+        for k in range(cs[c], cs[c + 1]):
+            unk[cl[k]] += 1
+    w[7][S_TLEN] = mark
+
+
+@njit
+def known_line_ok(li, net, state):
+    """Whether fully known line li satisfies its clue: a block count, far cheaper than a solve."""
+    ls, lc, kinds, cs, cd = net[0], net[1], net[2], net[3], net[4]
+    kind = kinds[li]
+    if kind == 0:
+        return True
+    s, e = ls[li], ls[li + 1]
+    c0, c1 = cs[li], cs[li + 1]
+    nb = 0
+    run = 0
+    total = 0
+    for j in range(s, e + 1):
+        if j < e and state[lc[j]] == FILLED:
+            run += 1
+            continue
+        if run > 0:
+            if kind == KIND_BLOCKS:
+                # block lists may carry written zeros; skip them
+                while c0 + nb < c1 and cd[c0 + nb] == 0:
+                    c0 += 1
+                if c0 + nb >= c1 or cd[c0 + nb] != run:
+                    return False
+            nb += 1
+            total += run
+            run = 0
+    if kind == KIND_BLOCKS:
+        while c0 + nb < c1 and cd[c0 + nb] == 0:
+            c0 += 1
+        return c0 + nb == c1
+    if total != cd[c0]:
+        return False
+    if kind == KIND_PLAIN:
+        return nb <= 1
+    if kind == KIND_CIRCLE:
+        return nb == 2
+    return nb >= 3
+
+
+@njit
+def apply_line(li, ls_id, budget, use_cache, net, w):
+    """Run the line solver on line li and write its deductions into the state.
+
+    Returns the number of newly known cells (>= 0), R_CONTRADICTION or R_TOO_LARGE. Does not
+    count metrics: the schedulers do, because they define them differently.
+    """
+    ls, lc, state = net[0], net[1], w[0]
+    buf_in, buf_out = w[5], w[6]
+    s = ls[li]
+    n = ls[li + 1] - s
+    for j in range(n):
+        buf_in[j] = state[lc[s + j]]
+    r = 0
+    hit = False
+    slot = -1
+    if use_cache and w[11][0] > 0:
+        w[7][S_CACHE_LOOKUPS] += 1
+        h = _hash_line(li, net, buf_in, n)
+        slot = np.int64(h & np.uint64(w[11][0] - 1))
+        other = w[8][slot]
+        if other >= 0 and _same_key(li, other, net, buf_in, w[9][slot], n):
+            hit = True
+            w[7][S_CACHE_HITS] += 1
+            out = w[10][slot]
+            if n > 0 and out[0] == 0:
+                r = R_CONTRADICTION
+            for j in range(n):
+                buf_out[j] = out[j]
+    if not hit:
+        r = _run_linesolver(ls_id, budget, li, net, buf_in, buf_out, n)
+        if slot >= 0 and r != R_TOO_LARGE:
+            w[8][slot] = li
+            for j in range(n):
+                w[9][slot, j] = buf_in[j]
+                # a contradiction is cached as an all-zero line (no valid state has a 0 cell)
+                w[10][slot, j] = buf_out[j] if r == 0 else 0
+    if r != 0:
+        return r
+    new = 0
+    for j in range(n):
+        v = buf_out[j] & buf_in[j]
+        if v != buf_in[j]:
+            if v == 0:
+                return R_CONTRADICTION
+            set_cell(lc[s + j], v, net, w)
+            new += 1
+    return new
+
+
+@njit
+def queue_clear(w):
+    """Empty the dirty-line queue: q[0] is the head, q[1] the count, q[2:] a ring of n_lines."""
+    q, inq = w[3], w[4]
+    cap = len(q) - 2
+    for k in range(q[1]):
+        inq[q[2 + (q[0] + k) % cap]] = 0
+    q[0] = 0
+    q[1] = 0
+
+
+@njit
+def queue_push(li, w):
+    """Append line li unless it is queued already (so the ring never holds more than n_lines)."""
+    inq = w[4]
+    if inq[li]:
+        return
+    inq[li] = 1
+    q = w[3]
+    cap = len(q) - 2
+    q[2 + (q[0] + q[1]) % cap] = li
+    q[1] += 1
+
+
+@njit
+def queue_pop(w):
+    q = w[3]
+    cap = len(q) - 2
+    li = q[2 + q[0]]
+    q[0] = (q[0] + 1) % cap
+    q[1] -= 1
+    w[4][li] = 0
+    return li
+
+
+@njit
+def queue_cells_lines(t0, t1, skip, net, w):
+    """Queue every clued line through the cells trailed in [t0, t1), except line ``skip``."""
+    trail, cs, cl = w[1], net[5], net[6]
+    for t in range(t0, t1):
+        c = trail[t]
+        for k in range(cs[c], cs[c + 1]):
+            l2 = cl[k]
+            if l2 != skip:
+                queue_push(l2, w)
+
+
+@njit
+def propagate(ls_id, budget, use_cache, net, w):
+    """Run the dirty-line FIFO to a fixpoint. Returns False on a contradiction (queue cleared)."""
+    q, unk, stats = w[3], w[2], w[7]
+    while q[1] > 0:
+        li = queue_pop(w)
+        if unk[li] == 0:
+            stats[S_CHECKS] += 1
+            if not known_line_ok(li, net, w[0]):
+                queue_clear(w)
+                return False
+            continue
+        t0 = stats[S_TLEN]
+        r = apply_line(li, ls_id, budget, use_cache, net, w)
+        stats[S_LINESOLVERS] += 1
+        if r <= 0:
+            stats[S_BAD] += 1
+        if r == R_TOO_LARGE:
+            stats[S_TOO_LARGE] += 1
+        if r == R_CONTRADICTION:
+            queue_clear(w)
+            return False
+        if r > 0:
+            # the seed linesolver may find more on its own output, so its line is re-queued
+            queue_cells_lines(t0, stats[S_TLEN], li if ls_id == LS_DP else -1, net, w)
+    return True
+
+
+@njit
+def queue_all(net, w):
+    """Queue every clued line (in line order)."""
+    kinds = net[2]
+    for li in range(len(kinds)):
+        if kinds[li] != 0:
+            queue_push(li, w)
+
+
+@njit
+def check_all(ls_id, budget, net, w):
+    """Whether every clued line accepts the current (fully known) state; counted as checks."""
+    kinds = net[2]
+    for li in range(len(kinds)):
+        if kinds[li] != 0:
+            w[7][S_CHECKS] += 1
+            if w[2][li] == 0:
+                if not known_line_ok(li, net, w[0]):
+                    return False
+            elif apply_line(li, ls_id, budget, False, net, w) == R_CONTRADICTION:
+                return False
+    return True
+
+
+@njit
+def prepass(ls_id, budget, net, w):
+    """The seed's pre-pass: every empty line and every line with a complete description (its clue
+    admits one arrangement) is filled in once, without counting linesolvers. A line qualifies
+    when the line solver fully determines it from an all-unknown line, which is exactly that.
+    Returns False on a contradiction (two such lines disagree on a cell).
+    """
+    ls, lc, kinds, state = net[0], net[1], net[2], w[0]
+    buf_in, buf_out = w[5], w[6]
+    for li in range(len(kinds)):
+        if kinds[li] == 0 or w[2][li] == 0:
+            continue
+        s = ls[li]
+        n = ls[li + 1] - s
+        for j in range(n):
+            buf_in[j] = UNKNOWN
+        w[7][S_PREPASS] += 1
+        r = _run_linesolver(ls_id, budget, li, net, buf_in, buf_out, n)
+        if r == R_CONTRADICTION:
+            return False
+        if r != 0:
+            continue
+        complete = True
+        for j in range(n):
+            if buf_out[j] == UNKNOWN:
+                complete = False
+                break
+        if not complete:
+            continue
+        for j in range(n):
+            c = lc[s + j]
+            v = state[c] & buf_out[j]
+            if v == 0:
+                return False
+            if v != state[c]:
+                set_cell(c, v, net, w)
+    return True

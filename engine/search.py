@@ -1,0 +1,244 @@
+"""The ``full`` method: propagation, then probing, then backtracking search for up to two solutions.
+
+The numba kernels (``propagate.py``, ``probe.py``) do the work in chunks; this module is the
+Python driver between chunks, so it can report progress, honour cancellation and the caller's
+time/step limits, and keep the search stack (one frame per guess: the trail mark, the cell and
+the value still to try). Every search node is closed under propagation and FP2 probing before it
+branches, on the cell whose two probes fixed the most cells (the product of the two counts, so a
+cell that is informative both ways wins), trying the value that fixed more cells first.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cells import FILLED, UNKNOWN
+from .jit import njit
+from .probe import (C_CHANGED, C_IDLE, P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED, assume,
+                    close, new_probe, probe_round, reset_relations)
+from .propagate import (LS_DP, S_CHECKS, S_LINESOLVERS, S_TLEN, check_all, new_work, queue_all,
+                        undo_to)
+
+STOPPED = -1  # driver-only status: a limit or the progress callback ended the run
+
+
+@njit
+def choose_branch(state, cnt, cell_start):
+    """(cell, first value) for the next guess: max (n0*n1, n0+n1) over probed unknown cells."""
+    best = -1
+    best_a = -1
+    best_b = -1
+    first = FILLED
+    for c in range(len(state)):
+        if state[c] != UNKNOWN:
+            continue
+        n1 = cnt[2 * c + 1]
+        n0 = cnt[2 * c]
+        if n1 < 0 or n0 < 0:
+            if best < 0 and cell_start[c + 1] == cell_start[c]:
+                best = c  # a cell no clue covers: any guess, used only if nothing better
+            continue
+        a = n0 * n1
+        b = n0 + n1
+        if a > best_a or (a == best_a and b > best_b):
+            best, best_a, best_b = c, a, b
+            first = FILLED if n1 >= n0 else np.int8(1)
+    if best < 0:
+        for c in range(len(state)):
+            if state[c] == UNKNOWN:
+                return c, FILLED
+    return best, first
+
+
+@dataclass
+class Limits:
+    """The caller's limits and progress callback, checked between kernel chunks."""
+    t_start: float
+    n_cells: int
+    time_limit: float = None
+    step_limit: int = None
+    progress: object = None
+    interval: float = 0.05
+    last_call: float = 0.0
+    cancelled: bool = False
+
+    def stop(self, w, message: str) -> bool:
+        now = time.perf_counter()
+        if self.time_limit is not None and now - self.t_start >= self.time_limit:
+            return True
+        if self.step_limit is not None and w.stats[S_LINESOLVERS] + w.stats[S_CHECKS] >= self.step_limit:
+            return True
+        if self.progress is not None and now - self.last_call >= self.interval:
+            self.last_call = now
+            known = self.n_cells - int(np.count_nonzero(w.state == UNKNOWN))
+            if self.progress(known / max(self.n_cells, 1), message):
+                self.cancelled = True
+                return True
+        return False
+
+
+@dataclass
+class FullResult:
+    verdict: str = "unknown"
+    difficulty: str = None
+    state: np.ndarray = None
+    order: np.ndarray = None
+    solutions: list = field(default_factory=list)
+    nodes: int = 0
+    max_depth: int = 0
+    probe_fixed: int = 0
+    stopped: bool = False
+    cancelled: bool = False
+
+
+class _Driver:
+    def __init__(self, net, ls_id, budget, use_cache, cache_slots, limits, max_edges):
+        self.net, self.ls_id, self.budget, self.use_cache = net, ls_id, budget, use_cache
+        self.n_cells = len(net.cell_start) - 1
+        self.w = new_work(net, cache_slots=cache_slots if use_cache else 0)
+        self.pr = new_probe(self.n_cells, max_edges)
+        self.limits = limits
+        self.chunk = 2000
+
+    def probe_fixpoint(self, message):
+        """Probe the current node to its fixpoint in chunks; a P_* status or STOPPED."""
+        net, w, pr = self.net, self.w, self.pr
+        pr.ctl[C_IDLE] = 0
+        while True:
+            if self.limits.stop(w, message):
+                return STOPPED
+            t = time.perf_counter()
+            steps = self.chunk
+            if self.limits.step_limit is not None:
+                left = self.limits.step_limit - int(w.stats[S_LINESOLVERS] + w.stats[S_CHECKS])
+                steps = max(1, min(steps, left))
+            st = probe_round(self.ls_id, self.budget, self.use_cache, self.n_cells, steps, net, w, pr)
+            if st != P_PAUSED:
+                return st
+            # aim at ~1/4 of the progress interval per chunk
+            dt = time.perf_counter() - t
+            target = self.limits.interval / 4
+            if dt < target / 2:
+                self.chunk = min(self.chunk * 2, 1 << 22)
+            elif dt > target * 2:
+                self.chunk = max(self.chunk // 2, 50)
+
+    def new_node(self):
+        reset_relations(self.pr)
+        self.pr.ctl[C_IDLE] = 0
+
+    def solution_ok(self):
+        return check_all(LS_DP, self.budget, self.net, self.w)
+
+    def run(self) -> FullResult:
+        net, w, pr = self.net, self.w, self.pr
+        res = FullResult()
+        n = self.n_cells
+        queue_all(net, w)
+        if not close(self.ls_id, self.budget, self.use_cache, 0, net, w, pr):
+            res.verdict, res.difficulty = "none", "line"
+            return self._finish(res, w.state.copy())
+        if w.stats[S_TLEN] == n:
+            if self.solution_ok():
+                res.verdict, res.difficulty = "unique", "line"
+                res.solutions = [w.state == FILLED]
+            else:
+                res.verdict, res.difficulty = "none", "line"
+            return self._finish(res, w.state.copy())
+        self.new_node()
+        st = self.probe_fixpoint("probing")
+        res.probe_fixed = int(pr.ctl[C_CHANGED])
+        if st == STOPPED:
+            return self._stopped(res, w.state.copy())
+        if st == P_CONTRADICTION:
+            res.verdict, res.difficulty = "none", "probe"
+            return self._finish(res, w.state.copy())
+        if st == P_SOLVED:
+            if self.solution_ok():
+                res.verdict, res.difficulty = "unique", "probe"
+                res.solutions = [w.state == FILLED]
+            else:
+                res.verdict, res.difficulty = "none", "probe"
+            return self._finish(res, w.state.copy())
+        # search
+        root_state = w.state.copy()
+        root_tlen = int(w.stats[S_TLEN])
+        res.difficulty = "search"
+        stack = []
+        first_order = None
+        status = P_FIXPOINT
+        while True:
+            if status == STOPPED:
+                res.solutions = [s for s in res.solutions]
+                res.order = first_order
+                return self._stopped(res, root_state, root_tlen)
+            if status == P_SOLVED:
+                if self.solution_ok():
+                    res.solutions.append(w.state == FILLED)
+                    if first_order is None:
+                        first_order = w.trail[:w.stats[S_TLEN]].copy()
+                    if len(res.solutions) == 2:
+                        break
+                status = P_CONTRADICTION
+            if status == P_CONTRADICTION:
+                resumed = False
+                while stack:
+                    mark, p, alt = stack.pop()
+                    undo_to(mark, net, w)
+                    if alt:
+                        stack.append((mark, p, 0))
+                        status = self._guess(p, alt)
+                        resumed = True
+                        break
+                if not resumed:
+                    break
+                continue
+            # P_FIXPOINT: guess
+            p, v = choose_branch(w.state, pr.cnt, net.cell_start)
+            mark = int(w.stats[S_TLEN])
+            stack.append((mark, int(p), int(3 - v)))
+            res.max_depth = max(res.max_depth, len(stack))
+            status = self._guess(int(p), int(v))
+            res.nodes += 1
+        # search finished (exhausted, or two solutions found)
+        w.state[:] = root_state
+        if len(res.solutions) == 0:
+            res.verdict = "none"
+        elif len(res.solutions) == 1:
+            res.verdict = "unique"
+        else:
+            res.verdict = "multiple"
+        res.order = first_order if len(res.solutions) == 1 else w.trail[:root_tlen].copy()
+        res.state = root_state
+        return res
+
+    def _guess(self, p, v):
+        self.new_node()
+        if not assume(p, np.int8(v), self.ls_id, self.budget, self.use_cache, self.net, self.w, self.pr):
+            return P_CONTRADICTION
+        return self.probe_fixpoint("searching")
+
+    def _finish(self, res, state):
+        res.state = state
+        if res.order is None:
+            res.order = self.w.trail[:self.w.stats[S_TLEN]].copy()
+        return res
+
+    def _stopped(self, res, state, tlen=None):
+        res.verdict = "unknown"
+        res.stopped = True
+        res.cancelled = self.limits.cancelled
+        res.state = state
+        if res.order is None:
+            t = int(self.w.stats[S_TLEN]) if tlen is None else tlen
+            res.order = self.w.trail[:t].copy()
+        return res
+
+
+def run_full(net, ls_id, budget, limits, *, use_cache=True, cache_slots=1 << 14,
+             max_edges=1 << 21):
+    """Run the full method; returns (FullResult, Work) — the Work carries the metrics."""
+    drv = _Driver(net, ls_id, budget, use_cache, cache_slots, limits, max_edges)
+    return drv.run(), drv.w

@@ -1,0 +1,195 @@
+"""The solver entry point: ``solve(puzzle, ...) -> SolveReport`` and ``compare(puzzle)``.
+
+Methods (see docs/SOLVER.md):
+- ``brute``, ``hierarchical``, ``heuristic``: the seed study's ways of applying a line solver
+  (``schedulers.py``), with its metrics. Verdict ``unique`` when line solving completes (and the
+  grid passes every clue), ``none`` on a contradiction, ``unknown`` when it stalls or a limit hits.
+- ``full``: propagation with a line-result cache, FP2 probing, then search for up to two
+  solutions (``search.py``): a final verdict for every puzzle unless a limit or the progress
+  callback stops it.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+
+from .cells import FILLED, UNKNOWN
+from .propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_HITS,
+                        S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
+                        S_TLEN, S_TOO_LARGE, build_net, check_all, new_work, prepass as _prepass)
+from .puzzle import Puzzle
+from .schedulers import (ST_CONTRADICTION, ST_SOLVED, ST_STOPPED, brute_force, heuristic,
+                         hierarchical)
+from .search import Limits, run_full
+
+METHODS = ("brute", "hierarchical", "heuristic", "full")
+VERDICTS = ("unique", "multiple", "none", "unknown")
+DIFFICULTIES = ("line", "probe", "search")
+
+# The seed study's Table 5 columns: (label, method, prepass).
+SEED_CONFIGS = (("Brute", "brute", False), ("Hier", "hierarchical", False),
+                ("Hier+Pre", "hierarchical", True), ("Heur", "heuristic", False),
+                ("Heur+Pre", "heuristic", True))
+
+
+@dataclass
+class SolveReport:
+    """What a solve found. ``state`` holds what logic deduced (int8 cell states, UNKNOWN where
+    the method could not decide); ``solutions`` the solution(s) as bool arrays."""
+    verdict: str
+    difficulty: Optional[str]
+    linesolvers: int
+    bad_guesses: int
+    bad_guess_rate: float
+    known_fraction: float
+    time_s: float
+    state: np.ndarray
+    solutions: list
+    differing_cells: np.ndarray
+    order: np.ndarray
+    method: str
+    options: dict
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def solution(self):
+        """The first solution (bool array), or None."""
+        return self.solutions[0] if self.solutions else None
+
+    @property
+    def unknown_mask(self) -> np.ndarray:
+        return self.state == UNKNOWN
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary; solutions as 0/1 strings in the puzzle file's cell order."""
+        d = {
+            "verdict": self.verdict, "difficulty": self.difficulty, "method": self.method,
+            "linesolvers": self.linesolvers, "bad_guesses": self.bad_guesses,
+            "bad_guess_rate": self.bad_guess_rate, "known_fraction": self.known_fraction,
+            "time_s": self.time_s,
+            "solution": _bits(self.solutions[0]) if len(self.solutions) == 1 else None,
+            "solutions": [_bits(s) for s in self.solutions],
+            "differing_cells": [int(c) for c in self.differing_cells],
+            "options": dict(self.options), "stats": dict(self.stats),
+        }
+        return d
+
+
+def _bits(sol) -> str:
+    return "".join("1" if v else "0" for v in np.asarray(sol, dtype=bool))
+
+
+def _ls_id(linesolver: str) -> int:
+    try:
+        return LINESOLVERS[linesolver]
+    except KeyError:
+        raise ValueError(f"unknown linesolver {linesolver!r} (choose from {', '.join(LINESOLVERS)})")
+
+
+def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, linesolver: str = "dp",
+          max_iterations: int = 100, time_limit: Optional[float] = None,
+          step_limit: Optional[int] = None, progress: Optional[Callable] = None,
+          seed_exit: bool = False, cache: bool = True,
+          seed_budget: int = DEFAULT_SEED_BUDGET) -> SolveReport:
+    """Solve ``puzzle`` with ``method``; see the module docstring and docs/SOLVER.md.
+
+    ``step_limit`` bounds line-solver applications (including probes and consistency checks);
+    ``time_limit`` (seconds) and ``progress`` (returning True) stop the ``full`` method between
+    chunks of work with verdict ``unknown``. ``cache`` toggles the line-result cache of ``full``.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+    ls_id = _ls_id(linesolver)
+    options = {"prepass": bool(prepass), "linesolver": linesolver, "max_iterations": int(max_iterations),
+               "time_limit": time_limit, "step_limit": step_limit, "seed_exit": bool(seed_exit),
+               "cache": bool(cache)}
+    t0 = time.perf_counter()
+    net = build_net(puzzle)
+    n = puzzle.n_cells
+    budget = np.int64(seed_budget)
+    if method == "full":
+        limits = Limits(t0, n, time_limit, step_limit, progress)
+        if progress is not None:
+            limits.last_call = time.perf_counter()
+            if progress(0.0, "propagating"):
+                limits.cancelled = True
+                return _cancelled_report(puzzle, method, options, t0)
+        res, w = run_full(net, ls_id, budget, limits, use_cache=cache)
+        sols = res.solutions
+        differing = (np.flatnonzero(sols[0] != sols[1]) if len(sols) == 2 else np.zeros(0, np.int64))
+        stats = _stats(w)
+        stats.update(nodes=res.nodes, max_depth=res.max_depth, probe_fixed=res.probe_fixed,
+                     cancelled=res.cancelled)
+        return _report(res.verdict, res.difficulty, w, res.state, list(sols), differing, res.order,
+                       method, options, t0, stats)
+    # the seed's schedulers
+    if progress is not None and progress(0.0, "line solving"):
+        return _cancelled_report(puzzle, method, options, t0)
+    w = new_work(net)
+    step = int(step_limit) if step_limit else 0
+    status = None
+    if prepass and not _prepass(ls_id, budget, net, w):
+        status = ST_CONTRADICTION
+    if status is None:
+        if method == "brute":
+            status = brute_force(ls_id, budget, int(max_iterations), step, n, net, w)
+        elif method == "hierarchical":
+            status = hierarchical(ls_id, budget, step, n, net, w)
+        else:
+            nl = puzzle.n_lines
+            status = heuristic(ls_id, budget, step, bool(seed_exit), n, net, w,
+                               np.zeros(nl, np.int64), np.zeros(nl, np.int64))
+    verdict, difficulty, sols = "unknown", None, []
+    if status == ST_CONTRADICTION:
+        verdict, difficulty = "none", "line"
+    elif status == ST_SOLVED:
+        if check_all(LS_DP, budget, net, w):
+            verdict, difficulty, sols = "unique", "line", [w.state == FILLED]
+        else:
+            verdict, difficulty = "none", "line"
+    stats = _stats(w)
+    stats["stopped"] = status == ST_STOPPED
+    if progress is not None:
+        progress(float(np.count_nonzero(w.state != UNKNOWN)) / max(n, 1), "done")
+    return _report(verdict, difficulty, w, w.state.copy(), sols, np.zeros(0, np.int64),
+                   w.trail[:w.stats[S_TLEN]].copy(), method, options, t0, stats)
+
+
+def _stats(w) -> dict:
+    s = w.stats
+    return {"checks": int(s[S_CHECKS]), "prepass_lines": int(s[S_PREPASS]), "too_large": int(s[S_TOO_LARGE]),
+            "probes": int(s[S_PROBES]), "relations": int(s[S_EDGES]),
+            "cache_hits": int(s[S_CACHE_HITS]), "cache_lookups": int(s[S_CACHE_LOOKUPS])}
+
+
+def _report(verdict, difficulty, w, state, sols, differing, order, method, options, t0, stats):
+    ls = int(w.stats[S_LINESOLVERS])
+    bad = int(w.stats[S_BAD])
+    n = len(state)
+    return SolveReport(verdict, difficulty, ls, bad, (bad / ls) if ls else 0.0,
+                       float(np.count_nonzero(state != UNKNOWN)) / max(n, 1),
+                       time.perf_counter() - t0, state, sols, np.asarray(differing, np.int64),
+                       np.asarray(order, np.int64), method, options, stats)
+
+
+def _cancelled_report(puzzle, method, options, t0):
+    n = puzzle.n_cells
+    return SolveReport("unknown", None, 0, 0, 0.0, 0.0, time.perf_counter() - t0,
+                       np.full(n, UNKNOWN, np.int8), [], np.zeros(0, np.int64), np.zeros(0, np.int64),
+                       method, options, {"cancelled": True})
+
+
+def compare(puzzle: Puzzle, linesolver: str = "dp", **kwargs) -> list:
+    """The seed's five configurations (Table 5: Brute, Hier, Hier+Pre, Heur, Heur+Pre) on one
+    puzzle: a list of dicts with ``config``, ``linesolvers``, ``bad_guesses``, ``bad_guess_rate``,
+    ``known_fraction``, ``verdict``, ``time_s``."""
+    rows = []
+    for label, method, pre in SEED_CONFIGS:
+        r = solve(puzzle, method=method, prepass=pre, linesolver=linesolver, **kwargs)
+        rows.append({"config": label, "method": method, "prepass": pre, "linesolvers": r.linesolvers,
+                     "bad_guesses": r.bad_guesses, "bad_guess_rate": r.bad_guess_rate,
+                     "known_fraction": r.known_fraction, "verdict": r.verdict, "time_s": r.time_s})
+    return rows

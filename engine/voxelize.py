@@ -1,0 +1,326 @@
+"""Mesh -> boolean voxel grid by column ray parity (the seed study's raycasting voxelizer).
+
+Public API: ``voxelize(...) -> VoxelResult`` and ``VoxelizeError``; see docs/ENGINE_API.md
+("Voxelizer") and docs/VOXELIZER.md.  The kernels live in ``raycast.py``.
+"""
+import math
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import raycast
+
+MAX_PER_AXIS = 1024
+MAX_VOXELS = 2**31
+MAX_SAMPLES = 6  # k**3 <= 216 samples per voxel keeps the per-voxel counters in one byte
+MAX_HITS = 2**28
+BAND_COLUMNS = 2**22  # fine columns rasterized per call: bounds memory, paces progress/cancel
+
+# Per ray axis: (u, v, depth) world axes.  Plane axes ascending, so the x pass is laid out
+# (Y, Z, X) and the y pass (X, Z, Y), which is what raycast.combine_axes expects.
+_PASS_AXES = {2: (0, 1, 2), 0: (1, 2, 0), 1: (0, 2, 1)}
+
+
+class VoxelizeError(ValueError):
+    """Bad input or a refused request; the message is meant for the user."""
+
+
+@dataclass
+class VoxelResult:
+    grid: np.ndarray
+    origin: np.ndarray
+    voxel_size: float
+    fraction: np.ndarray | None = None
+    diagnostics: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)
+
+    def centres(self) -> np.ndarray:
+        """World-space centres of the filled voxels, shape (n, 3)."""
+        idx = np.argwhere(self.grid).astype(np.float64)
+        return self.origin + (idx + 0.5) * self.voxel_size
+
+
+def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=None, samples=1,
+             threshold=0.5, robust=True, fit=True, progress=None) -> VoxelResult:
+    """Voxelize a triangle mesh given in world space.
+
+    Exactly one of ``resolution`` (voxels along the longest bounding-box axis) and
+    ``voxel_size`` is required.  ``origin`` pins the lattice: voxel corners then lie on
+    ``origin + integer * voxel_size``.  ``samples`` = k gives k*k rays per column and k samples
+    per voxel along each ray; a voxel is filled when its inside fraction >= ``threshold``.
+    ``robust`` votes over rays along x, y and z and unites the parity of each connected part.
+    ``fit`` shrinks the grid to the filled voxels.  ``progress(fraction) -> bool`` is called
+    between passes and bands; returning True cancels with ``VoxelizeError("cancelled")``.
+    """
+    t_start = time.perf_counter()
+    verts, tris = _check_mesh(vertices, triangles)
+    k, need = _check_sampling(samples, threshold)
+    if progress is not None and not callable(progress):
+        raise VoxelizeError("progress must be a callable taking a fraction and returning a bool")
+    bmin, bmax, n_bad, first_bad = raycast.mesh_bounds(verts, tris)
+    if n_bad:
+        raise VoxelizeError(
+            f"the mesh has vertices with NaN or infinite coordinates (first: vertex {first_bad})")
+    lattice, vs, base_lo, base_hi = _grid_spec(bmin, bmax, resolution, voxel_size, origin)
+    # Only cells overlapping the bounding box can hold anything: compute just those.
+    c_lo = np.clip(np.floor((bmin - lattice) / vs).astype(np.int64), base_lo, base_hi - 1)
+    c_hi = np.clip(np.ceil((bmax - lattice) / vs).astype(np.int64), c_lo + 1, base_hi)
+    shape = tuple(int(n) for n in c_hi - c_lo)
+    axes = (2, 0, 1) if robust else (2,)
+    _check_memory(shape, tuple(int(n) for n in base_hi - base_lo), k, len(axes), fit)
+
+    _tick(progress, 0.0)
+    welded_ids, n_welded = raycast.weld_ids((verts + 0.0).view(np.int64))  # +0.0: -0 is 0
+    welded = welded_ids[tris]
+    degenerate = np.empty(tris.shape[0], np.bool_)
+    n_degenerate = raycast.degenerate_triangles(verts, tris, welded, degenerate)
+    keep = np.flatnonzero(~degenerate)
+    wt = np.ascontiguousarray(welded[keep])
+    boundary, non_manifold = raycast.edge_stats(wt, n_welded)
+    if robust and keep.size:
+        parts, n_parts = raycast.triangle_parts(wt, n_welded)
+    else:
+        parts, n_parts = np.zeros(keep.size, np.int32), 1 if keep.size else 0
+    run_tris = np.ascontiguousarray(tris[keep], dtype=np.int64)
+    cell_origin = lattice + c_lo * vs
+    g = (verts - cell_origin) / vs  # voxel units: voxel i spans [i, i + 1)
+
+    counts = {}
+    for n_pass, axis in enumerate(axes):
+        counts[axis] = _pass(g, run_tris, parts, n_parts > 1, axis, shape, k, progress,
+                             n_pass / len(axes), 1.0 / len(axes))
+    grid = np.empty(shape, np.bool_)
+    med = np.empty(shape if k > 1 else (0, 0, 0), np.uint8)
+    box = np.zeros(6, np.int64)
+    cz = counts[2]
+    cx, cy = (counts[0], counts[1]) if robust else (cz, cz)
+    disagreements = raycast.combine_axes(cz, cx, cy, robust, need, k > 1, med, grid, box)
+    disagreements = int(disagreements) if robust else None
+    frac = med.astype(np.float32) / np.float32(k**3) if k > 1 else None
+
+    if fit:
+        sl = tuple(slice(int(box[a]), int(box[a + 3])) for a in range(3))
+        grid = np.ascontiguousarray(grid[sl])
+        frac = None if frac is None else np.ascontiguousarray(frac[sl])
+        out_origin = cell_origin + box[:3] * vs
+    else:
+        full = tuple(int(n) for n in base_hi - base_lo)
+        off = c_lo - base_lo
+        sl = tuple(slice(int(o), int(o) + n) for o, n in zip(off, shape))
+        if full != shape:
+            big = np.zeros(full, bool)
+            big[sl] = grid
+            grid = big
+            if frac is not None:
+                bigf = np.zeros(full, np.float32)
+                bigf[sl] = frac
+                frac = bigf
+        out_origin = lattice + base_lo * vs
+    _tick(progress, 1.0)
+
+    filled = int(np.count_nonzero(grid))
+    looks_open = boundary > 0 or (
+        disagreements is not None and disagreements > max(8, 0.01 * filled))
+    warnings = []
+    if looks_open:
+        what = f"{boundary} boundary edges" if boundary else "no boundary edges"
+        if disagreements is not None:
+            warnings.append(
+                f"The mesh looks open ({what}; the x, y and z passes disagree on "
+                f"{disagreements} voxels): holes were bridged by a majority vote, check the result")
+        else:
+            warnings.append(
+                f"The mesh looks open ({what}): a single-axis fill may leak through holes; "
+                "turn on robust mode")
+    if filled == 0:
+        warnings.append(
+            "Nothing was filled: the mesh is flat, open or thinner than a voxel at this "
+            "resolution (try a higher resolution or more samples)")
+    diagnostics = {
+        "triangles": int(tris.shape[0]),
+        "degenerate_triangles": int(n_degenerate),
+        "vertices_welded": int(n_welded),
+        "parts": int(n_parts),
+        "boundary_edges": int(boundary),
+        "non_manifold_edges": int(non_manifold),
+        "disagreements": disagreements,
+        "looks_open": bool(looks_open),
+        "filled": filled,
+        "computed_shape": shape,
+        "samples": k,
+        "axes": "xyz" if robust else "z",
+        "time_s": time.perf_counter() - t_start,
+    }
+    return VoxelResult(grid, np.asarray(out_origin, np.float64), float(vs), frac, diagnostics, warnings)
+
+
+def _tick(progress, fraction):
+    if progress is not None and progress(float(fraction)):
+        raise VoxelizeError("cancelled")
+
+
+def _pass(g, tris, parts, by_part, axis, shape, k, progress, p0, dp):
+    """Parity along one axis: per-voxel inside-sample counts laid out (u, v, depth)."""
+    ua, va, da = _PASS_AXES[axis]
+    P = np.ascontiguousarray(g[:, [ua, va, da]] * k - 0.5)  # samples on integers
+    n_u, n_v, n_d = shape[ua] * k, shape[va] * k, shape[da] * k
+    out = np.zeros((shape[ua], shape[va], shape[da]), np.uint8)
+    rows = max(k, (BAND_COLUMNS // n_v) // k * k)
+    bands = list(range(0, n_u, rows))
+    hint = min(MAX_HITS, max(4096, 2 * tris.shape[0]))
+    if len(bands) > 1:
+        tu = P[tris, 0]
+        tmin = tu.min(axis=1)
+        tmax = tu.max(axis=1)
+    for b, u_lo in enumerate(bands):
+        u_hi = min(u_lo + rows, n_u)
+        if len(bands) > 1:
+            sel = np.flatnonzero((tmax >= u_lo - 1) & (tmin <= u_hi))
+            bt = np.ascontiguousarray(tris[sel])
+            bp = np.ascontiguousarray(parts[sel])
+        else:
+            bt, bp = tris, parts
+        cap = hint
+        while True:
+            h_col = np.empty(cap, np.int64)
+            h_t = np.empty(cap, np.float64)
+            h_p = np.empty(cap, np.int32)
+            n_hits = raycast.raster_hits(P, bt, bp, u_lo, u_hi, n_v, h_col, h_t, h_p)
+            if n_hits > MAX_HITS:
+                raise VoxelizeError(
+                    f"the mesh has too many ray crossings ({n_hits:,}) at this resolution; "
+                    "lower the resolution or the number of samples")
+            if n_hits <= cap:
+                break
+            cap = n_hits
+        hint = max(hint, n_hits)
+        start, hit_t, hit_p = raycast.bucket_hits(n_hits, h_col, h_t, h_p, (u_hi - u_lo) * n_v)
+        del h_col, h_t, h_p
+        raycast.fill_columns(start, hit_t, hit_p, by_part, u_lo, u_hi, n_v, n_d, k, out)
+        _tick(progress, p0 + dp * (b + 1) / len(bands))
+    return out
+
+
+def _check_mesh(vertices, triangles):
+    try:
+        verts = np.asarray(vertices, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise VoxelizeError(f"vertices must be numbers: {exc}") from None
+    if verts.ndim != 2 or verts.shape[1] != 3:
+        raise VoxelizeError(f"vertices must have shape (n, 3), got {verts.shape}")
+    tris = np.asarray(triangles)
+    if tris.size == 0:
+        raise VoxelizeError("the mesh has no triangles")
+    if tris.ndim != 2 or tris.shape[1] != 3:
+        raise VoxelizeError(f"triangles must have shape (m, 3), got {tris.shape}")
+    if tris.dtype.kind not in "iu":
+        if tris.dtype.kind == "f" and np.all(np.isfinite(tris)) and np.all(tris == np.round(tris)):
+            tris = tris.astype(np.int64)
+        else:
+            raise VoxelizeError(f"triangles must be integer vertex indices, got {tris.dtype}")
+    tris = tris.astype(np.int64, copy=False)
+    n = verts.shape[0]
+    bad = (tris < 0) | (tris >= n)
+    if bad.any():
+        row = int(np.flatnonzero(bad.any(axis=1))[0])
+        raise VoxelizeError(
+            f"{int(bad.any(axis=1).sum())} triangles refer to missing vertices (first: triangle "
+            f"{row} uses vertex {int(tris[row][bad[row]][0])}, but there are {n} vertices)")
+    return verts, np.ascontiguousarray(tris)
+
+
+def _check_sampling(samples, threshold):
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)):
+        raise VoxelizeError(f"samples must be a whole number from 1 to {MAX_SAMPLES}, got {samples!r}")
+    k = int(samples)
+    if not 1 <= k <= MAX_SAMPLES:
+        raise VoxelizeError(f"samples must be from 1 to {MAX_SAMPLES}, got {k}")
+    try:
+        thr = float(threshold)
+    except (TypeError, ValueError):
+        raise VoxelizeError(f"threshold must be a number in (0, 1], got {threshold!r}") from None
+    if not 0.0 < thr <= 1.0:
+        raise VoxelizeError(f"threshold must be in (0, 1], got {threshold!r}")
+    need = max(1, math.ceil(thr * k**3 - 1e-9))
+    return k, need
+
+
+def _grid_spec(bmin, bmax, resolution, voxel_size, origin):
+    """The lattice (corner of voxel 0), voxel size and the base box of voxel indices."""
+    extent = bmax - bmin
+    longest = float(extent.max())
+    if not longest > 0.0 or not math.isfinite(longest):
+        raise VoxelizeError("the mesh has zero size (all its vertices are at one point)")
+    if (resolution is None) == (voxel_size is None):
+        raise VoxelizeError("give either a resolution or a voxel size (exactly one of them)")
+    if resolution is not None:
+        if isinstance(resolution, bool) or not isinstance(resolution, (int, np.integer, float)) \
+                or (isinstance(resolution, float) and not resolution.is_integer()):
+            raise VoxelizeError(f"resolution must be a whole number, got {resolution!r}")
+        n = int(resolution)
+        if n < 1:
+            raise VoxelizeError(f"resolution must be at least 1, got {n}")
+        if n > MAX_PER_AXIS:
+            raise VoxelizeError(
+                f"resolution {n} is too large: at most {MAX_PER_AXIS} voxels per axis")
+        vs = longest / n
+    else:
+        try:
+            vs = float(voxel_size)
+        except (TypeError, ValueError):
+            raise VoxelizeError(f"voxel size must be a number, got {voxel_size!r}") from None
+        if not (vs > 0.0 and math.isfinite(vs)):
+            raise VoxelizeError(f"voxel size must be positive, got {voxel_size!r}")
+        n_f = longest / vs
+        if n_f > MAX_PER_AXIS:
+            raise VoxelizeError(
+                f"voxel size {vs:g} gives {math.ceil(n_f):,} voxels along the longest axis "
+                f"(extent {longest:g}); at most {MAX_PER_AXIS} are allowed")
+        n = max(1, math.ceil(n_f - 1e-9))
+    if origin is None:
+        # The cube of n voxels centred on the bounding box (the models README's convention).
+        lattice = (bmin + bmax) / 2.0 - n * vs / 2.0
+        return lattice, vs, np.zeros(3, np.int64), np.full(3, n, np.int64)
+    try:
+        lattice = np.asarray(origin, dtype=np.float64).reshape(3)
+    except (TypeError, ValueError):
+        raise VoxelizeError(f"origin must be three numbers, got {origin!r}") from None
+    if not np.isfinite(lattice).all():
+        raise VoxelizeError(f"origin must be finite, got {origin!r}")
+    lo = np.floor((bmin - lattice) / vs).astype(np.int64)
+    hi = np.maximum(np.ceil((bmax - lattice) / vs).astype(np.int64), lo + 1)
+    if (hi - lo).max() > MAX_PER_AXIS + 1:
+        raise VoxelizeError(
+            f"the grid would be {'×'.join(str(int(x)) for x in hi - lo)} voxels: at most "
+            f"{MAX_PER_AXIS} per axis are allowed")
+    return lattice, vs, lo, hi
+
+
+def _available_memory():
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 4 * 2**30
+
+
+def _check_memory(shape, full, k, n_axes, fit):
+    voxels = math.prod(shape)
+    per_voxel = n_axes + 2 + (8 if k > 1 else 0)  # counters, median, grid, fraction (+copy)
+    need = voxels * per_voxel + (0 if fit else math.prod(full) * (1 + (4 if k > 1 else 0)))
+    need += BAND_COLUMNS * 8 * 3
+    avail = _available_memory()
+    size = "×".join(str(n) for n in (full if not fit else shape))
+    if voxels > MAX_VOXELS or (not fit and math.prod(full) > MAX_VOXELS) or need > avail // 2:
+        raise VoxelizeError(
+            f"a {size} grid ({voxels / 1e6:,.0f} M voxels, about {need / 2**30:.1f} GiB of working "
+            f"memory) is too large for this machine ({avail / 2**30:.1f} GiB available); "
+            "lower the resolution")

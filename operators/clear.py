@@ -1,0 +1,25 @@
+import bpy
+
+from . import scene
+from .worker import active_job
+
+
+class NONOGRAM_OT_clear(bpy.types.Operator):
+    """Delete the active nonogram and everything Make/Import created for it"""
+    bl_idname = "nonogram.clear"
+    bl_label = "Clear Nonogram"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    @classmethod
+    def poll(cls, context):
+        return scene.nonogram_of(context.active_object) is not None and active_job() is None
+
+    def invoke(self, context, event):
+        return context.window_manager.invoke_confirm(self, event)
+
+    def execute(self, context):
+        obj = scene.nonogram_of(context.active_object)
+        name = obj.name
+        scene.clear_nonogram(obj)
+        self.report({'INFO'}, f"Removed '{name}'")
+        return {'FINISHED'}

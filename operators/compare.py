@@ -1,0 +1,49 @@
+import json
+
+import bpy
+
+from . import scene
+from .runtime import engine
+from .worker import Job, JobOperator, active_job
+
+
+class NONOGRAM_OT_compare(JobOperator, bpy.types.Operator):
+    """Run the five seed solver configurations (Brute, Hier, Hier+Pre, Heur, Heur+Pre) on the
+    active nonogram and show line-solver counts and bad-guess rates"""
+    bl_idname = "nonogram.compare"
+    bl_label = "Compare Solvers"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    # The seed schedulers do not poll for cancellation: Esc abandons the run.
+    cancel_is_cooperative = False
+
+    @classmethod
+    def poll(cls, context):
+        return scene.nonogram_of(context.active_object) is not None and active_job() is None
+
+    def make_job(self, context):
+        obj = scene.nonogram_of(context.active_object)
+        try:
+            puzzle = scene.load_stored_puzzle(obj)
+        except scene.NonogramError as e:
+            self.report({'ERROR'}, str(e))
+            return None
+        self._obj_name = obj.name
+        linesolver = context.scene.nonogram_settings.linesolver
+        compare = engine("solve").compare
+
+        def run(progress):
+            progress(0.0, "Brute, Hier, Hier+Pre, Heur, Heur+Pre")
+            return compare(puzzle, linesolver=linesolver)
+        return Job("solver comparison", run)
+
+    def finish(self, context, rows):
+        obj = bpy.data.objects.get(self._obj_name)
+        if obj is None or not obj.nonogram.is_nonogram:
+            self.report({'ERROR'}, "The nonogram was deleted during the comparison")
+            return {'CANCELLED'}
+        obj.nonogram.compare = json.dumps(scene._jsonable(rows))
+        best = min(rows, key=lambda r: r["linesolvers"])
+        self.report({'INFO'}, f"Compared {len(rows)} solvers; fewest line solves: "
+                    f"{best['config']} ({best['linesolvers']})")
+        return {'FINISHED'}

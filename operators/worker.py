@@ -1,0 +1,155 @@
+"""Running the engine off Blender's main thread.
+
+A ``Job`` runs one engine call in a daemon thread. The thread never touches bpy: it only reads
+the arguments it was given and leaves its result (or exception) on the job, which the modal
+operator polls from a window-manager timer on the main thread. Cancelling sets an event the
+engine's ``progress`` callback reports back; engine calls that do not poll it (the seed
+schedulers) are abandoned instead: their thread finishes in the background and its result is
+dropped, so the scene is never changed after a cancel.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import bpy
+
+# One engine job at a time: two solves would halve each other's speed on a laptop and their
+# results could race for the same object.
+_active = None
+
+
+def active_job():
+    return _active if _active is not None and not _active.finished else None
+
+
+class Job:
+    """``fn(progress)`` run in a thread; ``progress(fraction, message) -> bool`` (True = stop)."""
+
+    def __init__(self, label, fn):
+        self.label = label
+        self.cancel_event = threading.Event()
+        self.done_event = threading.Event()
+        self.fraction = 0.0
+        self.message = ""
+        self.result = None
+        self.error = None
+        self.started = time.perf_counter()
+        self.finished = False  # set by the main thread once it has consumed the job
+        self._fn = fn
+        self._thread = threading.Thread(target=self._run, name=f"nonogram: {label}", daemon=True)
+
+    def progress(self, fraction, message=""):
+        """The engine's progress callback: returns True to ask it to stop."""
+        self.fraction = float(fraction)
+        self.message = str(message)
+        return self.cancel_event.is_set()
+
+    def _run(self):
+        try:
+            self.result = self._fn(self.progress)
+        except BaseException as e:  # handed to the main thread, which reports it
+            self.error = e
+        finally:
+            self.done_event.set()
+
+    def start(self):
+        global _active
+        _active = self
+        self._thread.start()
+        return self
+
+    @property
+    def done(self):
+        return self.done_event.is_set()
+
+    def elapsed(self):
+        return time.perf_counter() - self.started
+
+    def status_text(self):
+        state = "cancelling" if self.cancel_event.is_set() else f"{self.fraction:.0%}"
+        msg = f" {self.message}" if self.message else ""
+        return f"Nonogram {self.label}: {state}{msg} ({self.elapsed():.1f} s) - Esc to cancel"
+
+
+class JobOperator:
+    """Mixin for operators that run a Job under a modal timer.
+
+    Subclasses implement ``make_job(context) -> Job`` (return None after self.report on error)
+    and ``finish(context, result) -> set`` (runs on the main thread, may change the scene).
+    ``execute`` runs the same job synchronously (scripts, tests, background mode).
+    """
+    _job = None
+    _timer = None
+
+    def execute(self, context):
+        job = self.make_job(context)
+        if job is None:
+            return {'CANCELLED'}
+        job._run()
+        job.finished = True
+        return self._conclude(context, job)
+
+    def invoke(self, context, event):
+        if bpy.app.background or context.window is None:
+            return self.execute(context)
+        if active_job() is not None:
+            self.report({'ERROR'}, f"A nonogram {active_job().label} is still running")
+            return {'CANCELLED'}
+        job = self.make_job(context)
+        if job is None:
+            return {'CANCELLED'}
+        self._job = job.start()
+        wm = context.window_manager
+        self._timer = wm.event_timer_add(0.1, window=context.window)
+        wm.modal_handler_add(self)
+        self._status(context, job.status_text())
+        return {'RUNNING_MODAL'}
+
+    def modal(self, context, event):
+        job = self._job
+        if event.type == 'ESC' and event.value == 'PRESS':
+            job.cancel_event.set()
+            if not self.cancel_is_cooperative:
+                return self._stop(context, cancelled=True)
+            self._status(context, job.status_text())
+            return {'RUNNING_MODAL'}
+        if event.type != 'TIMER' or event.timer is not self._timer:
+            return {'PASS_THROUGH'}
+        if not job.done:
+            self._status(context, job.status_text())
+            return {'PASS_THROUGH'}
+        return self._stop(context, cancelled=job.cancel_event.is_set())
+
+    # engine calls that poll the progress callback stop soon after Esc; others are abandoned
+    cancel_is_cooperative = True
+
+    def _stop(self, context, cancelled):
+        job = self._job
+        context.window_manager.event_timer_remove(self._timer)
+        self._timer = None
+        self._status(context, None)
+        job.finished = True
+        if cancelled:
+            self.report({'INFO'}, f"Nonogram {job.label} cancelled; nothing was changed")
+            return {'CANCELLED'}
+        return self._conclude(context, job)
+
+    def _conclude(self, context, job):
+        if job.error is not None:
+            err = job.error
+            self.report({'ERROR'}, f"Nonogram {job.label} failed: {type(err).__name__}: {err}")
+            return {'CANCELLED'}
+        try:
+            return self.finish(context, job.result)
+        except ReferenceError:
+            self.report({'ERROR'}, f"The nonogram was deleted during the {job.label}")
+            return {'CANCELLED'}
+
+    @staticmethod
+    def _status(context, text):
+        if context.workspace is not None:
+            context.workspace.status_text_set(text)
+        for area in (context.screen.areas if context.screen else ()):
+            if area.type == 'VIEW_3D':
+                area.tag_redraw()

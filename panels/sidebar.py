@@ -1,0 +1,162 @@
+"""The N-panel (sidebar tab "Nonogram"): display only; every action is an operator."""
+import importlib.util
+import json
+import sys
+
+import bpy
+
+from ..operators import scene as scene_mod
+from ..operators.runtime import ADDON_PACKAGE
+from ..operators.worker import active_job
+
+VERDICT_TEXT = {"unique": "Unique solution", "multiple": "Multiple solutions",
+                "none": "No solution", "unknown": "Unknown (stopped or stalled)"}
+DIFFICULTY_TEXT = {"line": "Yes: line solving", "probe": "Yes: needs probing",
+                   "search": "No: needs search (guessing)"}
+
+
+def numba_status() -> str:
+    """Why numba is unavailable ('' when fine), without importing it from a draw call."""
+    jit = sys.modules.get(f"{ADDON_PACKAGE}.engine.jit")
+    if jit is not None:
+        return jit.NUMBA_ERROR
+    if importlib.util.find_spec("numba") is None:
+        return "numba is not installed: the solver and voxelizer run as slow plain Python"
+    return ""
+
+
+class _Sidebar:
+    bl_space_type = 'VIEW_3D'
+    bl_region_type = 'UI'
+    bl_category = "Nonogram"
+
+
+def _active_nonogram(context):
+    return scene_mod.nonogram_of(context.active_object)
+
+
+class NONOGRAM_PT_make(_Sidebar, bpy.types.Panel):
+    bl_label = "Make Nonogram"
+
+    def draw(self, context):
+        layout = self.layout
+        s = context.scene.nonogram_settings
+        col = layout.column(align=True)
+        col.prop(s, "resolution")
+        col.prop(s, "samples")
+        sub = col.column(align=True)
+        sub.active = s.samples > 1
+        sub.prop(s, "threshold")
+        layout.prop(s, "robust")
+        layout.prop(s, "hide_source")
+        ob = context.active_object
+        row = layout.row()
+        row.scale_y = 1.4
+        row.enabled = ob is not None and ob.type == 'MESH' and _active_nonogram(context) is None
+        row.operator("nonogram.make", icon='MESH_GRID')
+        err = numba_status()
+        if err:
+            box = layout.box()
+            box.label(text="numba unavailable (slow fallback):", icon='ERROR')
+            box.label(text=err)
+
+
+class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
+    bl_label = "Solve"
+
+    @classmethod
+    def poll(cls, context):
+        return _active_nonogram(context) is not None
+
+    def draw(self, context):
+        layout = self.layout
+        obj = _active_nonogram(context)
+        s = context.scene.nonogram_settings
+        layout.prop(s, "method")
+        col = layout.column()
+        col.active = s.method != 'full'
+        col.prop(s, "prepass")
+        layout.prop(s, "linesolver")
+        layout.prop(s, "time_limit")
+        job = active_job()
+        row = layout.row()
+        row.scale_y = 1.4
+        if job is not None:
+            row.label(text=f"{job.label.capitalize()}: {job.fraction:.0%} (Esc cancels)",
+                      icon='TIME')
+        else:
+            row.operator("nonogram.solve", icon='PLAY')
+        report = scene_mod.load_stored_report(obj)
+        if report:
+            box = layout.box()
+            col = box.column(align=True)
+            col.label(text=VERDICT_TEXT.get(report.get("verdict"), str(report.get("verdict"))),
+                      icon='CHECKMARK' if report.get("verdict") == "unique" else 'QUESTION')
+            diff = report.get("difficulty")
+            col.label(text="Logic alone: " + DIFFICULTY_TEXT.get(diff, "not decided"))
+            col.label(text=f"Method: {report.get('method')}"
+                      + (" + pre-pass" if report.get("options", {}).get("prepass") else "")
+                      + f", {report.get('options', {}).get('linesolver', '')}")
+            col.label(text=f"Line solves: {report.get('linesolvers', 0):,}")
+            col.label(text=f"Bad guesses: {100 * report.get('bad_guess_rate', 0):.1f} %")
+            col.label(text=f"Cells known: {100 * report.get('known_fraction', 0):.1f} %")
+            col.label(text=f"Time: {report.get('time_s', 0):.2f} s")
+            row = layout.row(align=True)
+            row.operator("nonogram.show_cells", text="Show Unknown Cells",
+                         icon='VIEWZOOM').mode = 'UNDECIDED'
+            row.operator("nonogram.show_cells", text="Show Result", icon='HIDE_OFF').mode = 'RESULT'
+            row = layout.row(align=True)
+            row.prop(s, "anim_frames")
+            row.operator("nonogram.animate_solve", icon='RENDER_ANIMATION')
+            row.operator("nonogram.animate_solve", text="", icon='X').clear = True
+        labels = obj.nonogram.labels
+        mod = labels.modifiers.get("Nonogram Clues") if labels is not None else None
+        if mod is not None and mod.node_group is not None:
+            col = layout.column(align=True)
+            for name in ("Show Zero Clues", "Label Size"):
+                try:
+                    ident = scene_mod._input_id(mod.node_group, name)
+                except KeyError:
+                    continue
+                col.prop(mod, f'["{ident}"]', text=name)
+
+
+class NONOGRAM_PT_compare(_Sidebar, bpy.types.Panel):
+    bl_label = "Compare Solvers"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    @classmethod
+    def poll(cls, context):
+        return _active_nonogram(context) is not None
+
+    def draw(self, context):
+        layout = self.layout
+        obj = _active_nonogram(context)
+        layout.operator("nonogram.compare", icon='SORTTIME')
+        if not obj.nonogram.compare:
+            return
+        rows = json.loads(obj.nonogram.compare)
+        grid = layout.grid_flow(row_major=True, columns=3, even_columns=True, align=True)
+        for head in ("Solver", "Line solves", "Bad guess %"):
+            grid.label(text=head)
+        for r in rows:
+            grid.label(text=str(r.get("config")))
+            grid.label(text=f"{r.get('linesolvers', 0):,}")
+            grid.label(text=f"{100 * r.get('bad_guess_rate', 0):.1f}"
+                       + ("" if r.get("verdict") == "unique" else f" ({r.get('verdict')})"))
+
+
+class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
+    bl_label = "Puzzle File"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, context):
+        layout = self.layout
+        row = layout.row(align=True)
+        row.operator("nonogram.export_puzzle", icon='EXPORT')
+        row.operator("nonogram.import_puzzle", icon='IMPORT')
+        layout.operator("nonogram.clear", icon='TRASH')
+
+
+classes = (NONOGRAM_PT_make, NONOGRAM_PT_solve, NONOGRAM_PT_compare, NONOGRAM_PT_file)
+register, unregister = bpy.utils.register_classes_factory(classes)

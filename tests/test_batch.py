@@ -1,0 +1,189 @@
+"""The headless batch (batch.py) and the `blender -c nonogram` command, with the real bpy module.
+
+Each run is a subprocess: the batch clears the scene and registers the add-on, and a fresh
+Blender session per run is what `blender -b --python batch.py` gives too.
+"""
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import shared_path
+
+pytest.importorskip("bpy", reason="needs the bpy module (pip install bpy==5.0.1, Python 3.11)")
+pytestmark = pytest.mark.blender
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+
+
+def load_batch_module():
+    spec = importlib.util.spec_from_file_location("nonogram_batch_under_test", ROOT / "batch.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run(args, timeout=300) -> subprocess.CompletedProcess:
+    proc = subprocess.run([PY, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    print(proc.stdout[-4000:])
+    print(proc.stderr[-4000:], file=sys.stderr)
+    return proc
+
+
+def read_summary(out: Path) -> tuple:
+    with open(out / "summary.csv", newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        return reader.fieldnames, list(reader)
+
+
+@pytest.fixture(scope="module")
+def batch_run(tmp_path_factory):
+    """trex + jeep at two resolutions, plus a missing and a corrupt file, with the seed solvers."""
+    trex = shared_path("models", "trex.glb")
+    jeep = shared_path("models", "jeep.obj")
+    tmp = tmp_path_factory.mktemp("batch")
+    corrupt = tmp / "broken.glb"
+    corrupt.write_bytes(b"glTF\x02\x00\x00\x00 this is not a model")
+    out = tmp / "out"
+    proc = run(["batch.py", "--", "--input", str(trex), str(tmp / "missing.obj"), str(jeep), str(corrupt),
+                "--resolution", "8", "12", "--out", str(out), "--solvers", "seed"])
+    return proc, out
+
+
+def test_failures_are_reported_and_give_a_nonzero_exit(batch_run):
+    proc, out = batch_run
+    assert proc.returncode == 1, "a failed model must make the batch fail"
+    _, rows = read_summary(out)
+    assert [(r["model"], r["resolution"]) for r in rows] == [
+        (m, r) for m in ("trex", "missing", "jeep", "broken") for r in ("8", "12")]
+    status = {(r["model"], r["resolution"]): r for r in rows}
+    for res in ("8", "12"):
+        assert status[("missing", res)]["status"] == "error"
+        assert "no such file" in status[("missing", res)]["error"]
+        assert status[("broken", res)]["status"] == "error"
+        assert "import failed" in status[("broken", res)]["error"]
+        # The models after a failure were still processed.
+        assert status[("jeep", res)]["status"] == "ok", status[("jeep", res)]["error"]
+        assert status[("trex", res)]["status"] == "ok", status[("trex", res)]["error"]
+    assert "[3/4] jeep" in proc.stdout and "FAILED" in proc.stdout
+
+
+def test_summary_has_the_seed_tables_columns(batch_run):
+    batch = load_batch_module()
+    _, out = batch_run
+    header, rows = read_summary(out)
+    assert header == list(batch.CSV_COLUMNS)
+    for col in ("size", "cells", "lines", "empty", "plain_count", "plain_min", "plain_max",
+                "circle_count", "square_count", "verdict", "difficulty", "solve_time_s"):
+        assert col in header
+    for solver in ("brute", "hier", "hier_pre", "heur", "heur_pre"):
+        assert f"{solver}_linesolvers" in header and f"{solver}_bad_pct" in header
+    for r in rows:
+        if r["status"] != "ok":
+            continue
+        X, Y, Z = int(r["x"]), int(r["y"]), int(r["z"])
+        assert r["size"] == f"{X}x{Y}x{Z}"
+        assert int(r["cells"]) == X * Y * Z
+        assert int(r["lines"]) == X * Y + X * Z + Y * Z
+        counts = [int(r["empty"])] + [int(r[f"{k}_count"]) for k in ("plain", "circle", "square")]
+        assert sum(counts) == int(r["lines"])
+        assert r["verdict"] in ("unique", "multiple", "none", "unknown")
+        for solver in ("brute", "hier", "hier_pre", "heur", "heur_pre"):
+            assert int(r[f"{solver}_linesolvers"]) >= 0
+            assert 0.0 <= float(r[f"{solver}_bad_pct"]) <= 100.0
+
+
+def test_puzzle_and_report_files(batch_run):
+    from engine.puzzlefile import load_puzzle
+    from engine.solve import solve
+    _, out = batch_run
+    _, rows = read_summary(out)
+    ok = [r for r in rows if r["status"] == "ok"]
+    assert len(ok) == 4
+    for r in ok:
+        puzzle = load_puzzle(out / r["puzzle_file"])
+        assert puzzle.is_3d
+        assert list(puzzle.shape) == [int(r["x"]), int(r["y"]), int(r["z"])]
+        assert int(np.count_nonzero(puzzle.solution)) == int(r["filled"]) > 0
+        # The file's clues are the ones the batch solved: same verdict from a fresh solve.
+        assert solve(puzzle).verdict == r["verdict"]
+
+        report = json.loads((out / r["report_file"]).read_text(encoding="utf-8"))
+        assert report["model"] == r["model"] and report["resolution"] == int(r["resolution"])
+        for key in ("verdict", "difficulty", "linesolvers", "bad_guess_rate", "known_fraction", "time_s"):
+            assert key in report["solve"]
+        assert report["solve"]["verdict"] == r["verdict"]
+        assert [row["config"] for row in report["seed_solvers"]] == [
+            "Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre"]
+        assert report["stats"]["cells"] == int(r["cells"])
+        assert report["voxels"]["filled"] == int(r["filled"])
+    # No render or .blend unless asked.
+    assert not list(out.glob("*.png")) and not list(out.glob("*.blend"))
+
+
+def _png_size(path: Path) -> tuple:
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", head[16:24])
+
+
+def test_cli_command_with_render_and_blend(tmp_path):
+    """`blender -c nonogram ...`: the add-on registers the command; its handler runs the batch.
+
+    There is no blender binary here, so the handler registered by cli_command is called the way
+    Blender would call it, with the arguments after `-c nonogram`."""
+    out = tmp_path / "out"
+    script = f"""
+import importlib.util, sys
+import bpy
+spec = importlib.util.spec_from_file_location("nonogram3d", {str(ROOT / '__init__.py')!r},
+                                              submodule_search_locations=[{str(ROOT)!r}])
+pkg = importlib.util.module_from_spec(spec)
+sys.modules["nonogram3d"] = pkg
+spec.loader.exec_module(pkg)
+pkg.register()
+cli = sys.modules["nonogram3d.cli_command"]
+assert cli._handle is not None, "register() did not register the command"
+code = cli.execute(["--input", "suzanne", "--resolution", "6", "--out", {str(out)!r},
+                    "--render", "--render-size", "48", "--render-samples", "2", "--blend"])
+pkg.unregister()
+assert cli._handle is None
+sys.exit(code)
+"""
+    proc = run(["-c", script])
+    assert proc.returncode == 0
+    _, rows = read_summary(out)
+    assert len(rows) == 1 and rows[0]["status"] == "ok", rows
+    assert _png_size(out / rows[0]["png_file"]) == (48, 48)
+    blend = out / rows[0]["blend_file"]
+    assert blend.read_bytes()[:7] == b"BLENDER" or blend.read_bytes()[:2] == b"\x28\xb5"  # zstd
+    assert "outputs in" in proc.stdout
+
+
+def test_arguments_and_inputs(tmp_path):
+    batch = load_batch_module()
+    a = batch.parse_args(["--input", "cube", "--solvers", "hier+pre", "Brute", "--resolution", "4", "5"])
+    assert a.solvers == ["hier_pre", "brute"] and a.resolution == [4, 5]
+    assert batch.parse_args(["-i", "cube", "--solvers", "seed"]).solvers == list(batch.SEED_SOLVERS)
+    with pytest.raises(SystemExit):
+        batch.parse_args(["--input", "cube", "--solvers", "magic"])
+    with pytest.raises(SystemExit):
+        batch.parse_args(["--input", "cube", "--resolution", "0"])
+    assert batch.main(["--input", "cube", "--resolution", "-3"]) == 2
+
+    (tmp_path / "a.obj").write_text("")
+    (tmp_path / "b.STL").write_text("")
+    (tmp_path / "notes.txt").write_text("")
+    items = batch.expand_inputs([str(tmp_path), "suzanne", str(tmp_path / "a.obj")])
+    assert [n for n, _ in items] == ["a", "b", "suzanne", "a_2"]
+    assert batch.script_args(None) is not None

@@ -1,0 +1,91 @@
+"""Registering the add-on: twice in one process, without leaks, and without importing numba."""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from blender_support import PACKAGE, ROOT, bpy, is_registered, load_addon
+
+pytestmark = pytest.mark.blender
+
+OPERATORS = ("make", "solve", "compare", "show_cells", "animate_solve", "export_puzzle", "import_puzzle", "clear")
+PANELS = ("NONOGRAM_PT_make", "NONOGRAM_PT_solve", "NONOGRAM_PT_compare", "NONOGRAM_PT_file")
+
+
+def _state():
+    return {
+        "operators": {op: hasattr(bpy.ops.nonogram, op) and _op_registered(op) for op in OPERATORS},
+        "panels": {p: hasattr(bpy.types, p) for p in PANELS},
+        "scene_prop": hasattr(bpy.types.Scene, "nonogram_settings"),
+        "object_prop": hasattr(bpy.types.Object, "nonogram"),
+        "pgs": hasattr(bpy.types, "NONOGRAM_PG_settings") or hasattr(bpy.types, "NONOGRAM_PG_object"),
+        "object_menu": _menu_has(bpy.types.VIEW3D_MT_object),
+        "import_menu": _menu_has(bpy.types.TOPBAR_MT_file_import),
+        "export_menu": _menu_has(bpy.types.TOPBAR_MT_file_export),
+    }
+
+
+def _op_registered(op):
+    try:
+        getattr(bpy.ops.nonogram, op).get_rna_type()
+        return True
+    except (KeyError, AttributeError, RuntimeError):
+        return False
+
+
+def _menu_has(menu):
+    funcs = getattr(menu.draw, "_draw_funcs", None) or []
+    return any(getattr(f, "__module__", "").startswith(PACKAGE + ".") for f in funcs)
+
+
+def _all(state, value):
+    flat = []
+    for v in state.values():
+        flat.extend(v.values() if isinstance(v, dict) else [v])
+    return all(x == value for x in flat)
+
+
+def test_register_unregister_twice():
+    addon = load_addon()
+    if is_registered():
+        addon.unregister()
+    gone = _state()
+    assert _all({k: v for k, v in gone.items() if k != "pgs"}, False), gone
+    assert not gone["pgs"]
+    for _ in range(2):
+        addon.register()
+        on = _state()
+        assert _all({k: v for k, v in on.items() if k != "pgs"}, True), on
+        assert bpy.context.scene.nonogram_settings.resolution == 12
+        addon.unregister()
+        off = _state()
+        assert _all({k: v for k, v in off.items() if k != "pgs"}, False), off
+        assert not off["pgs"]
+    addon.register()  # leave it registered for the other Blender tests in this process
+
+
+def test_register_does_not_import_numba_or_the_engine():
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT / 'tests')!r})
+        import blender_support as bs
+        bs.ensure_registered()
+        loaded = sorted(m for m in sys.modules
+                        if m == 'numba' or m.startswith('numba.') or m.startswith('llvmlite')
+                        or m.startswith('{PACKAGE}.engine'))
+        print('LOADED', loaded)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "LOADED []" in out.stdout, out.stdout
+
+
+def test_numba_cache_dir_falls_back_outside_extensions():
+    load_addon()
+    import importlib
+    runtime = importlib.import_module(PACKAGE + ".operators.runtime")
+    path = runtime.numba_cache_dir()
+    # Outside bl_ext.* Blender refuses extension_path_user: we must not use the source tree.
+    assert "nonogram3d_numba_cache" in path
+    assert not path.startswith(str(ROOT))

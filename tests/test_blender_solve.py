@@ -1,0 +1,170 @@
+"""Solve, Show unknown cells, Animate solve and Compare on generated nonograms."""
+import importlib
+import json
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from blender_support import (add_primitive, bpy, ensure_registered, instances_of,
+                             point_attribute, reset_scene, run_op)
+
+pytestmark = pytest.mark.blender
+
+
+@pytest.fixture(autouse=True)
+def addon():
+    mod = ensure_registered()
+    reset_scene()
+    return mod
+
+
+def _mod(addon, name):
+    return importlib.import_module(f"{addon.__name__}.{name}")
+
+
+def _monkey_nonogram(res=8):
+    add_primitive("monkey")
+    bpy.context.scene.nonogram_settings.resolution = res
+    assert run_op(bpy.ops.nonogram.make) == {'FINISHED'}
+    return bpy.context.active_object
+
+
+NUMBERS = ("verdict", "difficulty", "linesolvers", "bad_guesses", "bad_guess_rate",
+           "known_fraction", "method")
+
+
+@pytest.mark.parametrize("method,prepass,linesolver", [
+    ("full", False, "dp"), ("heuristic", True, "seed"), ("brute", False, "dp")])
+def test_solve_stores_the_engines_report(addon, method, prepass, linesolver):
+    obj = _monkey_nonogram()
+    s = bpy.context.scene.nonogram_settings
+    s.method, s.prepass, s.linesolver = method, prepass, linesolver
+    assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
+    scene = _mod(addon, "operators.scene")
+    stored = scene.load_stored_report(obj)
+    puzzle = scene.load_stored_puzzle(obj)
+    ref = _mod(addon, "engine.solve").solve(puzzle, method=method, prepass=prepass,
+                                            linesolver=linesolver, time_limit=s.time_limit)
+    want = ref.to_dict()
+    for k in NUMBERS:
+        assert stored[k] == want[k], k
+    assert stored["options"]["prepass"] == prepass and stored["options"]["linesolver"] == linesolver
+    assert stored["n_known"] == int((ref.state != 3).sum())
+    # Per-cell results are point attributes, not JSON.
+    state = point_attribute(obj, "state")
+    assert np.array_equal(state, ref.state)
+    assert np.array_equal(point_attribute(obj, "visible"), ref.state != 1)
+    rank = point_attribute(obj, "solve_rank")
+    assert np.array_equal(np.flatnonzero(rank >= 0), np.sort(ref.order))
+    if ref.verdict == "unique":
+        sol = point_attribute(obj, "solution")
+        assert np.array_equal(state == 2, sol)
+        # Solved: exactly the filled cells are drawn.
+        assert len(instances_of(obj)) == int(sol.sum())
+
+
+def _multi_solution_nonogram(addon):
+    """A 2×2×1 diagonal whose z clues are hidden: the anti-diagonal fits the x and y clues too."""
+    clues = _mod(addon, "engine.clues")
+    grid = np.zeros((2, 2, 1), dtype=bool)
+    grid[0, 0, 0] = grid[1, 1, 0] = True
+    n_lines = 2 + 2 + 4
+    hidden = np.zeros(n_lines, dtype=bool)
+    hidden[-4:] = True  # the z-lines (length 1) would give every cell away
+    puzzle = clues.puzzle_from_grid(grid, name="multi", hidden=hidden)
+    scene = _mod(addon, "operators.scene")
+    return scene.build_from_puzzle(bpy.context, puzzle, name="multi", voxel_size=0.5)
+
+
+def test_show_unknown_cells_highlights_undecided(addon):
+    obj = _multi_solution_nonogram(addon)
+    bpy.context.scene.nonogram_settings.method = 'full'
+    assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
+    scene = _mod(addon, "operators.scene")
+    report = scene.load_stored_report(obj)
+    assert report["verdict"] == "multiple" and report["n_differing"] > 0
+    differs = point_attribute(obj, "differs")
+    state = point_attribute(obj, "state")
+    undecided = (state == 3) | differs
+    assert undecided.any()
+    assert run_op(bpy.ops.nonogram.show_cells, mode='UNDECIDED') == {'FINISHED'}
+    assert np.array_equal(point_attribute(obj, "visible"), undecided)
+    assert np.array_equal(point_attribute(obj, "highlight"), undecided)
+    # Drawn cubes: the undecided cells that are not known empty.
+    assert len(instances_of(obj)) == int((undecided & (state != 1)).sum())
+    assert run_op(bpy.ops.nonogram.show_cells, mode='RESULT') == {'FINISHED'}
+    assert not point_attribute(obj, "highlight").any()
+    assert np.array_equal(point_attribute(obj, "visible"), state != 1)
+
+
+def test_animate_solve_reveals_cells_in_solver_order(addon):
+    obj = _monkey_nonogram(6)
+    bpy.context.scene.nonogram_settings.method = 'full'
+    assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
+    state = point_attribute(obj, "state")
+    n, n_drawn_end = state.size, int((state != 1).sum())
+    assert n_drawn_end < n
+    sc = bpy.context.scene
+    sc.frame_start = 1
+    sc.nonogram_settings.anim_frames = 20
+    assert run_op(bpy.ops.nonogram.animate_solve) == {'FINISHED'}
+    known_at = point_attribute(obj, "known_at")
+    rank = point_attribute(obj, "solve_rank")
+    order = np.argsort(np.where(rank >= 0, rank, n))[: int((rank >= 0).sum())]
+    assert (np.diff(known_at[order]) >= 0).all()  # solver order
+    counts = []
+    for f in (1, 6, 11, 16, 22):
+        sc.frame_set(f)
+        counts.append(len(instances_of(obj)))
+    # Every cell pending at the start; cells known empty disappear as frames pass.
+    assert counts[0] == n and counts[-1] == n_drawn_end
+    assert all(a >= b for a, b in zip(counts, counts[1:])), counts
+    assert len(set(counts)) >= 3, counts  # gradual, not all at once
+    assert run_op(bpy.ops.nonogram.animate_solve, clear=True) == {'FINISHED'}
+    sc.frame_set(1)
+    assert len(instances_of(obj)) == n_drawn_end
+
+
+def test_compare_stores_the_five_configurations(addon):
+    obj = _monkey_nonogram(6)
+    assert run_op(bpy.ops.nonogram.compare) == {'FINISHED'}
+    rows = json.loads(obj.nonogram.compare)
+    scene = _mod(addon, "operators.scene")
+    ref = _mod(addon, "engine.solve").compare(scene.load_stored_puzzle(obj), linesolver="dp")
+    assert [r["config"] for r in rows] == ["Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre"]
+    for got, want in zip(rows, ref):
+        for k in ("linesolvers", "bad_guesses", "bad_guess_rate", "verdict"):
+            assert got[k] == want[k], (got["config"], k)
+
+
+def test_worker_job_runs_off_the_main_thread_and_cancels(addon):
+    worker = _mod(addon, "operators.worker")
+    main = threading.get_ident()
+    seen = {}
+
+    def slow(progress):
+        seen["thread"] = threading.get_ident()
+        for i in range(200):
+            if progress(i / 200, "working"):
+                return "stopped"
+            time.sleep(0.01)
+        return "finished"
+
+    job = worker.Job("test", slow).start()
+    time.sleep(0.05)
+    assert not job.done and worker.active_job() is job
+    job.cancel_event.set()
+    assert job.done_event.wait(5)
+    job.finished = True
+    assert job.result == "stopped" and seen["thread"] != main
+    assert worker.active_job() is None
+    assert "Esc to cancel" in job.status_text()
+
+    def boom(progress):
+        raise ValueError("bad")
+    job = worker.Job("test", boom).start()
+    assert job.done_event.wait(5)
+    job.finished = True
+    assert isinstance(job.error, ValueError)

@@ -1,0 +1,160 @@
+"""The built linux-x64 zip installs into a clean Blender, enables, and makes a nonogram with the
+numba from its own bundled wheels.
+
+The subprocess imitates a Blender installation: Python started with -S (no site-packages) and only
+bpy plus what Blender itself bundles (numpy, requests, ...) on the path, so numba can only come
+from the extension's wheels. BLENDER_USER_RESOURCES points at a temporary folder, so the user's
+real Blender configuration is never touched.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import build_extension  # noqa: E402
+
+pytest.importorskip("bpy", reason="needs the bpy module (pip install bpy==5.0.1, Python 3.11)")
+pytestmark = [pytest.mark.blender, pytest.mark.slow]
+
+# What a Blender 4.2-5.0 installation provides to add-ons besides bpy: numpy and the bpy wheel's
+# own dependencies. Deliberately not numba or llvmlite.
+BLENDER_BUNDLED = ("bpy", "numpy", "requests", "urllib3", "idna", "certifi", "charset_normalizer",
+                   "zstandard")
+
+
+@pytest.fixture(scope="session")
+def linux_zip():
+    try:
+        build_extension.blender_scripts_dir()
+    except build_extension.BuildError as e:
+        pytest.skip(str(e))
+    manifest = build_extension.read_manifest()
+    wheels = build_extension.wheels_by_platform(manifest)["linux-x64"]
+    try:
+        # Wheels stay in wheels/ (git-ignored), so only the first session downloads them.
+        build_extension.download_wheels(wheels)
+    except build_extension.BuildError as e:
+        pytest.skip(f"cannot download the numba/llvmlite wheels (offline?): {e}")
+    paths = build_extension.build(["linux-x64"], download=False, out_dir=ROOT / "dist")
+    assert len(paths) == 1
+    return paths[0]
+
+
+def test_zip_contents(linux_zip):
+    with zipfile.ZipFile(linux_zip) as zf:
+        names = set(zf.namelist())
+        manifest = zf.read("blender_manifest.toml").decode()
+    for needed in ("__init__.py", "batch.py", "cli_command.py", "LICENSE", "blender_manifest.toml",
+                   "engine/__init__.py", "operators/__init__.py", "operators/scene.py", "panels/__init__.py"):
+        assert needed in names
+    wheels = sorted(n for n in names if n.endswith(".whl"))
+    assert len(wheels) == 4 and all("x86_64" in w for w in wheels)
+    assert not any(n.startswith(("tests/", "scripts/", "docs/", "wheels/numpy", "dist/", "benchmarks/"))
+                   for n in names)
+    assert not any("__pycache__" in n for n in names)
+    assert 'platforms = ["linux-x64"]' in manifest  # written by Blender's builder
+
+
+def blender_like_site(tmp: Path) -> Path:
+    site = tmp / "blender_site"
+    site.mkdir()
+    for name in BLENDER_BUNDLED:
+        spec = importlib.util.find_spec(name)
+        assert spec is not None, name
+        loc = Path(spec.submodule_search_locations[0] if spec.submodule_search_locations else spec.origin)
+        (site / loc.name).symlink_to(loc)
+    numpy_libs = Path(importlib.util.find_spec("numpy").submodule_search_locations[0]).parent / "numpy.libs"
+    if numpy_libs.is_dir():
+        (site / "numpy.libs").symlink_to(numpy_libs)
+    return site
+
+
+INSTALL_SCRIPT = r"""
+import json, os, sys, time, importlib, importlib.util
+t0 = time.perf_counter()
+import bpy
+for name in ("numba", "llvmlite"):
+    assert importlib.util.find_spec(name) is None, f"{name} importable before the install"
+zip_path, res_dir = sys.argv[-2], sys.argv[-1]
+r = bpy.ops.extensions.package_install_files(filepath=zip_path, repo="user_default",
+                                              enable_on_install=True)
+t_install = time.perf_counter() - t0
+MOD = "bl_ext.user_default.nonogram3d"
+enabled = MOD in {a.module for a in bpy.context.preferences.addons}
+pkg = sys.modules[MOD]
+
+mesh = bpy.data.meshes.new("TestCube")
+import bmesh
+bm = bmesh.new()
+bmesh.ops.create_cube(bm, size=2.0)
+bm.to_mesh(mesh)
+bm.free()
+for ob in list(bpy.data.objects):
+    bpy.data.objects.remove(ob)
+cube = bpy.data.objects.new("TestCube", mesh)
+bpy.context.scene.collection.objects.link(cube)
+bpy.context.view_layer.objects.active = cube
+cube.select_set(True)
+bpy.context.scene.nonogram_settings.resolution = 12
+t1 = time.perf_counter()
+result = bpy.ops.nonogram.make()
+t_make = time.perf_counter() - t1
+obj = bpy.context.active_object
+info = json.loads(obj.nonogram.make_info)
+
+import numba
+jit = sys.modules[MOD + ".engine.jit"]
+cli = sys.modules[MOD + ".cli_command"]
+batch = importlib.import_module(MOD + ".batch")
+print("RESULT " + json.dumps({
+    "install": sorted(r), "enabled": enabled, "package_file": pkg.__file__,
+    "make": sorted(result), "object": obj.name, "points": len(obj.data.vertices),
+    "shape": info["shape"], "filled": info["filled"],
+    "numba_file": numba.__file__, "have_numba": jit.HAVE_NUMBA, "numba_error": jit.NUMBA_ERROR,
+    "numba_cache": numba.config.CACHE_DIR, "cli_registered": cli._handle is not None,
+    "batch_file": batch.__file__, "t_install": t_install, "t_make": t_make,
+}))
+"""
+
+
+def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
+    resources = tmp_path / "user_resources"
+    resources.mkdir()
+    site = blender_like_site(tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "NUMBA_", "BLENDER_"))}
+    env.update(BLENDER_USER_RESOURCES=str(resources), PYTHONPATH=str(site), PYTHONNOUSERSITE="1")
+    proc = subprocess.run([sys.executable, "-S", "-c", INSTALL_SCRIPT, str(linux_zip), str(resources)],
+                          env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    print(proc.stdout[-3000:])
+    print(proc.stderr[-3000:], file=sys.stderr)
+    assert proc.returncode == 0
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
+    got = json.loads(line[len("RESULT "):])
+
+    installed = resources / "extensions" / "user_default" / "nonogram3d"
+    assert got["install"] == ["FINISHED"] and got["enabled"]
+    assert Path(got["package_file"]) == installed / "__init__.py"
+    assert Path(got["batch_file"]) == installed / "batch.py"
+    assert got["cli_registered"], "the installed add-on did not register `blender -c nonogram`"
+
+    # numba comes from the wheels Blender unpacked for the extension, and is really used.
+    wheel_site = resources / "extensions" / ".local"
+    assert Path(got["numba_file"]).is_relative_to(wheel_site), got["numba_file"]
+    assert got["have_numba"] and not got["numba_error"]
+    assert Path(got["numba_cache"]).is_relative_to(resources / "extensions"), got["numba_cache"]
+
+    # A 2×2×2 cube at resolution 12 fills its whole 12³ grid: one point per cell.
+    assert got["make"] == ["FINISHED"]
+    assert got["shape"] == [12, 12, 12]
+    assert got["points"] == 12 ** 3
+    assert got["filled"] == 12 ** 3
+    print(f"install {got['t_install']:.1f} s, Make Nonogram (cold JIT) {got['t_make']:.1f} s")

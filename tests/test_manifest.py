@@ -1,0 +1,91 @@
+"""blender_manifest.toml: Blender's own validator accepts it, and it says what the project decided."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import build_extension  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def scripts_dir():
+    try:
+        return build_extension.blender_scripts_dir()
+    except build_extension.BuildError as e:
+        pytest.skip(str(e))
+
+
+def validate(path: Path, scripts: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([*build_extension.blender_ext_command(scripts), "validate", "--valid-tags",
+                           str(build_extension.valid_tags_file(scripts)), str(path)],
+                          capture_output=True, text=True, timeout=60)
+
+
+def manifest() -> dict:
+    with open(ROOT / "blender_manifest.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+def test_blender_validator_accepts_the_repo(scripts_dir):
+    proc = validate(ROOT, scripts_dir)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Success" in proc.stdout
+
+
+def test_validator_rejects_a_bad_tag(scripts_dir, tmp_path):
+    # The check above only means something if the validator really reads our tags.
+    text = (ROOT / "blender_manifest.toml").read_text(encoding="utf-8")
+    (tmp_path / "blender_manifest.toml").write_text(
+        text.replace('tags = ["Mesh"', 'tags = ["Puzzle", "Mesh"'), encoding="utf-8")
+    shutil.copy(ROOT / "__init__.py", tmp_path / "__init__.py")
+    proc = validate(tmp_path, scripts_dir)
+    assert proc.returncode != 0
+    assert "Puzzle" in proc.stdout + proc.stderr
+
+
+def test_project_decisions():
+    m = manifest()
+    assert m["id"] == "nonogram3d"
+    assert m["type"] == "add-on"
+    assert m["license"] == ["SPDX:GPL-3.0-or-later"]
+    assert m["blender_version_min"] == "4.2.0"
+    assert set(m["platforms"]) == {"linux-x64", "windows-x64", "macos-arm64"}
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert "GNU GENERAL PUBLIC LICENSE" in text and "Version 3, 29 June 2007" in text
+    assert len(text) > 30000, "the full GPL-3.0 text, not a notice"
+
+
+def test_wheels_cover_every_platform_and_python_and_never_numpy():
+    m = manifest()
+    by_platform = build_extension.wheels_by_platform(m)
+    for platform, wheels in by_platform.items():
+        have = {(build_extension.wheel_fields(w)["name"], build_extension.wheel_fields(w)["python"])
+                for w in wheels}
+        # cp311: Blender 4.2-5.0; cp313: Blender 5.1+.
+        assert have == {(n, py) for n in ("numba", "llvmlite") for py in ("cp311", "cp313")}, platform
+    for w in m["wheels"]:
+        assert w.startswith("./wheels/")
+        assert not os.path.basename(w).lower().startswith("numpy")
+    versions = {build_extension.wheel_fields(w)["name"]: build_extension.wheel_fields(w)["version"]
+                for w in m["wheels"]}
+    # The bundled numba must be the one the engine is developed and tested with.
+    pins = dict(line.strip().split("==") for line in (ROOT / "requirements.txt").read_text().splitlines()
+                if "==" in line and not line.startswith("#"))
+    assert versions == {"numba": pins["numba"], "llvmlite": pins["llvmlite"]}
+
+
+def test_build_excludes_development_files():
+    patterns = manifest()["build"]["paths_exclude_pattern"]
+    for p in ("/tests/", "/scripts/", "/docs/", "/benchmarks/", "/out/", "/dist/", "/wheels/",
+              "__pycache__/", ".*"):
+        assert p in patterns
+    assert "paths" not in manifest()["build"]
+
