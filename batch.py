@@ -26,7 +26,7 @@ import sys
 import time
 import traceback
 from types import ModuleType
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 import bpy
 
@@ -186,13 +186,19 @@ def expand_inputs(inputs: list) -> list:
             items += [os.path.join(raw, f) for f in files]
         else:
             items.append(raw)
-    names: dict = {}
-    out = []
+    bases = []
     for src in items:
         if src.lower() in BUILTINS and not os.path.exists(src):
-            base = src.lower()
+            bases.append((src.lower(), ""))
         else:
-            base = os.path.splitext(os.path.basename(os.path.normpath(src)))[0] or "model"
+            stem, ext = os.path.splitext(os.path.basename(os.path.normpath(src)))
+            bases.append((stem or "model", ext.lower().lstrip(".")))
+    stems = [b for b, _ in bases]
+    names: dict = {}
+    out = []
+    for src, (base, ext) in zip(items, bases):
+        if ext and stems.count(base) > 1:
+            base = f"{base}_{ext}"  # teapot.obj and teapot.ply -> teapot_obj, teapot_ply
         base = "".join(c if c.isalnum() or c in "-_." else "_" for c in base)
         n = names.get(base, 0)
         names[base] = n + 1
@@ -315,7 +321,7 @@ def load_model(name: str, src: str):
             mesh.use_fake_user = True  # survives the purge of the importer's data below
         finally:
             bpy.data.batch_remove(new)
-            bpy.data.orphans_purge(do_local_ids=True, do_linked_ids=True, do_recursive=True)
+            purge_orphans()
         mesh.use_fake_user = False
     if not len(mesh.polygons):
         bpy.data.meshes.remove(mesh)
@@ -325,9 +331,14 @@ def load_model(name: str, src: str):
     return obj
 
 
+def purge_orphans() -> None:
+    # fake-bpy-module-4-2 declares no parameters here; Blender 4.2 has had them since 3.2.
+    bpy.data.orphans_purge(do_local_ids=True, do_linked_ids=True, do_recursive=True)  # type: ignore[call-arg]
+
+
 def clear_scene() -> None:
     bpy.data.batch_remove(list(bpy.data.objects))
-    bpy.data.orphans_purge(do_local_ids=True, do_linked_ids=True, do_recursive=True)
+    purge_orphans()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -390,7 +401,7 @@ def render_png(path: str, vox, size: int, samples: int) -> list:
     cam_data.clip_end = distance + radius * 2
     scene.camera = cam
 
-    sun_data = bpy.data.lights.new("Batch Sun", 'SUN')
+    sun_data = cast(bpy.types.SunLight, bpy.data.lights.new("Batch Sun", 'SUN'))
     sun_data.energy = 3.0
     sun = bpy.data.objects.new("Batch Sun", sun_data)
     sun.rotation_euler = Vector((0.4, -0.6, 1.0)).normalized().to_track_quat('Z', 'Y').to_euler()
@@ -400,12 +411,13 @@ def render_png(path: str, vox, size: int, samples: int) -> list:
         scene.world = bpy.data.worlds.new("Batch World")
     scene.world.color = (0.05, 0.05, 0.06)
     if scene.world.node_tree is not None:
-        bg = scene.world.node_tree.nodes.get("Background")
+        bg: Optional[bpy.types.Node] = scene.world.node_tree.nodes.get("Background")
         if bg is not None:
-            bg.inputs["Color"].default_value = (0.05, 0.05, 0.06, 1.0)
+            cast(bpy.types.NodeSocketColor, bg.inputs["Color"]).default_value = (0.05, 0.05, 0.06, 1.0)
 
     render = scene.render
-    render.engine = 'CYCLES'
+    # The 4.2 stubs list only the built-in engines; Cycles is an add-on engine.
+    render.engine = 'CYCLES'  # type: ignore[assignment]
     scene.cycles.device = 'CPU'
     scene.cycles.samples = samples
     scene.cycles.use_denoising = False
@@ -498,8 +510,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
             row["blend_file"] = os.path.relpath(blend, out)
         row["total_time_s"] = round(time.perf_counter() - t0, 4)
         document["time_s"] = {"make": t_make, "total": row["total_time_s"]}
-        with open(report_file, "w", encoding="utf-8") as f:
-            json.dump(_jsonable(document), f, indent=1)
+        with open(report_file, "w", encoding="utf-8") as fh:
+            json.dump(_jsonable(document), fh, indent=1)
         row["report_file"] = os.path.relpath(report_file, out)
     finally:
         if extra:
@@ -518,8 +530,8 @@ def write_summary(out: str, rows: list) -> str:
         w.writeheader()
         for r in rows:
             w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in CSV_COLUMNS})
-    with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
-        json.dump(_jsonable(rows), f, indent=1)
+    with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as fj:
+        json.dump(_jsonable(rows), fj, indent=1)
     return path
 
 

@@ -17,6 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
+from . import raycast
+from .jit import njit
+
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent.parent / "shared" / "models" / "horse.ply"
 CASES = [
     ("64", dict(resolution=64)),
@@ -105,6 +108,96 @@ def numpy_voxelize_z(vertices, triangles, n):
     return grid
 
 
+@njit
+def _ray_driven_hits(P, tris, bin_start, bin_tris, B, n_u, n_v, store, start, hit_t, hit_p):
+    """Ray-driven alternative to raycast.raster_hits: each column tests every triangle listed in
+    its B x B-column bin of a uniform grid.  Returns the number of crossings (and, with
+    ``store``, fills the column CSR ``start``/``hit_t``/``hit_p``)."""
+    nb_v = (n_v + B - 1) // B
+    n = 0
+    for i in range(n_u):
+        for j in range(n_v):
+            if store:
+                start[i * n_v + j] = n
+            b = (i // B) * nb_v + j // B
+            for x in range(bin_start[b], bin_start[b + 1]):
+                ti = bin_tris[x]
+                a, bb, c = tris[ti, 0], tris[ti, 1], tris[ti, 2]
+                au, av, bu, bv, cu, cv = P[a, 0], P[a, 1], P[bb, 0], P[bb, 1], P[c, 0], P[c, 1]
+                area = (bu - au) * (cv - av) - (bv - av) * (cu - au)
+                if area == 0.0:
+                    continue
+                o = 1.0 if area > 0.0 else -1.0
+                p0u, p0v, d0u, d0v, s0, inc0 = raycast._edge(bu, bv, cu, cv, o)
+                p1u, p1v, d1u, d1v, s1, inc1 = raycast._edge(cu, cv, au, av, o)
+                p2u, p2v, d2u, d2v, s2, inc2 = raycast._edge(au, av, bu, bv, o)
+                e0 = s0 * (d0u * (j - p0v) - d0v * (i - p0u))
+                e1 = s1 * (d1u * (j - p1v) - d1v * (i - p1u))
+                e2 = s2 * (d2u * (j - p2v) - d2v * (i - p2u))
+                if (e0 < 0.0 or (e0 == 0.0 and not inc0) or e1 < 0.0 or (e1 == 0.0 and not inc1)
+                        or e2 < 0.0 or (e2 == 0.0 and not inc2)):
+                    continue
+                if store:
+                    hit_t[n] = (e0 * P[a, 2] + e1 * P[bb, 2] + e2 * P[c, 2]) / (e0 + e1 + e2)
+                    hit_p[n] = 0
+                n += 1
+    if store:
+        start[n_u * n_v] = n
+    return n
+
+
+@njit
+def _bin_triangles(P, tris, B, n_u, n_v):
+    """CSR of triangle ids per B x B-column bin (a triangle goes to every bin its box touches)."""
+    nb_u = (n_u + B - 1) // B
+    nb_v = (n_v + B - 1) // B
+    count = np.zeros(nb_u * nb_v + 1, np.int64)
+    for rep in range(2):
+        if rep == 1:
+            for b in range(nb_u * nb_v):
+                count[b + 1] += count[b]
+            fill = count[:-1].copy()
+            out = np.empty(count[-1], np.int64)
+        for ti in range(tris.shape[0]):
+            lo_u, hi_u, lo_v, hi_v = np.inf, -np.inf, np.inf, -np.inf
+            for e in range(3):
+                lo_u = min(lo_u, P[tris[ti, e], 0])
+                hi_u = max(hi_u, P[tris[ti, e], 0])
+                lo_v = min(lo_v, P[tris[ti, e], 1])
+                hi_v = max(hi_v, P[tris[ti, e], 1])
+            i0, i1 = max(int(np.ceil(lo_u)), 0), min(int(np.floor(hi_u)), n_u - 1)
+            j0, j1 = max(int(np.ceil(lo_v)), 0), min(int(np.floor(hi_v)), n_v - 1)
+            if i0 > i1 or j0 > j1:
+                continue
+            for bu in range(i0 // B, i1 // B + 1):
+                for bv in range(j0 // B, j1 // B + 1):
+                    if rep == 0:
+                        count[bu * nb_v + bv + 1] += 1
+                    else:
+                        out[fill[bu * nb_v + bv]] = ti
+                        fill[bu * nb_v + bv] += 1
+    return count, out
+
+
+def ray_driven_z(vertices, triangles, n, B):
+    """Plain z parity on the cubic n³ grid with a ray-driven uniform grid of B x B-column bins."""
+    bmin, bmax = vertices.min(axis=0), vertices.max(axis=0)
+    vs = (bmax - bmin).max() / n
+    P = np.ascontiguousarray((vertices - ((bmin + bmax) / 2 - n * vs / 2)) / vs - 0.5)
+    tris = np.ascontiguousarray(triangles, dtype=np.int64)
+    bin_start, bin_tris = _bin_triangles(P, tris, B, n, n)
+    dummy = np.empty(0, np.int64)
+    total = _ray_driven_hits(P, tris, bin_start, bin_tris, B, n, n, False, dummy,
+                             np.empty(0), np.empty(0, np.int32))
+    start = np.empty(n * n + 1, np.int64)
+    hit_t = np.empty(total, np.float64)
+    hit_p = np.empty(total, np.int32)
+    _ray_driven_hits(P, tris, bin_start, bin_tris, B, n, n, True, start, hit_t, hit_p)
+    out = np.zeros((n, n, n), np.uint8)
+    raycast.fill_columns(start, hit_t, hit_p, False, 0, n, n, n, 1, out)
+    return out.astype(bool)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="python -m engine voxelize-bench", description=__doc__.split("\n\n")[1])
     ap.add_argument("--model", default=str(DEFAULT_MODEL), help="mesh file (.obj, .ply, .glb)")
@@ -135,6 +228,16 @@ def main(argv):
             ms = best_of(lambda: voxelize(verts, tris, robust=robust, **kw), args.repeat) * 1e3
             report["warm_ms"][f"{label} {'xyz' if robust else 'z'}"] = {
                 "ms": round(ms, 2), "shape": list(r.grid.shape), "filled": int(r.grid.sum())}
+    report["spatial_index"] = {}
+    for n in (128, 256):
+        ours = voxelize(verts, tris, resolution=n, fit=False, robust=False)
+        row = {"triangle-driven (raycast.py)": round(best_of(
+            lambda: voxelize(verts, tris, resolution=n, fit=False, robust=False), args.repeat) * 1e3, 2)}
+        for B in (1, 4, 16):
+            same = np.array_equal(ray_driven_z(verts, tris, n, B), ours.grid)
+            ms = best_of(lambda: ray_driven_z(verts, tris, n, B), max(1, args.repeat // 2)) * 1e3
+            row[f"ray-driven, {B}x{B}-column bins"] = round(ms, 2) if same else f"{ms:.2f} (grid differs!)"
+        report["spatial_index"][f"{n} z"] = row
     if not args.no_numpy:
         n = args.numpy_resolution
         t = time.perf_counter()
@@ -158,6 +261,10 @@ def main(argv):
     for key, row in report["warm_ms"].items():
         shape = "×".join(map(str, row["shape"]))
         print(f"  {key:<14} {row['ms']:8.1f} ms   grid {shape:<12} filled {row['filled']:,}")
+    for key, row in report["spatial_index"].items():
+        print(f"  spatial index, {key} (plain parity, fit=False):")
+        for name, ms in row.items():
+            print(f"    {name:<30} {ms} ms")
     if "numpy_reference" in report:
         nr = report["numpy_reference"]
         print(f"  numpy reference (z only, {nr['resolution']}³, no index): {nr['numpy_s']:.2f} s vs "

@@ -15,7 +15,7 @@ from typing import Optional
 import numpy as np
 
 from .puzzle import KIND_NONE, Puzzle, PuzzleError, make_2d
-from .puzzlefile import MAX_CELLS, PuzzleFileError, PuzzleFileWarning, require_consistent
+from .puzzlefile import MAX_CELLS, PuzzleFileError, PuzzleFileWarning, solution_text, require_consistent
 
 _INT_RE = re.compile(r"^[0-9]+$")
 _KEY_RE = re.compile(r"^[A-Za-z_]")
@@ -213,7 +213,7 @@ def format_non(p: Puzzle, path: str = "<output>") -> str:
     out += ["", "columns"]
     out += [",".join(map(str, c)) or "0" for c in cols]
     if p.solution is not None:
-        out += ["", 'goal "' + "".join("1" if v else "0" for v in p.solution.tolist()) + '"']
+        out += ["", f'goal "{solution_text(p)}"']
     return "\n".join(out) + "\n"
 
 
@@ -297,7 +297,7 @@ def _taai_puzzle(lines, source, name, where, head_line):
 
 def _taai_sections(lines, source):
     """[(header line number, N, lines)] of a ``$N`` batch file."""
-    sections = []
+    sections: list = []
     for ln, raw in lines:
         s = raw.strip()
         if s.startswith("$"):

@@ -5,8 +5,9 @@ and Wu et al.): a cell may be empty (filled) iff some forward-reachable prefix s
 an empty (filled) cell, reaches a backward-completable suffix state. ``out`` receives, per cell,
 the OR of the values that cell takes over all fixes, so it is always a subset of ``state``.
 
-- ``solve_blocks``: exact block lists, O(L·k) states.
-- ``solve_count``: 3D clues (total + plain/circle/square) as a DP over (cell, filled so far,
+- ``solve_blocks``: exact block lists (every length > 0; ``Puzzle`` strips the 0 of an empty
+  line), O(L·k) states.
+- ``solve_count``: 3D clues (``clue`` holds ``[total]``) (total + plain/circle/square) as a DP over (cell, filled so far,
   blocks so far capped at 3, inside a block), never enumerating compositions of the total.
 """
 import numpy as np

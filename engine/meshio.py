@@ -1,6 +1,7 @@
 """Small triangle-mesh loader: OBJ, PLY (ASCII and binary) and GLB (glTF 2.0 binary).
 
-``load_mesh(path, weld=False) -> (vertices float64 (n, 3), triangles int64 (m, 3))``.
+``load_mesh(path, weld=False) -> (vertices float64 (n, 3), triangles int64 (m, 3))``; with
+``weld=True`` only the vertices triangles use are kept, one per distinct position.
 Polygons are fan-triangulated.  For GLB the triangles of every mesh node of the default scene are
 placed with the node's world transform.  Used by tests and benchmarks; no dependencies beyond numpy.
 """
@@ -36,9 +37,12 @@ def load_mesh(path, weld=False):
     if tris.size and (tris.min() < 0 or tris.max() >= len(verts)):
         raise MeshFileError(f"{path}: a face refers to a vertex that does not exist")
     if weld:
+        # Only vertices that triangles use, one per distinct position.
+        used, inv = np.unique(tris, return_inverse=True)
+        verts, tris = verts[used], inv.reshape(-1, 3)
         ids, n = weld_vertices(verts, tris)
         first = np.zeros(n, np.int64)
-        first[ids[::-1].ravel()] = tris[::-1].ravel()
+        first[ids.ravel()] = tris.ravel()
         return verts[first], ids
     return verts, tris
 

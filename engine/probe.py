@@ -25,8 +25,8 @@ import numpy as np
 
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
-from .propagate import (S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, propagate,
-                        queue_clear, queue_push, set_cell, undo_to)
+from .propagate import (LS_DP, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, known_line_ok,
+                        propagate, queue_clear, queue_push, set_cell, undo_to)
 
 # probe_round results
 P_FIXPOINT = 0
@@ -37,28 +37,40 @@ P_SOLVED = 3
 # ctl slots
 C_CURSOR = 0
 C_IDLE = 1        # cells scanned in a row without finding one to probe
-C_EPOCH = 2       # bumped whenever the main state gains a cell: every cell must be probed again
+C_EPOCH = 2       # cells probed before this epoch must be probed again (new node, or a change
+                  # when outcomes are not kept as bitsets)
 C_GEN = 3         # generation of the relation store (stale entries are ignored)
 C_NEDGES = 4
 C_STAMP = 5
 C_CHANGED = 6     # cells the probing fixed in the main state
-N_CTL = 8
+C_NSOLS = 7       # complete solutions met inside probes (kept in Probe.sols, at most 2)
+C_TIER = 8        # 0: only cells next to a known cell along a line are probed; 1: all cells
+N_CTL = 10
 
 Probe = namedtuple("Probe", "probed_epoch needs cnt head nxt tgt hkeys hgen seen_stamp seen_val "
-                            "buf ctl")
+                            "buf ctl sols gbits")
 
 DEFAULT_MAX_EDGES = 1 << 21
+# Probe outcomes are kept as bitsets (one bit per cell value, per literal) when they fit in this
+# many bits (32 MB): then a change of the main state re-probes only the cells whose outcome it
+# can change, instead of all of them.
+DEFAULT_MAX_BITS = 1 << 28
 
 
-def new_probe(n_cells: int, max_edges: int = DEFAULT_MAX_EDGES) -> Probe:
+def new_probe(n_cells: int, max_edges: int = DEFAULT_MAX_EDGES,
+              max_bits: int = DEFAULT_MAX_BITS) -> Probe:
     max_edges = max(int(max_edges), 16)
+    words = (2 * n_cells + 63) // 64
+    gbits = (np.zeros((2 * n_cells, words), np.uint64) if 2 * n_cells * words * 64 <= max_bits
+             else np.zeros((1, 1), np.uint64))
     hslots = 1 << (2 * max_edges - 1).bit_length()
     return Probe(np.full(n_cells, -1, np.int64), np.zeros(n_cells, np.uint8),
                  np.full(2 * n_cells, -1, np.int64), np.full(2 * n_cells, -1, np.int32),
                  np.zeros(max_edges, np.int32), np.zeros(max_edges, np.int32),
                  np.zeros(hslots, np.int64), np.zeros(hslots, np.int32),
                  np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
-                 np.zeros(n_cells, np.int64), np.zeros(N_CTL, np.int64))
+                 np.zeros(n_cells, np.int64), np.zeros(N_CTL, np.int64),
+                 np.zeros((2, n_cells), np.int8), gbits)
 
 
 @njit
@@ -154,6 +166,84 @@ def assume(c, v, ls_id, budget, use_cache, net, w, pr):
 
 
 @njit
+def _record_solution(net, w, pr):
+    """A probe that leaves no constrained cell unknown is a solution (when every line agrees):
+    keep up to two distinct ones, so a puzzle with several can be settled without search."""
+    kinds, state, sols, ctl = net[2], w[0], pr[12], pr[11]
+    for li in range(len(kinds)):
+        if kinds[li] != 0 and not known_line_ok(li, net, state):
+            return
+    k = ctl[C_NSOLS]
+    if k >= 2:
+        return
+    if k == 1:
+        same = True
+        for c in range(len(state)):
+            if state[c] != sols[0, c]:
+                same = False
+                break
+        if same:
+            return
+    for c in range(len(state)):
+        sols[k, c] = state[c]
+    ctl[C_NSOLS] = k + 1
+
+
+@njit
+def _store_outcome(lit, mark, w, pr):
+    """Remember the cells (with values) a probe of ``lit`` made known: trail[mark:]."""
+    row = pr[13][lit]
+    row[:] = 0
+    state, trail = w[0], w[1]
+    for t in range(mark, w[7][S_TLEN]):
+        c = trail[t]
+        b = 2 * c + (1 if state[c] == FILLED else 0)
+        row[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+
+
+@njit
+def _mark_affected(t0, w, pr):
+    """After the main state gained trail[t0:], flag the probed cells whose outcome may change.
+
+    With a complete line solver propagation is confluent: if both outcomes of q already contain
+    every new cell (with its value), probing q again gives the same outcomes, so it is skipped.
+    """
+    state, trail, t1 = w[0], w[1], w[7][S_TLEN]
+    probed, needs, ctl, bits = pr[0], pr[1], pr[11], pr[13]
+    epoch = ctl[C_EPOCH]
+    for q in range(len(state)):
+        if state[q] != UNKNOWN or needs[q] or probed[q] != epoch:
+            continue
+        for lit in (2 * q, 2 * q + 1):
+            row = bits[lit]
+            missing = False
+            for t in range(t0, t1):
+                c = trail[t]
+                b = 2 * c + (1 if state[c] == FILLED else 0)
+                if (row[b >> 6] >> np.uint64(b & 63)) & np.uint64(1) == 0:
+                    missing = True
+                    break
+            if missing:
+                needs[q] = 1
+                break
+
+
+@njit
+def _near_known(c, net, state):
+    """Whether cell c has a known neighbour along one of its lines (or ends a line): probes
+    there are the likeliest to contradict, so they go first."""
+    ls, lc, cs, cl, cp = net[0], net[1], net[5], net[6], net[7]
+    for k in range(cs[c], cs[c + 1]):
+        j = cp[k]
+        li = cl[k]
+        if j == ls[li] or j + 1 == ls[li + 1]:
+            return True
+        if state[lc[j - 1]] != UNKNOWN or state[lc[j + 1]] != UNKNOWN:
+            return True
+    return False
+
+
+@njit
 def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
     """Probe cells until no cell is worth probing (P_FIXPOINT), the state is contradictory,
     solved, or about ``max_steps`` line solver applications were spent (P_PAUSED)."""
@@ -161,23 +251,30 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
     probed, needs, cnt = pr[0], pr[1], pr[2]
     seen_stamp, seen_val, buf, ctl = pr[8], pr[9], pr[10], pr[11]
     n = len(state)
+    use_bits = pr[13].shape[0] > 1 and ls_id == LS_DP
     steps0 = stats[S_LINESOLVERS] + stats[S_CHECKS]
     while True:
         if n_unknown0 - stats[S_TLEN] == 0:
             return P_SOLVED
         if stats[S_LINESOLVERS] + stats[S_CHECKS] - steps0 >= max_steps:
             return P_PAUSED
-        # next cell worth probing
+        # next cell worth probing: first those near known cells, then any
         p = -1
-        while ctl[C_IDLE] < n:
-            c = ctl[C_CURSOR]
-            ctl[C_CURSOR] = c + 1 if c + 1 < n else 0
-            if state[c] == UNKNOWN and (probed[c] < ctl[C_EPOCH] or needs[c]) \
-                    and net[5][c + 1] > net[5][c]:
-                p = c
-                ctl[C_IDLE] = 0
+        while True:
+            while ctl[C_IDLE] < n:
+                c = ctl[C_CURSOR]
+                ctl[C_CURSOR] = c + 1 if c + 1 < n else 0
+                if state[c] == UNKNOWN and (probed[c] < ctl[C_EPOCH] or needs[c]) \
+                        and net[5][c + 1] > net[5][c] \
+                        and (ctl[C_TIER] == 1 or _near_known(c, net, state)):
+                    p = c
+                    ctl[C_IDLE] = 0
+                    break
+                ctl[C_IDLE] += 1
+            if p >= 0 or ctl[C_TIER] == 1:
                 break
-            ctl[C_IDLE] += 1
+            ctl[C_TIER] = 1
+            ctl[C_IDLE] = 0
         if p < 0:
             return P_FIXPOINT
         probed[p] = ctl[C_EPOCH]
@@ -187,9 +284,13 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
         stats[S_PROBES] += 1
         ok1 = assume(p, FILLED, ls_id, budget, use_cache, net, w, pr)
         n1 = stats[S_TLEN] - mark
+        if ok1 and n_unknown0 - stats[S_TLEN] == 0:
+            _record_solution(net, w, pr)
         ctl[C_STAMP] += 1
         stamp = ctl[C_STAMP]
         if ok1:
+            if use_bits:
+                _store_outcome(2 * p + 1, mark, w, pr)
             for t in range(mark + 1, stats[S_TLEN]):
                 c = trail[t]
                 seen_stamp[c] = stamp
@@ -203,8 +304,12 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
         stats[S_PROBES] += 1
         ok0 = assume(p, EMPTY, ls_id, budget, use_cache, net, w, pr)
         n0 = stats[S_TLEN] - mark
+        if ok0 and n_unknown0 - stats[S_TLEN] == 0:
+            _record_solution(net, w, pr)
         n_common = 0
         if ok0:
+            if use_bits:
+                _store_outcome(2 * p, mark, w, pr)
             for t in range(mark + 1, stats[S_TLEN]):
                 c = trail[t]
                 if ok1 and seen_stamp[c] == stamp and seen_val[c] == state[c]:
@@ -224,13 +329,18 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
             return P_CONTRADICTION
         if not ok1 or not ok0:
             v = EMPTY if not ok1 else FILLED
-            ctl[C_EPOCH] += 1
+            t0 = stats[S_TLEN]
             ctl[C_CHANGED] += 1
             if not assume(p, v, ls_id, budget, use_cache, net, w, pr):
                 return P_CONTRADICTION
+            if use_bits:
+                _mark_affected(t0, w, pr)
+            else:
+                ctl[C_EPOCH] += 1
+            ctl[C_TIER] = 0
+            ctl[C_IDLE] = 0
         elif n_common > 0:
             t0 = stats[S_TLEN]
-            ctl[C_EPOCH] += 1
             ctl[C_CHANGED] += n_common
             cs, cl = net[5], net[6]
             for k in range(n_common):
@@ -242,3 +352,9 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
                         queue_push(cl[kk], w)
             if not close(ls_id, budget, use_cache, t0, net, w, pr):
                 return P_CONTRADICTION
+            if use_bits:
+                _mark_affected(t0, w, pr)
+            else:
+                ctl[C_EPOCH] += 1
+            ctl[C_TIER] = 0
+            ctl[C_IDLE] = 0

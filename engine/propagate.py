@@ -47,7 +47,7 @@ S_PROBES = 8        # probe propagations (both values of a cell count one each)
 S_EDGES = 9         # stored FP2 contrapositive implications
 N_STATS = 12
 
-Net = namedtuple("Net", "line_start line_cells clue_kind clue_start clue_data cell_start cell_lines")
+Net = namedtuple("Net", "line_start line_cells clue_kind clue_start clue_data cell_start cell_lines cell_pos")
 Work = namedtuple("Work", "state trail line_unknown queue inq buf_in buf_out stats "
                           "cache_keys cache_state cache_out cache_len")
 
@@ -57,7 +57,8 @@ DEFAULT_CACHE_SLOTS = 1 << 14
 
 @njit
 def _cell_index(n_cells, line_start, line_cells, kinds):
-    """Counting sort of (cell, line) pairs of clued lines: the cell -> lines CSR, in O(cells)."""
+    """Counting sort of (cell, line) pairs of clued lines: the cell -> lines CSR, in O(cells),
+    with each pair's index into line_cells (so a cell's neighbours along its lines are at hand)."""
     start = np.zeros(n_cells + 1, np.int64)
     for li in range(len(kinds)):
         if kinds[li] != 0:
@@ -67,13 +68,15 @@ def _cell_index(n_cells, line_start, line_cells, kinds):
         start[c + 1] += start[c]
     fill = start[:-1].copy()
     lines = np.empty(start[n_cells], np.int64)
+    pos = np.empty(start[n_cells], np.int64)
     for li in range(len(kinds)):
         if kinds[li] != 0:
             for j in range(line_start[li], line_start[li + 1]):
                 c = line_cells[j]
                 lines[fill[c]] = li
+                pos[fill[c]] = j
                 fill[c] += 1
-    return start, lines
+    return start, lines, pos
 
 
 def build_net(puzzle: Puzzle) -> Net:
@@ -85,9 +88,9 @@ def build_net(puzzle: Puzzle) -> Net:
     ls = np.ascontiguousarray(puzzle.line_start, dtype=np.int64)
     lc = np.ascontiguousarray(puzzle.line_cells, dtype=np.int64)
     kind = np.ascontiguousarray(puzzle.clue_kind, dtype=np.int64)
-    cell_start, cell_lines = _cell_index(int(puzzle.n_cells), ls, lc, kind)
+    cell_start, cell_lines, cell_pos = _cell_index(int(puzzle.n_cells), ls, lc, kind)
     return Net(ls, lc, kind, np.ascontiguousarray(puzzle.clue_start, dtype=np.int64),
-               np.ascontiguousarray(puzzle.clue_data, dtype=np.int64), cell_start, cell_lines)
+               np.ascontiguousarray(puzzle.clue_data, dtype=np.int64), cell_start, cell_lines, cell_pos)
 
 
 @njit
@@ -357,7 +360,8 @@ def apply_line(li, ls_id, budget, use_cache, net, w):
     r = 0
     hit = False
     slot = -1
-    if use_cache and w[11][0] > 0:
+    # plain 3D clues are solved in O(n) (cheaper than a lookup), so only other kinds are cached
+    if use_cache and w[11][0] > 0 and net[2][li] != KIND_PLAIN:
         w[7][S_CACHE_LOOKUPS] += 1
         h = _hash_line(li, net, buf_in, n)
         slot = np.int64(h & np.uint64(w[11][0] - 1))

@@ -105,26 +105,32 @@ class Puzzle:
         return tuple(self.shape)
 
 
-def _grid_lines_2d(W: int, H: int):
+def grid_lines_2d(W: int, H: int):
+    """(line_start, line_cells, line_axis) of a W×H grid: rows, then columns."""
     idx = np.arange(W * H, dtype=INDEX).reshape(H, W)
-    lines = [idx[r, :] for r in range(H)] + [idx[:, c] for c in range(W)]
-    axis = [0] * H + [1] * W
-    return lines, axis
+    cells = np.concatenate([idx.ravel(), idx.T.ravel()])
+    lengths = np.concatenate([np.full(H, W, INDEX), np.full(W, H, INDEX)])
+    axis = np.concatenate([np.zeros(H, np.int8), np.ones(W, np.int8)])
+    return _starts(lengths), cells, axis
 
 
-def _grid_lines_3d(X: int, Y: int, Z: int):
+def grid_lines_3d(X: int, Y: int, Z: int):
+    """(line_start, line_cells, line_axis) of an X×Y×Z grid: x-lines by (y,z), y by (x,z), z by (x,y)."""
     idx = np.arange(X * Y * Z, dtype=INDEX).reshape(X, Y, Z)
-    lines, axis = [], []
-    for y in range(Y):
-        for z in range(Z):
-            lines.append(idx[:, y, z]); axis.append(0)
-    for x in range(X):
-        for z in range(Z):
-            lines.append(idx[x, :, z]); axis.append(1)
-    for x in range(X):
-        for y in range(Y):
-            lines.append(idx[x, y, :]); axis.append(2)
-    return lines, axis
+    cells = np.concatenate([idx.transpose(1, 2, 0).ravel(), idx.transpose(0, 2, 1).ravel(), idx.ravel()])
+    lengths = np.concatenate([np.full(Y * Z, X, INDEX), np.full(X * Z, Y, INDEX), np.full(X * Y, Z, INDEX)])
+    axis = np.repeat(np.arange(3, dtype=np.int8), [Y * Z, X * Z, X * Y])
+    return _starts(lengths), cells, axis
+
+
+def _starts(lengths):
+    out = np.zeros(len(lengths) + 1, dtype=INDEX)
+    np.cumsum(lengths, out=out[1:])
+    return out
+
+
+def _split(start, flat):
+    return [flat[start[i]:start[i + 1]] for i in range(len(start) - 1)]
 
 
 def _encode_clue(clue, length: int, where: str):
@@ -199,8 +205,8 @@ def make_2d(rows: Sequence, columns: Sequence, solution=None, name: str = "") ->
     H, W = len(rows), len(columns)
     if W < 1 or H < 1:
         raise PuzzleError(f"a 2D puzzle needs at least one row and one column (got {W}x{H})")
-    lines, axis = _grid_lines_2d(W, H)
-    return make_puzzle((W, H), W * H, lines, axis, list(rows) + list(columns), solution, name,
+    start, cells, axis = grid_lines_2d(W, H)
+    return make_puzzle((W, H), W * H, _split(start, cells), axis, list(rows) + list(columns), solution, name,
                        _line_names_2d(W, H))
 
 
@@ -216,8 +222,9 @@ def make_3d(shape: Sequence[int], x, y, z, solution=None, name: str = "") -> Puz
         return [t[i][j] for i in range(a) for j in range(b)]
 
     clues = table(x, Y, Z, "x") + table(y, X, Z, "y") + table(z, X, Y, "z")
-    lines, axis = _grid_lines_3d(X, Y, Z)
-    return make_puzzle((X, Y, Z), X * Y * Z, lines, axis, clues, solution, name, _line_names_3d(X, Y, Z))
+    start, cells, axis = grid_lines_3d(X, Y, Z)
+    return make_puzzle((X, Y, Z), X * Y * Z, _split(start, cells), axis, clues, solution, name,
+                       _line_names_3d(X, Y, Z))
 
 
 def line_names(puzzle: Puzzle) -> list:

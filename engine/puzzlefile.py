@@ -17,8 +17,8 @@ from typing import Optional
 
 import numpy as np
 
-from .clues import puzzle_from_grid
-from .puzzle import (KIND_NONE, Clue3D, Puzzle, PuzzleError, line_names, make_2d, make_3d)
+from .puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE, Clue3D, Puzzle, PuzzleError,
+                     line_names, make_2d, make_3d)
 
 FORMAT_NAME = "nonogram"
 FORMAT_VERSION = 1
@@ -47,22 +47,54 @@ class PuzzleFileWarning(UserWarning):
 # solution consistency
 
 
+def _runs(puzzle: Puzzle, solution: np.ndarray):
+    """Every block of filled cells of every line: (line of each block, block lengths), in line order."""
+    starts = puzzle.line_start
+    vals = np.asarray(solution, dtype=bool)[puzzle.line_cells]
+    lengths = np.diff(starts)
+    line_of_cell = np.repeat(np.arange(puzzle.n_lines), lengths)
+    first = starts[:-1][lengths > 0]
+    last = starts[1:][lengths > 0] - 1
+    before = np.zeros_like(vals)
+    before[1:] = vals[:-1]
+    before[first] = False  # a line's first cell has no left neighbour in that line
+    after = np.zeros_like(vals)
+    after[:-1] = vals[1:]
+    after[last] = False
+    begin = np.flatnonzero(vals & ~before)
+    end = np.flatnonzero(vals & ~after)
+    return line_of_cell[begin], end - begin + 1
+
+
 def check_solution(puzzle: Puzzle) -> list:
     """Names of the clued lines whose clue the puzzle's solution does not satisfy ([] if none)."""
     if puzzle.solution is None:
         return []
-    grid = np.asarray(puzzle.solution, dtype=bool).reshape(puzzle.grid_shape())
-    truth = puzzle_from_grid(grid)
+    n = puzzle.n_lines
+    block_line, block_len = _runs(puzzle, puzzle.solution)
+    n_blocks = np.bincount(block_line, minlength=n)
+    totals = np.bincount(block_line, weights=block_len, minlength=n).astype(np.int64)
+    kind = puzzle.clue_kind.astype(np.int64)
+    n_nums = np.diff(puzzle.clue_start)
+    bad = np.zeros(n, dtype=bool)
+
+    is3d = kind >= KIND_PLAIN
+    got_kind = np.where(n_blocks <= 1, KIND_PLAIN, np.where(n_blocks == 2, KIND_CIRCLE, KIND_SQUARE))
+    want_total = np.zeros(n, dtype=np.int64)
+    want_total[is3d] = puzzle.clue_data[puzzle.clue_start[:-1][is3d]]
+    bad |= is3d & ((got_kind != kind) | (totals != want_total))
+
+    blocks = kind == KIND_BLOCKS
+    bad |= blocks & (n_blocks != n_nums)
+    same_count = blocks & (n_blocks == n_nums)
+    # Lines with as many blocks as clue numbers: compare the lengths pairwise, in order.
+    clue_line = np.repeat(np.arange(n), n_nums)
+    mine = same_count[block_line]
+    differ = block_len[mine] != puzzle.clue_data[same_count[clue_line]]
+    bad[block_line[mine][differ]] = True
+
     names = line_names(puzzle)
-    bad = []
-    for i in range(puzzle.n_lines):
-        kind = int(puzzle.clue_kind[i])
-        if kind == KIND_NONE:
-            continue
-        if kind != int(truth.clue_kind[i]) or not np.array_equal(puzzle.clue_numbers(i),
-                                                                truth.clue_numbers(i)):
-            bad.append(names[i])
-    return bad
+    return [names[i] for i in np.flatnonzero(bad)]
 
 
 def require_consistent(puzzle: Puzzle, source: str, field: str = "solution") -> Puzzle:
@@ -82,8 +114,12 @@ def _clue3d_text(clue) -> Optional[str]:
     return None if clue is None else str(clue)
 
 
-def _solution_text(puzzle: Puzzle) -> str:
-    return "".join("1" if v else "0" for v in np.asarray(puzzle.solution, dtype=bool).tolist())
+def solution_text(puzzle: Puzzle) -> str:
+    sol = np.asarray(puzzle.solution, dtype=bool).ravel()
+    if sol.size != puzzle.n_cells:
+        raise PuzzleFileError(f"puzzle {puzzle.name!r}: its solution has {sol.size} cells, "
+                              f"the puzzle {puzzle.n_cells}")
+    return np.where(sol, ord("1"), ord("0")).astype(np.uint8).tobytes().decode("ascii")
 
 
 def puzzle_to_dict(p: Puzzle) -> dict:
@@ -107,7 +143,7 @@ def puzzle_to_dict(p: Puzzle) -> dict:
     else:
         raise PuzzleFileError(f"only 2D and 3D grid puzzles can be saved, not shape {p.shape}")
     if p.solution is not None:
-        d["solution"] = _solution_text(p)
+        d["solution"] = solution_text(p)
     if p.meta:
         d["meta"] = copy.deepcopy(p.meta)
     return d

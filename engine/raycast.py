@@ -286,29 +286,32 @@ def combine_axes(cz, cx, cy, robust, need, want_med, med, grid, box):
 
 @njit
 def mesh_bounds(verts, tris):
-    """(min xyz, max xyz, number of non-finite used vertex slots, first such vertex or -1)."""
+    """(min xyz, max xyz, number of non-finite used vertices, first such vertex or -1)."""
+    used = np.zeros(verts.shape[0], np.bool_)
+    for ti in range(tris.shape[0]):
+        for e in range(3):
+            used[tris[ti, e]] = True
     bmin = np.full(3, np.inf)
     bmax = np.full(3, -np.inf)
     bad = 0
     first = -1
-    for ti in range(tris.shape[0]):
-        for e in range(3):
-            vi = tris[ti, e]
-            ok = True
-            for d in range(3):
-                if not np.isfinite(verts[vi, d]):
-                    ok = False
-            if not ok:
-                bad += 1
-                if first < 0:
-                    first = vi
-                continue
-            for d in range(3):
-                x = verts[vi, d]
-                if x < bmin[d]:
-                    bmin[d] = x
-                if x > bmax[d]:
-                    bmax[d] = x
+    for vi in range(verts.shape[0]):  # in vertex order: sequential reads
+        if not used[vi]:
+            continue
+        x = verts[vi, 0]
+        y = verts[vi, 1]
+        z = verts[vi, 2]
+        if not (np.isfinite(x) and np.isfinite(y) and np.isfinite(z)):
+            bad += 1
+            if first < 0:
+                first = vi
+            continue
+        bmin[0] = min(bmin[0], x)
+        bmin[1] = min(bmin[1], y)
+        bmin[2] = min(bmin[2], z)
+        bmax[0] = max(bmax[0], x)
+        bmax[1] = max(bmax[1], y)
+        bmax[2] = max(bmax[2], z)
     return bmin, bmax, bad, first
 
 

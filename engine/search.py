@@ -16,7 +16,7 @@ import numpy as np
 
 from .cells import FILLED, UNKNOWN
 from .jit import njit
-from .probe import (C_CHANGED, C_IDLE, P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED, assume,
+from .probe import (C_CHANGED, C_IDLE, C_NSOLS, C_TIER, P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED, assume,
                     close, new_probe, probe_round, reset_relations)
 from .propagate import (LS_DP, S_CHECKS, S_LINESOLVERS, S_TLEN, check_all, new_work, queue_all,
                         undo_to)
@@ -97,6 +97,8 @@ class _Driver:
     def __init__(self, net, ls_id, budget, use_cache, cache_slots, limits, max_edges):
         self.net, self.ls_id, self.budget, self.use_cache = net, ls_id, budget, use_cache
         self.n_cells = len(net.cell_start) - 1
+        self.free = np.flatnonzero(np.diff(net.cell_start) == 0)
+        self.n_target = self.n_cells - len(self.free)
         self.w = new_work(net, cache_slots=cache_slots if use_cache else 0)
         self.pr = new_probe(self.n_cells, max_edges)
         self.limits = limits
@@ -106,6 +108,7 @@ class _Driver:
         """Probe the current node to its fixpoint in chunks; a P_* status or STOPPED."""
         net, w, pr = self.net, self.w, self.pr
         pr.ctl[C_IDLE] = 0
+        pr.ctl[C_TIER] = 0
         while True:
             if self.limits.stop(w, message):
                 return STOPPED
@@ -114,7 +117,7 @@ class _Driver:
             if self.limits.step_limit is not None:
                 left = self.limits.step_limit - int(w.stats[S_LINESOLVERS] + w.stats[S_CHECKS])
                 steps = max(1, min(steps, left))
-            st = probe_round(self.ls_id, self.budget, self.use_cache, self.n_cells, steps, net, w, pr)
+            st = probe_round(self.ls_id, self.budget, self.use_cache, self.n_target, steps, net, w, pr)
             if st != P_PAUSED:
                 return st
             # aim at ~1/4 of the progress interval per chunk
@@ -132,21 +135,39 @@ class _Driver:
     def solution_ok(self):
         return check_all(LS_DP, self.budget, self.net, self.w)
 
+    def add_solution(self, sol) -> bool:
+        """Keep a distinct solution; True once two are known (the puzzle has several)."""
+        if not any(np.array_equal(sol, s) for s in self.found):
+            self.found.append(sol)
+            if len(self.found) == 1:
+                self.first_order = self.w.trail[:self.w.stats[S_TLEN]].copy()
+                if len(self.free):
+                    # cells no clue covers take either value: flip them for a second witness
+                    other = sol.copy()
+                    other[self.free] = True
+                    self.found.append(other)
+        return len(self.found) >= 2
+
+    def harvest(self) -> bool:
+        """Collect the solutions probes met; True once two are known."""
+        k = int(self.pr.ctl[C_NSOLS])
+        self.pr.ctl[C_NSOLS] = 0
+        done = False
+        for i in range(k):
+            done = self.add_solution(self.pr.sols[i] == FILLED) or done
+        return done
+
     def run(self) -> FullResult:
         net, w, pr = self.net, self.w, self.pr
         res = FullResult()
-        n = self.n_cells
+        self.found = []
+        self.first_order = None
         queue_all(net, w)
         if not close(self.ls_id, self.budget, self.use_cache, 0, net, w, pr):
             res.verdict, res.difficulty = "none", "line"
             return self._finish(res, w.state.copy())
-        if w.stats[S_TLEN] == n:
-            if self.solution_ok():
-                res.verdict, res.difficulty = "unique", "line"
-                res.solutions = [w.state == FILLED]
-            else:
-                res.verdict, res.difficulty = "none", "line"
-            return self._finish(res, w.state.copy())
+        if w.stats[S_TLEN] == self.n_target:
+            return self._complete(res, "line")
         self.new_node()
         st = self.probe_fixpoint("probing")
         res.probe_fixed = int(pr.ctl[C_CHANGED])
@@ -156,31 +177,22 @@ class _Driver:
             res.verdict, res.difficulty = "none", "probe"
             return self._finish(res, w.state.copy())
         if st == P_SOLVED:
-            if self.solution_ok():
-                res.verdict, res.difficulty = "unique", "probe"
-                res.solutions = [w.state == FILLED]
-            else:
-                res.verdict, res.difficulty = "none", "probe"
-            return self._finish(res, w.state.copy())
+            return self._complete(res, "probe")
         # search
         root_state = w.state.copy()
         root_tlen = int(w.stats[S_TLEN])
         res.difficulty = "search"
         stack = []
-        first_order = None
         status = P_FIXPOINT
-        while True:
+        two = self.harvest()
+        while not two:
             if status == STOPPED:
-                res.solutions = [s for s in res.solutions]
-                res.order = first_order
+                res.solutions = list(self.found)
+                res.order = self.first_order
                 return self._stopped(res, root_state, root_tlen)
             if status == P_SOLVED:
-                if self.solution_ok():
-                    res.solutions.append(w.state == FILLED)
-                    if first_order is None:
-                        first_order = w.trail[:w.stats[S_TLEN]].copy()
-                    if len(res.solutions) == 2:
-                        break
+                if self.solution_ok() and self.add_solution(w.state == FILLED):
+                    break
                 status = P_CONTRADICTION
             if status == P_CONTRADICTION:
                 resumed = False
@@ -194,25 +206,33 @@ class _Driver:
                         break
                 if not resumed:
                     break
-                continue
-            # P_FIXPOINT: guess
-            p, v = choose_branch(w.state, pr.cnt, net.cell_start)
-            mark = int(w.stats[S_TLEN])
-            stack.append((mark, int(p), int(3 - v)))
-            res.max_depth = max(res.max_depth, len(stack))
-            status = self._guess(int(p), int(v))
-            res.nodes += 1
+            else:
+                # P_FIXPOINT: guess
+                p, v = choose_branch(w.state, pr.cnt, net.cell_start)
+                mark = int(w.stats[S_TLEN])
+                stack.append((mark, int(p), int(3 - v)))
+                res.max_depth = max(res.max_depth, len(stack))
+                status = self._guess(int(p), int(v))
+                res.nodes += 1
+            if self.harvest():
+                break
         # search finished (exhausted, or two solutions found)
-        w.state[:] = root_state
-        if len(res.solutions) == 0:
-            res.verdict = "none"
-        elif len(res.solutions) == 1:
-            res.verdict = "unique"
-        else:
-            res.verdict = "multiple"
-        res.order = first_order if len(res.solutions) == 1 else w.trail[:root_tlen].copy()
+        res.solutions = list(self.found[:2])
+        res.verdict = ("none", "unique", "multiple")[len(res.solutions)]
+        res.order = self.first_order if len(res.solutions) == 1 else w.trail[:root_tlen].copy()
         res.state = root_state
         return res
+
+    def _complete(self, res, difficulty):
+        """Every constrained cell is known by logic alone."""
+        if not self.solution_ok():
+            res.verdict, res.difficulty = "none", difficulty
+            return self._finish(res, self.w.state.copy())
+        self.add_solution(self.w.state == FILLED)
+        res.solutions = list(self.found[:2])
+        res.verdict = "unique" if len(res.solutions) == 1 else "multiple"
+        res.difficulty = difficulty
+        return self._finish(res, self.w.state.copy())
 
     def _guess(self, p, v):
         self.new_node()

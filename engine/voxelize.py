@@ -14,7 +14,7 @@ from . import raycast
 
 MAX_PER_AXIS = 1024
 MAX_VOXELS = 2**31
-MAX_SAMPLES = 6  # k**3 <= 216 samples per voxel keeps the per-voxel counters in one byte
+MAX_SAMPLES = 8
 MAX_HITS = 2**28
 BAND_COLUMNS = 2**22  # fine columns rasterized per call: bounds memory, paces progress/cancel
 
@@ -63,7 +63,7 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
     if n_bad:
         raise VoxelizeError(
             f"the mesh has vertices with NaN or infinite coordinates (first: vertex {first_bad})")
-    lattice, vs, base_lo, base_hi = _grid_spec(bmin, bmax, resolution, voxel_size, origin)
+    lattice, vs, base_lo, base_hi = _grid_spec(bmin, bmax, resolution, voxel_size, origin, fit)
     # Only cells overlapping the bounding box can hold anything: compute just those.
     c_lo = np.clip(np.floor((bmin - lattice) / vs).astype(np.int64), base_lo, base_hi - 1)
     c_hi = np.clip(np.ceil((bmax - lattice) / vs).astype(np.int64), c_lo + 1, base_hi)
@@ -76,14 +76,17 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
     welded = welded_ids[tris]
     degenerate = np.empty(tris.shape[0], np.bool_)
     n_degenerate = raycast.degenerate_triangles(verts, tris, welded, degenerate)
-    keep = np.flatnonzero(~degenerate)
-    wt = np.ascontiguousarray(welded[keep])
+    if n_degenerate:
+        keep = np.flatnonzero(~degenerate)
+        wt = np.ascontiguousarray(welded[keep])
+        run_tris = np.ascontiguousarray(tris[keep])
+    else:
+        wt, run_tris = welded, tris
     boundary, non_manifold = raycast.edge_stats(wt, n_welded)
-    if robust and keep.size:
+    if robust and len(run_tris):
         parts, n_parts = raycast.triangle_parts(wt, n_welded)
     else:
-        parts, n_parts = np.zeros(keep.size, np.int32), 1 if keep.size else 0
-    run_tris = np.ascontiguousarray(tris[keep], dtype=np.int64)
+        parts, n_parts = np.zeros(len(run_tris), np.int32), 1 if len(run_tris) else 0
     cell_origin = lattice + c_lo * vs
     g = (verts - cell_origin) / vs  # voxel units: voxel i spans [i, i + 1)
 
@@ -92,7 +95,7 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
         counts[axis] = _pass(g, run_tris, parts, n_parts > 1, axis, shape, k, progress,
                              n_pass / len(axes), 1.0 / len(axes))
     grid = np.empty(shape, np.bool_)
-    med = np.empty(shape if k > 1 else (0, 0, 0), np.uint8)
+    med = np.empty(shape if k > 1 else (0, 0, 0), _count_dtype(k))
     box = np.zeros(6, np.int64)
     cz = counts[2]
     cx, cy = (counts[0], counts[1]) if robust else (cz, cz)
@@ -156,6 +159,11 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
     return VoxelResult(grid, np.asarray(out_origin, np.float64), float(vs), frac, diagnostics, warnings)
 
 
+def _count_dtype(k):
+    """Inside-sample counters: one byte while k**3 fits (k <= 6), else two."""
+    return np.uint8 if k**3 <= 255 else np.uint16
+
+
 def _tick(progress, fraction):
     if progress is not None and progress(float(fraction)):
         raise VoxelizeError("cancelled")
@@ -166,7 +174,7 @@ def _pass(g, tris, parts, by_part, axis, shape, k, progress, p0, dp):
     ua, va, da = _PASS_AXES[axis]
     P = np.ascontiguousarray(g[:, [ua, va, da]] * k - 0.5)  # samples on integers
     n_u, n_v, n_d = shape[ua] * k, shape[va] * k, shape[da] * k
-    out = np.zeros((shape[ua], shape[va], shape[da]), np.uint8)
+    out = np.zeros((shape[ua], shape[va], shape[da]), _count_dtype(k))
     rows = max(k, (BAND_COLUMNS // n_v) // k * k)
     bands = list(range(0, n_u, rows))
     hint = min(MAX_HITS, max(4096, 2 * tris.shape[0]))
@@ -240,18 +248,21 @@ def _check_sampling(samples, threshold):
     try:
         thr = float(threshold)
     except (TypeError, ValueError):
-        raise VoxelizeError(f"threshold must be a number in (0, 1], got {threshold!r}") from None
-    if not 0.0 < thr <= 1.0:
-        raise VoxelizeError(f"threshold must be in (0, 1], got {threshold!r}")
+        raise VoxelizeError(f"threshold must be a number from 0 to 1, got {threshold!r}") from None
+    if not 0.0 <= thr <= 1.0:
+        raise VoxelizeError(f"threshold must be from 0 to 1, got {threshold!r}")
     need = max(1, math.ceil(thr * k**3 - 1e-9))
     return k, need
 
 
-def _grid_spec(bmin, bmax, resolution, voxel_size, origin):
+def _grid_spec(bmin, bmax, resolution, voxel_size, origin, fit):
     """The lattice (corner of voxel 0), voxel size and the base box of voxel indices."""
-    extent = bmax - bmin
+    with np.errstate(over="ignore", invalid="ignore"):
+        extent = bmax - bmin
     longest = float(extent.max())
-    if not longest > 0.0 or not math.isfinite(longest):
+    if not math.isfinite(longest):
+        raise VoxelizeError("the mesh is too large: its extent overflows floating point")
+    if not longest > 0.0:
         raise VoxelizeError("the mesh has zero size (all its vertices are at one point)")
     if (resolution is None) == (voxel_size is None):
         raise VoxelizeError("give either a resolution or a voxel size (exactly one of them)")
@@ -279,6 +290,11 @@ def _grid_spec(bmin, bmax, resolution, voxel_size, origin):
                 f"voxel size {vs:g} gives {math.ceil(n_f):,} voxels along the longest axis "
                 f"(extent {longest:g}); at most {MAX_PER_AXIS} are allowed")
         n = max(1, math.ceil(n_f - 1e-9))
+    if origin is None and fit:
+        # Anchored at the bounding box's min corner, so grid-aligned meshes (a CAD part, a
+        # box of whole voxels) put their faces on voxel boundaries.
+        cells = np.maximum(1, np.ceil(extent / vs - 1e-9)).astype(np.int64)
+        return bmin.copy(), vs, np.zeros(3, np.int64), np.minimum(cells, n)
     if origin is None:
         # The cube of n voxels centred on the bounding box (the models README's convention).
         lattice = (bmin + bmax) / 2.0 - n * vs / 2.0
@@ -314,7 +330,8 @@ def _available_memory():
 
 def _check_memory(shape, full, k, n_axes, fit):
     voxels = math.prod(shape)
-    per_voxel = n_axes + 2 + (8 if k > 1 else 0)  # counters, median, grid, fraction (+copy)
+    cb = np.dtype(_count_dtype(k)).itemsize
+    per_voxel = (n_axes + 1) * cb + 1 + (8 if k > 1 else 0)  # counters, median, grid, fraction
     need = voxels * per_voxel + (0 if fit else math.prod(full) * (1 + (4 if k > 1 else 0)))
     need += BAND_COLUMNS * 8 * 3
     avail = _available_memory()

@@ -1,5 +1,7 @@
 """Operators: thin wrappers that read UI state, call the engine (through ``runtime.engine``,
 never at import time) and build scene objects through ``scene``."""
+from typing import Any, cast
+
 import bpy
 
 from .animate import NONOGRAM_OT_animate_solve
@@ -13,7 +15,8 @@ from .solve import NONOGRAM_OT_solve
 
 classes = (NONOGRAM_OT_make, NONOGRAM_OT_solve, NONOGRAM_OT_compare, NONOGRAM_OT_show_cells,
            NONOGRAM_OT_animate_solve, NONOGRAM_OT_export_puzzle, NONOGRAM_OT_import_puzzle, NONOGRAM_OT_clear)
-_register_classes, _unregister_classes = bpy.utils.register_classes_factory(classes)
+# cast: the stubs declare register_classes_factory as returning None.
+_register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(classes))
 
 
 def _menu_object(self, context):

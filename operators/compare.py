@@ -38,11 +38,11 @@ class NONOGRAM_OT_compare(JobOperator, bpy.types.Operator):
         return Job("solver comparison", run)
 
     def finish(self, context, rows):
-        obj = bpy.data.objects.get(self._obj_name)
-        if obj is None or not obj.nonogram.is_nonogram:
+        obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
+        if obj is None or scene.nonogram_of(obj) is not obj:
             self.report({'ERROR'}, "The nonogram was deleted during the comparison")
             return {'CANCELLED'}
-        obj.nonogram.compare = json.dumps(scene._jsonable(rows))
+        scene.props(obj).compare = json.dumps(scene._jsonable(rows))
         best = min(rows, key=lambda r: r["linesolvers"])
         self.report({'INFO'}, f"Compared {len(rows)} solvers; fewest line solves: "
                     f"{best['config']} ({best['linesolvers']})")

@@ -15,6 +15,7 @@ class NONOGRAM_OT_import_puzzle(bpy.types.Operator, ImportHelper):
     bl_options = {'REGISTER', 'UNDO'}
 
     filename_ext = ".json"
+    filepath: StringProperty(subtype='FILE_PATH', options={'SKIP_SAVE'})
     filter_glob: StringProperty(default="*.json;*.json.gz", options={'HIDDEN'})
     voxel_size: FloatProperty(name="Voxel Size", default=0.1, min=1e-4, soft_max=10.0,
                               unit='LENGTH')

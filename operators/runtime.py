@@ -24,7 +24,9 @@ def numba_cache_dir() -> str:
     except (ValueError, ImportError, AttributeError):
         # Not running as an installed extension (tests, scripts): extension_path_user refuses
         # packages outside bl_ext.*, so fall back to a per-user temp folder.
-        path = os.path.join(tempfile.gettempdir(), f"nonogram3d_numba_cache_{os.getuid() if hasattr(os, 'getuid') else 'user'}")
+        # Per user: a shared temp folder may hold another user's unreadable cache files.
+        user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+        path = os.path.join(tempfile.gettempdir(), f"nonogram3d_numba_cache_{user}")
         os.makedirs(path, exist_ok=True)
         return path
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Optional
+from typing import Any, Optional, cast
 
 import bpy
 import numpy as np
@@ -33,8 +33,9 @@ LABEL_GROUP = "Nonogram Clues"
 VOXEL_MATERIAL = "Nonogram Voxel"
 CLUE_MATERIALS = {"plain": "Nonogram Clue", "circle": "Nonogram Clue Circle",
                   "square": "Nonogram Clue Square"}
-CLUE_COLOURS = {"plain": (0.95, 0.95, 0.95, 1.0), "circle": (1.0, 0.78, 0.1, 1.0),
-                "square": (1.0, 0.25, 0.2, 1.0)}
+# Dark ink on light cubes, as in Picross 3D; circles and squares also get their own colour.
+CLUE_COLOURS = {"plain": (0.02, 0.02, 0.02, 1.0), "circle": (0.02, 0.12, 0.6, 1.0),
+                "square": (0.6, 0.05, 0.02, 1.0)}
 
 EMPTY, FILLED, UNKNOWN = 1, 2, 3
 
@@ -141,6 +142,15 @@ def _tag(item, name):
     item[TAG + "_role"] = name
 
 
+def _new(tree, bl_idname: str) -> Any:
+    # Any: the stubs type every node as the base Node, without its own properties.
+    return tree.nodes.new(bl_idname)
+
+
+def _bsdf(tree) -> Any:
+    return next(n for n in tree.nodes if n.bl_idname == "ShaderNodeBsdfPrincipled")
+
+
 def _sock(sockets, name):
     """The available socket called ``name`` (some nodes keep one hidden socket per data type)."""
     for s in sockets:
@@ -158,16 +168,16 @@ def _voxel_material():
     _use_nodes(mat)
     mat.diffuse_color = (0.55, 0.6, 0.7, 1.0)
     nt = mat.node_tree
-    bsdf = next(n for n in nt.nodes if n.type == 'BSDF_PRINCIPLED')
+    bsdf = _bsdf(nt)
     # Point attributes reach the instanced cubes only through the instancer.
-    state = nt.nodes.new("ShaderNodeAttribute")
+    state = _new(nt, "ShaderNodeAttribute")
     state.attribute_type = 'INSTANCER'
     state.attribute_name = "shown_state"
-    scale = nt.nodes.new("ShaderNodeMath")
+    scale = _new(nt, "ShaderNodeMath")
     scale.operation = 'DIVIDE'
     scale.inputs[1].default_value = 4.0
     nt.links.new(state.outputs["Fac"], scale.inputs[0])
-    ramp = nt.nodes.new("ShaderNodeValToRGB")
+    ramp = _new(nt, "ShaderNodeValToRGB")
     ramp.color_ramp.interpolation = 'CONSTANT'
     els = ramp.color_ramp.elements
     # state/4: contradiction 0, empty .25, filled .5, unknown .75
@@ -178,10 +188,10 @@ def _voxel_material():
     e = els.new(0.7)
     e.color = (0.75, 0.75, 0.72, 1.0)
     nt.links.new(scale.outputs[0], ramp.inputs["Fac"])
-    hl = nt.nodes.new("ShaderNodeAttribute")
+    hl = _new(nt, "ShaderNodeAttribute")
     hl.attribute_type = 'INSTANCER'
     hl.attribute_name = "highlight"
-    mix = nt.nodes.new("ShaderNodeMix")
+    mix = _new(nt, "ShaderNodeMix")
     mix.data_type = 'RGBA'
     nt.links.new(hl.outputs["Fac"], _sock(mix.inputs, "Factor"))
     nt.links.new(ramp.outputs["Color"], _sock(mix.inputs, "A"))
@@ -206,33 +216,31 @@ def _clue_material(kind):
     mat.diffuse_color = CLUE_COLOURS[kind]
     _use_nodes(mat)
     nt = mat.node_tree
-    bsdf = next(n for n in nt.nodes if n.type == 'BSDF_PRINCIPLED')
+    bsdf = _bsdf(nt)
     bsdf.inputs["Base Color"].default_value = CLUE_COLOURS[kind]
-    # Emissive so that labels stay readable on the dark side of the puzzle.
-    bsdf.inputs["Emission Color"].default_value = CLUE_COLOURS[kind]
-    bsdf.inputs["Emission Strength"].default_value = 1.0
+    bsdf.inputs["Roughness"].default_value = 1.0
     return mat
 
 
 def _new_group(name):
-    ng = bpy.data.node_groups.new(name, "GeometryNodeTree")
+    ng = bpy.data.node_groups.new(name, "GeometryNodeTree")  # type: ignore[arg-type]  # stub lists only 'DUMMY' 
     _tag(ng, name)
     ng.interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')
     ng.interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')
-    gin = ng.nodes.new("NodeGroupInput")
-    gout = ng.nodes.new("NodeGroupOutput")
+    gin = _new(ng, "NodeGroupInput")
+    gout = _new(ng, "NodeGroupOutput")
     return ng, gin, gout
 
 
 def _named(ng, name, data_type):
-    n = ng.nodes.new("GeometryNodeInputNamedAttribute")
+    n = _new(ng, "GeometryNodeInputNamedAttribute")
     n.data_type = data_type
     n.inputs["Name"].default_value = name
     return _sock(n.outputs, "Attribute")
 
 
 def _compare(ng, data_type, op, a, b):
-    n = ng.nodes.new("FunctionNodeCompare")
+    n = _new(ng, "FunctionNodeCompare")
     n.data_type = data_type
     n.operation = op
     for sock, v in ((_sock(n.inputs, "A"), a), (_sock(n.inputs, "B"), b)):
@@ -244,7 +252,7 @@ def _compare(ng, data_type, op, a, b):
 
 
 def _boolean(ng, op, a, b):
-    n = ng.nodes.new("FunctionNodeBooleanMath")
+    n = _new(ng, "FunctionNodeBooleanMath")
     n.operation = op
     ng.links.new(a, n.inputs[0])
     ng.links.new(b, n.inputs[1])
@@ -262,10 +270,10 @@ def voxel_group():
     size.default_value, size.min_value, size.max_value = 0.92, 0.05, 1.0
     links = ng.links
 
-    frame = ng.nodes.new("GeometryNodeInputSceneTime").outputs["Frame"]
+    frame = _new(ng, "GeometryNodeInputSceneTime").outputs["Frame"]
     known_at = _named(ng, "known_at", 'INT')
     pending = _compare(ng, 'FLOAT', 'LESS_THAN', frame, known_at)
-    sw = ng.nodes.new("GeometryNodeSwitch")
+    sw = _new(ng, "GeometryNodeSwitch")
     sw.input_type = 'INT'
     links.new(pending, sw.inputs["Switch"])
     links.new(_named(ng, "state", 'INT'), sw.inputs["False"])
@@ -275,20 +283,20 @@ def voxel_group():
     wanted = _boolean(ng, 'OR', pending, _named(ng, "visible", 'BOOLEAN'))
     selection = _boolean(ng, 'AND', wanted, shown_not_empty)
 
-    store = ng.nodes.new("GeometryNodeStoreNamedAttribute")
+    store = _new(ng, "GeometryNodeStoreNamedAttribute")
     store.data_type = 'INT'
     store.domain = 'POINT'
     store.inputs["Name"].default_value = "shown_state"
     links.new(gin.outputs["Geometry"], store.inputs["Geometry"])
     links.new(shown, _sock(store.inputs, "Value"))
 
-    cube = ng.nodes.new("GeometryNodeMeshCube")
+    cube = _new(ng, "GeometryNodeMeshCube")
     links.new(gin.outputs["Cube Size"], cube.inputs["Size"])
-    setmat = ng.nodes.new("GeometryNodeSetMaterial")
+    setmat = _new(ng, "GeometryNodeSetMaterial")
     setmat.inputs["Material"].default_value = _voxel_material()
     links.new(cube.outputs["Mesh"], setmat.inputs["Geometry"])
 
-    inst = ng.nodes.new("GeometryNodeInstanceOnPoints")
+    inst = _new(ng, "GeometryNodeInstanceOnPoints")
     links.new(store.outputs["Geometry"], inst.inputs["Points"])
     links.new(selection, inst.inputs["Selection"])
     links.new(setmat.outputs["Geometry"], inst.inputs["Instance"])
@@ -315,21 +323,21 @@ def label_group():
     nonzero = _compare(ng, 'INT', 'GREATER_THAN', total, 0)
     shown = _boolean(ng, 'OR', nonzero, gin.outputs["Show Zero Clues"])
 
-    cam = ng.nodes.new("GeometryNodeInputActiveCamera")
-    info = ng.nodes.new("GeometryNodeObjectInfo")
+    cam = _new(ng, "GeometryNodeInputActiveCamera")
+    info = _new(ng, "GeometryNodeObjectInfo")
     info.transform_space = 'RELATIVE'  # camera rotation in the clue object's own space
     links.new(cam.outputs[0], info.inputs["Object"])
     rotation = info.outputs["Rotation"]
 
     def collection_info(socket_name):
-        n = ng.nodes.new("GeometryNodeCollectionInfo")
+        n = _new(ng, "GeometryNodeCollectionInfo")
         links.new(gin.outputs[socket_name], n.inputs["Collection"])
         n.inputs["Separate Children"].default_value = True
         n.inputs["Reset Children"].default_value = True
         return n.outputs[0]
 
     def instance(selection, instances, index):
-        n = ng.nodes.new("GeometryNodeInstanceOnPoints")
+        n = _new(ng, "GeometryNodeInstanceOnPoints")
         links.new(gin.outputs["Geometry"], n.inputs["Points"])
         links.new(selection, n.inputs["Selection"])
         links.new(instances, n.inputs["Instance"])
@@ -342,13 +350,13 @@ def label_group():
     glyphs = instance(shown, collection_info("Glyphs"), _named(ng, "glyph", 'INT'))
     # Outline children are named so that circle comes first: index = kind - KIND_CIRCLE.
     outlined = _boolean(ng, 'AND', shown, _compare(ng, 'INT', 'GREATER_EQUAL', kind, 3))
-    sub = ng.nodes.new("ShaderNodeMath")
+    sub = _new(ng, "ShaderNodeMath")
     sub.operation = 'SUBTRACT'
     links.new(kind, sub.inputs[0])
     sub.inputs[1].default_value = 3.0
     outlines = instance(outlined, collection_info("Outlines"), sub.outputs[0])
 
-    join = ng.nodes.new("GeometryNodeJoinGeometry")
+    join = _new(ng, "GeometryNodeJoinGeometry")
     links.new(glyphs, join.inputs[0])
     links.new(outlines, join.inputs[0])
     links.new(join.outputs[0], gout.inputs["Geometry"])
@@ -448,7 +456,7 @@ def _glyph_library(name, pts, created):
         # Collection Info's Separate Children orders children by name: the zero-padded index
         # in front makes that order the glyph index.
         label = f"{name} glyph {i:05d} {total}{suffix}"
-        curve = bpy.data.curves.new(label, 'FONT')
+        curve = cast(bpy.types.TextCurve, bpy.data.curves.new(label, 'FONT'))
         created.append(curve)
         curve.body = str(total)
         curve.align_x = 'CENTER'
@@ -457,6 +465,7 @@ def _glyph_library(name, pts, created):
         curve.materials.append(_clue_material(kind))
         ob = bpy.data.objects.new(label, curve)
         created.append(ob)
+        ob.visible_shadow = False  # floating labels would print dark marks on the cubes
         glyphs.objects.link(ob)
     outlines = bpy.data.collections.new(f"{name} Outlines")
     created.append(outlines)
@@ -466,6 +475,7 @@ def _glyph_library(name, pts, created):
         mesh.materials.append(_clue_material(kind))
         ob = bpy.data.objects.new(mesh.name, mesh)
         created.append(ob)
+        ob.visible_shadow = False
         outlines.objects.link(ob)
     return glyphs, outlines, index.astype(np.int32)
 
@@ -487,14 +497,15 @@ def _outline_mesh(name, kind, r_out=0.46, width=0.06):
 
 
 def _remove_ids(ids):
+    """Undo a half-built nonogram (newest first, so users go before what they use)."""
     for idb in reversed(ids):
         try:
-            coll = {bpy.types.Object: bpy.data.objects, bpy.types.Mesh: bpy.data.meshes,
-                    bpy.types.Collection: bpy.data.collections}
-            for t, c in coll.items():
-                if isinstance(idb, t):
-                    c.remove(idb)
-                    break
+            if isinstance(idb, bpy.types.Object):
+                bpy.data.objects.remove(idb)
+            elif isinstance(idb, bpy.types.Mesh):
+                bpy.data.meshes.remove(idb)
+            elif isinstance(idb, bpy.types.Collection):
+                bpy.data.collections.remove(idb)
             else:
                 bpy.data.curves.remove(idb)
         except ReferenceError:
@@ -535,7 +546,7 @@ def build_from_puzzle(context, puzzle, *, name, origin=(0.0, 0.0, 0.0), voxel_si
         coll.objects.link(obj)
         obj.location = tuple(float(v) for v in origin)
         obj.scale = (float(voxel_size),) * 3
-        mod = obj.modifiers.new("Nonogram Voxels", 'NODES')
+        mod = cast(bpy.types.NodesModifier, obj.modifiers.new("Nonogram Voxels", 'NODES'))
         mod.node_group = voxel_group()
 
         pts = clue_points(puzzle)
@@ -550,19 +561,20 @@ def build_from_puzzle(context, puzzle, *, name, origin=(0.0, 0.0, 0.0), voxel_si
         created.append(labels)
         coll.objects.link(labels)
         labels.parent = obj
-        lmod = labels.modifiers.new("Nonogram Clues", 'NODES')
+        labels.visible_shadow = False
+        lmod = cast(bpy.types.NodesModifier, labels.modifiers.new("Nonogram Clues", 'NODES'))
         lmod.node_group = label_group()
         set_modifier_input(lmod, "Glyphs", glyphs)
         set_modifier_input(lmod, "Outlines", outlines)
         set_modifier_input(lmod, "Show Zero Clues", False)
 
-        pg = obj.nonogram
+        pg = props(obj)
         pg.is_nonogram = True
         pg.collection = coll
         pg.labels = labels
         pg.glyphs = glyphs
         pg.outlines = outlines
-        labels.nonogram.is_clue_object = True
+        props(labels).is_clue_object = True
         store_puzzle(obj, puzzle)
     except Exception:
         _remove_ids(created)
@@ -610,7 +622,7 @@ def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.
     obj = build_from_puzzle(context, puzzle, name=source_obj.name, origin=result.origin,
                             voxel_size=result.voxel_size)
     t4 = time.perf_counter()
-    pg = obj.nonogram
+    pg = props(obj)
     pg.source = source_obj
     info = {"resolution": int(resolution), "samples": int(samples), "threshold": float(threshold),
             "robust": bool(robust), "shape": [int(s) for s in result.grid.shape],
@@ -641,6 +653,11 @@ def _jsonable(v):
 
 # ---------------------------------------------------------------------------------------------
 # stored data
+
+
+def props(obj: Any) -> Any:
+    """The add-on's property group on an object (registered at run time, unknown to stubs)."""
+    return obj.nonogram
 
 
 def nonogram_of(obj):

@@ -63,8 +63,8 @@ class NONOGRAM_OT_solve(JobOperator, bpy.types.Operator):
             time_limit=time_limit, progress=progress))
 
     def finish(self, context, report):
-        obj = bpy.data.objects.get(self._obj_name)
-        if obj is None or not obj.nonogram.is_nonogram:
+        obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
+        if obj is None or scene.nonogram_of(obj) is not obj:
             self.report({'ERROR'}, "The nonogram was deleted while it was being solved")
             return {'CANCELLED'}
         scene.apply_solve_result(obj, report)

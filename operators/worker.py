@@ -11,8 +11,15 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import TYPE_CHECKING
 
 import bpy
+
+if TYPE_CHECKING:
+    _OperatorBase = bpy.types.Operator
+else:
+    # At run time the mix-in must not be an Operator itself: the concrete class is.
+    _OperatorBase = object
 
 # One engine job at a time: two solves would halve each other's speed on a laptop and their
 # results could race for the same object.
@@ -72,7 +79,7 @@ class Job:
         return f"Nonogram {self.label}: {state}{msg} ({self.elapsed():.1f} s) - Esc to cancel"
 
 
-class JobOperator:
+class JobOperator(_OperatorBase):
     """Mixin for operators that run a Job under a modal timer.
 
     Subclasses implement ``make_job(context) -> Job`` (return None after self.report on error)
@@ -90,8 +97,12 @@ class JobOperator:
         job.finished = True
         return self._conclude(context, job)
 
+    def run_synchronously(self, context) -> bool:
+        # No event loop to drive a modal timer: run in place (still bounded by time limits).
+        return bpy.app.background or context.window is None
+
     def invoke(self, context, event):
-        if bpy.app.background or context.window is None:
+        if self.run_synchronously(context):
             return self.execute(context)
         if active_job() is not None:
             self.report({'ERROR'}, f"A nonogram {active_job().label} is still running")
@@ -123,6 +134,12 @@ class JobOperator:
 
     # engine calls that poll the progress callback stop soon after Esc; others are abandoned
     cancel_is_cooperative = True
+
+    def make_job(self, context):
+        raise NotImplementedError
+
+    def finish(self, context, result):
+        raise NotImplementedError
 
     def _stop(self, context, cancelled):
         job = self._job

@@ -3,6 +3,8 @@
 The puzzle and reports are JSON strings (they are saved in the .blend with the object); per-cell
 data lives in the point mesh's attributes, never here.
 """
+from typing import Any, cast
+
 import bpy
 from bpy.props import (BoolProperty, EnumProperty, FloatProperty, IntProperty, PointerProperty,
                        StringProperty)
@@ -65,16 +67,18 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
 
 
 _classes = (NONOGRAM_PG_settings, NONOGRAM_PG_object)
-_register_classes, _unregister_classes = bpy.utils.register_classes_factory(_classes)
+# cast: the stubs declare register_classes_factory as returning None.
+_register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(_classes))
 
 
 def register():
     _register_classes()
-    bpy.types.Scene.nonogram_settings = PointerProperty(type=NONOGRAM_PG_settings)
-    bpy.types.Object.nonogram = PointerProperty(type=NONOGRAM_PG_object)
+    # setattr: the stubs do not know the add-on's properties.
+    setattr(bpy.types.Scene, "nonogram_settings", PointerProperty(type=NONOGRAM_PG_settings))
+    setattr(bpy.types.Object, "nonogram", PointerProperty(type=NONOGRAM_PG_object))
 
 
 def unregister():
-    del bpy.types.Object.nonogram
-    del bpy.types.Scene.nonogram_settings
+    delattr(bpy.types.Object, "nonogram")
+    delattr(bpy.types.Scene, "nonogram_settings")
     _unregister_classes()

@@ -3,6 +3,8 @@ import importlib.util
 import json
 import sys
 
+from typing import Any, cast
+
 import bpy
 
 from ..operators import scene as scene_mod
@@ -159,4 +161,5 @@ class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
 
 
 classes = (NONOGRAM_PT_make, NONOGRAM_PT_solve, NONOGRAM_PT_compare, NONOGRAM_PT_file)
-register, unregister = bpy.utils.register_classes_factory(classes)
+# cast: the stubs declare register_classes_factory as returning None.
+register, unregister = cast(Any, bpy.utils.register_classes_factory(classes))

@@ -76,16 +76,18 @@ def main(argv=None) -> int:
         print(f"model not found: {args.model}", file=sys.stderr)
         return 2
     cols = ("triangles", "engine_import", "voxelize", "puzzle", "build", "total")
-    print(f"model {Path(args.model).name}; times in seconds (first click per resolution in process order)")
+    print(f"model {Path(args.model).name}; seconds; each resolution in fresh processes")
     print(f"{'scenario':<12} {'res':>4} {'click':<7} {'grid':<12} {'filled':>7} {'clues':>6} "
           + " ".join(f"{c:>9}" for c in cols))
-    with tempfile.TemporaryDirectory(prefix="nonogram_bench_cache_") as cache:
-        for scenario in ("empty cache", "cached"):
-            for row in run(args.model, args.res, cache):
-                label = scenario if row["click"] == "first" else "warm"
-                grid = "x".join(map(str, row["shape"]))
-                print(f"{label:<12} {row['res']:>4} {row['click']:<7} {grid:<12} {row['filled']:>7} "
-                      f"{row['clues']:>6} " + " ".join(f"{row[c]:>9.3f}" for c in cols))
+    for res in args.res:
+        with tempfile.TemporaryDirectory(prefix="nonogram_bench_cache_") as cache:
+            for scenario in ("empty cache", "cached"):
+                for row in run(args.model, [res], cache):
+                    label = scenario if row["click"] == "first" else "warm"
+                    grid = "x".join(map(str, row["shape"]))
+                    print(f"{label:<12} {row['res']:>4} {row['click']:<7} {grid:<12} "
+                          f"{row['filled']:>7} {row['clues']:>6} "
+                          + " ".join(f"{row[c]:>9.3f}" for c in cols), flush=True)
     return 0
 
 

@@ -185,5 +185,34 @@ def test_arguments_and_inputs(tmp_path):
     (tmp_path / "b.STL").write_text("")
     (tmp_path / "notes.txt").write_text("")
     items = batch.expand_inputs([str(tmp_path), "suzanne", str(tmp_path / "a.obj")])
-    assert [n for n, _ in items] == ["a", "b", "suzanne", "a_2"]
+    assert [n for n, _ in items] == ["a_obj", "b", "suzanne", "a_obj_2"]
     assert batch.script_args(None) is not None
+
+
+EXPORT_SCRIPT = """
+import sys, bpy
+out = sys.argv[-1]
+cube = bpy.data.objects["Cube"]
+for ob in bpy.context.view_layer.objects:
+    ob.select_set(ob == cube)
+bpy.context.view_layer.objects.active = cube
+bpy.ops.wm.stl_export(filepath=out + "/box.stl", export_selected_objects=True)
+bpy.ops.wm.ply_export(filepath=out + "/box.ply", export_selected_objects=True)
+bpy.ops.export_scene.fbx(filepath=out + "/box.fbx", use_selection=True)
+bpy.ops.export_scene.gltf(filepath=out + "/box.gltf", export_format="GLTF_SEPARATE", use_selection=True)
+"""
+
+
+def test_every_importer(tmp_path):
+    """STL, PLY, FBX and glTF (OBJ and GLB are above) through the importers of this Blender."""
+    models = tmp_path / "models"
+    models.mkdir()
+    assert run(["-c", EXPORT_SCRIPT, str(models)]).returncode == 0
+    out = tmp_path / "out"
+    proc = run(["batch.py", "--", "--input", str(models), "cube", "--resolution", "4", "--out", str(out)])
+    assert proc.returncode == 0
+    _, rows = read_summary(out)
+    assert sorted(r["model"] for r in rows) == ["box_fbx", "box_gltf", "box_ply", "box_stl", "cube"]
+    for r in rows:
+        # The default cube and the built-in cube are the same 2x2x2 box: a full 4x4x4 grid.
+        assert (r["status"], r["size"], r["filled"]) == ("ok", "4x4x4", "64"), r

@@ -89,3 +89,74 @@ def test_numba_cache_dir_falls_back_outside_extensions():
     # Outside bl_ext.* Blender refuses extension_path_user: we must not use the source tree.
     assert "nonogram3d_numba_cache" in path
     assert not path.startswith(str(ROOT))
+
+
+class _Layout:
+    """Records what a panel draws, checking every property and operator it names exists."""
+
+    def __init__(self, log):
+        self.log = log
+        self.enabled = self.active = True
+        self.scale_y = 1.0
+
+    def _sub(self, *a, **k):
+        return _Layout(self.log)
+    row = column = box = grid_flow = _sub
+
+    def separator(self, *a, **k):
+        pass
+
+    def label(self, text="", **k):
+        self.log.append(("label", text))
+
+    def prop(self, data, name, **k):
+        if name.startswith('["'):
+            assert name[2:-2] in data.keys(), name
+        else:
+            assert name in data.bl_rna.properties, name
+        self.log.append(("prop", name))
+
+    def operator(self, idname, **k):
+        mod, op = idname.split(".")
+        getattr(getattr(bpy.ops, mod), op).get_rna_type()
+        self.log.append(("operator", idname))
+
+        class Props:
+            pass
+        return Props()
+
+
+def _draw_all(addon):
+    import importlib
+    sidebar = importlib.import_module(PACKAGE + ".panels.sidebar")
+    log = []
+    for cls in sidebar.classes:
+        if hasattr(cls, "poll") and not cls.poll(bpy.context):
+            continue
+        fake = type("P", (), {"layout": _Layout(log)})()
+        cls.draw(fake, bpy.context)
+    return log
+
+
+def test_panels_draw_in_every_state():
+    import blender_support as bs
+    addon = bs.ensure_registered()
+    bs.reset_scene()
+    log = _draw_all(addon)
+    assert ("operator", "nonogram.make") in log and ("prop", "resolution") in log
+    assert ("operator", "nonogram.solve") not in log  # no nonogram yet
+    bs.add_primitive("monkey")
+    bpy.context.scene.nonogram_settings.resolution = 6
+    assert bs.run_op(bpy.ops.nonogram.make) == {'FINISHED'}
+    log = _draw_all(addon)
+    assert ("operator", "nonogram.solve") in log and ("prop", "method") in log
+    assert not any(kind == "label" and text.startswith("Line solves") for kind, text in log)
+    assert bs.run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
+    assert bs.run_op(bpy.ops.nonogram.compare) == {'FINISHED'}
+    log = _draw_all(addon)
+    labels = [text for kind, text in log if kind == "label"]
+    assert any(t.startswith("Line solves:") for t in labels)
+    assert any(t.startswith("Cells known:") for t in labels)
+    assert any(t in ("Unique solution", "Multiple solutions") for t in labels)
+    assert {"Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre"} <= set(labels)
+    assert ("operator", "nonogram.show_cells") in log and ("operator", "nonogram.animate_solve") in log

@@ -168,3 +168,127 @@ def test_worker_job_runs_off_the_main_thread_and_cancels(addon):
     assert job.done_event.wait(5)
     job.finished = True
     assert isinstance(job.error, ValueError)
+
+
+class _Recorder:
+    """Just enough of a window-manager context to drive JobOperator's modal loop headless."""
+
+    def __init__(self):
+        self.status = []
+        self.timers = []
+        self.handlers = []
+        self.window = object()
+        self.screen = None
+        self.workspace = self
+        self.window_manager = self
+
+    def status_text_set(self, text):
+        self.status.append(text)
+
+    def event_timer_add(self, step, window=None):
+        t = object()
+        self.timers.append(t)
+        return t
+
+    def event_timer_remove(self, timer):
+        self.timers.remove(timer)
+
+    def modal_handler_add(self, op):
+        self.handlers.append(op)
+
+
+class _Event:
+    def __init__(self, type, timer=None, value='NOTHING'):
+        self.type, self.timer, self.value = type, timer, value
+
+
+def _modal_op(addon, fn, cooperative=True):
+    worker = _mod(addon, "operators.worker")
+
+    class Op(worker.JobOperator):
+        cancel_is_cooperative = cooperative
+
+        def __init__(self):
+            self.reports, self.finished_with = [], None
+
+        def run_synchronously(self, context):
+            return False
+
+        def report(self, kind, msg):
+            self.reports.append((set(kind), msg))
+
+        def make_job(self, context):
+            return worker.Job("test job", fn)
+
+        def finish(self, context, result):
+            self.finished_with = result
+            return {'FINISHED'}
+    return Op()
+
+
+def _drive(op, ctx, events, timeout=10.0):
+    """Feed timer ticks (and the given events first) until the operator stops."""
+    t0 = time.perf_counter()
+    for ev in events:
+        r = op.modal(ctx, ev)
+        if r != {'RUNNING_MODAL'} and r != {'PASS_THROUGH'}:
+            return r
+    while time.perf_counter() - t0 < timeout:
+        time.sleep(0.02)
+        r = op.modal(ctx, _Event('TIMER', ctx.timers[0] if ctx.timers else None))
+        if r not in ({'RUNNING_MODAL'}, {'PASS_THROUGH'}):
+            return r
+    raise AssertionError("modal operator did not stop")
+
+
+def test_modal_solve_reports_progress_and_finishes(addon):
+    ctx = _Recorder()
+
+    def work(progress):
+        for i in range(10):
+            progress(i / 10, "step")
+            time.sleep(0.02)
+        return 42
+    op = _modal_op(addon, work)
+    assert op.invoke(ctx, _Event('NONE')) == {'RUNNING_MODAL'}
+    assert ctx.handlers == [op] and len(ctx.timers) == 1
+    # Other events pass through: Blender stays usable while the job runs.
+    assert op.modal(ctx, _Event('MOUSEMOVE')) == {'PASS_THROUGH'}
+    assert _drive(op, ctx, []) == {'FINISHED'}
+    assert op.finished_with == 42
+    assert ctx.timers == [] and ctx.status[-1] is None
+    assert any(s and "test job" in s and "%" in s for s in ctx.status)
+    assert _mod(addon, "operators.worker").active_job() is None
+
+
+def test_modal_esc_cancels_and_changes_nothing(addon):
+    ctx = _Recorder()
+    stopped = threading.Event()
+
+    def work(progress):
+        while not progress(0.5, "waiting"):
+            time.sleep(0.01)
+        stopped.set()
+        return "should be dropped"
+    op = _modal_op(addon, work)
+    assert op.invoke(ctx, _Event('NONE')) == {'RUNNING_MODAL'}
+    assert _drive(op, ctx, [_Event('ESC', value='PRESS')]) == {'CANCELLED'}
+    assert stopped.is_set()  # the engine saw the request through its progress callback
+    assert op.finished_with is None and ctx.timers == []
+    assert any("cancelled" in msg for _, msg in op.reports)
+
+
+def test_modal_esc_abandons_a_job_that_does_not_poll(addon):
+    ctx = _Recorder()
+    release = threading.Event()
+
+    def work(progress):
+        release.wait(10)
+        return "late"
+    op = _modal_op(addon, work, cooperative=False)
+    assert op.invoke(ctx, _Event('NONE')) == {'RUNNING_MODAL'}
+    t0 = time.perf_counter()
+    assert op.modal(ctx, _Event('ESC', value='PRESS')) == {'CANCELLED'}
+    assert time.perf_counter() - t0 < 0.5  # does not wait for the engine
+    assert op.finished_with is None and ctx.timers == []
+    release.set()

@@ -79,7 +79,7 @@ def blender_like_site(tmp: Path) -> Path:
 
 
 INSTALL_SCRIPT = r"""
-import json, os, sys, time, importlib, importlib.util
+import csv, json, os, sys, time, importlib, importlib.util
 t0 = time.perf_counter()
 import bpy
 for name in ("numba", "llvmlite"):
@@ -89,8 +89,8 @@ r = bpy.ops.extensions.package_install_files(filepath=zip_path, repo="user_defau
                                               enable_on_install=True)
 t_install = time.perf_counter() - t0
 MOD = "bl_ext.user_default.nonogram3d"
-enabled = MOD in {a.module for a in bpy.context.preferences.addons}
-pkg = sys.modules[MOD]
+got = {"install": sorted(r), "enabled": MOD in {a.module for a in bpy.context.preferences.addons},
+       "package_file": sys.modules[MOD].__file__, "t_install": t_install}
 
 mesh = bpy.data.meshes.new("TestCube")
 import bmesh
@@ -106,23 +106,27 @@ bpy.context.view_layer.objects.active = cube
 cube.select_set(True)
 bpy.context.scene.nonogram_settings.resolution = 12
 t1 = time.perf_counter()
-result = bpy.ops.nonogram.make()
-t_make = time.perf_counter() - t1
+got["make"] = sorted(bpy.ops.nonogram.make())
+got["t_make"] = time.perf_counter() - t1
 obj = bpy.context.active_object
 info = json.loads(obj.nonogram.make_info)
+got.update(object=obj.name, points=len(obj.data.vertices), shape=info["shape"], filled=info["filled"])
 
 import numba
 jit = sys.modules[MOD + ".engine.jit"]
 cli = sys.modules[MOD + ".cli_command"]
-batch = importlib.import_module(MOD + ".batch")
-print("RESULT " + json.dumps({
-    "install": sorted(r), "enabled": enabled, "package_file": pkg.__file__,
-    "make": sorted(result), "object": obj.name, "points": len(obj.data.vertices),
-    "shape": info["shape"], "filled": info["filled"],
-    "numba_file": numba.__file__, "have_numba": jit.HAVE_NUMBA, "numba_error": jit.NUMBA_ERROR,
-    "numba_cache": numba.config.CACHE_DIR, "cli_registered": cli._handle is not None,
-    "batch_file": batch.__file__, "t_install": t_install, "t_make": t_make,
-}))
+got.update(numba_file=numba.__file__, have_numba=jit.HAVE_NUMBA, numba_error=jit.NUMBA_ERROR,
+           numba_cache=numba.config.CACHE_DIR, cli_registered=cli._handle is not None)
+
+# `blender -c nonogram ...` calls this handler with the arguments after the command name.
+t2 = time.perf_counter()
+got["batch_code"] = cli.execute(["--input", "cube", "--resolution", "3", "--out",
+                                 os.path.join(res_dir, "batch")])
+got["t_batch"] = time.perf_counter() - t2
+got["batch_file"] = sys.modules[MOD + ".batch"].__file__
+with open(os.path.join(res_dir, "batch", "summary.csv"), newline="") as fh:
+    got["batch_rows"] = list(csv.DictReader(fh))
+print("RESULT " + json.dumps(got))
 """
 
 
@@ -157,4 +161,10 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
     assert got["shape"] == [12, 12, 12]
     assert got["points"] == 12 ** 3
     assert got["filled"] == 12 ** 3
-    print(f"install {got['t_install']:.1f} s, Make Nonogram (cold JIT) {got['t_make']:.1f} s")
+
+    # The command's batch runs from the installed copy (package bl_ext.user_default.nonogram3d).
+    assert got["batch_code"] == 0
+    assert [(r["model"], r["status"], r["size"], r["verdict"]) for r in got["batch_rows"]] == [
+        ("cube", "ok", "3x3x3", "unique")]
+    print(f"install {got['t_install']:.1f} s, Make Nonogram (cold JIT) {got['t_make']:.1f} s, "
+          f"batch (cold JIT of the solver) {got['t_batch']:.1f} s")

@@ -123,3 +123,25 @@ def test_flipping_a_3d_cell_breaks_its_three_lines():
 def test_grid_must_be_2d_or_3d():
     with pytest.raises(ValueError, match="2D or 3D"):
         puzzle_from_grid(np.zeros(4, dtype=bool))
+
+
+def brute_violations(p):
+    """The reference: regenerate every clue from the solution and compare line by line."""
+    truth = puzzle_from_grid(np.asarray(p.solution).reshape(p.grid_shape())).clues()
+    names = line_names(p)
+    return [names[i] for i, c in enumerate(p.clues()) if c is not None and c != truth[i]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_check_solution_matches_brute_force(data):
+    dims = data.draw(st.sampled_from([2, 3]))
+    shape = tuple(data.draw(st.lists(st.integers(1, 5), min_size=dims, max_size=dims)))
+    clue_grid = data.draw(arrays(bool, shape))
+    sol_grid = data.draw(arrays(bool, shape))
+    hidden = data.draw(st.integers(0, 2 ** 30))
+    p = puzzle_from_grid(clue_grid)
+    mask = np.array([(hidden >> (i % 30)) & 1 for i in range(p.n_lines)], dtype=bool)
+    p = puzzle_from_grid(clue_grid, hidden=mask)
+    p.solution = sol_grid.ravel()
+    assert check_solution(p) == brute_violations(p)

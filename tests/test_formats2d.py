@@ -235,8 +235,9 @@ BAD_2D = [
     ("header.txt", "$one\n1\n1\n", ["line 1", "bad puzzle header '$one'"]),
     ("before.txt", "1\n$1\n1\n1\n", ["line 1", "before the first $N"]),
     ("token.txt", "$1\n1\n1\n1\tq\n1\n", ["line 4", "puzzle $1", "row 1", "'q'"]),
-    ("taai-too-long.txt", "$1\n1\n3\n1\n1\n", ["puzzle $1", "column 2", "needs 3 cells"]),
+    ("taai-too-long.txt", "$1\n1\n3\n2\n2\n", ["puzzle $1", "column 2", "needs 3 cells"]),
     ("single-odd.txt", "1\n1\n1\n", ["found 3"]),
+    ("taai-sums.txt", "$1\n1\n1\n2\n1\n", ["line 1", "puzzle $1", "fill 2 cells but the row clues 3"]),
     ("nogrid.txt", "hello\n", ["unrecognised .txt puzzle"]),
     ("empty.txt", "", ["empty file"]),
     ("dejoue-clue.txt", "GRID a\nROWS\n[ 1\nCOLUMNS\n[ 1 ]\n", ["line 3", "'[ 1'"]),
@@ -278,3 +279,43 @@ def test_dejoue_solver_output_with_a_wrong_size_grid():
         formats2d.parse_dejoue_solutions(text, "out.txt")
     (name, grids), = formats2d.parse_dejoue_solutions(text.replace(".#\n", ".##\n"), "out.txt")
     assert name == "a" and grids[0].tolist() == [[True, True, False], [False, True, True]]
+
+
+def taai_text(p):
+    rows, cols = p.clues()[:p.shape[1]], p.clues()[p.shape[1]:]
+    return "".join("\t".join(map(str, c)) + "\n" for c in cols + rows)
+
+
+def test_taai_trailing_blank_lines_keep_the_tournament_size():
+    g = np.random.default_rng(5).random((25, 25)) < 0.5
+    g[-3:, :] = False  # the last rows are empty clues, i.e. blank lines
+    p = puzzle_from_grid(g)
+    for extra in ("", "\n", "\n\n\n"):
+        text = "$1\n" + taai_text(p) + extra + "$2\n" + taai_text(p) + extra
+        q1, q2 = [b() for b in formats2d.parse_taai(text, "batch.txt")]
+        assert q1.shape == q2.shape == (25, 25)
+        assert q1.clues() == q2.clues() == p.clues()
+    small = puzzle_from_grid(np.eye(3, dtype=bool))
+    q, = [b() for b in formats2d.parse_taai(taai_text(small), "single.txt")]
+    assert q.clues() == small.clues()
+
+
+TOKENS = ["0", "1", "2", "3", "12", "-1", " ", "\t", ",", "\n", "\n", "\r\n", "$", "$1", "$2", "[", "]", "[ 1 ]",
+          "GRID g", "ROWS", "COLUMNS", "width 2", "height 2", "rows", "columns", "goal \"0110\"", "title \"t\"",
+          "color a #fff", "====", "#", "x", "é", "2 2", "1 1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=40), st.sampled_from([".non", ".nin", ".txt", ".nonpack"]))
+def test_random_text_loads_or_raises_puzzle_file_error(tokens, ext):
+    text = "".join(tokens)
+    parse = {".non": formats2d.parse_non, ".nonpack": formats2d.parse_non, ".nin": formats2d.parse_nin,
+             ".txt": formats2d.parse_txt}[ext]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PuzzleFileWarning)
+        try:
+            for build in parse(text, f"fuzz{ext}"):
+                p = build()
+                assert p.shape[0] >= 1 and p.shape[1] >= 1
+        except PuzzleFileError as e:
+            assert str(e).startswith(f"fuzz{ext}: ")

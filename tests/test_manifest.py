@@ -89,3 +89,34 @@ def test_build_excludes_development_files():
         assert p in patterns
     assert "paths" not in manifest()["build"]
 
+
+
+def test_wheel_platforms_and_manifest_rewrite():
+    f = build_extension.wheel_fields
+    w = "./wheels/numba-0.68.1-cp313-cp313-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"
+    assert f(w)["python"] == "cp313" and build_extension.python_version_of_tag("cp313") == "3.13"
+    assert build_extension.blender_platform_of_wheel(w) == "linux-x64"
+    assert build_extension.blender_platform_of_wheel("x/llvmlite-0.50.0-cp311-cp311-win_amd64.whl") == "windows-x64"
+    assert build_extension.blender_platform_of_wheel(
+        "x/numba-0.68.1-cp311-cp311-macosx_12_0_arm64.whl") == "macos-arm64"
+    text = (ROOT / "blender_manifest.toml").read_text(encoding="utf-8")
+    text = build_extension._replace_array(text, "platforms", ["linux-x64"])
+    text = build_extension._replace_array(text, "wheels", [w])
+    m = tomllib.loads(text)
+    assert m["platforms"] == ["linux-x64"] and m["wheels"] == [w]
+    assert m["build"] == manifest()["build"] and m["permissions"] == manifest()["permissions"]
+
+
+def test_zip_check_flags_numpy_and_development_files(scripts_dir, tmp_path):
+    import zipfile
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as zf:
+        zf.write(ROOT / "blender_manifest.toml", "blender_manifest.toml")
+        zf.write(ROOT / "__init__.py", "__init__.py")
+        zf.writestr("tests/test_x.py", "")
+        zf.writestr("wheels/numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl", "")
+    problems = build_extension.check_zip(bad, "linux-x64", [], scripts_dir)
+    text = "\n".join(problems)
+    assert "numpy must not be bundled" in text
+    assert "development file in the zip: tests/test_x.py" in text
+    assert "LICENSE missing" in text

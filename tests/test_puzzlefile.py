@@ -240,3 +240,31 @@ def test_meta_is_copied_not_shared():
     q = puzzle_from_dict(d)
     d["meta"]["tags"].append("c")
     assert q.meta == {"tags": ["a", "b"]}
+
+
+def test_saving_a_solution_of_the_wrong_size_is_refused(tmp_path):
+    p = puzzle_from_grid(np.eye(3, dtype=bool), name="eye")
+    p.solution = np.ones(4, dtype=bool)
+    with pytest.raises(PuzzleFileError, match="'eye': its solution has 4 cells, the puzzle 9"):
+        save_puzzle(p, tmp_path / "eye.json")
+    assert not (tmp_path / "eye.json").exists()
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 5) | st.sampled_from(["0", "1", "2o", "3s", "x", "", "nonogram"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(list(BASE3)), inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([BASE2, BASE3]), st.sampled_from(sorted(set(BASE2) | set(BASE3) | {"solution", "name"})),
+       JSON_VALUES)
+def test_random_json_fields_load_or_raise_puzzle_file_error(base, key, value):
+    d = json.loads(json.dumps(base))
+    d[key] = value
+    try:
+        p = puzzle_from_dict(d, "fuzz.json")
+    except PuzzleFileError as e:
+        assert str(e).startswith("fuzz.json: ")
+    else:
+        assert loads_json(dumps_json(p)).clues() == p.clues()

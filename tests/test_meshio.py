@@ -1,0 +1,182 @@
+"""engine/meshio.py: OBJ, PLY and GLB loading on files written here and on the shared models."""
+import json
+import re
+import struct
+
+import numpy as np
+import pytest
+
+from conftest import shared_path
+from engine import raycast
+from engine.meshio import MeshFileError, load_mesh, weld_vertices
+
+QUAD_V = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1]], float)
+
+
+def test_obj_polygons_index_forms_and_negative_indices(tmp_path):
+    p = tmp_path / "m.obj"
+    p.write_text(
+        "# comment\nmtllib x.mtl\no thing\n"
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n"
+        "f 1/1/1 2/1/1 3/1/1 4/1/1\n"  # a quad: fan-triangulated
+        "v 0 0 1\n"
+        "f -5//1 -4//1 -1//1\n"  # negative = relative to the vertices read so far
+        "g group\ns off\nl 1 2\n")
+    v, t = load_mesh(p)
+    assert np.array_equal(v, QUAD_V)
+    assert t.tolist() == [[0, 1, 2], [0, 2, 3], [0, 1, 4]]
+    assert v.dtype == np.float64 and t.dtype == np.int64
+
+
+def _ply_header(fmt, n_v, n_f, extra_vertex_props=True):
+    h = ["ply", f"format {fmt} 1.0", "comment made in a test", f"element vertex {n_v}",
+         "property float x", "property float y", "property float z"]
+    if extra_vertex_props:
+        h += ["property float nx", "property uchar red"]
+    h += [f"element face {n_f}", "property list uchar int vertex_indices",
+          "element extra 1", "property int value", "end_header"]
+    return ("\n".join(h) + "\n").encode()
+
+
+FACES = [[0, 1, 2, 3], [0, 1, 4]]
+
+
+@pytest.mark.parametrize("fmt", ["ascii", "binary_little_endian", "binary_big_endian"])
+def test_ply_formats(tmp_path, fmt):
+    body = b""
+    if fmt == "ascii":
+        body += b"".join(f"{x} {y} {z} 0.5 200\n".encode() for x, y, z in QUAD_V)
+        body += b"".join((" ".join(map(str, [len(f)] + f)) + "\n").encode() for f in FACES)
+        body += b"7\n"
+    else:
+        o = "<" if fmt.endswith("little_endian") else ">"
+        for x, y, z in QUAD_V:
+            body += struct.pack(o + "ffffB", x, y, z, 0.5, 200)
+        for f in FACES:
+            body += struct.pack(o + "B" + "i" * len(f), len(f), *f)
+        body += struct.pack(o + "i", 7)
+    p = tmp_path / "m.ply"
+    p.write_bytes(_ply_header(fmt, 5, 2) + body)
+    v, t = load_mesh(p)
+    assert np.array_equal(v, QUAD_V)
+    assert t.tolist() == [[0, 1, 2], [0, 2, 3], [0, 1, 4]]
+
+
+def test_ply_binary_triangles_fast_path(tmp_path):
+    rng = np.random.default_rng(1)
+    verts = rng.random((50, 3)).astype(np.float32)
+    faces = rng.integers(0, 50, (80, 3)).astype(np.int32)
+    rec = np.zeros(80, dtype=[("n", "u1"), ("i", "<i4", (3,))])
+    rec["n"] = 3
+    rec["i"] = faces
+    p = tmp_path / "t.ply"
+    p.write_bytes(_ply_header("binary_little_endian", 50, 80, False).replace(b"element extra 1\nproperty int value\n", b"")
+                  + verts.tobytes() + rec.tobytes())
+    v, t = load_mesh(p)
+    assert np.array_equal(v, verts.astype(np.float64)) and np.array_equal(t, faces)
+
+
+def _glb(doc, binary):
+    js = json.dumps(doc).encode()
+    js += b" " * (-len(js) % 4)
+    binary += b"\0" * (-len(binary) % 4)
+    chunks = struct.pack("<II", len(js), 0x4E4F534A) + js + struct.pack("<II", len(binary), 0x004E4942) + binary
+    return b"glTF" + struct.pack("<II", 2, 12 + len(chunks)) + chunks
+
+
+def test_glb_node_transforms(tmp_path):
+    pos = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
+    idx = np.array([0, 1, 2], np.uint16)
+    binary = pos.tobytes() + idx.tobytes()
+    s = np.sin(np.pi / 4)  # 90 degrees about z: (x, y) -> (-y, x)
+    doc = {
+        "asset": {"version": "2.0"}, "scene": 0,
+        "scenes": [{"nodes": [0, 3]}],
+        "nodes": [
+            {"translation": [10, 0, 0], "children": [1, 2]},
+            {"mesh": 0},
+            {"rotation": [0, 0, s, s], "scale": [2, 2, 2], "mesh": 0},
+            {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 5, 1], "mesh": 0},
+            {"mesh": 0},  # not in the scene
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"},
+            {"bufferView": 1, "componentType": 5123, "count": 3, "type": "SCALAR"},
+        ],
+        "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36},
+                        {"buffer": 0, "byteOffset": 36, "byteLength": 6}],
+        "buffers": [{"byteLength": 44}],
+    }
+    p = tmp_path / "m.glb"
+    p.write_bytes(_glb(doc, binary))
+    v, t = load_mesh(p)
+    assert len(v) == 9 and len(t) == 3
+    tri = {tuple(map(tuple, np.round(v[row], 6))) for row in t}
+    assert ((10, 0, 0), (11, 0, 0), (10, 1, 0)) in tri  # parent translation
+    assert ((10, 0, 0), (10, 2, 0), (8, 0, 0)) in tri  # rotated, scaled, then translated
+    assert ((0, 0, 5), (1, 0, 5), (0, 1, 5)) in tri  # column-major matrix
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("m.stl", b"solid", "unsupported mesh format"),
+    ("m.obj", b"v 0 0 0\nf 1 2 x\n", "line 2: bad face index"),
+    ("m.obj", b"v 0 0\n", "line 1: a vertex needs x y z"),
+    ("m.obj", b"v 0 0 0\nf 1 2 3\n", "refers to a vertex that does not exist"),
+    ("m.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n", "face index 0"),
+    ("m.ply", b"nope", "not a PLY file"),
+    ("m.ply", b"ply\nformat binary_little_endian 1.0\nelement vertex 10\nproperty float x\n"
+              b"property float y\nproperty float z\nend_header\n\0\0", "malformed PLY"),
+    ("m.ply", b"ply\nformat ascii 1.0\nelement vertex 1\nproperty wibble x\nend_header\n", "unknown PLY property type"),
+    ("m.glb", b"GLTF....", "not a GLB file"),
+])
+def test_bad_files_name_the_problem(tmp_path, name, content, message):
+    p = tmp_path / name
+    p.write_bytes(content)
+    with pytest.raises(MeshFileError, match=message) as err:
+        load_mesh(p)
+    assert str(p) in str(err.value)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(MeshFileError, match="cannot read"):
+        load_mesh(tmp_path / "absent.obj")
+
+
+def test_weld_by_position():
+    v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 0, 0], [-0.0, 0, 0], [0, 0, 1]], float)
+    t = np.array([[0, 1, 2], [4, 3, 5]])
+    wt, n = weld_vertices(v, t)
+    assert n == 4 and wt[0, 0] == wt[1, 0] and wt[0, 1] == wt[1, 1]
+    assert len(set(wt.ravel().tolist())) == 4
+
+
+def _readme_geometry():
+    text = shared_path("models", "README.md").read_text()
+    rows = {}
+    for m in re.finditer(r"^\| (\w+)\.(\w+) \| [\d,]+ \| ([\d,]+) \| ([\d,]+) \| (yes|no) \|"
+                         r" (\d+) \| (\d+) \| (\d+) \| \(([^)]*)\) \| \(([^)]*)\) \|", text, re.M):
+        rows[f"{m.group(1)}.{m.group(2)}"] = dict(
+            triangles=int(m.group(3).replace(",", "")), welded=int(m.group(4).replace(",", "")),
+            boundary=int(m.group(7)), bmin=[float(x) for x in m.group(9).split(",")],
+            bmax=[float(x) for x in m.group(10).split(",")])
+    assert len(rows) == 7, "could not parse the README's geometry table"
+    return rows
+
+
+@pytest.mark.parametrize("name", ["duck.glb", "horse.ply", "jeep.obj", "stanford_bunny.obj", "teapot.obj",
+                                  "torus_knot.obj", "trex.glb"])
+def test_shared_models_match_readme_geometry(name):
+    facts = _readme_geometry()[name]
+    v, t = load_mesh(shared_path("models", name))
+    assert len(t) == facts["triangles"]
+    # Bounding boxes as printed (3 significant figures): this checks the GLB node transforms.
+    for got, want in zip(np.concatenate([v.min(0), v.max(0)]), facts["bmin"] + facts["bmax"]):
+        assert abs(got - want) <= 0.006 * max(abs(want), 1e-3) + 1e-4, (name, got, want)
+    wv, wt = load_mesh(shared_path("models", name), weld=True)
+    assert len(wv) == facts["welded"] and np.array_equal(wv[wt], v[t])
+    # The voxelizer's hash weld (numba) and the loader's sort weld (numpy) agree.
+    ids, n = raycast.weld_ids((v + 0.0).view(np.int64))
+    assert n == facts["welded"] or n == len(np.unique(v, axis=0))
+    assert np.array_equal(ids[t][:, 0] == ids[t][:, 1], wt[:, 0] == wt[:, 1])
+    assert raycast.edge_stats(np.ascontiguousarray(ids[t]), n)[0] == facts["boundary"]
