@@ -47,7 +47,7 @@ CSV_COLUMNS = (
      "size", "x", "y", "z", "cells", "filled", "lines", "hidden", "empty"]
     + [f"{k}_{f}" for k in ("plain", "circle", "square") for f in ("count", "min", "max")]
     # Table 5: linesolvers and bad-guess percentage per seed solver.
-    + [f"{s}_{f}" for s in SEED_SOLVERS for f in ("linesolvers", "bad_pct", "verdict")]
+    + [f"{s}_{f}" for s in SEED_SOLVERS for f in ("linesolvers", "bad_pct", "verdict", "time_s")]
     + ["verdict", "difficulty", "known_fraction", "linesolvers", "bad_pct", "solve_time_s",
        "make_time_s", "total_time_s", "warnings", "puzzle_file", "report_file", "blend_file",
        "png_file"]
@@ -476,6 +476,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                     row[f"{key}_linesolvers"] = r["linesolvers"]
                     row[f"{key}_bad_pct"] = round(100.0 * r["bad_guess_rate"], 2)
                     row[f"{key}_verdict"] = r["verdict"]
+                    row[f"{key}_time_s"] = round(r["time_s"], 4)
             log(f"  {name} @ {resolution}: seed solvers " + ", ".join(
                 f"{r['config']} {r['linesolvers']} ({100 * r['bad_guess_rate']:.0f}%)" for r in seed))
 
@@ -561,6 +562,8 @@ def run(args: argparse.Namespace) -> int:
         if addon is not None:
             try:
                 source = load_model(name, src)
+                # Only the nonogram should show in renders; make_nonogram hides it in the viewport.
+                source.hide_render = True
             except Exception as e:
                 error = str(e) if isinstance(e, BatchError) else f"{type(e).__name__}: {e}"
         for res in args.resolution:

@@ -84,6 +84,8 @@ def verdict_cell(r) -> str:
         return f"killed at {ft(r.get('wall_s'))}"
     if v == "error":
         return f"error: {r.get('error', '')[:60]}"
+    if v == "skipped":
+        return "skipped"
     d = r.get("difficulty")
     return f"{v} ({d})" if d and v in DONE else str(v)
 
@@ -93,7 +95,7 @@ def sched_cell(r) -> str:
     if not r:
         return "not run"
     v = r.get("verdict")
-    if v in ("timeout", "error"):
+    if v in ("timeout", "error", "skipped"):
         return verdict_cell(r)
     ls, rate = r.get("linesolvers"), r.get("bad_guess_rate")
     s = f"{ls} ({100 * rate:.0f}%)" if ls is not None and rate is not None else "—"
@@ -209,7 +211,8 @@ def section_sched_times(rows3d):
             sc = r["schedulers"][ls] or {}
             ts = [tval(sc.get(l)) for l in LABELS]
             cells.append(" / ".join(ft(t) for t in ts))
-            if any(t is None or (sc.get(l) or {}).get("verdict") in ("timeout", "error") for t, l in zip(ts, LABELS)):
+            if any(t is None or (sc.get(l) or {}).get("verdict") in ("timeout", "error", "skipped")
+                   for t, l in zip(ts, LABELS)):
                 both = False
         sa = r["schedulers"]["seed"] or {}
         sb = r["schedulers"]["dp"] or {}
@@ -453,6 +456,19 @@ def build() -> str:
                          f"{ft(tot['seed'])} in total with the seed linesolver and {ft(tot['dp'])} with the "
                          f"complete DP linesolver ({fx(tot['seed'] / tot['dp'])}; per run geometric mean "
                          f"{fx(geomean(per_run))}), on the 3D puzzles where all ten runs finished.")
+        big = [r for r in rows3d if r["resolution"] > b3d.get("seed_ls_max_res", 10 ** 9)
+               and r["model"] != "checkerboard"]
+        if big:
+            parts = []
+            for r in big:
+                a = (r["schedulers"]["seed"] or {}).get("Brute")
+                b = (r["schedulers"]["dp"] or {}).get("Brute")
+                if not a or not b:
+                    continue
+                ta = f"killed at {ft(a.get('wall_s'))}" if a.get("verdict") == "timeout" else ft(tval(a))
+                parts.append(f"{puzzle_label(r)} {ta} vs {ft(tval(b))}")
+            if parts:
+                heads.append("- **Brute at 64³, seed vs DP linesolver**: " + "; ".join(parts) + ".")
         dis = [puzzle_label(r) for r in rows3d if r.get("agreement") == "DISAGREE"]
         n_ag = sum(r.get("agreement") == "agree" for r in rows3d)
         heads.append(f"- **verdicts, 3D**: `full` and CP-SAT agree on {n_ag} of {len(rows3d)} puzzles"
@@ -516,6 +532,13 @@ def build() -> str:
         st, tot, per_run = section_sched_times(rows3d)
         w("Times of each scheduler with each linesolver, and of `full`. The seed's own times "
           "(Appendix D, unoptimised C# on a 2011 i5) are not comparable and are not repeated here.")
+        if b3d.get("seed_ls_max_res"):
+            w("")
+            w(f"The seed linesolver is run with all five schedulers and `full` up to "
+              f"{b3d['seed_ls_max_res']}³ (the seed study's sizes); above that only its Brute run is made, "
+              f"killed after {ft(b3d.get('seed_ls_big_hard'))}, to keep the whole run under 30 minutes. "
+              f"At 36³ each seed-linesolver run is killed after {ft(b3d.get('seed_ls_36_hard'))} and, once "
+              f"one is, the remaining seed-linesolver runs of that puzzle are skipped.")
         w("")
         w(st)
         w("")

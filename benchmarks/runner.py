@@ -27,6 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.common import ROOT, single_thread_env  # noqa: E402
 
 PYTHON = sys.executable
+REPEAT_BELOW_S = 0.2   # repeat a solve while the runs so far took less than this in total ...
+MAX_REPEATS = 5        # ... up to this many runs, and report the fastest
 
 
 # ---------------------------------------------------------------------------------------------
@@ -56,16 +58,34 @@ def run_job(job: dict, cache: dict, solve=None) -> dict:
     out = {"id": job["id"]}
     if job["solver"] == "cpsat":
         from benchmarks.cpsat import cpsat_solve
-        r = cpsat_solve(p, time_limit=job.get("time_limit"), workers=job.get("workers", 1),
-                        mode=job.get("mode", "cap"))
-        out.update(r.to_dict())
-        sols = r.solutions
+
+        def once():
+            r = cpsat_solve(p, time_limit=job.get("time_limit"), workers=job.get("workers", 1),
+                            mode=job.get("mode", "cap"))
+            d = r.to_dict()
+            d["_solutions"] = r.solutions
+            return d
     else:
         from benchmarks.common import run_solver
-        d = run_solver(solve, p, job["method"], job.get("prepass", False), job.get("linesolver", "dp"),
-                       job.get("time_limit"))
-        sols = d.pop("_solutions", [])
-        out.update(d)
+
+        def once():
+            return run_solver(solve, p, job["method"], job.get("prepass", False),
+                              job.get("linesolver", "dp"), job.get("time_limit"))
+    # Short solves are timed as the best of a few runs (the machine is shared and noisy); the
+    # counts (linesolvers, verdicts) are deterministic, so the first run's are kept.
+    d = once()
+    times = [d.get("time_s")]
+    while (d.get("verdict") in ("unique", "multiple", "none") and times[-1] is not None
+           and sum(times) < REPEAT_BELOW_S and len(times) < MAX_REPEATS):
+        e = once()
+        times.append(e.get("time_s"))
+        if e.get("verdict") != d.get("verdict"):
+            break
+    if len(times) > 1 and all(t is not None for t in times):
+        d["time_s"] = min(times)
+        d["repeats"] = len(times)
+    sols = d.pop("_solutions", [])
+    out.update(d)
     out["solution_keys"] = [_solution_key(s) for s in sols]
     if p.solution is not None and out.get("verdict") == "unique" and sols:
         out["matches_solution"] = bool(np.array_equal(np.asarray(sols[0], bool),
@@ -165,6 +185,13 @@ def run_jobs(jobs: list, log=print, warmup_limit: float = 300.0) -> dict:
                                "wall_s": float(j.get("hard_limit")),
                                "error": f"killed after the hard limit of {j.get('hard_limit')} s"}
             log(f"    job {killed}: killed after {j.get('hard_limit')} s")
+            grp = j.get("group")
+            if grp:  # the rest of its group would overrun too: skip them
+                for o in pending:
+                    if o.get("group") == grp and o["id"] not in results:
+                        results[o["id"]] = {"id": o["id"], "verdict": "skipped", "time_s": None,
+                                            "error": f"skipped: {killed} was killed at its hard limit"}
+                        log(f"    job {o['id']}: skipped")
         elif current is not None:  # crashed in the middle of a job
             results[current] = {"id": current, "verdict": "error",
                                 "error": f"worker exited with code {proc.returncode} during this job"}

@@ -178,9 +178,9 @@ def _ply_pick(elements, values):
 def _ply_ascii(text, elements):
     tokens = text.split()
     pos = 0
-    values = []
+    values: list = []
     for _name, count, props in elements:
-        cols = [[] if p[2] is None else ([], []) for p in props]
+        cols: list = [[] if p[2] is None else ([], []) for p in props]
         for _ in range(count):
             for p, col in zip(props, cols):
                 if p[2] is None:
@@ -198,7 +198,7 @@ def _ply_ascii(text, elements):
 
 
 def _ply_binary(data, pos, elements, order):
-    values = []
+    values: list = []
     for _name, count, props in elements:
         if all(p[2] is None for p in props):
             dt = np.dtype([(f"p{i}", order + p[1]) for i, p in enumerate(props)])
@@ -218,7 +218,7 @@ def _ply_binary(data, pos, elements, order):
                     pos += dt.itemsize * count
                     values.append([(arr["i"].ravel(), np.full(count, n0))])
                     continue
-        cols = [[] if p[2] is None else ([], []) for p in props]
+        cols: list = [[] if p[2] is None else ([], []) for p in props]
         for _ in range(count):
             for p, col in zip(props, cols):
                 if p[2] is None:
@@ -259,6 +259,9 @@ def _load_glb(data):
         pos += 8 + clen
     if doc is None:
         raise MeshFileError("no JSON chunk")
+    unsupported = set(doc.get("extensionsRequired", [])) - {"KHR_materials_unlit", "KHR_texture_transform"}
+    if unsupported:
+        raise MeshFileError(f"needs glTF extensions this loader does not support: {sorted(unsupported)}")
     nodes = doc.get("nodes", [])
     scenes = doc.get("scenes", [])
     if scenes:
@@ -321,7 +324,7 @@ def _gltf_accessor(doc, binary, index):
     stride = view.get("byteStride", 0) or comp.itemsize * width
     if start + stride * (count - 1) + comp.itemsize * width > len(binary):
         raise MeshFileError(f"accessor {index} reaches past the end of the binary chunk")
-    raw = np.ndarray((count, width), comp, binary, start, (stride, comp.itemsize))
+    raw: np.ndarray = np.ndarray((count, width), comp, binary, start, (stride, comp.itemsize))
     out = np.array(raw)
     if acc.get("normalized") and comp.kind in "iu":
         out = out.astype(np.float64) / np.iinfo(comp).max

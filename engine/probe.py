@@ -45,6 +45,7 @@ C_STAMP = 5
 C_CHANGED = 6     # cells the probing fixed in the main state
 C_NSOLS = 7       # complete solutions met inside probes (kept in Probe.sols, at most 2)
 C_TIER = 8        # 0: only cells next to a known cell along a line are probed; 1: all cells
+C_MAX_TIER = 9    # 1: probe to the full fixpoint; 0: stop once no cell next to a known one is left
 N_CTL = 10
 
 Probe = namedtuple("Probe", "probed_epoch needs cnt head nxt tgt hkeys hgen seen_stamp seen_val "
@@ -79,12 +80,15 @@ def _lit(c, v):
 
 
 @njit
-def reset_relations(pr):
-    """Forget every stored relation (they were derived under assumptions now withdrawn)."""
+def reset_relations(pr, new_epoch):
+    """Forget every stored relation; with ``new_epoch`` forget the probe outcomes too (both were
+    derived under assumptions now withdrawn). A child node of the search keeps the outcomes:
+    they stay true in every extension of the state they were found in."""
     pr[3][:] = -1
     pr[11][C_GEN] += 1
     pr[11][C_NEDGES] = 0
-    pr[11][C_EPOCH] += 1
+    if new_epoch:
+        pr[11][C_EPOCH] += 1
 
 
 @njit
@@ -202,7 +206,7 @@ def _store_outcome(lit, mark, w, pr):
 
 
 @njit
-def _mark_affected(t0, w, pr):
+def mark_affected(t0, w, pr):
     """After the main state gained trail[t0:], flag the probed cells whose outcome may change.
 
     With a complete line solver propagation is confluent: if both outcomes of q already contain
@@ -271,7 +275,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
                     ctl[C_IDLE] = 0
                     break
                 ctl[C_IDLE] += 1
-            if p >= 0 or ctl[C_TIER] == 1:
+            if p >= 0 or ctl[C_TIER] >= ctl[C_MAX_TIER]:
                 break
             ctl[C_TIER] = 1
             ctl[C_IDLE] = 0
@@ -334,7 +338,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
             if not assume(p, v, ls_id, budget, use_cache, net, w, pr):
                 return P_CONTRADICTION
             if use_bits:
-                _mark_affected(t0, w, pr)
+                mark_affected(t0, w, pr)
             else:
                 ctl[C_EPOCH] += 1
             ctl[C_TIER] = 0
@@ -353,7 +357,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
             if not close(ls_id, budget, use_cache, t0, net, w, pr):
                 return P_CONTRADICTION
             if use_bits:
-                _mark_affected(t0, w, pr)
+                mark_affected(t0, w, pr)
             else:
                 ctl[C_EPOCH] += 1
             ctl[C_TIER] = 0

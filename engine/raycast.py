@@ -75,7 +75,22 @@ def raster_hits(P, tris, parts, u_lo, u_hi, n_v, h_col, h_t, h_p):
         for i in range(i0, i1 + 1):
             fu = float(i)
             base = (i - u_lo) * n_v
-            for j in range(j0, j1 + 1):
+            # Narrow the row to where each edge function can be >= 0 (a slack of one column
+            # absorbs rounding; the exact tests below decide), so long slivers cost their
+            # crossings, not their bounding boxes.
+            lo_f = float(j0)
+            hi_f = float(j1)
+            for du, dv, pu, pv, sg in ((d0u, d0v, p0u, p0v, s0), (d1u, d1v, p1u, p1v, s1),
+                                       (d2u, d2v, p2u, p2v, s2)):
+                if du != 0.0:
+                    root = pv + dv * (fu - pu) / du
+                    if sg * du > 0.0:
+                        lo_f = max(lo_f, root - 1.0)
+                    else:
+                        hi_f = min(hi_f, root + 1.0)
+            if not lo_f <= hi_f:
+                continue
+            for j in range(int(np.ceil(lo_f)), int(np.floor(hi_f)) + 1):
                 fv = float(j)
                 e0 = s0 * (d0u * (fv - p0v) - d0v * (fu - p0u))
                 if e0 < 0.0 or (e0 == 0.0 and not inc0):
@@ -139,20 +154,69 @@ def _sort_hits(t, p, lo, hi):
 
 
 @njit
-def fill_columns(start, hit_t, hit_p, by_part, u_lo, u_hi, n_v, n_d, k, out):
+def _sort_pairs(key, val, lo, hi):
+    """Shell sort of key[lo:hi] (int64), carrying val along."""
+    gap = 1
+    while gap < (hi - lo) // 3:
+        gap = 3 * gap + 1
+    while gap > 0:
+        for x in range(lo + gap, hi):
+            kv = key[x]
+            vv = val[x]
+            y = x - gap
+            while y >= lo and key[y] > kv:
+                key[y + gap] = key[y]
+                val[y + gap] = val[y]
+                y -= gap
+            key[y + gap] = kv
+            val[y + gap] = vv
+        gap //= 3
+
+
+@njit
+def _merge_intervals(iv_lo, iv_hi, lo, hi):
+    """Sort [lo, hi) of the intervals by start and merge overlaps in place; returns the new end."""
+    if hi - lo < 2:
+        return hi
+    _sort_pairs(iv_lo, iv_hi, lo, hi)
+    w = lo
+    for x in range(lo + 1, hi):
+        if iv_lo[x] <= iv_hi[w]:
+            if iv_hi[x] > iv_hi[w]:
+                iv_hi[w] = iv_hi[x]
+        else:
+            w += 1
+            iv_lo[w] = iv_lo[x]
+            iv_hi[w] = iv_hi[x]
+    return w + 1
+
+
+@njit
+def fill_columns(start, hit_t, hit_p, by_part, cavity, u_lo, u_hi, n_v, n_d, k, axis, out):
     """Turn each fine column's crossings into inside samples and add them to ``out``.
 
     A depth sample s is inside a part when the number of that part's crossings with depth > s is
-    odd; parts are united.  ``out[U, V, D]`` counts inside samples per coarse voxel
-    (fine column (u, v) belongs to coarse column (u // k, v // k), sample s to voxel s // k).
+    odd.  With ``by_part`` the parts are united, except that parts flagged in ``cavity`` (closed
+    shells wound against the solid ones) are combined by exclusive or: a cavity inside a solid
+    is carved out of it, a stray inverted shell outside every solid is still filled.
+    ``out[X, Y, Z]`` counts inside samples per voxel: fine column (u, v) belongs to coarse column
+    (u // k, v // k), sample s to voxel s // k along the ray ``axis`` (the plane axes (u, v) are
+    the other two, ascending).  Writing every pass into the same layout costs strided writes
+    along x and y, but only for the filled runs, and lets the passes be combined in one
+    sequential sweep.
     """
     max_m = 0
     for col in range((u_hi - u_lo) * n_v):
         m = start[col + 1] - start[col]
         if m > max_m:
             max_m = m
-    iv_lo = np.empty(max_m + 2, np.int64)
-    iv_hi = np.empty(max_m + 2, np.int64)
+    # A part with g crossings gives at most g intervals, so <= m in all; the exclusive or then
+    # needs the cavity intervals plus twice m end points.
+    room = 3 * max_m + 4
+    iv_lo = np.empty(room, np.int64)
+    iv_hi = np.empty(room, np.int64)
+    cv_lo = np.empty(room, np.int64)
+    cv_hi = np.empty(room, np.int64)
     for col in range((u_hi - u_lo) * n_v):
         lo = start[col]
         hi = start[col + 1]
@@ -160,12 +224,14 @@ def fill_columns(start, hit_t, hit_p, by_part, u_lo, u_hi, n_v, n_d, k, out):
             continue
         _sort_hits(hit_t, hit_p, lo, hi)
         n_iv = 0
+        n_cv = 0
         g0 = lo
         while g0 < hi:
             g1 = g0 + 1
             while g1 < hi and hit_p[g1] == hit_p[g0]:
                 g1 += 1
             m = g1 - g0
+            is_cav = by_part and cavity[hit_p[g0]]
             # Between crossing r-1 and r (r = 0..m) there are m - r crossings beyond.
             for r in range(m + 1):
                 if (m - r) % 2 == 0:
@@ -175,104 +241,110 @@ def fill_columns(start, hit_t, hit_p, by_part, u_lo, u_hi, n_v, n_d, k, out):
                 s0 = max(s0, 0)
                 s1 = min(s1, n_d)
                 if s0 < s1:
-                    iv_lo[n_iv] = s0
-                    iv_hi[n_iv] = s1
-                    n_iv += 1
+                    if is_cav:
+                        cv_lo[n_cv] = s0
+                        cv_hi[n_cv] = s1
+                        n_cv += 1
+                    else:
+                        iv_lo[n_iv] = s0
+                        iv_hi[n_iv] = s1
+                        n_iv += 1
             g0 = g1
+        if by_part:
+            # Overlapping parts: merge so a sample is counted once.
+            n_iv = _merge_intervals(iv_lo, iv_hi, 0, n_iv)
+            if n_cv:
+                n_cv = _merge_intervals(cv_lo, cv_hi, 0, n_cv)
+                # Exclusive or of two sets of disjoint intervals: sort all end points, then
+                # pair them up (inside = an odd number of end points at or before s).
+                n_e = 0
+                for x in range(n_iv):
+                    cv_lo[n_cv + n_e] = iv_lo[x]
+                    cv_lo[n_cv + n_e + 1] = iv_hi[x]
+                    n_e += 2
+                for x in range(n_cv):
+                    cv_lo[n_cv + n_e] = cv_lo[x]
+                    cv_lo[n_cv + n_e + 1] = cv_hi[x]
+                    n_e += 2
+                _sort_pairs(cv_lo, cv_hi, n_cv, n_cv + n_e)
+                n_iv = 0
+                for x in range(n_cv, n_cv + n_e, 2):
+                    if cv_lo[x] < cv_lo[x + 1]:
+                        iv_lo[n_iv] = cv_lo[x]
+                        iv_hi[n_iv] = cv_lo[x + 1]
+                        n_iv += 1
         if n_iv == 0:
             continue
-        if by_part and n_iv > 1:
-            # Overlapping parts: merge intervals so a sample is counted once.  The interval
-            # starts are distinct sample indices per part; sort by start (insertion: few parts
-            # cross one column) and sweep.
-            for x in range(1, n_iv):
-                a0 = iv_lo[x]
-                a1 = iv_hi[x]
-                y = x - 1
-                while y >= 0 and iv_lo[y] > a0:
-                    iv_lo[y + 1] = iv_lo[y]
-                    iv_hi[y + 1] = iv_hi[y]
-                    y -= 1
-                iv_lo[y + 1] = a0
-                iv_hi[y + 1] = a1
-            w = 0
-            for x in range(1, n_iv):
-                if iv_lo[x] <= iv_hi[w]:
-                    if iv_hi[x] > iv_hi[w]:
-                        iv_hi[w] = iv_hi[x]
-                else:
-                    w += 1
-                    iv_lo[w] = iv_lo[x]
-                    iv_hi[w] = iv_hi[x]
-            n_iv = w + 1
         fu = u_lo + col // n_v
         cu = fu // k
         cv = (col % n_v) // k
         for x in range(n_iv):
             s0 = iv_lo[x]
             s1 = iv_hi[x]
-            if k == 1:
-                for s in range(s0, s1):
-                    out[cu, cv, s] += 1
-            else:
-                for z in range(s0 // k, (s1 - 1) // k + 1):
-                    out[cu, cv, z] += min(s1, (z + 1) * k) - max(s0, z * k)
+            for z in range(s0 // k, (s1 - 1) // k + 1):
+                add = min(s1, (z + 1) * k) - max(s0, z * k)
+                if axis == 2:
+                    out[cu, cv, z] += add
+                elif axis == 0:
+                    out[z, cu, cv] += add
+                else:
+                    out[cu, z, cv] += add
 
 
 @njit
-def combine_axes(cz, cx, cy, robust, need, want_med, med, grid, box):
-    """Threshold (and, when ``robust``, majority-vote) the passes into ``grid``.
+def combine_axes(c0, c1, c2, mode, need, want_med, med, grid, box, x_lo, x_hi):
+    """Threshold the passes' sample counts (all laid out (X, Y, Z)) into ``grid``.
 
-    ``cz`` is laid out (X, Y, Z), ``cx`` (Y, Z, X), ``cy`` (X, Z, Y); ``med`` gets the median
-    sample count per voxel when ``want_med``.  ``box`` (6,) gets the bounding box of the filled
-    voxels (lo xyz, hi xyz exclusive; all zero when empty).  Returns (filled voxels, voxels on
-    which the three passes do not all agree).
+    mode 0: one pass, ``c0``.  mode 1: ``c0`` holds votes (one sample per voxel, each of the three
+    passes added 0 or 1): filled = at least 2.  mode 2: three count arrays, filled = median >=
+    ``need``.  ``med`` gets the median count when ``want_med``.  Only slabs ``x_lo <= x < x_hi``
+    (so the caller can report progress between slabs); ``box`` (6,) (lo xyz, hi xyz exclusive)
+    is widened to the filled voxels found.  Returns the number of voxels on which the three
+    passes do not all agree (0 in mode 0).
     """
-    nx, ny, nz = cz.shape
+    nx, ny, nz = c0.shape
     disagree = 0
-    rows = 0
-    lo0, lo1, lo2 = nx, ny, nz
-    hi0, hi1, hi2 = 0, 0, 0
-    tile = 16  # (x, y) tiles keep the cache lines of the transposed layouts resident
-    for y0 in range(0, ny, tile):
-        for x0 in range(0, nx, tile):
-            for x in range(x0, min(x0 + tile, nx)):
-                for y in range(y0, min(y0 + tile, ny)):
-                    first = -1
-                    last = -1
-                    for z in range(nz):
-                        m = int(cz[x, y, z])
-                        if robust:
-                            b = int(cx[y, z, x])
-                            c = int(cy[x, z, y])
-                            votes = 0
-                            if m >= need:
-                                votes += 1
-                            if b >= need:
-                                votes += 1
-                            if c >= need:
-                                votes += 1
-                            if votes == 1 or votes == 2:
-                                disagree += 1
-                            m = m + b + c - max(m, max(b, c)) - min(m, min(b, c))
-                        if want_med:
-                            med[x, y, z] = m
-                        f = m >= need
-                        grid[x, y, z] = f
-                        if f:
-                            if first < 0:
-                                first = z
-                            last = z
-                    if first >= 0:
-                        rows += 1
-                        lo0 = min(lo0, x)
-                        lo1 = min(lo1, y)
-                        lo2 = min(lo2, first)
-                        hi0 = max(hi0, x + 1)
-                        hi1 = max(hi1, y + 1)
-                        hi2 = max(hi2, last + 1)
-    if rows == 0:
-        lo0 = lo1 = lo2 = 0
+    lo0, lo1, lo2 = box[0], box[1], box[2]
+    hi0, hi1, hi2 = box[3], box[4], box[5]
+    for x in range(x_lo, x_hi):
+        for y in range(ny):
+            first = -1
+            last = -1
+            for z in range(nz):
+                m = int(c0[x, y, z])
+                if mode == 1:
+                    if m == 1 or m == 2:
+                        disagree += 1
+                    f = m >= 2
+                else:
+                    if mode == 2:
+                        b = int(c1[x, y, z])
+                        c = int(c2[x, y, z])
+                        votes = 0
+                        if m >= need:
+                            votes += 1
+                        if b >= need:
+                            votes += 1
+                        if c >= need:
+                            votes += 1
+                        if votes == 1 or votes == 2:
+                            disagree += 1
+                        m = m + b + c - max(m, max(b, c)) - min(m, min(b, c))
+                    if want_med:
+                        med[x, y, z] = m
+                    f = m >= need
+                grid[x, y, z] = f
+                if f:
+                    if first < 0:
+                        first = z
+                    last = z
+            if first >= 0:
+                lo0 = min(lo0, x)
+                lo1 = min(lo1, y)
+                lo2 = min(lo2, first)
+                hi0 = max(hi0, x + 1)
+                hi1 = max(hi1, y + 1)
+                hi2 = max(hi2, last + 1)
     box[0] = lo0
     box[1] = lo1
     box[2] = lo2
@@ -334,7 +406,13 @@ def weld_ids(bits):
     first = np.empty(n, np.int64)
     n_ids = 0
     for i in range(n):
-        h = bits[i, 0] * 0x2545F491 + bits[i, 1] * 0x9E3779B1 + bits[i, 2] * 0x85EBCA77
+        # Fold each coordinate to 32 bits first so the products cannot overflow (the same code
+        # then runs as plain Python where numba is missing).
+        h = 0
+        for d in range(3):
+            x = bits[i, d]
+            x = (x ^ (x >> 32)) & 0xFFFFFFFF
+            h ^= x * (0x2545F491, 0x1E3779B1, 0x05EBCA77)[d]
         h ^= h >> 29
         slot = h & mask
         while True:
@@ -378,22 +456,26 @@ def degenerate_triangles(verts, tris, welded, out):
 
 
 @njit
-def edge_stats(wt, n_vertices):
-    """(edges used an odd number of times, edges used more than twice) over welded triangles.
+def edge_stats(wt, n_vertices, tri_part, n_parts):
+    """(edges used an odd number of times, edges used more than twice, odd edges per part) over
+    welded triangles.
 
-    Edges are bucketed by their smaller vertex (a counting sort), so each bucket is a handful
-    of entries that a tiny insertion sort groups.
+    Edges are bucketed by their smaller vertex (a counting sort); each bucket is then sorted
+    (usually a handful of entries) to group equal edges.
     """
     start = np.zeros(n_vertices + 1, np.int64)
+    vpart = np.zeros(n_vertices, np.int64)
     for t in range(wt.shape[0]):
         for e in range(3):
             a = wt[t, e]
             b = wt[t, (e + 1) % 3]
             start[min(a, b) + 1] += 1
+            vpart[a] = tri_part[t]
     for v in range(n_vertices):
         start[v + 1] += start[v]
     fill = start[:-1].copy()
     other = np.empty(start[-1], np.int64)
+    dummy = np.empty(start[-1], np.int64)
     for t in range(wt.shape[0]):
         for e in range(3):
             a = wt[t, e]
@@ -403,16 +485,11 @@ def edge_stats(wt, n_vertices):
             fill[lo] += 1
     odd = 0
     many = 0
+    per_part = np.zeros(max(n_parts, 1), np.int64)
     for v in range(n_vertices):
         lo = start[v]
         hi = start[v + 1]
-        for x in range(lo + 1, hi):
-            val = other[x]
-            y = x - 1
-            while y >= lo and other[y] > val:
-                other[y + 1] = other[y]
-                y -= 1
-            other[y + 1] = val
+        _sort_pairs(other, dummy, lo, hi)
         x = lo
         while x < hi:
             r = x + 1
@@ -420,10 +497,26 @@ def edge_stats(wt, n_vertices):
                 r += 1
             if (r - x) % 2 == 1:
                 odd += 1
+                per_part[vpart[v]] += 1
             if r - x > 2:
                 many += 1
             x = r
-    return odd, many
+    return odd, many, per_part
+
+
+@njit
+def part_volumes(verts, tris, tri_part, n_parts, centre):
+    """Signed volume enclosed by each part (positive when wound counter-clockwise outwards)."""
+    vol = np.zeros(max(n_parts, 1))
+    cx, cy, cz = centre[0], centre[1], centre[2]
+    for t in range(tris.shape[0]):
+        i, j, k = tris[t, 0], tris[t, 1], tris[t, 2]
+        ax, ay, az = verts[i, 0] - cx, verts[i, 1] - cy, verts[i, 2] - cz
+        bx, by, bz = verts[j, 0] - cx, verts[j, 1] - cy, verts[j, 2] - cz
+        qx, qy, qz = verts[k, 0] - cx, verts[k, 1] - cy, verts[k, 2] - cz
+        det = ax * (by * qz - bz * qy) - ay * (bx * qz - bz * qx) + az * (bx * qy - by * qx)
+        vol[tri_part[t]] += det / 6.0
+    return vol
 
 
 @njit

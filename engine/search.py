@@ -16,8 +16,9 @@ import numpy as np
 
 from .cells import FILLED, UNKNOWN
 from .jit import njit
-from .probe import (C_CHANGED, C_IDLE, C_NSOLS, C_TIER, P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED, assume,
-                    close, new_probe, probe_round, reset_relations)
+from .probe import (C_CHANGED, C_IDLE, C_MAX_TIER, C_NSOLS, C_TIER, P_CONTRADICTION, P_FIXPOINT, P_PAUSED,
+                    P_SOLVED, assume,
+                    close, mark_affected, new_probe, probe_round, reset_relations)
 from .propagate import (LS_DP, S_CHECKS, S_LINESOLVERS, S_TLEN, check_all, new_work, queue_all,
                         undo_to)
 
@@ -25,11 +26,12 @@ STOPPED = -1  # driver-only status: a limit or the progress callback ended the r
 
 
 @njit
-def choose_branch(state, cnt, cell_start):
-    """(cell, first value) for the next guess: max (n0*n1, n0+n1) over probed unknown cells."""
+def choose_branch(state, cnt, cell_start, mode):
+    """(cell, first value) for the next guess, from the probe outcome sizes n0, n1 of each
+    unknown cell. mode 0: max n0*n1, larger side first; 1: the same, smaller side first;
+    2: max min(n0,n1) + log(1+|n0-n1|) (LalaFrogKK's Min-logd flavour); 3: max n0+n1."""
     best = -1
-    best_a = -1
-    best_b = -1
+    best_s = -1.0
     first = FILLED
     for c in range(len(state)):
         if state[c] != UNKNOWN:
@@ -40,16 +42,27 @@ def choose_branch(state, cnt, cell_start):
             if best < 0 and cell_start[c + 1] == cell_start[c]:
                 best = c  # a cell no clue covers: any guess, used only if nothing better
             continue
-        a = n0 * n1
-        b = n0 + n1
-        if a > best_a or (a == best_a and b > best_b):
-            best, best_a, best_b = c, a, b
-            first = FILLED if n1 >= n0 else np.int8(1)
+        if mode == 0 or mode == 1:
+            sc = float(n0) * float(n1) + 1e-6 * (n0 + n1)
+        elif mode == 2:
+            sc = min(n0, n1) + np.log(1.0 + abs(n0 - n1))
+        else:
+            sc = float(n0 + n1)
+        if sc > best_s:
+            best, best_s = c, sc
+            if mode == 1:
+                first = FILLED if n1 < n0 else np.int8(1)
+            else:
+                first = FILLED if n1 >= n0 else np.int8(1)
     if best < 0:
         for c in range(len(state)):
             if state[c] == UNKNOWN:
                 return c, FILLED
     return best, first
+
+
+BRANCH_MODE = 0
+SEARCH_MAX_TIER = 1
 
 
 @dataclass
@@ -101,6 +114,7 @@ class _Driver:
         self.n_target = self.n_cells - len(self.free)
         self.w = new_work(net, cache_slots=cache_slots if use_cache else 0)
         self.pr = new_probe(self.n_cells, max_edges)
+        self.use_bits = self.pr.gbits.shape[0] > 1 and ls_id == LS_DP
         self.limits = limits
         self.chunk = 2000
 
@@ -109,6 +123,7 @@ class _Driver:
         net, w, pr = self.net, self.w, self.pr
         pr.ctl[C_IDLE] = 0
         pr.ctl[C_TIER] = 0
+        pr.ctl[C_MAX_TIER] = 1 if message == "probing" else SEARCH_MAX_TIER
         while True:
             if self.limits.stop(w, message):
                 return STOPPED
@@ -128,8 +143,8 @@ class _Driver:
             elif dt > target * 2:
                 self.chunk = max(self.chunk // 2, 50)
 
-    def new_node(self):
-        reset_relations(self.pr)
+    def new_node(self, child=False):
+        reset_relations(self.pr, not (child and self.use_bits))
         self.pr.ctl[C_IDLE] = 0
 
     def solution_ok(self):
@@ -201,18 +216,18 @@ class _Driver:
                     undo_to(mark, net, w)
                     if alt:
                         stack.append((mark, p, 0))
-                        status = self._guess(p, alt)
+                        status = self._guess(p, alt, False)
                         resumed = True
                         break
                 if not resumed:
                     break
             else:
                 # P_FIXPOINT: guess
-                p, v = choose_branch(w.state, pr.cnt, net.cell_start)
+                p, v = choose_branch(w.state, pr.cnt, net.cell_start, BRANCH_MODE)
                 mark = int(w.stats[S_TLEN])
                 stack.append((mark, int(p), int(3 - v)))
                 res.max_depth = max(res.max_depth, len(stack))
-                status = self._guess(int(p), int(v))
+                status = self._guess(int(p), int(v), True)
                 res.nodes += 1
             if self.harvest():
                 break
@@ -234,10 +249,15 @@ class _Driver:
         res.difficulty = difficulty
         return self._finish(res, self.w.state.copy())
 
-    def _guess(self, p, v):
-        self.new_node()
+    def _guess(self, p, v, child):
+        """Assume cell p = v below the current node; ``child``: the current node's probe outcomes
+        stay valid (a first branch), else they came from the abandoned sibling subtree."""
+        self.new_node(child)
+        t0 = int(self.w.stats[S_TLEN])
         if not assume(p, np.int8(v), self.ls_id, self.budget, self.use_cache, self.net, self.w, self.pr):
             return P_CONTRADICTION
+        if child and self.use_bits:
+            mark_affected(t0, self.w, self.pr)
         return self.probe_fixpoint("searching")
 
     def _finish(self, res, state):
@@ -258,7 +278,12 @@ class _Driver:
 
 
 def run_full(net, ls_id, budget, limits, *, use_cache=True, cache_slots=1 << 14,
-             max_edges=1 << 21):
-    """Run the full method; returns (FullResult, Work) — the Work carries the metrics."""
+             max_edges=None):
+    """Run the full method; returns (FullResult, Work) — the Work carries the metrics.
+
+    The relation store defaults to 32 relations per cell (at most 2M): it is touched at random,
+    so a store far larger than the puzzle costs page faults, not just memory."""
+    if max_edges is None:
+        max_edges = int(min(max(32 * (len(net.cell_start) - 1), 1 << 12), 1 << 21))
     drv = _Driver(net, ls_id, budget, use_cache, cache_slots, limits, max_edges)
     return drv.run(), drv.w

@@ -16,10 +16,10 @@ MAX_PER_AXIS = 1024
 MAX_VOXELS = 2**31
 MAX_SAMPLES = 8
 MAX_HITS = 2**28
-BAND_COLUMNS = 2**22  # fine columns rasterized per call: bounds memory, paces progress/cancel
+BAND_COLUMNS = 2**18  # fine columns rasterized per call: bounds memory, paces progress/cancel
+BAND_VOXELS = 2**24  # voxels combined per call, for the same reason
 
-# Per ray axis: (u, v, depth) world axes.  Plane axes ascending, so the x pass is laid out
-# (Y, Z, X) and the y pass (X, Z, Y), which is what raycast.combine_axes expects.
+# Per ray axis: (u, v, depth) world axes, plane axes ascending (raycast.fill_columns relies on it).
 _PASS_AXES = {2: (0, 1, 2), 0: (1, 2, 0), 1: (0, 2, 1)}
 
 
@@ -82,24 +82,40 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
         run_tris = np.ascontiguousarray(tris[keep])
     else:
         wt, run_tris = welded, tris
-    boundary, non_manifold = raycast.edge_stats(wt, n_welded)
     if robust and len(run_tris):
         parts, n_parts = raycast.triangle_parts(wt, n_welded)
     else:
         parts, n_parts = np.zeros(len(run_tris), np.int32), 1 if len(run_tris) else 0
+    boundary, non_manifold, open_edges = raycast.edge_stats(wt, n_welded, parts, n_parts)
+    cavity = _cavities(verts, run_tris, parts, n_parts, open_edges, (bmin + bmax) / 2.0)
     cell_origin = lattice + c_lo * vs
     g = (verts - cell_origin) / vs  # voxel units: voxel i spans [i, i + 1)
 
-    counts = {}
-    for n_pass, axis in enumerate(axes):
-        counts[axis] = _pass(g, run_tris, parts, n_parts > 1, axis, shape, k, progress,
-                             n_pass / len(axes), 1.0 / len(axes))
+    cdt = _count_dtype(k)
+    if robust and k == 1:
+        # One sample per voxel: the passes add their 0/1 into one array of votes.
+        votes = np.zeros(shape, cdt)
+        outs = [votes, votes, votes]
+        mode = 1
+    else:
+        outs = [np.zeros(shape, cdt) for _ in axes]
+        mode = 2 if robust else 0
+    for n_pass, (axis, out) in enumerate(zip(axes, outs)):
+        _pass(g, run_tris, parts, n_parts > 1, cavity, axis, shape, k, out, progress,
+              0.9 * n_pass / len(axes), 0.9 / len(axes))
     grid = np.empty(shape, np.bool_)
-    med = np.empty(shape if k > 1 else (0, 0, 0), _count_dtype(k))
-    box = np.zeros(6, np.int64)
-    cz = counts[2]
-    cx, cy = (counts[0], counts[1]) if robust else (cz, cz)
-    disagreements = raycast.combine_axes(cz, cx, cy, robust, need, k > 1, med, grid, box)
+    med = np.empty(shape if k > 1 else (0, 0, 0), cdt)
+    box = np.array([shape[0], shape[1], shape[2], 0, 0, 0], np.int64)
+    c1, c2 = (outs[1], outs[2]) if mode == 2 else (outs[0], outs[0])
+    slab = max(1, BAND_VOXELS // (shape[1] * shape[2]))
+    disagreements = 0
+    for x_lo in range(0, shape[0], slab):
+        x_hi = min(x_lo + slab, shape[0])
+        disagreements += raycast.combine_axes(outs[0], c1, c2, mode, need, k > 1, med, grid, box,
+                                              x_lo, x_hi)
+        _tick(progress, 0.9 + 0.1 * x_hi / shape[0])
+    if box[3] == 0:
+        box[:] = 0
     disagreements = int(disagreements) if robust else None
     frac = med.astype(np.float32) / np.float32(k**3) if k > 1 else None
 
@@ -146,9 +162,11 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
         "degenerate_triangles": int(n_degenerate),
         "vertices_welded": int(n_welded),
         "parts": int(n_parts),
+        "cavities": int(cavity.sum()),
         "boundary_edges": int(boundary),
         "non_manifold_edges": int(non_manifold),
         "disagreements": disagreements,
+        "watertight": boundary == 0,
         "looks_open": bool(looks_open),
         "filled": filled,
         "computed_shape": shape,
@@ -157,6 +175,19 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
         "time_s": time.perf_counter() - t_start,
     }
     return VoxelResult(grid, np.asarray(out_origin, np.float64), float(vs), frac, diagnostics, warnings)
+
+
+def _cavities(verts, tris, parts, n_parts, open_edges, centre):
+    """Parts to carve rather than unite: closed shells wound against the largest closed part
+    (an inner wall of a hollow solid made as a separate shell)."""
+    cavity = np.zeros(max(n_parts, 1), np.bool_)
+    closed = open_edges[:n_parts] == 0
+    if n_parts < 2 or closed.sum() < 2:
+        return cavity
+    vol = raycast.part_volumes(verts, tris, parts, n_parts, centre)[:n_parts]
+    ref = np.flatnonzero(closed)[np.argmax(np.abs(vol[closed]))]
+    cavity[:n_parts] = closed & (np.sign(vol) == -np.sign(vol[ref])) & (vol != 0)
+    return cavity
 
 
 def _count_dtype(k):
@@ -169,12 +200,11 @@ def _tick(progress, fraction):
         raise VoxelizeError("cancelled")
 
 
-def _pass(g, tris, parts, by_part, axis, shape, k, progress, p0, dp):
-    """Parity along one axis: per-voxel inside-sample counts laid out (u, v, depth)."""
+def _pass(g, tris, parts, by_part, cavity, axis, shape, k, out, progress, p0, dp):
+    """Parity along one axis: adds per-voxel inside-sample counts to ``out`` (X, Y, Z)."""
     ua, va, da = _PASS_AXES[axis]
     P = np.ascontiguousarray(g[:, [ua, va, da]] * k - 0.5)  # samples on integers
     n_u, n_v, n_d = shape[ua] * k, shape[va] * k, shape[da] * k
-    out = np.zeros((shape[ua], shape[va], shape[da]), _count_dtype(k))
     rows = max(k, (BAND_COLUMNS // n_v) // k * k)
     bands = list(range(0, n_u, rows))
     hint = min(MAX_HITS, max(4096, 2 * tris.shape[0]))
@@ -206,9 +236,9 @@ def _pass(g, tris, parts, by_part, axis, shape, k, progress, p0, dp):
         hint = max(hint, n_hits)
         start, hit_t, hit_p = raycast.bucket_hits(n_hits, h_col, h_t, h_p, (u_hi - u_lo) * n_v)
         del h_col, h_t, h_p
-        raycast.fill_columns(start, hit_t, hit_p, by_part, u_lo, u_hi, n_v, n_d, k, out)
+        raycast.fill_columns(start, hit_t, hit_p, by_part, cavity, u_lo, u_hi, n_v, n_d, k, axis,
+                             out)
         _tick(progress, p0 + dp * (b + 1) / len(bands))
-    return out
 
 
 def _check_mesh(vertices, triangles):
@@ -218,6 +248,7 @@ def _check_mesh(vertices, triangles):
         raise VoxelizeError(f"vertices must be numbers: {exc}") from None
     if verts.ndim != 2 or verts.shape[1] != 3:
         raise VoxelizeError(f"vertices must have shape (n, 3), got {verts.shape}")
+    verts = np.ascontiguousarray(verts)
     tris = np.asarray(triangles)
     if tris.size == 0:
         raise VoxelizeError("the mesh has no triangles")
@@ -305,8 +336,14 @@ def _grid_spec(bmin, bmax, resolution, voxel_size, origin, fit):
         raise VoxelizeError(f"origin must be three numbers, got {origin!r}") from None
     if not np.isfinite(lattice).all():
         raise VoxelizeError(f"origin must be finite, got {origin!r}")
-    lo = np.floor((bmin - lattice) / vs).astype(np.int64)
-    hi = np.maximum(np.ceil((bmax - lattice) / vs).astype(np.int64), lo + 1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        lo_f = np.floor((bmin - lattice) / vs)
+        hi_f = np.ceil((bmax - lattice) / vs)
+    if not (np.isfinite(lo_f).all() and np.isfinite(hi_f).all()
+            and np.abs(np.concatenate([lo_f, hi_f])).max() < 2.0**52):
+        raise VoxelizeError("the origin is too far from the mesh for this voxel size")
+    lo = lo_f.astype(np.int64)
+    hi = np.maximum(hi_f.astype(np.int64), lo + 1)
     if (hi - lo).max() > MAX_PER_AXIS + 1:
         raise VoxelizeError(
             f"the grid would be {'×'.join(str(int(x)) for x in hi - lo)} voxels: at most "
@@ -331,7 +368,8 @@ def _available_memory():
 def _check_memory(shape, full, k, n_axes, fit):
     voxels = math.prod(shape)
     cb = np.dtype(_count_dtype(k)).itemsize
-    per_voxel = (n_axes + 1) * cb + 1 + (8 if k > 1 else 0)  # counters, median, grid, fraction
+    counters = 1 if k == 1 else n_axes + 1  # votes, or counts per pass and their median
+    per_voxel = counters * cb + 1 + (8 if k > 1 else 0)  # + grid, fraction (and its copy)
     need = voxels * per_voxel + (0 if fit else math.prod(full) * (1 + (4 if k > 1 else 0)))
     need += BAND_COLUMNS * 8 * 3
     avail = _available_memory()

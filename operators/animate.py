@@ -13,16 +13,16 @@ class NONOGRAM_OT_animate_solve(bpy.types.Operator):
     clear: BoolProperty(name="Remove Animation", default=False, options={'SKIP_SAVE'})
 
     @classmethod
-    def poll(cls, context):
+    def poll(cls, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
         return obj is not None and bool(obj.nonogram.report)
 
-    def execute(self, context):
+    def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
         if self.clear:
             scene.clear_animation(obj)
             return {'FINISHED'}
-        frames = context.scene.nonogram_settings.anim_frames
+        frames = scene.settings(context).anim_frames
         try:
             n = scene.animate_solve(context.scene, obj, start=context.scene.frame_start,
                                     duration=frames)

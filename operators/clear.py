@@ -11,13 +11,13 @@ class NONOGRAM_OT_clear(bpy.types.Operator):
     bl_options = {'REGISTER', 'UNDO'}
 
     @classmethod
-    def poll(cls, context):
+    def poll(cls, context: bpy.types.Context):
         return scene.nonogram_of(context.active_object) is not None and active_job() is None
 
-    def invoke(self, context, event):
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event):
         return context.window_manager.invoke_confirm(self, event)
 
-    def execute(self, context):
+    def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
         name = obj.name
         scene.clear_nonogram(obj)

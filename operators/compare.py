@@ -18,10 +18,10 @@ class NONOGRAM_OT_compare(JobOperator, bpy.types.Operator):
     cancel_is_cooperative = False
 
     @classmethod
-    def poll(cls, context):
+    def poll(cls, context: bpy.types.Context):
         return scene.nonogram_of(context.active_object) is not None and active_job() is None
 
-    def make_job(self, context):
+    def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
         try:
             puzzle = scene.load_stored_puzzle(obj)
@@ -29,7 +29,7 @@ class NONOGRAM_OT_compare(JobOperator, bpy.types.Operator):
             self.report({'ERROR'}, str(e))
             return None
         self._obj_name = obj.name
-        linesolver = context.scene.nonogram_settings.linesolver
+        linesolver = scene.settings(context).linesolver
         compare = engine("solve").compare
 
         def run(progress):
@@ -37,7 +37,7 @@ class NONOGRAM_OT_compare(JobOperator, bpy.types.Operator):
             return compare(puzzle, linesolver=linesolver)
         return Job("solver comparison", run)
 
-    def finish(self, context, rows):
+    def finish(self, context: bpy.types.Context, rows):
         obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
         if obj is None or scene.nonogram_of(obj) is not obj:
             self.report({'ERROR'}, "The nonogram was deleted during the comparison")

@@ -16,16 +16,16 @@ class NONOGRAM_OT_export_puzzle(bpy.types.Operator, ExportHelper):
     filter_glob: StringProperty(default="*.json", options={'HIDDEN'})
 
     @classmethod
-    def poll(cls, context):
+    def poll(cls, context: bpy.types.Context):
         return scene.nonogram_of(context.active_object) is not None
 
-    def invoke(self, context, event):
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event):
         if not self.filepath:
             obj = scene.nonogram_of(context.active_object)
             self.filepath = bpy.path.clean_name(obj.name) + self.filename_ext
         return ExportHelper.invoke(self, context, event)
 
-    def execute(self, context):
+    def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
         pf = engine("puzzlefile")
         try:

@@ -21,10 +21,10 @@ class NONOGRAM_OT_import_puzzle(bpy.types.Operator, ImportHelper):
                               unit='LENGTH')
 
     @classmethod
-    def poll(cls, context):
+    def poll(cls, context: bpy.types.Context):
         return context.scene is not None and context.mode == 'OBJECT'
 
-    def execute(self, context):
+    def execute(self, context: bpy.types.Context):
         pf = engine("puzzlefile")
         try:
             puzzle = pf.load_puzzle(self.filepath)

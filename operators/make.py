@@ -1,8 +1,13 @@
 import json
 
 import bpy
+from bpy.props import BoolProperty, FloatProperty, IntProperty
 
 from . import scene
+
+# Scripts may pass these; from the UI they come from the panel (Scene.nonogram_settings).
+_SETTINGS = ("resolution", "samples", "threshold", "robust", "hide_source")
+_HIDDEN = {'HIDDEN', 'SKIP_SAVE'}
 
 
 class NONOGRAM_OT_make(bpy.types.Operator):
@@ -12,29 +17,35 @@ class NONOGRAM_OT_make(bpy.types.Operator):
     bl_label = "Make Nonogram"
     bl_options = {'REGISTER', 'UNDO'}
 
+    resolution: IntProperty(name="Resolution", default=12, min=1, options=_HIDDEN)
+    samples: IntProperty(name="Anti-aliasing", default=1, min=1, options=_HIDDEN)
+    threshold: FloatProperty(name="Threshold", default=0.5, min=0.0, max=1.0, options=_HIDDEN)
+    robust: BoolProperty(name="Robust", default=True, options=_HIDDEN)
+    hide_source: BoolProperty(name="Hide Source", default=False, options=_HIDDEN)
+
     @classmethod
-    def poll(cls, context):
+    def poll(cls, context: bpy.types.Context):
         # Bad selections are explained by execute() rather than greyed out silently.
         return context.scene is not None and context.mode == 'OBJECT'
 
-    def execute(self, context):
-        s = context.scene.nonogram_settings
+    def execute(self, context: bpy.types.Context):
+        panel = scene.settings(context)
+        opts = {k: getattr(self if self.properties.is_property_set(k) else panel, k)
+                for k in _SETTINGS}
         src = context.active_object
         if src is not None and scene.nonogram_of(src) is not None:
             self.report({'ERROR'}, f"'{src.name}' is already a nonogram: select a mesh object")
             return {'CANCELLED'}
         try:
-            obj, result = scene.make_nonogram(
-                context, src, resolution=s.resolution, samples=s.samples,
-                threshold=s.threshold, robust=s.robust, hide_source=s.hide_source)
+            obj, result = scene.make_nonogram(context, src, **opts)
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return {'CANCELLED'}
         for w in result.warnings:
             self.report({'WARNING'}, w)
-        info = json.loads(obj.nonogram.make_info)
+        info = json.loads(scene.props(obj).make_info)
         X, Y, Z = info["shape"]
         self.report({'INFO'}, f"Nonogram {X}×{Y}×{Z}: {info['filled']} filled cells, "
-                    f"{len(obj.nonogram.labels.data.vertices)} clues "
+                    f"{len(scene.props(obj).labels.data.vertices)} clues "
                     f"({info['time_s']['total']:.2f} s)")
         return {'FINISHED'}

@@ -37,6 +37,8 @@ def configure_numba() -> str:
     if _configured:
         return _cache_dir
     _configured = True
+    if os.environ.get("NONOGRAM_NO_NUMBA"):  # engine.jit's switch: the engine runs without numba
+        return ""
     try:
         import numba
     except Exception:  # missing, or refusing Blender's numpy: engine.jit reports it

@@ -27,7 +27,7 @@ from .runtime import engine
 # names and stored data
 
 TAG = "nonogram3d"              # ID property on node groups/materials this add-on made
-GN_VERSION = 1                  # bump when the node groups change, so old files get new groups
+GN_VERSION = 2                  # bump when the node groups change, so old files get new groups
 VOXEL_GROUP = "Nonogram Voxels"
 LABEL_GROUP = "Nonogram Clues"
 VOXEL_MATERIAL = "Nonogram Voxel"
@@ -54,7 +54,7 @@ class NonogramError(Exception):
 # the source mesh
 
 
-def source_triangles(context, obj) -> tuple:
+def source_triangles(context: bpy.types.Context, obj: Optional[bpy.types.Object]) -> tuple:
     """World-space vertices (n, 3) float64 and triangles (m, 3) int32 of the evaluated mesh."""
     if obj is None:
         raise NonogramError("No active object: select a mesh object first")
@@ -270,7 +270,11 @@ def voxel_group():
     size.default_value, size.min_value, size.max_value = 0.92, 0.05, 1.0
     links = ng.links
 
-    frame = _new(ng, "GeometryNodeInputSceneTime").outputs["Frame"]
+    # The frame comes in through an input that only a solve animation drives: a Scene Time node
+    # would re-evaluate every nonogram on every frame change, animated or not.
+    frame_in = ng.interface.new_socket("Frame", in_out='INPUT', socket_type='NodeSocketFloat')
+    frame_in.default_value = 0.0
+    frame = gin.outputs["Frame"]
     known_at = _named(ng, "known_at", 'INT')
     pending = _compare(ng, 'FLOAT', 'LESS_THAN', frame, known_at)
     sw = _new(ng, "GeometryNodeSwitch")
@@ -413,16 +417,16 @@ def clue_points(puzzle) -> dict:
     return {"position": pos[lines], "total": totals[lines], "kind": kinds[lines], "line": lines}
 
 
-def _points_mesh(name, positions):
+def _points_mesh(name: str, positions) -> bpy.types.Mesh:
     mesh = bpy.data.meshes.new(name)
     mesh.vertices.add(len(positions))
     mesh.vertices.foreach_set("co", np.ascontiguousarray(positions, dtype=np.float32).ravel())
     return mesh
 
 
-def set_point_attribute(mesh, name, values, kind='INT'):
+def set_point_attribute(mesh: bpy.types.Mesh, name: str, values, kind: Any = 'INT'):
     """Create or overwrite a point attribute from a numpy array."""
-    attr = mesh.attributes.get(name)
+    attr: Any = mesh.attributes.get(name)
     if attr is not None and (attr.data_type != kind or attr.domain != 'POINT'):
         mesh.attributes.remove(attr)
         attr = None
@@ -435,8 +439,8 @@ def set_point_attribute(mesh, name, values, kind='INT'):
     mesh.update()
 
 
-def get_point_attribute(mesh, name, kind='INT'):
-    attr = mesh.attributes.get(name)
+def get_point_attribute(mesh: bpy.types.Mesh, name: str, kind: str = 'INT'):
+    attr: Any = mesh.attributes.get(name)
     if attr is None:
         return None
     out = np.empty(len(mesh.vertices), dtype=bool if attr.data_type == 'BOOLEAN' else np.int32)
@@ -512,7 +516,8 @@ def _remove_ids(ids):
             pass
 
 
-def build_from_puzzle(context, puzzle, *, name, origin=(0.0, 0.0, 0.0), voxel_size=1.0):
+def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(0.0, 0.0, 0.0),
+                      voxel_size: float = 1.0) -> bpy.types.Object:
     """Build the nonogram scene for a 3D puzzle; returns the nonogram object (made active)."""
     if not getattr(puzzle, "is_3d", False):
         raise NonogramError(f"'{puzzle.name or name}' is a {len(puzzle.shape)}D puzzle; only 3D "
@@ -655,6 +660,16 @@ def _jsonable(v):
 # stored data
 
 
+def cells_mesh(obj: bpy.types.Object) -> bpy.types.Mesh:
+    """The nonogram object's point mesh."""
+    return cast(bpy.types.Mesh, obj.data)
+
+
+def settings(context: Any) -> Any:
+    """The scene's Make/Solve settings (registered at run time, unknown to stubs)."""
+    return context.scene.nonogram_settings
+
+
 def props(obj: Any) -> Any:
     """The add-on's property group on an object (registered at run time, unknown to stubs)."""
     return obj.nonogram
@@ -673,7 +688,10 @@ def nonogram_of(obj):
 
 def store_puzzle(obj, puzzle) -> None:
     pf = engine("puzzlefile")
-    obj.nonogram.puzzle = json.dumps(pf.puzzle_to_dict(puzzle), separators=(",", ":"))
+    pg = props(obj)
+    pg.puzzle = json.dumps(pf.puzzle_to_dict(puzzle), separators=(",", ":"))
+    if len(puzzle.shape) == 3:
+        pg.shape = tuple(int(v) for v in puzzle.shape)
 
 
 def load_stored_puzzle(obj):
@@ -700,9 +718,9 @@ def load_stored_report(obj):
 # solver results on the cells
 
 
-def apply_solve_result(obj, report) -> None:
+def apply_solve_result(obj: bpy.types.Object, report) -> None:
     """Write a SolveReport's per-cell results into the point attributes."""
-    mesh = obj.data
+    mesh = cells_mesh(obj)
     n = len(mesh.vertices)
     state = np.asarray(report.state, dtype=np.int32).ravel()
     if state.size != n:
@@ -719,13 +737,14 @@ def apply_solve_result(obj, report) -> None:
     set_point_attribute(mesh, "visible", state != EMPTY, 'BOOLEAN')
     set_point_attribute(mesh, "highlight", np.zeros(n, dtype=bool), 'BOOLEAN')
     set_point_attribute(mesh, "known_at", np.zeros(n), 'INT')
+    _drive_frame(obj, False)
     obj.update_tag()
 
 
-def show_cells(obj, mode: str) -> int:
+def show_cells(obj: bpy.types.Object, mode: str) -> int:
     """'UNDECIDED': only the cells logic left unknown or where two solutions differ, highlighted;
     'RESULT': every cell that is not known empty. Returns the number of cells shown."""
-    mesh = obj.data
+    mesh = cells_mesh(obj)
     state = get_point_attribute(mesh, "state")
     differs = get_point_attribute(mesh, "differs")
     if differs is None:
@@ -742,10 +761,11 @@ def show_cells(obj, mode: str) -> int:
     return int(visible.sum())
 
 
-def animate_solve(scene, obj, *, start=1, duration=120) -> int:
+def animate_solve(scene: bpy.types.Scene, obj: bpy.types.Object, *, start: int = 1,
+                  duration: int = 120) -> int:
     """Per-cell ``known_at`` frames in solver order (frame-driven in Geometry Nodes); returns the
     number of animated cells. Cells the solver never decided keep ``known_at`` 0."""
-    mesh = obj.data
+    mesh = cells_mesh(obj)
     rank = get_point_attribute(mesh, "solve_rank")
     if rank is None:
         raise NonogramError("solve the nonogram first: there is no solver order to animate")
@@ -760,6 +780,7 @@ def animate_solve(scene, obj, *, start=1, duration=120) -> int:
     state = get_point_attribute(mesh, "state")
     set_point_attribute(mesh, "visible", state != EMPTY, 'BOOLEAN')
     set_point_attribute(mesh, "highlight", np.zeros(rank.size, dtype=bool), 'BOOLEAN')
+    _drive_frame(obj, True)
     scene.frame_start = start
     scene.frame_end = start + int(duration) + 1
     scene.frame_set(start)
@@ -767,8 +788,31 @@ def animate_solve(scene, obj, *, start=1, duration=120) -> int:
     return n_known
 
 
-def clear_animation(obj) -> None:
-    set_point_attribute(obj.data, "known_at", np.zeros(len(obj.data.vertices)), 'INT')
+def _voxel_modifier(obj):
+    for mod in obj.modifiers:
+        group = getattr(mod, "node_group", None)
+        if group is not None and group.get(TAG + "_role") == VOXEL_GROUP:
+            return mod
+    raise NonogramError(f"'{obj.name}' has lost its '{VOXEL_GROUP}' modifier")
+
+
+def _drive_frame(obj: bpy.types.Object, on: bool) -> None:
+    """Drive (or stop driving) the voxel modifier's Frame input with the scene frame. A plain
+    ``frame`` expression is a simple expression: it runs even with Python scripts disabled."""
+    mod = _voxel_modifier(obj)
+    path = f'modifiers["{mod.name}"]["{_input_id(mod.node_group, "Frame")}"]'
+    obj.driver_remove(path)
+    if on:
+        fc = obj.driver_add(path)
+        fc.driver.type = 'SCRIPTED'
+        fc.driver.expression = "frame"
+    else:
+        set_modifier_input(mod, "Frame", 0.0)
+
+
+def clear_animation(obj: bpy.types.Object) -> None:
+    set_point_attribute(cells_mesh(obj), "known_at", np.zeros(len(cells_mesh(obj).vertices)), 'INT')
+    _drive_frame(obj, False)
     obj.update_tag()
 
 
@@ -776,7 +820,7 @@ def clear_animation(obj) -> None:
 # clearing
 
 
-def clear_nonogram(nonogram_obj) -> None:
+def clear_nonogram(nonogram_obj: bpy.types.Object) -> None:
     """Remove a generated nonogram and everything it created: its objects and their data, its
     collection (when nothing else was put in it), the glyph library, and the shared node groups
     and materials once no other nonogram uses them. Unhides the source if Make hid it."""

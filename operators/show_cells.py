@@ -24,11 +24,11 @@ class NONOGRAM_OT_show_cells(bpy.types.Operator):
         return "Show every cell that is not known to be empty"
 
     @classmethod
-    def poll(cls, context):
+    def poll(cls, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
         return obj is not None and bool(obj.nonogram.report)
 
-    def execute(self, context):
+    def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
         n = scene.show_cells(obj, self.mode)
         if self.mode == 'UNDECIDED':

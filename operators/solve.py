@@ -39,12 +39,12 @@ class NONOGRAM_OT_solve(JobOperator, bpy.types.Operator):
                               description="Seconds; 0 uses the panel's setting")
 
     @classmethod
-    def poll(cls, context):
+    def poll(cls, context: bpy.types.Context):
         return scene.nonogram_of(context.active_object) is not None and active_job() is None
 
-    def make_job(self, context):
+    def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        settings = context.scene.nonogram_settings
+        settings = scene.settings(context)
         method = settings.method if self.method == 'SETTINGS' else self.method
         prepass = settings.prepass if self.method == 'SETTINGS' else self.prepass
         linesolver = settings.linesolver if self.linesolver == 'SETTINGS' else self.linesolver
@@ -62,7 +62,7 @@ class NONOGRAM_OT_solve(JobOperator, bpy.types.Operator):
             puzzle, method=method, prepass=prepass, linesolver=linesolver,
             time_limit=time_limit, progress=progress))
 
-    def finish(self, context, report):
+    def finish(self, context: bpy.types.Context, report):
         obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
         if obj is None or scene.nonogram_of(obj) is not obj:
             self.report({'ERROR'}, "The nonogram was deleted while it was being solved")

@@ -89,7 +89,7 @@ class JobOperator(_OperatorBase):
     _job = None
     _timer = None
 
-    def execute(self, context):
+    def execute(self, context: bpy.types.Context):
         job = self.make_job(context)
         if job is None:
             return {'CANCELLED'}
@@ -101,7 +101,7 @@ class JobOperator(_OperatorBase):
         # No event loop to drive a modal timer: run in place (still bounded by time limits).
         return bpy.app.background or context.window is None
 
-    def invoke(self, context, event):
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event):
         if self.run_synchronously(context):
             return self.execute(context)
         if active_job() is not None:
@@ -117,7 +117,7 @@ class JobOperator(_OperatorBase):
         self._status(context, job.status_text())
         return {'RUNNING_MODAL'}
 
-    def modal(self, context, event):
+    def modal(self, context: bpy.types.Context, event: bpy.types.Event):
         job = self._job
         if event.type == 'ESC' and event.value == 'PRESS':
             job.cancel_event.set()
@@ -125,7 +125,8 @@ class JobOperator(_OperatorBase):
                 return self._stop(context, cancelled=True)
             self._status(context, job.status_text())
             return {'RUNNING_MODAL'}
-        if event.type != 'TIMER' or event.timer is not self._timer:
+        # Event has no reference to its timer: any TIMER tick is a cue to look at the job.
+        if event.type != 'TIMER':
             return {'PASS_THROUGH'}
         if not job.done:
             self._status(context, job.status_text())
@@ -135,13 +136,13 @@ class JobOperator(_OperatorBase):
     # engine calls that poll the progress callback stop soon after Esc; others are abandoned
     cancel_is_cooperative = True
 
-    def make_job(self, context):
+    def make_job(self, context: bpy.types.Context):
         raise NotImplementedError
 
-    def finish(self, context, result):
+    def finish(self, context: bpy.types.Context, result):
         raise NotImplementedError
 
-    def _stop(self, context, cancelled):
+    def _stop(self, context: bpy.types.Context, cancelled: bool):
         job = self._job
         context.window_manager.event_timer_remove(self._timer)
         self._timer = None
@@ -164,7 +165,7 @@ class JobOperator(_OperatorBase):
             return {'CANCELLED'}
 
     @staticmethod
-    def _status(context, text):
+    def _status(context: bpy.types.Context, text):
         if context.workspace is not None:
             context.workspace.status_text_set(text)
         for area in (context.screen.areas if context.screen else ()):

@@ -6,8 +6,8 @@ data lives in the point mesh's attributes, never here.
 from typing import Any, cast
 
 import bpy
-from bpy.props import (BoolProperty, EnumProperty, FloatProperty, IntProperty, PointerProperty,
-                       StringProperty)
+from bpy.props import (BoolProperty, EnumProperty, FloatProperty, IntProperty, IntVectorProperty,
+                       PointerProperty, StringProperty)
 
 SOLVE_METHODS = [
     ('full', "Full", "Line solving, probing and search: decides uniqueness (default)"),
@@ -58,6 +58,7 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     report: StringProperty(name="Solver Report", options={'HIDDEN'})
     compare: StringProperty(name="Solver Comparison", options={'HIDDEN'})
     make_info: StringProperty(name="Make Info", options={'HIDDEN'})
+    shape: IntVectorProperty(name="Grid", size=3, options={'HIDDEN'})
     source: PointerProperty(type=bpy.types.Object, name="Source")
     hid_source: BoolProperty(options={'HIDDEN'})
     collection: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})

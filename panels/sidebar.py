@@ -40,9 +40,9 @@ def _active_nonogram(context):
 class NONOGRAM_PT_make(_Sidebar, bpy.types.Panel):
     bl_label = "Make Nonogram"
 
-    def draw(self, context):
+    def draw(self, context: bpy.types.Context):
         layout = self.layout
-        s = context.scene.nonogram_settings
+        s = scene_mod.settings(context)
         col = layout.column(align=True)
         col.prop(s, "resolution")
         col.prop(s, "samples")
@@ -56,6 +56,8 @@ class NONOGRAM_PT_make(_Sidebar, bpy.types.Panel):
         row.scale_y = 1.4
         row.enabled = ob is not None and ob.type == 'MESH' and _active_nonogram(context) is None
         row.operator("nonogram.make", icon='MESH_GRID')
+        if not row.enabled:
+            layout.label(text="Select a mesh object", icon='INFO')
         err = numba_status()
         if err:
             box = layout.box()
@@ -70,10 +72,11 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
     def poll(cls, context):
         return _active_nonogram(context) is not None
 
-    def draw(self, context):
+    def draw(self, context: bpy.types.Context):
         layout = self.layout
         obj = _active_nonogram(context)
-        s = context.scene.nonogram_settings
+        s = scene_mod.settings(context)
+        _draw_info(layout, obj)
         layout.prop(s, "method")
         col = layout.column()
         col.active = s.method != 'full'
@@ -123,6 +126,32 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
                 col.prop(mod, f'["{ident}"]', text=name)
 
 
+def _draw_info(layout, obj):
+    """Grid size and clue count; the voxelizer's warnings for a made (not imported) puzzle."""
+    pg = scene_mod.props(obj)
+    X, Y, Z = pg.shape
+    n_clues = len(pg.labels.data.vertices) if pg.labels is not None else 0
+    layout.label(text=f"{X}×{Y}×{Z} cells, {n_clues} clues", icon='MESH_GRID')
+    if pg.make_info:
+        for w in json.loads(pg.make_info).get("warnings", []):
+            box = layout.box()
+            for i, line in enumerate(_wrap(w, 40)):
+                box.label(text=line, icon='ERROR' if i == 0 else 'BLANK1')
+
+
+def _wrap(text, width):
+    words, lines, cur = text.split(), [], ""
+    for w in words:
+        if cur and len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}".strip()
+    if cur:
+        lines.append(cur)
+    return lines
+
+
 class NONOGRAM_PT_compare(_Sidebar, bpy.types.Panel):
     bl_label = "Compare Solvers"
     bl_options = {'DEFAULT_CLOSED'}
@@ -131,7 +160,7 @@ class NONOGRAM_PT_compare(_Sidebar, bpy.types.Panel):
     def poll(cls, context):
         return _active_nonogram(context) is not None
 
-    def draw(self, context):
+    def draw(self, context: bpy.types.Context):
         layout = self.layout
         obj = _active_nonogram(context)
         layout.operator("nonogram.compare", icon='SORTTIME')
@@ -152,7 +181,7 @@ class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
     bl_label = "Puzzle File"
     bl_options = {'DEFAULT_CLOSED'}
 
-    def draw(self, context):
+    def draw(self, context: bpy.types.Context):
         layout = self.layout
         row = layout.row(align=True)
         row.operator("nonogram.export_puzzle", icon='EXPORT')

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 out="${NONOGRAM_OUT:-out/main_job}"
+mkdir -p "$out"
 status=0
 .venv/bin/python batch.py -- --input suzanne --resolution 12 24 --solvers seed \
     --render --blend --out "$out" "$@" || status=$?

@@ -65,7 +65,7 @@ def view3d_override():
 def data_counts() -> dict:
     d = bpy.data
     return {k: len(getattr(d, k)) for k in ("objects", "meshes", "collections", "node_groups",
-                                             "materials", "curves", "cameras", "images")}
+                                             "materials", "curves", "cameras", "images", "actions")}
 
 
 def add_primitive(kind: str, **kwargs):

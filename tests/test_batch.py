@@ -101,6 +101,8 @@ def test_summary_has_the_seed_tables_columns(batch_run):
         for solver in ("brute", "hier", "hier_pre", "heur", "heur_pre"):
             assert int(r[f"{solver}_linesolvers"]) >= 0
             assert 0.0 <= float(r[f"{solver}_bad_pct"]) <= 100.0
+            assert float(r[f"{solver}_time_s"]) >= 0.0
+            assert r[f"{solver}_verdict"] in ("unique", "none", "unknown")
 
 
 def test_puzzle_and_report_files(batch_run):
@@ -156,6 +158,16 @@ cli = sys.modules["nonogram3d.cli_command"]
 assert cli._handle is not None, "register() did not register the command"
 code = cli.execute(["--input", "suzanne", "--resolution", "6", "--out", {str(out)!r},
                     "--render", "--render-size", "48", "--render-samples", "2", "--blend"])
+# The saved .blend holds the nonogram with its puzzle and solve report, and a camera.
+import glob, json
+bpy.ops.wm.open_mainfile(filepath=glob.glob({str(out)!r} + "/*.blend")[0])
+scene_api = sys.modules["nonogram3d.operators.scene"]
+nonograms = [o for o in bpy.data.objects if o.nonogram.is_nonogram]
+assert len(nonograms) == 1, [o.name for o in bpy.data.objects]
+report = scene_api.load_stored_report(nonograms[0])
+print("BLEND " + json.dumps({{"verdict": report["verdict"],
+                              "cells": scene_api.load_stored_puzzle(nonograms[0]).n_cells,
+                              "camera": bpy.context.scene.camera is not None}}))
 pkg.unregister()
 assert cli._handle is None
 sys.exit(code)
@@ -168,6 +180,8 @@ sys.exit(code)
     blend = out / rows[0]["blend_file"]
     assert blend.read_bytes()[:7] == b"BLENDER" or blend.read_bytes()[:2] == b"\x28\xb5"  # zstd
     assert "outputs in" in proc.stdout
+    saved = json.loads(next(ln for ln in proc.stdout.splitlines() if ln.startswith("BLEND "))[6:])
+    assert saved == {"verdict": rows[0]["verdict"], "cells": int(rows[0]["cells"]), "camera": True}
 
 
 def test_arguments_and_inputs(tmp_path):
@@ -216,3 +230,22 @@ def test_every_importer(tmp_path):
     for r in rows:
         # The default cube and the built-in cube are the same 2x2x2 box: a full 4x4x4 grid.
         assert (r["status"], r["size"], r["filled"]) == ("ok", "4x4x4", "64"), r
+
+
+def test_script_mode_as_blender_runs_it(tmp_path):
+    """`blender -b --python batch.py -- ARGS`: Blender executes the file as __main__ in a fresh
+    namespace that has __file__ but no __package__, with its own options before `--`."""
+    out = tmp_path / "out"
+    script = f"""
+import sys
+import bpy
+path = {str(ROOT / 'batch.py')!r}
+sys.argv = ["blender", "-b", "--python", path, "--", "--input", "cube", "--resolution", "3",
+            "--out", {str(out)!r}]
+namespace = {{"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}}
+exec(compile(open(path, encoding="utf-8").read(), path, "exec"), namespace)
+"""
+    proc = run(["-c", script])
+    assert proc.returncode == 0  # batch.py ends with sys.exit(main())
+    _, rows = read_summary(out)
+    assert [(r["model"], r["status"], r["size"]) for r in rows] == [("cube", "ok", "3x3x3")]

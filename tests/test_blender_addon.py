@@ -1,4 +1,5 @@
 """Registering the add-on: twice in one process, without leaks, and without importing numba."""
+import os
 import subprocess
 import sys
 import textwrap
@@ -144,12 +145,18 @@ def test_panels_draw_in_every_state():
     bs.reset_scene()
     log = _draw_all(addon)
     assert ("operator", "nonogram.make") in log and ("prop", "resolution") in log
+    assert ("label", "Select a mesh object") in log
     assert ("operator", "nonogram.solve") not in log  # no nonogram yet
     bs.add_primitive("monkey")
     bpy.context.scene.nonogram_settings.resolution = 6
     assert bs.run_op(bpy.ops.nonogram.make) == {'FINISHED'}
     log = _draw_all(addon)
     assert ("operator", "nonogram.solve") in log and ("prop", "method") in log
+    X, Y, Z = (len(set(c)) for c in zip(*[tuple(v.co) for v in bpy.context.active_object.data.vertices]))
+    n_clues = len(bpy.context.active_object.nonogram.labels.data.vertices)
+    assert ("label", f"{X}×{Y}×{Z} cells, {n_clues} clues") in log
+    # Suzanne is open (eye sockets): the voxelizer's warning is shown.
+    assert any(kind == "label" and "open" in text for kind, text in log)
     assert not any(kind == "label" and text.startswith("Line solves") for kind, text in log)
     assert bs.run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
     assert bs.run_op(bpy.ops.nonogram.compare) == {'FINISHED'}
@@ -160,3 +167,27 @@ def test_panels_draw_in_every_state():
     assert any(t in ("Unique solution", "Multiple solutions") for t in labels)
     assert {"Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre"} <= set(labels)
     assert ("operator", "nonogram.show_cells") in log and ("operator", "nonogram.animate_solve") in log
+
+
+def test_without_numba_the_addon_works_and_the_panel_says_why():
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT / 'tests')!r})
+        import blender_support as bs
+        import bpy
+        addon = bs.ensure_registered()
+        bs.reset_scene()
+        bs.add_primitive("cube")
+        # No 3D View override: scripts call Make this way.
+        assert bpy.ops.nonogram.make(resolution=3) == {{'FINISHED'}}
+        assert len(bpy.context.active_object.data.vertices) == 27
+        assert bpy.ops.nonogram.solve() == {{'FINISHED'}}
+        assert 'numba' not in sys.modules
+        sidebar = sys.modules['{PACKAGE}.panels.sidebar']
+        print('STATUS', sidebar.numba_status())
+    """)
+    env = dict(os.environ, NONOGRAM_NO_NUMBA="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "STATUS ImportError: disabled by NONOGRAM_NO_NUMBA" in out.stdout, out.stdout

@@ -122,7 +122,10 @@ def test_animate_solve_reveals_cells_in_solver_order(addon):
     assert counts[0] == n and counts[-1] == n_drawn_end
     assert all(a >= b for a, b in zip(counts, counts[1:])), counts
     assert len(set(counts)) >= 3, counts  # gradual, not all at once
+    assert len(obj.animation_data.drivers) == 1  # the frame reaches the nodes by a driver
     assert run_op(bpy.ops.nonogram.animate_solve, clear=True) == {'FINISHED'}
+    assert len(obj.animation_data.drivers) == 0
+    assert not point_attribute(obj, "known_at").any()
     sc.frame_set(1)
     assert len(instances_of(obj)) == n_drawn_end
 
@@ -198,8 +201,11 @@ class _Recorder:
 
 
 class _Event:
-    def __init__(self, type, timer=None, value='NOTHING'):
-        self.type, self.timer, self.value = type, timer, value
+    """Only what bpy.types.Event has (no reference to the timer that fired, for one)."""
+    __slots__ = [p.identifier for p in bpy.types.Event.bl_rna.properties if p.identifier != "rna_type"]
+
+    def __init__(self, type, value='NOTHING'):
+        self.type, self.value = type, value
 
 
 def _modal_op(addon, fn, cooperative=True):
@@ -235,7 +241,7 @@ def _drive(op, ctx, events, timeout=10.0):
             return r
     while time.perf_counter() - t0 < timeout:
         time.sleep(0.02)
-        r = op.modal(ctx, _Event('TIMER', ctx.timers[0] if ctx.timers else None))
+        r = op.modal(ctx, _Event('TIMER'))
         if r not in ({'RUNNING_MODAL'}, {'PASS_THROUGH'}):
             return r
     raise AssertionError("modal operator did not stop")

@@ -118,6 +118,14 @@ def test_glb_node_transforms(tmp_path):
     assert ((0, 0, 5), (1, 0, 5), (0, 1, 5)) in tri  # column-major matrix
 
 
+def test_glb_required_extension_is_refused(tmp_path):
+    doc = {"asset": {"version": "2.0"}, "extensionsRequired": ["KHR_draco_mesh_compression"]}
+    p = tmp_path / "d.glb"
+    p.write_bytes(_glb(doc, b""))
+    with pytest.raises(MeshFileError, match="KHR_draco_mesh_compression"):
+        load_mesh(p)
+
+
 @pytest.mark.parametrize("name, content, message", [
     ("m.stl", b"solid", "unsupported mesh format"),
     ("m.obj", b"v 0 0 0\nf 1 2 x\n", "line 2: bad face index"),
@@ -179,4 +187,4 @@ def test_shared_models_match_readme_geometry(name):
     ids, n = raycast.weld_ids((v + 0.0).view(np.int64))
     assert n == facts["welded"] or n == len(np.unique(v, axis=0))
     assert np.array_equal(ids[t][:, 0] == ids[t][:, 1], wt[:, 0] == wt[:, 1])
-    assert raycast.edge_stats(np.ascontiguousarray(ids[t]), n)[0] == facts["boundary"]
+    assert raycast.edge_stats(np.ascontiguousarray(ids[t]), n, np.zeros(len(t), np.int32), 1)[0] == facts["boundary"]

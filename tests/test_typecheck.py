@@ -13,8 +13,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "mypy.ini"
-TARGETS = ("__init__.py", "batch.py", "cli_command.py", "operators", "panels")
-ROOT_MODULES = ("batch.py", "cli_command.py")
+TARGETS = ("__init__.py", "batch.py", "cli_command.py", "operators", "panels",
+           "scripts/build_extension.py")
+ROOT_MODULES = ("batch.py", "cli_command.py", "scripts/build_extension.py")
 
 pytest.importorskip("mypy", reason="needs mypy (requirements-dev.txt)")
 

@@ -262,6 +262,16 @@ def test_fixed_origin_keeps_cells_when_the_mesh_moves():
     assert np.array_equal(c.grid, a.grid) and np.allclose(c.origin, a.origin + [0.6, 0, 0])
 
 
+def test_blender_style_dtypes():
+    """The add-on passes float32 coordinates (cast to float64 in world space) and int32 indices."""
+    v, t = uv_sphere(np.array([0.1, 0.2, 0.3]), 1.0)
+    a = voxelize(v, t, resolution=14)
+    b = voxelize(v.astype(np.float32).astype(np.float64), t.astype(np.int32), resolution=14)
+    c = voxelize(v.T.copy().T, np.asfortranarray(t.astype(np.uint32)), resolution=14)
+    assert a.grid.shape == b.grid.shape and abs(int(a.grid.sum()) - int(b.grid.sum())) <= 2
+    assert np.array_equal(a.grid, c.grid)
+
+
 def test_voxel_size_mode():
     v, t = box_mesh((0.0, 0.0, 0.0), (2.0, 1.0, 0.5))
     r = voxelize(v, t, voxel_size=0.25)
@@ -288,6 +298,9 @@ def test_fraction_is_the_finer_parity_grid_averaged(k, n):
     assert coarse.fraction.dtype == np.float32 and coarse.fraction.shape == (n, n, n)
     assert np.array_equal(np.round(coarse.fraction * k**3).astype(int), blocks)
     assert np.array_equal(coarse.grid, blocks >= math.ceil(0.5 * k**3))
+    # Closed mesh: the three passes sample the same points, so the vote changes nothing.
+    robust = voxelize(v, t, resolution=n, samples=k, fit=False)
+    assert np.array_equal(robust.fraction, coarse.fraction) and robust.diagnostics["disagreements"] == 0
 
 
 def test_fraction_converges_to_volume_and_threshold_orders_grids():
@@ -338,8 +351,14 @@ def test_bands_give_the_same_grid(monkeypatch):
     v, t = torus(np.array([0.0371, -0.0213, 0.0117]), 1.0, 0.4, 48, 24)
     whole = voxelize(v, t, resolution=24, samples=2)
     monkeypatch.setattr(vox_mod, "BAND_COLUMNS", 64)  # many small bands
+    monkeypatch.setattr(vox_mod, "BAND_VOXELS", 500)  # and slabs of the vote
     banded = voxelize(v, t, resolution=24, samples=2)
     assert np.array_equal(whole.grid, banded.grid) and np.array_equal(whole.fraction, banded.fraction)
+    assert np.array_equal(whole.origin, banded.origin)
+    assert whole.diagnostics["disagreements"] == banded.diagnostics["disagreements"]
+    ticks = []
+    voxelize(v, t, resolution=24, progress=lambda f: ticks.append(f) or False)
+    assert len(ticks) > 20 and ticks == sorted(ticks)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -403,6 +422,7 @@ CUBE_V, CUBE_T = box_mesh((0, 0, 0), (1, 1, 1))
     (dict(vertices=CUBE_V, triangles=CUBE_T, voxel_size=1e-5, origin=(0, 0, 0)), "1024"),
     (dict(vertices=CUBE_V, triangles=CUBE_T, resolution=4, origin=(0, np.nan, 0)), "origin must be finite"),
     (dict(vertices=CUBE_V, triangles=CUBE_T, resolution=4, origin=(0, 0)), "origin must be three numbers"),
+    (dict(vertices=CUBE_V, triangles=CUBE_T, resolution=4, origin=(1e300, 0, 0)), "origin is too far"),
     (dict(vertices=CUBE_V, triangles=CUBE_T, resolution=4, samples=0), "samples must be from 1 to 8"),
     (dict(vertices=CUBE_V, triangles=CUBE_T, resolution=4, samples=9), "samples must be from 1 to 8"),
     (dict(vertices=CUBE_V, triangles=CUBE_T, resolution=4, samples=2.0), "whole number"),
@@ -427,3 +447,78 @@ def test_unused_nan_vertices_are_ignored():
     v = np.vstack([CUBE_V, [[np.nan, 0, 0]]])
     r = voxelize(v, CUBE_T, resolution=4)
     assert r.grid.shape == (4, 4, 4) and r.grid.all()
+
+
+def test_plain_python_fallback_without_numba():
+    """Where numba is missing the same kernels run as plain Python (engine/jit.py): same grid."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    code = (
+        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]\n"
+        "import numpy as np\n"
+        "from engine import jit; assert not jit.HAVE_NUMBA\n"
+        "from engine.voxelize import voxelize\n"
+        "from test_voxelize import uv_sphere, convex_inside, centres\n"
+        "v, t = uv_sphere(np.array([0.3137, -0.2718, 0.1414]), 1.0, 16, 8)\n"
+        "r = voxelize(v, t, resolution=10, fit=False)\n"
+        "assert np.array_equal(r.grid, convex_inside(v, t, centres(r), 1e-6))\n"
+        "r2 = voxelize(v, t, resolution=6, samples=2)\n"
+        "print(int(r.grid.sum()), r.diagnostics['disagreements'], r2.fraction is not None)\n")
+    env = dict(os.environ, NONOGRAM_NO_NUMBA="1")
+    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code, str(root),
+                          str(root / "tests")], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    n, dis, has_frac = out.stdout.split()
+    assert int(n) > 200 and dis == "0" and has_frac == "True"
+
+
+def test_inverted_inner_shell_is_a_cavity():
+    """A hollow ball made of two separate shells, the inner one wound inwards: robust mode
+    carves it out (as parity does) instead of uniting the two parts; an inverted shell that is
+    not inside anything is still filled."""
+    c = np.array([0.0123, -0.0371, 0.0219])
+    vo, to = uv_sphere(c, 1.0)
+    vi, ti = uv_sphere(c, 0.55)
+    v = np.vstack([vo, vi])
+    t = np.vstack([to, ti[:, ::-1] + len(vo)])
+    r = voxelize(v, t, resolution=24, fit=False)
+    p = centres(r)
+    outer = convex_inside(vo, to, p, 1e-6)
+    inner = convex_inside(vi, ti, p, 1e-6)
+    assert inner.sum() > 100
+    assert r.diagnostics["parts"] == 2 and r.diagnostics["cavities"] == 1
+    assert np.array_equal(r.grid, outer & ~inner)
+    # Both shells wound outwards: two nested solids, united.
+    same = voxelize(np.vstack([vo, vi]), np.vstack([to, ti + len(vo)]), resolution=24, fit=False)
+    assert same.diagnostics["cavities"] == 0 and np.array_equal(same.grid, outer)
+    # An inverted ball beside a solid one stays filled (exclusive or, not subtraction).
+    vs_ = np.vstack([vo, vi + [2.0, 0.0, 0.0]])
+    r2 = voxelize(vs_, t, voxel_size=r.voxel_size, origin=r.origin, fit=False)
+    p2 = centres(r2)
+    expect = convex_inside(vo, to, p2, 1e-6) | convex_inside(vi + [2.0, 0.0, 0.0], ti, p2, 1e-6)
+    assert r2.diagnostics["cavities"] == 1 and np.array_equal(r2.grid, expect)
+
+
+def test_high_valence_vertices():
+    """A closed cone whose apex and base centre each touch 100,000 triangles: the per-vertex
+    edge grouping and the column sorts must not go quadratic."""
+    n = 100_000
+    a = 2 * np.pi * np.arange(n) / n
+    rim = np.stack([np.cos(a), np.sin(a), np.zeros(n)], axis=1)
+    v = np.vstack([rim, [[0.0, 0.0, 1.3], [0.0, 0.0, 0.0]]]) + [0.0123, -0.0371, 0.0219]
+    i = np.arange(n)
+    t = np.vstack([np.stack([i, (i + 1) % n, np.full(n, n)], 1),
+                   np.stack([(i + 1) % n, i, np.full(n, n + 1)], 1)])
+    r = voxelize(v, t, resolution=15, fit=False)
+    assert r.diagnostics["boundary_edges"] == 0 and r.diagnostics["disagreements"] == 0
+    p = centres(r) - [0.0123, -0.0371, 0.0219]
+    rad = np.hypot(p[..., 0], p[..., 1])
+    inside = (p[..., 2] > 0) & (rad < 1.0 - p[..., 2] / 1.3)
+    # The polygon is within 5e-10 of the circle; keep every centre well clear of both.
+    near = (np.abs(rad - (1.0 - p[..., 2] / 1.3)) < 1e-3) | (np.abs(p[..., 2]) < 1e-3)
+    assert not near.any()
+    assert np.array_equal(r.grid, inside)

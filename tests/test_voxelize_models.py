@@ -69,6 +69,7 @@ def test_closed_models_match_reference_exactly(name):
             if robust:
                 assert r.diagnostics["disagreements"] == 0
                 assert r.diagnostics["parts"] == 1 and r.diagnostics["boundary_edges"] == 0
+                assert r.diagnostics["watertight"] is True
 
 
 @pytest.mark.parametrize("name", OPEN)
@@ -81,6 +82,7 @@ def test_open_models_are_plausible(name):
             winding = ref[n][1]
             assert abs(int(r.grid.sum()) - winding) <= 0.03 * winding, (name, n)
             assert r.diagnostics["looks_open"] and r.diagnostics["boundary_edges"] > 0
+            assert r.diagnostics["watertight"] is False and r.diagnostics["disagreements"] > 0
             assert any("looks open" in w for w in r.warnings)
             assert streak_voxels(r, v) == 0, (name, n)
 
@@ -112,3 +114,19 @@ def test_fitted_models_keep_the_longest_axis():
     lo = r.origin
     hi = r.origin + np.array(r.grid.shape) * r.voxel_size
     assert np.all(lo >= v.min(axis=0) - 1e-12) and np.all(hi <= v.max(axis=0) + r.voxel_size)
+
+
+def test_benchmark_command_runs(capsys):
+    from engine.bench_voxelize import main
+
+    model = str(shared_path("models", "trex.glb"))
+    assert main(["voxelize-bench", "--model", model, "--json", "--repeat", "1", "--no-cold",
+                 "--numpy-resolution", "16", "--numpy-rows", "4"]) == 0
+    import json
+
+    report = json.loads(capsys.readouterr().out)
+    assert report["triangles"] == 1820 and report["numpy_reference"]["grids_equal"] is True
+    assert set(report["warm_ms"]) == {f"{c} {a}" for c in ("64", "128", "256", "128 4x4") for a in ("xyz", "z")}
+    assert all(isinstance(v, float) for row in report["spatial_index"].values() for v in row.values())
+    assert main(["voxelize-bench", "--model", model[:-4] + "_missing.glb"]) == 2
+    assert "cannot read" in capsys.readouterr().err

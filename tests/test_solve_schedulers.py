@@ -1,0 +1,152 @@
+"""The seed's schedulers: its published figures where they are exact, exit clauses, pre-pass,
+limits, and the report's fields."""
+import numpy as np
+import pytest
+
+from engine.blobs import blob_grid, blob_puzzle
+from engine.cells import FILLED, UNKNOWN
+from engine.clues import puzzle_from_grid
+from engine.puzzle import Clue3D, make_2d, make_puzzle
+from engine.solve import compare, solve
+
+from test_solve_random import check_metrics, pattern_fixpoint, satisfies
+
+SEED_METHODS = ("brute", "hierarchical", "heuristic")
+
+
+def checkerboard(n):
+    x, y, z = np.indices((n, n, n))
+    return (x + y + z) % 2 == 0
+
+
+@pytest.mark.parametrize("linesolver", ["dp", "seed"])
+def test_checkerboard_matches_seed_table5(linesolver):
+    """Table 5's Check rows: nothing is deducible, brute force spends 100 x lines, the others
+    apply every line once, all bad guesses."""
+    p = puzzle_from_grid(checkerboard(6))
+    rows = {r["config"]: r for r in compare(p, linesolver=linesolver)}
+    assert rows["Brute"]["linesolvers"] == 100 * p.n_lines
+    for label in ("Hier", "Hier+Pre", "Heur", "Heur+Pre"):
+        assert rows[label]["linesolvers"] == p.n_lines
+    for r in rows.values():
+        assert r["bad_guess_rate"] == 1.0 and r["known_fraction"] == 0.0 and r["verdict"] == "unknown"
+
+
+def test_seed_exit_stops_early_on_knot(shared):
+    """The seed's exit clause gives up on Knot (section 4.3); the default exit does not."""
+    from engine.puzzlefile import load_puzzle
+    p = load_puzzle(shared("puzzles2d", "webpbn-survey", "webpbn-00016.nin"))
+    early = solve(p, method="heuristic", linesolver="seed", seed_exit=True)
+    sound = solve(p, method="heuristic", linesolver="seed")
+    assert early.verdict == "unknown" and early.known_fraction < 0.5
+    assert sound.verdict == "unique" and satisfies(p, sound.solution)
+    for prepass in (False, True):
+        assert solve(p, method="heuristic", prepass=prepass).verdict == "unique"
+
+
+def test_sound_exit_reaches_fixpoint_where_seed_exit_may_not():
+    rng = np.random.default_rng(11)
+    for k in range(40):
+        g = rng.random((7, 6)) < 0.55
+        p = puzzle_from_grid(g)
+        fix = pattern_fixpoint(p)
+        sound = solve(p, method="heuristic")
+        assert np.array_equal(sound.state, fix)
+        seed = solve(p, method="heuristic", seed_exit=True)
+        known = seed.state != UNKNOWN
+        assert np.array_equal(seed.state[known], fix[known])  # sound, possibly incomplete
+
+
+def test_prepass_on_empty_and_complete_lines():
+    g = blob_grid((10, 9, 8), seed=4, fill=0.4)
+    p = puzzle_from_grid(g)
+    for method in SEED_METHODS:
+        a = solve(p, method=method)
+        b = solve(p, method=method, prepass=True)
+        assert a.verdict == b.verdict == "unique"
+        assert b.stats["prepass_lines"] > 0 and a.stats["prepass_lines"] == 0
+        assert np.array_equal(a.state, b.state)
+    # pre-pass alone: a 2D puzzle of full and empty rows is solved before any linesolver runs
+    rows = [[5], [], [5], []]
+    cols = [[1, 1]] * 5
+    r = solve(make_2d(rows, cols), method="hierarchical", prepass=True)
+    assert r.verdict == "unique" and r.linesolvers == 0
+
+
+def test_hidden_lines_never_count():
+    g = blob_grid((6, 6, 6), seed=2, fill=0.4)
+    full = puzzle_from_grid(g)
+    hidden = np.zeros(full.n_lines, dtype=bool)
+    hidden[::3] = True
+    p = puzzle_from_grid(g, hidden=hidden)
+    for method in SEED_METHODS:
+        r = solve(p, method=method)
+        # each application is to a clued line, so an all-lines brute sweep is bounded by them
+        if method != "brute":
+            assert r.linesolvers <= 10 * int((~hidden).sum())
+        check_metrics(r)
+    # a puzzle whose every clue is hidden: nothing to apply, nothing counted
+    none = puzzle_from_grid(g, hidden=np.ones(full.n_lines, dtype=bool))
+    for method in SEED_METHODS:
+        r = solve(none, method=method)
+        assert r.linesolvers == 0 and r.verdict == "unknown"
+    r = solve(none)
+    assert r.verdict == "multiple" and len(r.differing_cells) == none.n_cells
+
+
+def test_contradictions_and_checks():
+    # rows say 2 filled cells, columns say 0: every method must say none
+    p = make_2d([[2], []], [[], []])
+    for method in SEED_METHODS + ("full",):
+        assert solve(p, method=method).verdict == "none", method
+    # clues on lines no scheduler ever applies still have to hold: the pre-pass fills both rows
+    # (complete descriptions), no linesolver runs, and column 1's clue [1] is broken
+    p = make_2d([[2], [2]], [[2], [1]])
+    for method in SEED_METHODS:
+        r = solve(p, method=method, prepass=True)
+        assert r.verdict == "none" and r.linesolvers == 0, method
+
+
+def test_step_limit_and_cancel():
+    p = puzzle_from_grid(checkerboard(6))
+    for method in SEED_METHODS:
+        r = solve(p, method=method, step_limit=50)
+        assert r.verdict == "unknown" and r.linesolvers == 50 and r.stats["stopped"]
+        r = solve(p, method=method, progress=lambda f, m: True)
+        assert r.verdict == "unknown" and r.linesolvers == 0
+    r = solve(p, progress=lambda f, m: True)
+    assert r.verdict == "unknown" and r.stats["cancelled"]
+
+
+def test_full_report_fields():
+    p = blob_puzzle((8, 8, 8), seed=5)
+    r = solve(p)
+    assert r.verdict == "unique" and r.difficulty == "line"
+    assert np.array_equal(r.solution, p.solution)
+    assert sorted(r.order.tolist()) == list(range(p.n_cells))
+    assert r.known_fraction == 1.0
+    d = r.to_dict()
+    assert d["solution"] == "".join("1" if v else "0" for v in p.solution)
+    assert d["differing_cells"] == []
+
+
+def test_generic_non_grid_puzzle():
+    """Lines are just cell lists: a triangle of three 2-cell lines plus a 3-cell line."""
+    lines = [np.array([0, 1]), np.array([1, 2]), np.array([2, 0]), np.array([0, 1, 2])]
+    clues = [[1], [1], [1], [2]]  # impossible: three pairs each with exactly one filled cell
+    p = make_puzzle((3,), 3, lines, [0, 1, 2, 3], clues)
+    assert solve(p).verdict == "none"
+    clues = [[2], [1], [1], [2]]
+    p = make_puzzle((3,), 3, lines, [0, 1, 2, 3], clues)
+    r = solve(p)
+    assert r.verdict == "unique" and r.solution.tolist() == [True, True, False]
+    for method in SEED_METHODS:
+        assert solve(p, method=method).verdict == "unique"
+
+
+def test_3d_clue_kinds_in_line():
+    # one x-line of 5 cells with a square clue 3 (1+1+1): fully determined
+    p = make_puzzle((5, 1, 1), 5, [np.arange(5)], [0], [Clue3D(3, "square")])
+    r = solve(p)
+    assert r.verdict == "unique" and r.solution.tolist() == [True, False, True, False, True]
+    assert solve(p, method="hierarchical", prepass=True).linesolvers == 0
