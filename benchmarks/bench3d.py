@@ -38,7 +38,7 @@ SEED_LS_BIG_HARD = 20.0
 SEED_LS_36_HARD = 30.0
 # The checkerboard is never line-solvable and has very many solutions: both `full` and CP-SAT run to
 # their limits there, so it gets a fraction of the time.
-CHECKERBOARD_TIME_SCALE = 0.5
+CHECKERBOARD_TIME_SCALE = 0.35
 
 
 def jobs_for(row: dict, tl: float, hard_sched: float) -> list:

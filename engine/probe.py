@@ -46,32 +46,33 @@ C_CHANGED = 6     # cells the probing fixed in the main state
 C_NSOLS = 7       # complete solutions met inside probes (kept in Probe.sols, at most 2)
 C_TIER = 8        # 0: only cells next to a known cell along a line are probed; 1: all cells
 C_MAX_TIER = 9    # 1: probe to the full fixpoint; 0: stop once no cell next to a known one is left
-N_CTL = 10
+C_POOL = 10       # entries used in Probe.pool
+N_CTL = 12
 
 Probe = namedtuple("Probe", "probed_epoch needs cnt head nxt tgt hkeys hgen seen_stamp seen_val "
-                            "buf ctl sols gbits")
+                            "buf ctl sols pool lit_start lit_len")
 
 DEFAULT_MAX_EDGES = 1 << 21
-# Probe outcomes are kept as bitsets (one bit per cell value, per literal) when they fit in this
-# many bits (32 MB): then a change of the main state re-probes only the cells whose outcome it
-# can change, instead of all of them.
-DEFAULT_MAX_BITS = 1 << 28
+# Probe outcomes (the cells, with values, a probe made known) are kept as sorted runs in a pool
+# of this many entries per cell (at most 1 << 24): then a change of the main state re-probes
+# only the cells whose outcomes it can change, instead of all of them. When the pool fills up
+# it is emptied, and cells whose outcome was dropped are probed again at the next change.
+POOL_PER_CELL = 64
 
 
 def new_probe(n_cells: int, max_edges: int = DEFAULT_MAX_EDGES,
-              max_bits: int = DEFAULT_MAX_BITS) -> Probe:
+              pool_per_cell: int = POOL_PER_CELL) -> Probe:
     max_edges = max(int(max_edges), 16)
-    words = (2 * n_cells + 63) // 64
-    gbits = (np.zeros((2 * n_cells, words), np.uint64) if 2 * n_cells * words * 64 <= max_bits
-             else np.zeros((1, 1), np.uint64))
     hslots = 1 << (2 * max_edges - 1).bit_length()
+    pool = int(min(max(pool_per_cell * n_cells, 1 << 12), 1 << 24))
     return Probe(np.full(n_cells, -1, np.int64), np.zeros(n_cells, np.uint8),
                  np.full(2 * n_cells, -1, np.int64), np.full(2 * n_cells, -1, np.int32),
                  np.zeros(max_edges, np.int32), np.zeros(max_edges, np.int32),
                  np.zeros(hslots, np.int64), np.zeros(hslots, np.int32),
                  np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
                  np.zeros(n_cells, np.int64), np.zeros(N_CTL, np.int64),
-                 np.zeros((2, n_cells), np.int8), gbits)
+                 np.zeros((2, n_cells), np.int8), np.zeros(pool, np.int64),
+                 np.zeros(2 * n_cells, np.int64), np.full(2 * n_cells, -1, np.int64))
 
 
 @njit
@@ -195,14 +196,38 @@ def _record_solution(net, w, pr):
 
 @njit
 def _store_outcome(lit, mark, w, pr):
-    """Remember the cells (with values) a probe of ``lit`` made known: trail[mark:]."""
-    row = pr[13][lit]
-    row[:] = 0
+    """Remember the cells (with values) a probe of ``lit`` made known: trail[mark:], as a
+    sorted run of 2*cell+value codes in the pool."""
+    pool, start, length, ctl = pr[13], pr[14], pr[15], pr[11]
     state, trail = w[0], w[1]
-    for t in range(mark, w[7][S_TLEN]):
-        c = trail[t]
-        b = 2 * c + (1 if state[c] == FILLED else 0)
-        row[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+    m = w[7][S_TLEN] - mark
+    if ctl[C_POOL] + m > len(pool):
+        length[:] = -1
+        ctl[C_POOL] = 0
+        if m > len(pool):
+            return
+    a = ctl[C_POOL]
+    for k in range(m):
+        c = trail[mark + k]
+        pool[a + k] = 2 * c + (1 if state[c] == FILLED else 0)
+    pool[a:a + m] = np.sort(pool[a:a + m])
+    start[lit] = a
+    length[lit] = m
+    ctl[C_POOL] = a + m
+
+
+@njit
+def _holds(code, pool, a, m):
+    """Whether the sorted run pool[a:a+m] contains ``code``."""
+    lo = a
+    hi = a + m
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if pool[mid] < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < a + m and pool[lo] == code
 
 
 @njit
@@ -213,18 +238,22 @@ def mark_affected(t0, w, pr):
     every new cell (with its value), probing q again gives the same outcomes, so it is skipped.
     """
     state, trail, t1 = w[0], w[1], w[7][S_TLEN]
-    probed, needs, ctl, bits = pr[0], pr[1], pr[11], pr[13]
+    probed, needs, ctl = pr[0], pr[1], pr[11]
+    pool, start, length = pr[13], pr[14], pr[15]
     epoch = ctl[C_EPOCH]
     for q in range(len(state)):
         if state[q] != UNKNOWN or needs[q] or probed[q] != epoch:
             continue
         for lit in (2 * q, 2 * q + 1):
-            row = bits[lit]
+            m = length[lit]
+            if m < 0:
+                needs[q] = 1
+                break
+            a = start[lit]
             missing = False
             for t in range(t0, t1):
                 c = trail[t]
-                b = 2 * c + (1 if state[c] == FILLED else 0)
-                if (row[b >> 6] >> np.uint64(b & 63)) & np.uint64(1) == 0:
+                if not _holds(2 * c + (1 if state[c] == FILLED else 0), pool, a, m):
                     missing = True
                     break
             if missing:
@@ -255,7 +284,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
     probed, needs, cnt = pr[0], pr[1], pr[2]
     seen_stamp, seen_val, buf, ctl = pr[8], pr[9], pr[10], pr[11]
     n = len(state)
-    use_bits = pr[13].shape[0] > 1 and ls_id == LS_DP
+    keep_outcomes = ls_id == LS_DP
     steps0 = stats[S_LINESOLVERS] + stats[S_CHECKS]
     while True:
         if n_unknown0 - stats[S_TLEN] == 0:
@@ -293,7 +322,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
         ctl[C_STAMP] += 1
         stamp = ctl[C_STAMP]
         if ok1:
-            if use_bits:
+            if keep_outcomes:
                 _store_outcome(2 * p + 1, mark, w, pr)
             for t in range(mark + 1, stats[S_TLEN]):
                 c = trail[t]
@@ -312,7 +341,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
             _record_solution(net, w, pr)
         n_common = 0
         if ok0:
-            if use_bits:
+            if keep_outcomes:
                 _store_outcome(2 * p, mark, w, pr)
             for t in range(mark + 1, stats[S_TLEN]):
                 c = trail[t]
@@ -337,7 +366,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
             ctl[C_CHANGED] += 1
             if not assume(p, v, ls_id, budget, use_cache, net, w, pr):
                 return P_CONTRADICTION
-            if use_bits:
+            if keep_outcomes:
                 mark_affected(t0, w, pr)
             else:
                 ctl[C_EPOCH] += 1
@@ -356,7 +385,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
                         queue_push(cl[kk], w)
             if not close(ls_id, budget, use_cache, t0, net, w, pr):
                 return P_CONTRADICTION
-            if use_bits:
+            if keep_outcomes:
                 mark_affected(t0, w, pr)
             else:
                 ctl[C_EPOCH] += 1

@@ -24,7 +24,7 @@ from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
 from .linesolve import solve_line
 from .linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
-from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, Puzzle
+from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE, Puzzle
 
 LS_DP = 0
 LS_SEED = 1

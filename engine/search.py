@@ -19,8 +19,8 @@ from .jit import njit
 from .probe import (C_CHANGED, C_IDLE, C_MAX_TIER, C_NSOLS, C_TIER, P_CONTRADICTION, P_FIXPOINT, P_PAUSED,
                     P_SOLVED, assume,
                     close, mark_affected, new_probe, probe_round, reset_relations)
-from .propagate import (LS_DP, S_CHECKS, S_LINESOLVERS, S_TLEN, check_all, new_work, queue_all,
-                        undo_to)
+from .propagate import (DEFAULT_CACHE_SLOTS, LS_DP, S_CHECKS, S_LINESOLVERS, S_TLEN, check_all,
+                        new_work, queue_all, undo_to)
 
 STOPPED = -1  # driver-only status: a limit or the progress callback ended the run
 
@@ -62,7 +62,7 @@ def choose_branch(state, cnt, cell_start, mode):
 
 
 BRANCH_MODE = 0
-SEARCH_MAX_TIER = 1
+SEARCH_MAX_TIER = 0
 
 
 @dataclass
@@ -114,7 +114,8 @@ class _Driver:
         self.n_target = self.n_cells - len(self.free)
         self.w = new_work(net, cache_slots=cache_slots if use_cache else 0)
         self.pr = new_probe(self.n_cells, max_edges)
-        self.use_bits = self.pr.gbits.shape[0] > 1 and ls_id == LS_DP
+        # kept probe outcomes are only reusable when propagation is confluent (the DP)
+        self.keep_outcomes = ls_id == LS_DP
         self.limits = limits
         self.chunk = 2000
 
@@ -144,7 +145,7 @@ class _Driver:
                 self.chunk = max(self.chunk // 2, 50)
 
     def new_node(self, child=False):
-        reset_relations(self.pr, not (child and self.use_bits))
+        reset_relations(self.pr, not (child and self.keep_outcomes))
         self.pr.ctl[C_IDLE] = 0
 
     def solution_ok(self):
@@ -256,7 +257,7 @@ class _Driver:
         t0 = int(self.w.stats[S_TLEN])
         if not assume(p, np.int8(v), self.ls_id, self.budget, self.use_cache, self.net, self.w, self.pr):
             return P_CONTRADICTION
-        if child and self.use_bits:
+        if child and self.keep_outcomes:
             mark_affected(t0, self.w, self.pr)
         return self.probe_fixpoint("searching")
 
@@ -277,7 +278,7 @@ class _Driver:
         return res
 
 
-def run_full(net, ls_id, budget, limits, *, use_cache=True, cache_slots=1 << 14,
+def run_full(net, ls_id, budget, limits, *, use_cache=True, cache_slots=DEFAULT_CACHE_SLOTS,
              max_edges=None):
     """Run the full method; returns (FullResult, Work) — the Work carries the metrics.
 

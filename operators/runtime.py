@@ -2,18 +2,20 @@
 
 The engine's kernels are numba ``@njit(cache=True)`` functions: numba picks the cache folder when
 a kernel is *decorated*, i.e. when its module is imported. So the cache folder must be set before
-the first engine module is imported, and importing numba at ``register()`` would slow Blender's
-start-up by a second or more. Every operator therefore reaches the engine through ``engine()``.
+an engine module is imported, and importing numba at ``register()`` would slow Blender's start-up
+by a second or more. Every operator therefore reaches the engine through ``engine()``.
 """
+import contextlib
 import importlib
 import os
+import sys
 import tempfile
+from typing import Any
 
 # The add-on's own package ("bl_ext.user_default.nonogram3d" when installed, "nonogram3d" in tests).
 ADDON_PACKAGE = __package__.rpartition(".")[0]
 
-_configured = False
-_cache_dir = ""
+_cache_dir = None
 
 
 def numba_cache_dir() -> str:
@@ -31,29 +33,55 @@ def numba_cache_dir() -> str:
         return path
 
 
-def configure_numba() -> str:
-    """Point numba's cache at a writable folder (once); returns the folder, '' without numba."""
-    global _configured, _cache_dir
-    if _configured:
-        return _cache_dir
-    _configured = True
-    if os.environ.get("NONOGRAM_NO_NUMBA"):  # engine.jit's switch: the engine runs without numba
-        return ""
+# Installed, the engine exists in the process under this one package name, and the setting
+# stays: engine modules imported lazily at call time (puzzlefile -> formats2d) then also cache in
+# our writable folder, not the extension's own (possibly read-only) one. Elsewhere (tests, a
+# development checkout) a second copy of the engine may live in the same process under another
+# name (the engine tests' top-level ``engine``); numba keys cache files by source file, so that
+# copy must not write into our folder: its index entries name its modules, and a process without
+# them then fails to load ours ("No module named 'engine'"). There the setting is restored.
+KEEP_CACHE_SETTING = ADDON_PACKAGE.startswith("bl_ext.")
+
+
+def active_cache_dir() -> str:
+    """The folder our kernels are cached in ('' before the engine is loaded or without numba)."""
+    return _cache_dir or ""
+
+
+@contextlib.contextmanager
+def _our_numba_cache():
+    """numba's cache folder set to ours while engine modules are imported (numba picks a
+    kernel's cache folder when the kernel is decorated, i.e. when its module is imported)."""
+    global _cache_dir
+    config: Any = None
+    # NONOGRAM_NO_NUMBA is engine.jit's switch; an explicit NUMBA_CACHE_DIR is the user's choice.
+    if not os.environ.get("NONOGRAM_NO_NUMBA") and not os.environ.get("NUMBA_CACHE_DIR"):
+        try:
+            config = importlib.import_module("numba").config
+        except Exception:  # missing, or refusing Blender's numpy: engine.jit reports it
+            config = None
+    if config is None:
+        yield
+        return
+    if _cache_dir is None:
+        _cache_dir = numba_cache_dir()
+    previous = config.CACHE_DIR
+    config.CACHE_DIR = _cache_dir
     try:
-        import numba
-    except Exception:  # missing, or refusing Blender's numpy: engine.jit reports it
-        return ""
-    # An explicit NUMBA_CACHE_DIR from the user's environment wins.
-    if not os.environ.get("NUMBA_CACHE_DIR"):
-        numba.config.CACHE_DIR = numba_cache_dir()
-    _cache_dir = numba.config.CACHE_DIR
-    return _cache_dir
+        yield
+    finally:
+        if not KEEP_CACHE_SETTING:
+            config.CACHE_DIR = previous
 
 
 def engine(name: str):
-    """The engine submodule ``name`` (e.g. "voxelize"), imported with numba configured."""
-    configure_numba()
-    return importlib.import_module(f"{ADDON_PACKAGE}.engine.{name}")
+    """The engine submodule ``name`` (e.g. "voxelize"), its kernels cached in our folder."""
+    full = f"{ADDON_PACKAGE}.engine.{name}"
+    module = sys.modules.get(full)
+    if module is not None:
+        return module
+    with _our_numba_cache():
+        return importlib.import_module(full)
 
 
 def numba_error() -> str:

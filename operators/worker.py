@@ -133,6 +133,17 @@ class JobOperator(_OperatorBase):
             return {'PASS_THROUGH'}
         return self._stop(context, cancelled=job.cancel_event.is_set())
 
+    def cancel(self, context: bpy.types.Context):
+        # Blender ends the modal operator itself (a file is loaded, the window closes): stop the
+        # engine if it listens and drop whatever it returns.
+        if self._job is not None:
+            self._job.cancel_event.set()
+            self._job.finished = True
+        if self._timer is not None:
+            context.window_manager.event_timer_remove(self._timer)
+            self._timer = None
+        self._status(context, None)
+
     # engine calls that poll the progress callback stop soon after Esc; others are abandoned
     cancel_is_cooperative = True
 

@@ -37,6 +37,14 @@ def load_addon():
     return mod
 
 
+def engine(name: str):
+    """An engine module of the add-on, imported the way the add-on imports it (runtime.engine:
+    numba's cache in the add-on's folder, not the source tree's, which the top-level ``engine``
+    package of the engine tests writes with its own module names)."""
+    load_addon()
+    return importlib.import_module(f"{PACKAGE}.operators.runtime").engine(name)
+
+
 def is_registered() -> bool:
     return hasattr(bpy.types, "NONOGRAM_OT_make")
 

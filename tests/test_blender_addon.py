@@ -82,14 +82,37 @@ def test_register_does_not_import_numba_or_the_engine():
     assert "LOADED []" in out.stdout, out.stdout
 
 
-def test_numba_cache_dir_falls_back_outside_extensions():
-    load_addon()
-    import importlib
-    runtime = importlib.import_module(PACKAGE + ".operators.runtime")
-    path = runtime.numba_cache_dir()
-    # Outside bl_ext.* Blender refuses extension_path_user: we must not use the source tree.
-    assert "nonogram3d_numba_cache" in path
-    assert not path.startswith(str(ROOT))
+def test_engine_kernels_cache_in_our_folder_without_leaking_the_setting(tmp_path):
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT / 'tests')!r})
+        import blender_support as bs
+        bs.ensure_registered()
+        import numba
+        from numba.core.registry import CPUDispatcher
+        runtime = sys.modules['{PACKAGE}.operators.runtime']
+        before = numba.config.CACHE_DIR
+        runtime.engine('voxelize')
+        # Not installed (no bl_ext.*): the process-wide setting is restored.
+        assert numba.config.CACHE_DIR == before, numba.config.CACHE_DIR
+        assert runtime.active_cache_dir().startswith({str(tmp_path)!r})
+        paths = set()
+        for mod in ('raycast', 'voxelize'):
+            m = sys.modules['{PACKAGE}.engine.' + mod]
+            paths |= {{f._cache._cache_path for f in vars(m).values() if isinstance(f, CPUDispatcher)}}
+        print('PATHS', sorted(paths))
+    """)
+    # tempfile.gettempdir() follows TMPDIR: the fallback folder lands in tmp_path.
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("PATHS"))
+    paths = eval(line[6:])
+    assert paths, "no numba kernels found in the voxelizer"
+    # Outside bl_ext.* Blender refuses extension_path_user: a temp folder, never the source tree.
+    assert all(p.startswith(str(tmp_path / "nonogram3d_numba_cache_")) for p in paths), paths
 
 
 class _Layout:

@@ -4,7 +4,7 @@ import importlib
 import numpy as np
 import pytest
 
-from blender_support import (add_primitive, bpy, data_counts, ensure_registered, instances_of,
+from blender_support import (add_primitive, bpy, engine, data_counts, ensure_registered, instances_of,
                              point_attribute, reset_scene, run_op)
 
 pytestmark = pytest.mark.blender
@@ -18,6 +18,8 @@ def addon():
 
 
 def _mod(addon, name):
+    if name.startswith("engine."):
+        return engine(name[len("engine."):])
     return importlib.import_module(f"{addon.__name__}.{name}")
 
 

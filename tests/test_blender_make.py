@@ -5,7 +5,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from blender_support import (add_primitive, bpy, data_counts, ensure_registered, instances_of,
+from blender_support import (add_primitive, bpy, engine, data_counts, ensure_registered, instances_of,
                              mesh_coords, point_attribute, reset_scene, run_op)
 
 pytestmark = pytest.mark.blender
@@ -19,8 +19,7 @@ def addon():
 
 
 def _engine(addon, name):
-    import importlib
-    return importlib.import_module(f"{addon.__name__}.engine.{name}")
+    return engine(name)
 
 
 def _world_triangles(obj):

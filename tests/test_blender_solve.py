@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from blender_support import (add_primitive, bpy, ensure_registered, instances_of,
+from blender_support import (add_primitive, bpy, engine, ensure_registered, instances_of,
                              point_attribute, reset_scene, run_op)
 
 pytestmark = pytest.mark.blender
@@ -21,6 +21,8 @@ def addon():
 
 
 def _mod(addon, name):
+    if name.startswith("engine."):
+        return engine(name[len("engine."):])
     return importlib.import_module(f"{addon.__name__}.{name}")
 
 
@@ -298,3 +300,21 @@ def test_modal_esc_abandons_a_job_that_does_not_poll(addon):
     assert time.perf_counter() - t0 < 0.5  # does not wait for the engine
     assert op.finished_with is None and ctx.timers == []
     release.set()
+
+
+def test_blender_ending_the_modal_operator_stops_the_job(addon):
+    ctx = _Recorder()
+    saw_cancel = threading.Event()
+
+    def work(progress):
+        while not progress(0.1, "waiting"):
+            time.sleep(0.01)
+        saw_cancel.set()
+        return "dropped"
+    op = _modal_op(addon, work)
+    assert op.invoke(ctx, _Event('NONE')) == {'RUNNING_MODAL'}
+    op.cancel(ctx)  # what Blender calls when it removes the handler (e.g. on file load)
+    assert saw_cancel.wait(5)
+    assert ctx.timers == [] and ctx.status[-1] is None
+    assert op.finished_with is None
+    assert _mod(addon, "operators.worker").active_job() is None

@@ -1,11 +1,12 @@
 """Verdicts on ../shared/puzzles2d/EXPECTED.csv (two peer solvers' ground truth) and cancellation.
 
 Every puzzle the ``full`` method finishes within the limit must get the expected unique/multiple
-verdict and line-solvable flag; the few hard ones (Forever, Knotty, Faase: no final verdict within
-the default limit) are allowed ``unknown`` and are listed in ``SLOW`` so the default suite stays
-fast; run ``pytest -m slow`` to give them a minute each.
+verdict and line-solvable flag; the few hard ones (Knotty and Faase, no final verdict within
+the default limit) are listed in ``SLOW`` and only tried, a minute each, when the environment
+has ``NONOGRAM_SLOW_TESTS=1`` (they may still end ``unknown``: then the test is skipped and says so).
 """
 import csv
+import os
 import time
 
 import numpy as np
@@ -15,7 +16,7 @@ from engine.solve import solve
 
 from test_solve_random import satisfies
 
-SLOW = {"webpbn-survey/faase.nin", "webpbn-survey/knotty.nin", "webpbn-survey/webpbn-06574.nin"}
+SLOW = {"webpbn-survey/faase.nin", "webpbn-survey/knotty.nin"}
 
 
 def _rows(shared):
@@ -61,6 +62,7 @@ def test_expected_csv(shared):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("NONOGRAM_SLOW_TESTS"), reason="set NONOGRAM_SLOW_TESTS=1 to run")
 @pytest.mark.parametrize("rel", sorted(SLOW))
 def test_expected_slow(shared, rel):
     root, rows = _rows(shared)

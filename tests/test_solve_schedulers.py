@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from engine.blobs import blob_grid, blob_puzzle
-from engine.cells import FILLED, UNKNOWN
+from engine.cells import UNKNOWN
 from engine.clues import puzzle_from_grid
 from engine.puzzle import Clue3D, make_2d, make_puzzle
 from engine.solve import compare, solve
