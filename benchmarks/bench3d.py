@@ -33,9 +33,10 @@ QUICK_SCHEDULER_HARD = {12: 20.0, 24: 30.0, 36: 30.0, 64: 30.0}
 # with the DP linesolver): above this resolution only its Brute run is made, with a short hard limit.
 SEED_LS_MAX_RES = 36
 SEED_LS_BIG_HARD = 20.0
-# ... and at 36³ each of its runs gets 30 s; once one is killed the others on that puzzle are skipped
-# (torus_knot 36³ does not finish in 90 s; the seed's own Knot 36³ ran for 11 hours).
+# ... and from 24³ on each of its runs gets 30 s; once one is killed the others on that puzzle are
+# skipped (torus_knot 36³ does not finish in 90 s; the seed's own Knot 36³ ran for 11 hours).
 SEED_LS_36_HARD = 30.0
+SEED_LS_CAP_FROM = 24
 # The checkerboard is never line-solvable and has very many solutions: both `full` and CP-SAT run to
 # their limits there, so it gets a fraction of the time.
 CHECKERBOARD_TIME_SCALE = 0.35
@@ -53,14 +54,14 @@ def jobs_for(row: dict, tl: float, hard_sched: float) -> list:
                 if label != "Brute":
                     continue
                 hard = SEED_LS_BIG_HARD
-            elif ls == "seed" and row["resolution"] >= 36:
+            elif ls == "seed" and row["resolution"] >= SEED_LS_CAP_FROM:
                 hard = min(hard, SEED_LS_36_HARD)
             jobs.append({"id": f"{key}|{ls}|{label}", "puzzle": ref, "solver": "engine", "method": method,
                          "prepass": pre, "linesolver": ls, "time_limit": None, "hard_limit": hard,
                          "group": f"{key}|{ls}" if ls == "seed" else None})
         if ls == "seed" and big:
             continue
-        full_tl = min(tl, SEED_LS_36_HARD) if ls == "seed" and row["resolution"] >= 36 else tl
+        full_tl = min(tl, SEED_LS_36_HARD) if ls == "seed" and row["resolution"] >= SEED_LS_CAP_FROM else tl
         jobs.append({"id": f"{key}|{ls}|full", "puzzle": ref, "solver": "engine", "method": "full",
                      "prepass": False, "linesolver": ls, "time_limit": full_tl,
                      "hard_limit": full_tl * 1.5 + 15, "group": f"{key}|{ls}" if ls == "seed" else None})
@@ -141,7 +142,7 @@ def main(argv=None) -> int:
     save_json({"machine": machine, "quick": a.quick, "rows": out_rows,
                "elapsed_s": time.time() - t_start, "seed_ls_max_res": SEED_LS_MAX_RES,
                "seed_ls_big_hard": SEED_LS_BIG_HARD,
-               "seed_ls_36_hard": SEED_LS_36_HARD, "checkerboard_time_scale": CHECKERBOARD_TIME_SCALE},
+               "seed_ls_36_hard": SEED_LS_36_HARD, "seed_ls_cap_from": SEED_LS_CAP_FROM, "checkerboard_time_scale": CHECKERBOARD_TIME_SCALE},
               RESULTS / "bench3d.json")
     return 0
 

@@ -76,6 +76,18 @@ def tval(r):
     return r.get("time_s") if r.get("time_s") is not None else r.get("wall_s")
 
 
+def tcell(r) -> str:
+    """A time for the time tables: 'killed at X', 'skipped', 'not run', or the time."""
+    if not r:
+        return "not run"
+    v = r.get("verdict")
+    if v == "timeout":
+        return f"killed at {ft(r.get('wall_s'))}"
+    if v in ("skipped", "error"):
+        return v
+    return ft(tval(r)) + ("" if v in DONE else f" ({v})")
+
+
 def verdict_cell(r) -> str:
     if not r:
         return "not run"
@@ -175,6 +187,18 @@ def ratios(rows3d, ls):
     return out
 
 
+def ratios_common(rows3d):
+    """Average ratios to Brute per linesolver over the puzzles solved by all five with both."""
+    per = {ls: {puzzle_label(r): q for r, q in ratios(rows3d, ls)} for ls in LINESOLVERS}
+    keys = set.intersection(*(set(v) for v in per.values())) if per else set()
+    if not keys:
+        return None
+    out = {"n": len(keys)}
+    for ls in LINESOLVERS:
+        out[ls] = {l: statistics.mean(per[ls][k][l] for k in keys) for l in LABELS}
+    return out
+
+
 def section_table6(rows3d):
     rows = []
     avgs = {}
@@ -210,7 +234,7 @@ def section_sched_times(rows3d):
         for ls in LINESOLVERS:
             sc = r["schedulers"][ls] or {}
             ts = [tval(sc.get(l)) for l in LABELS]
-            cells.append(" / ".join(ft(t) for t in ts))
+            cells.append(" / ".join(tcell(sc.get(l)) for l in LABELS))
             if any(t is None or (sc.get(l) or {}).get("verdict") in ("timeout", "error", "skipped")
                    for t, l in zip(ts, LABELS)):
                 both = False
@@ -229,7 +253,7 @@ def section_sched_times(rows3d):
         else:
             cells.append("—")
         fs, fd = r["full"]["seed"] or {}, r["full"]["dp"] or {}
-        cells.append(f"{ft(tval(fs))} / {ft(tval(fd))}")
+        cells.append(f"{tcell(fs)} / {tcell(fd)}")
         if fs.get("verdict") in DONE and fd.get("verdict") in DONE and tval(fd):
             cells.append(fx(tval(fs) / tval(fd)))
         else:
@@ -252,8 +276,8 @@ def section_full_vs_cpsat(rows3d):
         if ag == "DISAGREE":
             disagree.append(puzzle_label(r))
             ag = "**DISAGREE**"
-        rows.append((puzzle_label(r), r["stats"]["cells"], verdict_cell(fd), ft(tval(fd)), ft(tval(fs)),
-                     verdict_cell(c), ft(tval(c)), ft(c.get("build_s")),
+        rows.append((puzzle_label(r), r["stats"]["cells"], verdict_cell(fd), tcell(fd), tcell(fs),
+                     verdict_cell(c), tcell(c), ft(c.get("build_s")),
                      fr(ratio, 4) if ratio is not None and ratio < 0.01 else fr(ratio), ag,
                      ft(r.get("time_limit"))))
     head = ("Puzzle", "Cells", "full (DP) verdict (difficulty)", "full DP time", "full seed-ls time",
@@ -305,7 +329,7 @@ def section_table8(b2d):
             st = ours["stats"]
             t7.append((name, ours["file"], size(ours["shape"]), st["cells"], st["lines"], st["empty"]["count"],
                        rng(st["filled"]), rng(st["blocks"]),
-                       (ours["full"].get("dp") or {}).get("difficulty") == "line",
+                       "yes" if (ours["full"].get("dp") or {}).get("difficulty") == "line" else "no",
                        f"*{row[0]}, {row[1]} cells, {row[2]} lines, empty {row[3]}, single {row[4]}, "
                        f"line-solvable: {row[5]}*"))
         else:
@@ -345,20 +369,26 @@ def section_taai(b2d):
         for r in both:
             cverd[r["cpsat"]] = cverd.get(r["cpsat"], 0) + 1
         agree = sum(r["agreement"] == "agree" for r in both)
+        only_o = sum(r["ours"] in DONE and r["cpsat"] not in DONE for r in both)
+        only_c = sum(r["cpsat"] in DONE and r["ours"] not in DONE for r in both)
         dis = [r["index"] for r in both if r["agreement"] == "DISAGREE"]
         o_sum = sum(a for a, _ in bt)
         c_sum = sum(b for _, b in bt)
-        rows.append((st["set"], st["n"], ft(sum(ot)), ft(statistics.mean(ot)) if ot else "—",
+        rows.append((st["set"], f"{st['n']} (every {st.get('stride', 1)}th of {st.get('range', st['n'])}"
+                     f"{' of ' + str(st['of']) + ', stopped by the time budget' if st.get('stopped') else ''})",
+                     ft(sum(ot)), ft(statistics.mean(ot)) if ot else "—",
                      ft(statistics.median(ot)) if ot else "—", ft(max(ot)) if ot else "—",
                      ", ".join(f"{k}: {v}" for k, v in sorted(verd.items(), key=lambda kv: str(kv[0]))),
                      ", ".join(f"{k}: {v}" for k, v in sorted(diff.items())),
                      f"{len(both)} (every {st.get('cpsat_every', 1)}th)",
                      ", ".join(f"{k}: {v}" for k, v in sorted(cverd.items(), key=lambda kv: str(kv[0]))),
                      f"{ft(o_sum)} vs {ft(c_sum)}", fx(c_sum / o_sum) if o_sum > 0 else "—",
-                     f"{agree}/{len(both)}" + (f", **DISAGREE: {dis}**" if dis else "")))
+                     f"{agree}/{len(both)}" + (f", **DISAGREE: {dis}**" if dis else ""),
+                     f"{only_o} / {only_c}"))
         summary.append((st["set"], o_sum, c_sum, len(bt), dis))
     head = ("Set", "puzzles", "ours total", "mean", "median", "max", "our verdicts", "difficulty",
-            "CP-SAT on", "CP-SAT verdicts", "time on those (ours vs CP-SAT)", "CP-SAT÷ours", "verdicts agree")
+            "CP-SAT on", "CP-SAT verdicts", "time where both finished (ours vs CP-SAT)", "CP-SAT÷ours",
+            "verdicts agree", "finished only by ours / only by CP-SAT")
     return table(head, rows), summary
 
 
@@ -433,12 +463,12 @@ def build() -> str:
         for res in (36, 64):
             hs = headline_cpsat(rows3d, (res,))
             if hs:
-                g = geomean([h[1] for h in hs])
+                sp = [1 / h[1] for h in hs]
+                g = geomean(sp)
                 heads.append(f"- **ours (`full`, DP linesolver) vs CP-SAT on the {res}³ model puzzles**: ours "
-                             f"takes {fx(g)} CP-SAT's time (geometric mean over {len(hs)} puzzles where both "
-                             f"finished; range {fx(min(h[1] for h in hs))}–{fx(max(h[1] for h in hs))}), i.e. "
-                             f"ours is {fx(1 / g)} faster. Total {ft(sum(h[2] for h in hs))} vs "
-                             f"{ft(sum(h[3] for h in hs))}.")
+                             f"is {fx(g)} faster (geometric mean of CP-SAT time ÷ ours over the {len(hs)} "
+                             f"puzzles where both finished; range {fx(min(sp))}–{fx(max(sp))}). Total "
+                             f"{ft(sum(h[2] for h in hs))} (ours) vs {ft(sum(h[3] for h in hs))} (CP-SAT).")
             else:
                 heads.append(f"- ours vs CP-SAT on {res}³: no {res}³ puzzle finished by both in this run.")
         _t6, avgs, seed_avg = section_table6(rows3d)
@@ -447,9 +477,17 @@ def build() -> str:
                 a = avgs[ls]
                 heads.append(f"- **Heur+Pre vs Brute linesolvers ({LSNAME[ls]})**: Heur+Pre needs on average "
                              f"{fr(a['Heur+Pre'])} of Brute's linesolvers (best {fr(a['best']['Heur+Pre'])}), "
-                             f"Hier+Pre {fr(a['Hier+Pre'])}, over {a['n']} solvable puzzles; the seed study "
-                             f"printed {fr(SP.TABLE6_AVERAGE['Heur+Pre'])} and "
-                             f"{fr(SP.TABLE6_AVERAGE['Hier+Pre'])}.")
+                             f"Hier+Pre {fr(a['Hier+Pre'])}, Heur {fr(a['Heur'])}, Hier {fr(a['Hier'])}, over "
+                             f"the {a['n']} puzzles all five schedulers solved with it; the seed study printed "
+                             f"{fr(SP.TABLE6_AVERAGE['Heur+Pre'])}, {fr(SP.TABLE6_AVERAGE['Hier+Pre'])}, "
+                             f"{fr(SP.TABLE6_AVERAGE['Heur'])} and {fr(SP.TABLE6_AVERAGE['Hier'])}.")
+        common = ratios_common(rows3d)
+        if common:
+            heads.append("- the same averages over the " + str(common["n"]) + " puzzles solved with both "
+                         "linesolvers: Heur+Pre " + " vs ".join(f"{fr(common[ls]['Heur+Pre'])} ({ls})"
+                                                              for ls in LINESOLVERS) +
+                         ", Hier+Pre " + " vs ".join(f"{fr(common[ls]['Hier+Pre'])} ({ls})" for ls in LINESOLVERS)
+                         + ".")
         _st, tot, per_run = section_sched_times(rows3d)
         if tot["dp"] > 0:
             heads.append(f"- **complete DP vs seed linesolver, time**: the five schedulers took "
@@ -537,7 +575,8 @@ def build() -> str:
             w(f"The seed linesolver is run with all five schedulers and `full` up to "
               f"{b3d['seed_ls_max_res']}³ (the seed study's sizes); above that only its Brute run is made, "
               f"killed after {ft(b3d.get('seed_ls_big_hard'))}, to keep the whole run under 30 minutes. "
-              f"At 36³ each seed-linesolver run is killed after {ft(b3d.get('seed_ls_36_hard'))} and, once "
+              f"From {b3d.get('seed_ls_cap_from', 36)}³ on each seed-linesolver run is killed after "
+              f"{ft(b3d.get('seed_ls_36_hard'))} and, once "
               f"one is, the remaining seed-linesolver runs of that puzzle are skipped.")
         w("")
         w(st)
@@ -614,9 +653,11 @@ def build() -> str:
         if b2d.get("taai"):
             w("## 2D: TAAI/TCGA tournament sets")
             w("")
-            w(f"1000 random 25×25 puzzles per set (many have several solutions). Ours (`full`, DP linesolver) "
-              f"on every puzzle, CP-SAT on a fixed sample (every k-th puzzle) because it takes about ten "
-              f"times longer; time limit {ft(b2d.get('taai_time_limit'))} per puzzle for each.")
+            w(f"1000 random 25×25 puzzles per set; almost all have several solutions (the tournaments asked "
+              f"for any one), and telling that apart takes both solvers seconds on about a quarter of them. "
+              f"To fit the 30-minute run, ours (`full`, DP linesolver) runs on a fixed sample (every s-th "
+              f"puzzle) and CP-SAT on every k-th; time limit {ft(b2d.get('taai_time_limit'))} per puzzle "
+              f"for each, so *unknown* counts the puzzles that needed more.")
             w("")
             t, _summ = section_taai(b2d)
             w(t)

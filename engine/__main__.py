@@ -26,7 +26,13 @@ def main(argv=None) -> int:
         sys.stderr.write(f"unknown command {name!r}\n\n{usage()}")
         return 2
     module = importlib.import_module(f".{COMMANDS[name][0]}", __package__ or "engine")
-    return int(module.main(argv) or 0)
+    try:
+        return int(module.main(argv) or 0)
+    except BrokenPipeError:
+        # output piped into e.g. `head`: not an error; keep Python from complaining at exit
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

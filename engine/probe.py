@@ -14,6 +14,11 @@ state they were derived in and its extensions, so ``reset_relations`` is called 
 search backtracks past that state. The store is bounded (``max_edges``); once full, new relations
 are dropped, which only makes probing weaker, never wrong. Duplicates are filtered by a hashed set.
 
+Each probe's outcome is kept (``_store_outcome``); with the complete DP, propagation is
+confluent, so after the main state gains cells D a cell whose two outcomes already contain D
+would probe the same again and is skipped (``mark_affected``). Cells next to known cells are
+probed first: they are the likeliest to contradict.
+
 Work is chunked: ``probe_round`` stops after about ``max_steps`` line-solver applications and
 resumes from its cursor, so the Python caller can report progress and honour cancellation.
 """
@@ -38,7 +43,7 @@ P_SOLVED = 3
 C_CURSOR = 0
 C_IDLE = 1        # cells scanned in a row without finding one to probe
 C_EPOCH = 2       # cells probed before this epoch must be probed again (new node, or a change
-                  # when outcomes are not kept as bitsets)
+                  # when outcomes are not kept, i.e. with the seed linesolver)
 C_GEN = 3         # generation of the relation store (stale entries are ignored)
 C_NEDGES = 4
 C_STAMP = 5

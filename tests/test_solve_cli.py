@@ -2,6 +2,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -78,7 +79,8 @@ def test_real_command_line(tmp_path):
     p = blob_puzzle((4, 4, 4), seed=1)
     f = tmp_path / "b.json"
     save_puzzle(p, f)
+    root = Path(__file__).resolve().parent.parent
     res = subprocess.run([sys.executable, "-m", "engine", "solve", str(f), "--time-limit", "30", "--json"],
-                         capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+                         capture_output=True, text=True, cwd=str(root))
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["verdict"] == "unique"

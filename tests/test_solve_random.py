@@ -187,7 +187,8 @@ def test_full_matches_enumeration(shapes, seed):
     assert min(seen.values()) >= 5, seen
 
 
-@pytest.mark.parametrize("shapes,seed", [([(6, 6), (7, 5), (8, 6)], 3), ([(3, 3, 4), (4, 4, 3), (3, 4, 4)], 4)])
+@pytest.mark.parametrize("shapes,seed", [([(6, 6), (7, 5), (8, 6)], 3),
+                                         ([(3, 3, 4), (4, 4, 3), (3, 4, 4)], 4)])
 def test_full_matches_dfs(shapes, seed):
     rng = np.random.default_rng(seed)
     seen = {"unique": 0, "multiple": 0, "none": 0}
