@@ -54,6 +54,14 @@ def fx(x) -> str:
     return f"{x:.2f}×"
 
 
+def nth(k) -> str:
+    k = int(k)
+    if k == 1:
+        return "one"
+    suf = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suf}"
+
+
 def table(head, rows) -> str:
     out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for r in rows:
@@ -374,13 +382,13 @@ def section_taai(b2d):
         dis = [r["index"] for r in both if r["agreement"] == "DISAGREE"]
         o_sum = sum(a for a, _ in bt)
         c_sum = sum(b for _, b in bt)
-        rows.append((st["set"], f"{st['n']} (every {st.get('stride', 1)}th of {st.get('range', st['n'])}"
+        rows.append((st["set"], f"{st['n']} (every {nth(st.get('stride', 1))} of {st.get('range', st['n'])}"
                      f"{' of ' + str(st['of']) + ', stopped by the time budget' if st.get('stopped') else ''})",
                      ft(sum(ot)), ft(statistics.mean(ot)) if ot else "—",
                      ft(statistics.median(ot)) if ot else "—", ft(max(ot)) if ot else "—",
                      ", ".join(f"{k}: {v}" for k, v in sorted(verd.items(), key=lambda kv: str(kv[0]))),
                      ", ".join(f"{k}: {v}" for k, v in sorted(diff.items())),
-                     f"{len(both)} (every {st.get('cpsat_every', 1)}th)",
+                     f"{len(both)} (every {nth(st.get('cpsat_every', 1))})",
                      ", ".join(f"{k}: {v}" for k, v in sorted(cverd.items(), key=lambda kv: str(kv[0]))),
                      f"{ft(o_sum)} vs {ft(c_sum)}", fx(c_sum / o_sum) if o_sum > 0 else "—",
                      f"{agree}/{len(both)}" + (f", **DISAGREE: {dis}**" if dis else ""),
@@ -514,6 +522,19 @@ def build() -> str:
                      + f"; the others were stopped by a time limit on at least one side.")
     if b2d:
         _s, dis2 = section_2d_survey(b2d)
+        sv = b2d.get("survey", [])
+        sp = [tval(r["cpsat"]) / tval(r["full"]["dp"]) for r in sv
+              if (r["full"].get("dp") or {}).get("verdict") in DONE and (r["cpsat"] or {}).get("verdict") in DONE
+              and tval(r["full"]["dp"]) and tval(r["cpsat"])]
+        n_ag = sum(r["agreement"] == "agree" for r in sv)
+        n_exp = sum(1 for r in sv if r.get("matches_expected") is not None)
+        n_exp_ok = sum(1 for r in sv if r.get("matches_expected"))
+        if sv:
+            heads.append(f"- **2D webpbn survey**: `full` and CP-SAT agree on {n_ag} of {len(sv)} puzzles"
+                         + (f" (**DISAGREE: {', '.join(dis2)}**)" if dis2 else "")
+                         + f"; ours matches EXPECTED.csv on {n_exp_ok} of the {n_exp} it decided"
+                         + (f"; where both finished ours is {fx(geomean(sp))} faster (geometric mean, range "
+                            f"{fx(min(sp))}–{fx(max(sp))})" if sp else "") + ".")
         _t, summ = section_taai(b2d)
         for name, o, c, n, dis in summ:
             if o > 0:
