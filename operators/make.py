@@ -36,11 +36,21 @@ class NONOGRAM_OT_make(bpy.types.Operator):
         if src is not None and scene.nonogram_of(src) is not None:
             self.report({'ERROR'}, f"'{src.name}' is already a nonogram: select a mesh object")
             return {'CANCELLED'}
+        wm = context.window_manager
+
+        def progress(fraction: float) -> bool:
+            # large grids take seconds: show it on the cursor/status bar
+            wm.progress_update(fraction)
+            return False
+
+        wm.progress_begin(0.0, 1.0)
         try:
-            obj, result = scene.make_nonogram(context, src, **opts)
+            obj, result = scene.make_nonogram(context, src, progress=progress, **opts)
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return {'CANCELLED'}
+        finally:
+            wm.progress_end()
         for w in result.warnings:
             self.report({'WARNING'}, w)
         info = json.loads(scene.props(obj).make_info)

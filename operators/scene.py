@@ -598,8 +598,10 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
 
 
 def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.5, robust=True,
-                  hide_source=False):
+                  hide_source=False, progress=None):
     """Voxelize the evaluated mesh of ``source_obj`` in world space and build its nonogram.
+
+    ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it).
 
     Returns (nonogram object, VoxelResult). Raises NonogramError, with bpy.data unchanged, on
     input that cannot make a puzzle. Timings land in ``obj.nonogram.make_info`` (JSON).
@@ -613,7 +615,8 @@ def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.
     t1 = time.perf_counter()
     try:
         result = vox.voxelize(verts, tris, resolution=int(resolution), samples=int(samples),
-                              threshold=float(threshold), robust=bool(robust), fit=True)
+                              threshold=float(threshold), robust=bool(robust), fit=True,
+                              progress=progress)
     except vox.VoxelizeError as e:
         raise NonogramError(str(e)) from None
     except MemoryError:
