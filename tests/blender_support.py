@@ -56,6 +56,21 @@ def ensure_registered():
     return addon
 
 
+@pytest.fixture(autouse=True)
+def addon():
+    """The registered add-on package, on an empty scene (import it into a test module to use it)."""
+    mod = ensure_registered()
+    reset_scene()
+    return mod
+
+
+def addon_module(name: str):
+    """``operators.scene``-style names inside the add-on; ``engine.X`` as the add-on imports it."""
+    if name.startswith("engine."):
+        return engine(name[len("engine."):])
+    return importlib.import_module(f"{PACKAGE}.{name}")
+
+
 def reset_scene():
     """Factory settings with no data; registered classes survive."""
     bpy.ops.wm.read_factory_settings(use_empty=True)

@@ -1,26 +1,12 @@
 """Export / import of puzzle files, saving in the .blend, and Clear."""
-import importlib
 
 import numpy as np
 import pytest
 
-from blender_support import (add_primitive, bpy, engine, data_counts, ensure_registered, instances_of,
+from blender_support import (add_primitive, addon, addon_module, bpy, data_counts, engine, instances_of,
                              point_attribute, reset_scene, run_op)
 
 pytestmark = pytest.mark.blender
-
-
-@pytest.fixture(autouse=True)
-def addon():
-    mod = ensure_registered()
-    reset_scene()
-    return mod
-
-
-def _mod(addon, name):
-    if name.startswith("engine."):
-        return engine(name[len("engine."):])
-    return importlib.import_module(f"{addon.__name__}.{name}")
 
 
 def _make(kind="monkey", res=8, **args):
@@ -32,8 +18,8 @@ def _make(kind="monkey", res=8, **args):
 
 def test_export_import_builds_the_same_puzzle(addon, tmp_path):
     obj = _make()
-    scene = _mod(addon, "operators.scene")
-    pf = _mod(addon, "engine.puzzlefile")
+    scene = addon_module("operators.scene")
+    pf = addon_module("engine.puzzlefile")
     path = tmp_path / "suzanne.json"
     assert run_op(bpy.ops.nonogram.export_puzzle, filepath=str(path)) == {'FINISHED'}
     sol = point_attribute(obj, "solution")
@@ -71,8 +57,8 @@ def test_import_errors_are_reported(addon, tmp_path):
 def test_puzzle_and_report_survive_save_and_reload(addon, tmp_path):
     obj = _make(res=6)
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
-    scene = _mod(addon, "operators.scene")
-    pf = _mod(addon, "engine.puzzlefile")
+    scene = addon_module("operators.scene")
+    pf = addon_module("engine.puzzlefile")
     want_puzzle = pf.puzzle_to_dict(scene.load_stored_puzzle(obj))
     want_report = scene.load_stored_report(obj)
     want_state = point_attribute(obj, "state")

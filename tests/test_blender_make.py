@@ -5,21 +5,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from blender_support import (add_primitive, bpy, engine, data_counts, ensure_registered, instances_of,
-                             mesh_coords, point_attribute, reset_scene, run_op)
+from blender_support import (add_primitive, addon, addon_module, bpy, data_counts, engine, instances_of,
+                             mesh_coords, point_attribute, run_op)
 
 pytestmark = pytest.mark.blender
-
-
-@pytest.fixture(autouse=True)
-def addon():
-    mod = ensure_registered()
-    reset_scene()
-    return mod
-
-
-def _engine(addon, name):
-    return engine(name)
 
 
 def _world_triangles(obj):
@@ -65,7 +54,7 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     assert obj is not src and obj.nonogram.is_nonogram
 
     verts, tris = _world_triangles(src)
-    vr = _engine(addon, "voxelize").voxelize(verts, tris, resolution=res, samples=1,
+    vr = engine("voxelize").voxelize(verts, tris, resolution=res, samples=1,
                                              threshold=0.5, robust=True, fit=True)
     grid = vr.grid
     assert grid.sum() > 0
@@ -81,7 +70,7 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     assert np.allclose(pts[(1 * Y + 0) * Z + 0 if X > 1 else 0], [1.5 if X > 1 else 0.5, 0.5, 0.5])
 
     # Clue labels: one point per clued line.
-    puzzle = _engine(addon, "clues").puzzle_from_grid(grid)
+    puzzle = engine("clues").puzzle_from_grid(grid)
     clued = int((puzzle.clue_kind != 0).sum())
     labels = obj.nonogram.labels
     assert labels is not None and labels.parent == obj
@@ -101,7 +90,7 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     # The stored puzzle round-trips through the JSON export.
     path = tmp_path / "p.json"
     assert run_op(bpy.ops.nonogram.export_puzzle, filepath=str(path)) == {'FINISHED'}
-    pf = _engine(addon, "puzzlefile")
+    pf = engine("puzzlefile")
     loaded = pf.load_puzzle(str(path))
     assert pf.puzzle_to_dict(loaded) == pf.puzzle_to_dict(puzzle) | {"name": src.name}
 
@@ -123,12 +112,12 @@ def test_glyphs_show_the_right_clue_at_the_right_place(addon):
     grid = rng.random((7, 5, 4)) < 0.55
     grid[:, 0, 0] = [1, 0, 1, 0, 1, 1, 0]  # a square clue
     grid[:, 1, 0] = [1, 1, 0, 0, 1, 0, 0]  # a circle clue
-    puzzle = _engine(addon, "clues").puzzle_from_grid(grid, name="kinds")
+    puzzle = engine("clues").puzzle_from_grid(grid, name="kinds")
     assert {2, 3, 4} <= set(puzzle.clue_kind.tolist())
-    scene_mod = __import__(f"{addon.__name__}.operators.scene", fromlist=["x"])
+    scene_mod = addon_module("operators.scene")
     # An earlier nonogram of the same name takes the glyph names first: Blender then renames
     # some of ours (".001"), which must not change their order.
-    other = _engine(addon, "clues").puzzle_from_grid(rng.random((3, 3, 3)) < 0.5)
+    other = engine("clues").puzzle_from_grid(rng.random((3, 3, 3)) < 0.5)
     scene_mod.build_from_puzzle(bpy.context, other, name="kinds")
     obj = scene_mod.build_from_puzzle(bpy.context, puzzle, name="kinds", origin=(1, 2, 3),
                                       voxel_size=0.3)
@@ -166,7 +155,7 @@ def test_zero_clues_can_be_shown(addon):
     labels = bpy.context.active_object.nonogram.labels
     totals = point_attribute(labels, "clue_total")
     assert (totals == 0).any()
-    scene_mod = __import__(f"{addon.__name__}.operators.scene", fromlist=["x"])
+    scene_mod = addon_module("operators.scene")
     mod = labels.modifiers["Nonogram Clues"]
     scene_mod.set_modifier_input(mod, "Show Zero Clues", True)
     glyphs = [o for o, _ in instances_of(labels) if o.type == 'FONT']
@@ -189,7 +178,7 @@ def test_hide_source_and_open_mesh_warning(addon):
     s.hide_source = True
     s.resolution = 10
     # Suzanne's eye sockets are holes: Make must still work, and warn.
-    scene_mod = __import__(f"{addon.__name__}.operators.scene", fromlist=["x"])
+    scene_mod = addon_module("operators.scene")
     obj, result = scene_mod.make_nonogram(bpy.context, src, resolution=10, hide_source=True)
     assert result.diagnostics["looks_open"] and result.warnings
     assert not src.visible_get()

@@ -1,5 +1,4 @@
 """Solve, Show unknown cells, Animate solve and Compare on generated nonograms."""
-import importlib
 import json
 import threading
 import time
@@ -7,23 +6,10 @@ import time
 import numpy as np
 import pytest
 
-from blender_support import (add_primitive, bpy, engine, ensure_registered, instances_of,
-                             point_attribute, reset_scene, run_op)
+from blender_support import (add_primitive, addon, addon_module, bpy, engine, instances_of, point_attribute,
+                             run_op)
 
 pytestmark = pytest.mark.blender
-
-
-@pytest.fixture(autouse=True)
-def addon():
-    mod = ensure_registered()
-    reset_scene()
-    return mod
-
-
-def _mod(addon, name):
-    if name.startswith("engine."):
-        return engine(name[len("engine."):])
-    return importlib.import_module(f"{addon.__name__}.{name}")
 
 
 def _monkey_nonogram(res=8):
@@ -44,10 +30,10 @@ def test_solve_stores_the_engines_report(addon, method, prepass, linesolver):
     s = bpy.context.scene.nonogram_settings
     s.method, s.prepass, s.linesolver = method, prepass, linesolver
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
-    scene = _mod(addon, "operators.scene")
+    scene = addon_module("operators.scene")
     stored = scene.load_stored_report(obj)
     puzzle = scene.load_stored_puzzle(obj)
-    ref = _mod(addon, "engine.solve").solve(puzzle, method=method, prepass=prepass,
+    ref = addon_module("engine.solve").solve(puzzle, method=method, prepass=prepass,
                                             linesolver=linesolver, time_limit=s.time_limit)
     want = ref.to_dict()
     for k in NUMBERS:
@@ -69,14 +55,14 @@ def test_solve_stores_the_engines_report(addon, method, prepass, linesolver):
 
 def _multi_solution_nonogram(addon):
     """A 2×2×1 diagonal whose z clues are hidden: the anti-diagonal fits the x and y clues too."""
-    clues = _mod(addon, "engine.clues")
+    clues = addon_module("engine.clues")
     grid = np.zeros((2, 2, 1), dtype=bool)
     grid[0, 0, 0] = grid[1, 1, 0] = True
     n_lines = 2 + 2 + 4
     hidden = np.zeros(n_lines, dtype=bool)
     hidden[-4:] = True  # the z-lines (length 1) would give every cell away
     puzzle = clues.puzzle_from_grid(grid, name="multi", hidden=hidden)
-    scene = _mod(addon, "operators.scene")
+    scene = addon_module("operators.scene")
     return scene.build_from_puzzle(bpy.context, puzzle, name="multi", voxel_size=0.5)
 
 
@@ -84,7 +70,7 @@ def test_show_unknown_cells_highlights_undecided(addon):
     obj = _multi_solution_nonogram(addon)
     bpy.context.scene.nonogram_settings.method = 'full'
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
-    scene = _mod(addon, "operators.scene")
+    scene = addon_module("operators.scene")
     report = scene.load_stored_report(obj)
     assert report["verdict"] == "multiple" and report["n_differing"] > 0
     differs = point_attribute(obj, "differs")
@@ -136,8 +122,8 @@ def test_compare_stores_the_five_configurations(addon):
     obj = _monkey_nonogram(6)
     assert run_op(bpy.ops.nonogram.compare) == {'FINISHED'}
     rows = json.loads(obj.nonogram.compare)
-    scene = _mod(addon, "operators.scene")
-    ref = _mod(addon, "engine.solve").compare(scene.load_stored_puzzle(obj), linesolver="dp")
+    scene = addon_module("operators.scene")
+    ref = addon_module("engine.solve").compare(scene.load_stored_puzzle(obj), linesolver="dp")
     assert [r["config"] for r in rows] == ["Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre"]
     for got, want in zip(rows, ref):
         for k in ("linesolvers", "bad_guesses", "bad_guess_rate", "verdict"):
@@ -145,7 +131,7 @@ def test_compare_stores_the_five_configurations(addon):
 
 
 def test_worker_job_runs_off_the_main_thread_and_cancels(addon):
-    worker = _mod(addon, "operators.worker")
+    worker = addon_module("operators.worker")
     main = threading.get_ident()
     seen = {}
 
@@ -211,7 +197,7 @@ class _Event:
 
 
 def _modal_op(addon, fn, cooperative=True):
-    worker = _mod(addon, "operators.worker")
+    worker = addon_module("operators.worker")
 
     class Op(worker.JobOperator):
         cancel_is_cooperative = cooperative
@@ -266,7 +252,7 @@ def test_modal_solve_reports_progress_and_finishes(addon):
     assert op.finished_with == 42
     assert ctx.timers == [] and ctx.status[-1] is None
     assert any(s and "test job" in s and "%" in s for s in ctx.status)
-    assert _mod(addon, "operators.worker").active_job() is None
+    assert addon_module("operators.worker").active_job() is None
 
 
 def test_modal_esc_cancels_and_changes_nothing(addon):
@@ -317,4 +303,4 @@ def test_blender_ending_the_modal_operator_stops_the_job(addon):
     assert saw_cancel.wait(5)
     assert ctx.timers == [] and ctx.status[-1] is None
     assert op.finished_with is None
-    assert _mod(addon, "operators.worker").active_job() is None
+    assert addon_module("operators.worker").active_job() is None

@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 import pytest
 
-from engine.clues import puzzle_from_grid
+from engine.clues import blocks_of, puzzle_from_grid
 from engine.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, make_2d,
                            with_hidden)
 
@@ -22,22 +22,11 @@ if not cpsat.HAVE_ORTOOLS:
                 + cpsat.ORTOOLS_IMPORT_ERROR, allow_module_level=True)
 
 
-def _runs(bits):
-    runs, run = [], 0
-    for b in bits:
-        if b:
-            run += 1
-        elif run:
-            runs.append(run)
-            run = 0
-    if run:
-        runs.append(run)
-    return runs
 
 
 def _line_ok(kind, nums, bits) -> bool:
     """Does a 0/1 line satisfy a clue? Written from the clue definitions, independent of the engine."""
-    runs = _runs(bits)
+    runs = blocks_of(bits)
     if kind == KIND_NONE:
         return True
     if kind == KIND_BLOCKS:
@@ -166,12 +155,12 @@ def test_dfas_by_enumeration():
         dfa = cpsat.blocks_dfa(blocks)
         for L in range(0, 8):
             for bits in itertools.product((0, 1), repeat=L):
-                assert cpsat.dfa_accepts(dfa, bits) == (_runs(bits) == list(blocks)), (blocks, bits)
+                assert cpsat.dfa_accepts(dfa, bits) == (blocks_of(bits) == list(blocks)), (blocks, bits)
     for lo, hi, kind in [(2, 2, KIND_CIRCLE), (3, None, KIND_SQUARE)]:
         dfa = cpsat.blockcount_dfa(lo, hi)
         for L in range(0, 9):
             for bits in itertools.product((0, 1), repeat=L):
-                n = len(_runs(bits))
+                n = len(blocks_of(bits))
                 assert cpsat.dfa_accepts(dfa, bits) == (lo <= n and (hi is None or n <= hi))
         for total in range(2, 6):
             cdfa = cpsat.countblocks_dfa(total, lo, hi)
