@@ -69,6 +69,20 @@ def _matches(kind: int, clue, runs: tuple) -> bool:
     raise ValueError(f"unknown clue kind {kind}")
 
 
+def satisfies_clue(kind: int, clue, bits) -> bool:
+    """Does a 0/1 line satisfy a clue? Straight from the clue definitions, not the engine's solvers."""
+    runs, run = [], 0
+    for b in bits:
+        if b:
+            run += 1
+        elif run:
+            runs.append(run)
+            run = 0
+    if run:
+        runs.append(run)
+    return _matches(kind, clue, tuple(runs))
+
+
 def _clue_key(kind: int, clue):
     if kind == KIND_NONE:
         return None

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from engine.clues import blocks_of, puzzle_from_grid
+from linebrute import satisfies_clue
 from engine.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, make_2d,
                            with_hidden)
 
@@ -20,27 +21,6 @@ cpsat = pytest.importorskip("benchmarks.cpsat", reason="benchmarks/cpsat.py not 
 if not cpsat.HAVE_ORTOOLS:
     pytest.skip("ortools is not installed (pip install -r benchmarks/requirements.txt): "
                 + cpsat.ORTOOLS_IMPORT_ERROR, allow_module_level=True)
-
-
-
-
-def _line_ok(kind, nums, bits) -> bool:
-    """Does a 0/1 line satisfy a clue? Written from the clue definitions, independent of the engine."""
-    runs = blocks_of(bits)
-    if kind == KIND_NONE:
-        return True
-    if kind == KIND_BLOCKS:
-        return runs == [n for n in nums if n > 0]
-    total = nums[0]
-    if sum(runs) != total:
-        return False
-    if kind == KIND_PLAIN:
-        return len(runs) <= 1
-    if kind == KIND_CIRCLE:
-        return len(runs) == 2
-    if kind == KIND_SQUARE:
-        return len(runs) >= 3
-    raise AssertionError(kind)
 
 
 def brute_count(puzzle, cap=2):
@@ -56,7 +36,7 @@ def brute_count(puzzle, cap=2):
         cells = puzzle.line(li)
         L = len(cells)
         nums = [int(v) for v in puzzle.clue_numbers(li)]
-        table = np.array([_line_ok(kind, nums, [(p >> k) & 1 for k in range(L)])
+        table = np.array([satisfies_clue(kind, nums, [(p >> k) & 1 for k in range(L)])
                           for p in range(2 ** L)], dtype=bool)
         line_code = np.zeros(2 ** n, dtype=np.int64)
         for k, c in enumerate(cells):
@@ -166,4 +146,4 @@ def test_dfas_by_enumeration():
             cdfa = cpsat.countblocks_dfa(total, lo, hi)
             for L in range(0, 9):
                 for bits in itertools.product((0, 1), repeat=L):
-                    assert cpsat.dfa_accepts(cdfa, bits) == _line_ok(kind, [total], bits)
+                    assert cpsat.dfa_accepts(cdfa, bits) == satisfies_clue(kind, [total], bits)
