@@ -1,9 +1,12 @@
 """Solver benchmark: prints figures, asserts nothing.
 
     python -m engine.bench_solve [--sizes 12,24,36,64] [--taai taai2011] [--limit 60] [--quick]
+                                 [--only 3d|stress|survey|taai]
 
 1. 3D smooth random blobs (``blobs.py``): ``full`` time (best of a few warm runs) and verdict
    with all clues, and with 30% of the clues hidden; the seed's five configurations (Table 5).
+   Then the 2 s target over puzzles from smooth to rough (blur radius size/6 down to 1, and white
+   noise; ``--stress-sizes``, ``--stress-limit``).
 2. 2D: the webpbn survey puzzles (``../shared/puzzles2d/webpbn-survey``), each to a uniqueness
    verdict; then one 1000-puzzle TAAI tournament set: total and per-puzzle time, and the puzzles
    without a verdict within ``--limit`` seconds.
@@ -30,6 +33,15 @@ def _shared() -> Path:
     return Path(__file__).resolve().parent.parent.parent / "shared"
 
 
+def _warm_up():
+    """Load or compile every stage's kernels outside the timings: line solving and the quick
+    search (3D blobs), probing and the guided search (a 2x2 with two solutions)."""
+    from .puzzle import make_2d
+    for _, p in stress_puzzles([6]):
+        solve(p, time_limit=5.0)
+    solve(make_2d([[1], [1]], [[1], [1]]))
+
+
 def _best(p, runs, **kw):
     best = None
     for _ in range(runs):
@@ -44,7 +56,7 @@ def bench_3d(sizes, runs, out):
     out(f"{'puzzle':<22}{'hidden':>7}{'verdict':>10}{'difficulty':>11}{'time s':>10}{'linesolvers':>13}"
         f"{'probes':>9}{'nodes':>7}{'known':>8}")
     warm = blob_puzzle((6, 6, 6), seed=0)
-    solve(warm)  # load / compile the kernels outside the timings
+    _warm_up()
     for n in sizes:
         for hidden in (0.0, 0.3):
             p = blob_puzzle((n, n, n), seed=1, hidden_fraction=hidden)
@@ -73,6 +85,42 @@ def bench_3d(sizes, runs, out):
             out(f"{'  time s':<29}" + "".join(f"{r['time_s']:>17.4f}" for r in rows))
             out(f"{'  known':<29}" + "".join(f"{r['known_fraction']:>17.3f}" for r in rows))
         out("")
+
+
+def stress_puzzles(sizes, fill=0.35, hidden=(0.0, 0.3)):
+    """3D puzzles from smooth to rough: blobs of blur radius size/6 ("smooth"), 3, 2, 1, and white noise
+    (radius 0), each with all clues and with a fraction hidden. (name, puzzle) pairs."""
+    from .blobs import blob_grid
+    from .clues import puzzle_from_grid
+    for n in sizes:
+        for scale in (None, 3, 2, 1, 0):
+            if scale == 0:
+                g = np.random.default_rng(5).random((n, n, n)) < fill
+            else:
+                g = blob_grid((n, n, n), seed=3, fill=fill, scale=scale)
+            for h in hidden:
+                mask = None
+                if h > 0:
+                    mask = np.random.default_rng(11).random(puzzle_from_grid(g).n_lines) < h
+                label = "noise" if scale == 0 else (f"r{scale}" if scale else "smooth")
+                yield f"{n}^3 {label} hide {h:.1f}", puzzle_from_grid(g, hidden=mask)
+
+
+def bench_stress(sizes, limit, out):
+    """The target "any puzzle <= 36^3 to a final verdict in <= 2 s", from smooth to noise."""
+    out(f"== 3D, smooth to rough (fill 0.35), method full, limit {limit} s: time to a verdict ==")
+    out(f"{'puzzle':<24}{'verdict':>10}{'difficulty':>11}{'time s':>10}{'quick':>8}{'probes':>10}"
+        f"{'nodes':>7}{'known':>8}")
+    _warm_up()
+    within = total = 0
+    for name, p in stress_puzzles(sizes):
+        r = solve(p, time_limit=limit)
+        total += 1
+        within += r.verdict != "unknown" and r.time_s <= 2.0
+        out(f"{name:<24}{r.verdict:>10}{str(r.difficulty):>11}{r.time_s:>10.3f}"
+            f"{r.stats['quick_nodes']:>8}{r.stats['probes']:>10}{r.stats['nodes']:>7}{r.known_fraction:>8.3f}")
+    out(f"verdict within 2 s: {within} of {total}")
+    out("")
 
 
 def bench_survey(runs, limit, out):
@@ -126,10 +174,13 @@ def main(argv=None) -> int:
     ap.add_argument("--taai-count", type=int, default=None)
     ap.add_argument("--limit", type=float, default=60.0)
     ap.add_argument("--quick", action="store_true", help="small sizes, 100 TAAI puzzles, 10 s limit")
-    ap.add_argument("--only", choices=("3d", "survey", "taai"), default=None)
+    ap.add_argument("--only", choices=("3d", "stress", "survey", "taai"), default=None)
+    ap.add_argument("--stress-sizes", default="12,24,36")
+    ap.add_argument("--stress-limit", type=float, default=10.0)
     args = ap.parse_args(argv)
     if args.quick:
         args.sizes, args.runs, args.taai_count, args.limit = "12,24", 2, 100, 10.0
+        args.stress_sizes, args.stress_limit = "12", 2.0
     sizes = [int(s) for s in args.sizes.split(",") if s]
 
     def out(line):
@@ -137,6 +188,8 @@ def main(argv=None) -> int:
 
     if args.only in (None, "3d"):
         bench_3d(sizes, args.runs, out)
+    if args.only in (None, "stress"):
+        bench_stress([int(x) for x in args.stress_sizes.split(",") if x], args.stress_limit, out)
     if args.only in (None, "survey"):
         bench_survey(args.runs, args.limit, out)
     if args.only in (None, "taai") and args.taai:
