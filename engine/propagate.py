@@ -501,9 +501,16 @@ def prepass(ls_id, budget, net, w):
     when the line solver fully determines it from an all-unknown line, which is exactly that.
     Returns False on a contradiction (two such lines disagree on a cell).
     """
+    return prepass_lines(ls_id, budget, net, w, 0, len(net[2]))
+
+
+@njit
+def prepass_lines(ls_id, budget, net, w, start, stop):
+    """The pre-pass over lines [start, stop) only: consecutive ranges covering every line do the
+    same as ``prepass`` (so it can run in chunks)."""
     ls, lc, kinds, state = net[0], net[1], net[2], w[0]
     buf_in, buf_out = w[5], w[6]
-    for li in range(len(kinds)):
+    for li in range(start, min(stop, len(kinds))):
         if kinds[li] == 0 or w[2][li] == 0:
             continue
         s = ls[li]

@@ -5,6 +5,10 @@ returns one of the ``ST_*`` statuses. Metrics follow the seed's tables: a *lines
 application to a line that still had an unknown cell (lines found solved are skipped, not
 counted), a *bad guess* is such an application that deduced nothing. Lines without a clue are
 never taken (they cannot deduce anything on their own), so they never count.
+
+The kernels run in chunks: given ``max_steps`` they return ``ST_PAUSED`` after about that many
+applications, and continue from their control array on the next call (``solve.py`` checks the
+time limit and the progress callback in between).
 """
 from __future__ import annotations
 
@@ -19,6 +23,20 @@ ST_STALLED = 0       # line solving can deduce nothing more (not line-solvable)
 ST_SOLVED = 1        # every cell known
 ST_CONTRADICTION = 2
 ST_STOPPED = 3       # step limit reached
+ST_PAUSED = 4        # ``max_steps`` applications done: call again with the same arrays to go on
+
+# Every kernel keeps where it stands in a small int64 control array (``new_control()``), so a
+# run can be split into chunks of about ``max_steps`` line-solver applications: a call that
+# returns ST_PAUSED continues, when called again with the same arrays, exactly where it stopped
+# (same linesolvers, bad guesses, trail and grid as one call). Slot use per kernel:
+# brute force: [iteration, next line]; hierarchical: [outer line, its queue is being run];
+# heuristic: [started, heap size, dirty lines, consecutive bad guesses].
+N_CONTROL = 4
+
+
+def new_control():
+    """A fresh control array: a kernel given it starts from the beginning."""
+    return np.zeros(N_CONTROL, np.int64)
 
 
 @njit
@@ -31,7 +49,7 @@ def _count(r, stats):
 
 
 @njit
-def brute_force(ls_id, budget, max_iterations, step_limit, n_unknown0, net, w):
+def brute_force(ls_id, budget, max_iterations, step_limit, n_unknown0, max_steps, net, w, ctl):
     """Fig. 28: sweep every line in order, ``max_iterations`` times or until solved.
 
     Faithful to the seed, a sweep that deduces nothing does not end the run early: the seed's
@@ -40,18 +58,32 @@ def brute_force(ls_id, budget, max_iterations, step_limit, n_unknown0, net, w):
     unk, stats, kinds = w[2], w[7], net[2]
     if n_unknown0 - stats[S_TLEN] == 0:
         return ST_SOLVED
-    for _it in range(max_iterations):
-        for li in range(len(kinds)):
+    n_lines = len(kinds)
+    end = stats[S_LINESOLVERS] + max(max_steps, 1)
+    it, li = ctl[0], ctl[1]
+    while it < max_iterations:
+        while li < n_lines:
             if kinds[li] == 0 or unk[li] == 0:
+                li += 1
                 continue
             if step_limit > 0 and stats[S_LINESOLVERS] >= step_limit:
+                ctl[0], ctl[1] = it, li
                 return ST_STOPPED
+            if stats[S_LINESOLVERS] >= end:
+                ctl[0], ctl[1] = it, li
+                return ST_PAUSED
             r = apply_line(li, ls_id, budget, False, net, w)
             _count(r, stats)
+            li += 1
             if r == R_CONTRADICTION:
+                ctl[0], ctl[1] = it, li
                 return ST_CONTRADICTION
             if n_unknown0 - stats[S_TLEN] == 0:
+                ctl[0], ctl[1] = it, li
                 return ST_SOLVED
+        it += 1
+        li = 0
+    ctl[0], ctl[1] = it, li
     return ST_STALLED
 
 
@@ -67,7 +99,7 @@ def _push_unsolved_perpendicular(t0, t1, li, net, w):
 
 
 @njit
-def hierarchical(ls_id, budget, step_limit, n_unknown0, net, w):
+def hierarchical(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl):
     """Fig. 29: push each line in turn; solve the queue; every changed cell queues its unsolved
     perpendicular lines. Not line-solvable once every line was pushed and the queue ran dry.
 
@@ -79,27 +111,43 @@ def hierarchical(ls_id, budget, step_limit, n_unknown0, net, w):
     unk, stats, kinds, q = w[2], w[7], net[2], w[3]
     if n_unknown0 - stats[S_TLEN] == 0:
         return ST_SOLVED
-    for l0 in range(len(kinds)):
-        if kinds[l0] == 0 or unk[l0] == 0:
-            continue
-        queue_push(l0, w)
+    n_lines = len(kinds)
+    end = stats[S_LINESOLVERS] + max(max_steps, 1)
+    l0, running = ctl[0], ctl[1]
+    while l0 < n_lines:
+        if running == 0:
+            if kinds[l0] == 0 or unk[l0] == 0:
+                l0 += 1
+                continue
+            queue_push(l0, w)
+            running = 1
         while q[1] > 0:
+            if stats[S_LINESOLVERS] >= end:
+                # the queue lives in w: resuming pops the same line next
+                ctl[0], ctl[1] = l0, 1
+                return ST_PAUSED
             li = queue_pop(w)
             if unk[li] == 0:
                 continue
             if step_limit > 0 and stats[S_LINESOLVERS] >= step_limit:
+                ctl[0], ctl[1] = l0, 1
                 return ST_STOPPED
             t0 = stats[S_TLEN]
             r = apply_line(li, ls_id, budget, False, net, w)
             _count(r, stats)
             if r == R_CONTRADICTION:
+                ctl[0], ctl[1] = l0, 1
                 return ST_CONTRADICTION
             if r > 0:
                 _push_unsolved_perpendicular(t0, stats[S_TLEN], li, net, w)
                 if ls_id != LS_DP and unk[li] > 0:
                     queue_push(li, w)
+        running = 0
+        l0 += 1
         if n_unknown0 - stats[S_TLEN] == 0:
+            ctl[0], ctl[1] = l0, 0
             return ST_SOLVED
+    ctl[0], ctl[1] = l0, 0
     return ST_STALLED
 
 
@@ -161,8 +209,14 @@ def _heap_remove(li, size, heap, pos, prio):
     return size
 
 
+def new_heuristic_queue(n_lines):
+    """The heuristic's queue arrays, one per row: heap, pos, dirty, prio, bad (one allocation, one
+    argument: a call costs less). Filled in by the kernel's first call."""
+    return np.empty((5, n_lines), np.int64)
+
+
 @njit
-def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, net, w, prio, bad):
+def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, max_steps, net, w, ctl, hq):
     """Fig. 31 with the seed's priorities: all unsolved lines start at 0; a productive line drops
     by 2*(new solids) + (new empties), lines through its new cells rise by 2 per new solid and 1
     per new empty; a bad guess increments the line's bad-guess count and drops it by that count;
@@ -175,32 +229,50 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, net, w, prio, ba
     line left has already been solved against its current state. With the complete DP a line
     is idempotent, so it is clean right after its own application; the seed linesolver is not,
     so a productive line stays dirty.
+
+    The queue lives in the caller's ``hq`` (``new_heuristic_queue``), rows ``heap``, ``pos``
+    (a line's heap slot or -1), ``dirty``, ``prio``, ``bad`` (a line's bad guesses); the first call
+    (``ctl[0] == 0``) fills them in, so they need no initial values.
     """
+    heap, pos, dirty, prio, bad = hq[0], hq[1], hq[2], hq[3], hq[4]
     unk, stats, kinds, state, trail = w[2], w[7], net[2], w[0], w[1]
     cs, cl = net[5], net[6]
     n_lines = len(kinds)
-    heap = np.empty(n_lines, np.int64)
-    pos = np.full(n_lines, -1, np.int64)
-    dirty = np.zeros(n_lines, np.uint8)
-    size = 0
-    n_dirty = 0
-    for li in range(n_lines):
-        if kinds[li] != 0 and unk[li] > 0:
+    if ctl[0] == 0:
+        size = 0
+        n_dirty = 0
+        for li in range(n_lines):
+            bad[li] = 0
             prio[li] = 0
-            heap[size] = li
-            pos[li] = size
-            size += 1
-            dirty[li] = 1
-            n_dirty += 1
-    # all priorities are equal, so line order is already a valid heap
-    consecutive_bad = 0
+            if kinds[li] != 0 and unk[li] > 0:
+                heap[size] = li
+                pos[li] = size
+                size += 1
+                dirty[li] = 1
+                n_dirty += 1
+            else:
+                pos[li] = -1
+                dirty[li] = 0
+        # all priorities are equal, so line order is already a valid heap
+        consecutive_bad = 0
+        ctl[0] = 1
+    else:
+        size, n_dirty, consecutive_bad = ctl[1], ctl[2], ctl[3]
+    end = stats[S_LINESOLVERS] + max(max_steps, 1)
+    status = -1
     while size > 0:
         if n_unknown0 - stats[S_TLEN] == 0:
-            return ST_SOLVED
+            status = ST_SOLVED
+            break
         if not seed_exit and n_dirty == 0:
-            return ST_STALLED
+            status = ST_STALLED
+            break
         if step_limit > 0 and stats[S_LINESOLVERS] >= step_limit:
-            return ST_STOPPED
+            status = ST_STOPPED
+            break
+        if stats[S_LINESOLVERS] >= end:
+            status = ST_PAUSED
+            break
         li = heap[0]
         size = _heap_remove(li, size, heap, pos, prio)
         if dirty[li]:
@@ -210,7 +282,8 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, net, w, prio, ba
         r = apply_line(li, ls_id, budget, False, net, w)
         _count(r, stats)
         if r == R_CONTRADICTION:
-            return ST_CONTRADICTION
+            status = ST_CONTRADICTION
+            break
         if r > 0:
             n_solid = 0
             n_empty = 0
@@ -250,13 +323,17 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, net, w, prio, ba
         else:
             consecutive_bad += 1
             if seed_exit and consecutive_bad >= size:
-                return ST_STALLED
+                status = ST_STALLED
+                break
             bad[li] += 1
             prio[li] -= bad[li]
             heap[size] = li
             pos[li] = size
             size += 1
             _sift_up(size - 1, heap, pos, prio)
+    ctl[1], ctl[2], ctl[3] = size, n_dirty, consecutive_bad
+    if status >= 0:
+        return status
     if n_unknown0 - stats[S_TLEN] == 0:
         return ST_SOLVED
     return ST_STALLED

@@ -65,6 +65,15 @@ def choose_branch(state, cnt, cell_start, mode):
 
 BRANCH_MODE = 0
 SEARCH_MAX_TIER = 0
+# Restarts: the search runs with branching mode 0 (larger side first) for RESTART_NODES guesses,
+# then restarts from the root with mode 1 (smaller side first) for as many, then both again with
+# twice the budget, and so on (0 disables restarts: BRANCH_MODE only). Measured on TAAI 2011
+# puzzles that had no verdict in 2 s (most have several solutions): mode 0 settled 2 of 24 in 4 s,
+# mode 1 settled 13; but on 93 puzzles mode 0 settled in 2 s, mode 1 alone missed 6 in 10 s and
+# took 2.5x the time. A complete run of either still proves uniqueness, and the doubling bounds
+# the cost of the restarts.
+BRANCH_MODES = (0, 1)
+RESTART_NODES = 64
 # Budget of the quick search (``quicksearch.py``), in line-solver applications: this many per
 # unknown cell left by line solving plus QUICK_STEPS_PER_LINE per clued line, a few percent of
 # one root probing pass (which costs ~2 probes x ~60 applications per unknown cell). Measured on
@@ -115,6 +124,7 @@ class FullResult:
     max_depth: int = 0
     probe_fixed: int = 0
     quick_nodes: int = 0
+    restarts: int = 0
     stopped: bool = False
     cancelled: bool = False
 
@@ -237,6 +247,9 @@ class _Driver:
         stack = []
         status = P_FIXPOINT
         two = self.harvest()
+        # restarts alternate the branching modes with a doubling node budget (see RESTART_NODES)
+        root_cnt = pr.cnt.copy()
+        run_k, run_nodes, run_budget = 0, 0, RESTART_NODES
         while not two:
             if status == STOPPED:
                 res.solutions = list(self.found)
@@ -260,7 +273,21 @@ class _Driver:
                     break
             else:
                 # P_FIXPOINT: guess
-                p, v = choose_branch(w.state, pr.cnt, net.cell_start, BRANCH_MODE)
+                if RESTART_NODES > 0 and run_nodes >= run_budget:
+                    # restart from the root with the other branching mode; solutions found so
+                    # far are kept, probe results of the abandoned subtree are not
+                    undo_to(root_tlen, net, w)
+                    stack.clear()
+                    self.new_node()
+                    pr.cnt[:] = root_cnt
+                    run_k += 1
+                    run_nodes = 0
+                    if run_k % len(BRANCH_MODES) == 0:
+                        run_budget *= 2
+                    res.restarts += 1
+                mode = BRANCH_MODES[run_k % len(BRANCH_MODES)] if RESTART_NODES > 0 else BRANCH_MODE
+                run_nodes += 1
+                p, v = choose_branch(w.state, pr.cnt, net.cell_start, mode)
                 mark = int(w.stats[S_TLEN])
                 stack.append((mark, int(p), int(3 - v)))
                 res.max_depth = max(res.max_depth, len(stack))

@@ -19,10 +19,10 @@ import numpy as np
 from .cells import FILLED, UNKNOWN
 from .propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_HITS,
                         S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
-                        S_TLEN, S_TOO_LARGE, build_net, check_all, new_work, prepass as _prepass)
+                        S_TLEN, S_TOO_LARGE, build_net, check_all, new_work, prepass_lines)
 from .puzzle import Puzzle
-from .schedulers import (ST_CONTRADICTION, ST_SOLVED, ST_STOPPED, brute_force, heuristic,
-                         hierarchical)
+from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, brute_force,
+                         heuristic, hierarchical, new_control, new_heuristic_queue)
 from .search import Limits, run_full
 
 METHODS = ("brute", "hierarchical", "heuristic", "full")
@@ -97,8 +97,8 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     """Solve ``puzzle`` with ``method``; see the module docstring and docs/SOLVER.md.
 
     ``step_limit`` bounds line-solver applications (including probes and consistency checks);
-    ``time_limit`` (seconds) and ``progress`` (returning True) stop the ``full`` method between
-    chunks of work with verdict ``unknown``. ``cache`` toggles the line-result cache of ``full``.
+    ``time_limit`` (seconds) and ``progress`` (returning True) stop every method between chunks
+    of work with verdict ``unknown``. ``cache`` toggles the line-result cache of ``full``.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
@@ -122,26 +122,24 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
         differing = (np.flatnonzero(sols[0] != sols[1]) if len(sols) == 2 else np.zeros(0, np.int64))
         stats = _stats(w)
         stats.update(nodes=res.nodes, max_depth=res.max_depth, probe_fixed=res.probe_fixed,
+                     quick_nodes=res.quick_nodes, restarts=res.restarts,
                      cancelled=res.cancelled)
         return _report(res.verdict, res.difficulty, w, res.state, list(sols), differing, res.order,
                        method, options, t0, stats)
     # the seed's schedulers
+    t_call = time.perf_counter()  # progress is called about every 0.05 s from here on
     if progress is not None and progress(0.0, "line solving"):
-        return _cancelled_report(puzzle, method, options, t0)
+        report = _cancelled_report(puzzle, method, options, t0)
+        report.stats["stopped"] = True
+        return report
     w = new_work(net)
     step = int(step_limit) if step_limit else 0
-    status = None
-    if prepass and not _prepass(ls_id, budget, net, w):
-        status = ST_CONTRADICTION
-    if status is None:
-        if method == "brute":
-            status = brute_force(ls_id, budget, int(max_iterations), step, n, net, w)
-        elif method == "hierarchical":
-            status = hierarchical(ls_id, budget, step, n, net, w)
-        else:
-            nl = puzzle.n_lines
-            status = heuristic(ls_id, budget, step, bool(seed_exit), n, net, w,
-                               np.zeros(nl, np.int64), np.zeros(nl, np.int64))
+    # the kernels check step_limit themselves (exactly); Limits checks time and progress
+    limits = None
+    if time_limit is not None or progress is not None:
+        limits = Limits(t0, n, time_limit, None, progress, last_call=t_call)
+    status = _run_scheduler(method, bool(prepass), ls_id, budget, int(max_iterations), step,
+                            bool(seed_exit), n, net, w, limits)
     verdict, difficulty, sols = "unknown", None, []
     if status == ST_CONTRADICTION:
         verdict, difficulty = "none", "line"
@@ -151,11 +149,82 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
         else:
             verdict, difficulty = "none", "line"
     stats = _stats(w)
-    stats["stopped"] = status == ST_STOPPED
-    if progress is not None:
+    stats["stopped"] = status == ST_STOPPED or status == ST_PAUSED
+    stats["cancelled"] = limits is not None and limits.cancelled
+    if progress is not None and not limits.cancelled:
         progress(float(np.count_nonzero(w.state != UNKNOWN)) / max(n, 1), "done")
     return _report(verdict, difficulty, w, w.state.copy(), sols, np.zeros(0, np.int64),
                    w.trail[:w.stats[S_TLEN]].copy(), method, options, t0, stats)
+
+
+# Line-solver applications in the first chunk of a seed scheduler run with limits: few, as one
+# application can cost from 0.1 us to ~20 ms (the seed linesolver near its budget); later chunks
+# are sized from the measured time per application (growing at most 16-fold per chunk).
+SEED_CHUNK = 4
+_PREPASS_DONE = -1  # the pre-pass's status once it has been over every line
+_ALL = 1 << 62  # max_steps of a run in one call
+
+
+def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_exit, n, net, w,
+                   limits):
+    """Run the pre-pass (if asked) and a seed scheduler in chunks; between chunks check
+    ``limits`` (time, progress). Returns the kernel's final status, or ST_PAUSED when a limit or
+    the callback stopped the run. Without ``limits`` (no time limit, no callback) each runs in
+    one call."""
+    chunk = SEED_CHUNK
+    if prepass:
+        n_lines = len(net.clue_kind)
+        at = [0]
+
+        def pre(k):
+            a = at[0]
+            at[0] = b = min(a + k, n_lines)
+            if not prepass_lines(ls_id, budget, net, w, a, b):
+                return ST_CONTRADICTION
+            return ST_PAUSED if b < n_lines else _PREPASS_DONE
+        status, chunk = _in_chunks(pre, chunk, w, limits)
+        if status != _PREPASS_DONE:
+            return status
+    ctl = new_control()
+    if method == "brute":
+        if limits is None:  # one call, no closure: a tiny puzzle pays nothing for chunking
+            return brute_force(ls_id, budget, max_iterations, step, n, _ALL, net, w, ctl)
+
+        def run(k):
+            return brute_force(ls_id, budget, max_iterations, step, n, k, net, w, ctl)
+    elif method == "hierarchical":
+        if limits is None:
+            return hierarchical(ls_id, budget, step, n, _ALL, net, w, ctl)
+
+        def run(k):
+            return hierarchical(ls_id, budget, step, n, k, net, w, ctl)
+    else:
+        hq = new_heuristic_queue(len(net.clue_kind))
+        if limits is None:
+            return heuristic(ls_id, budget, step, seed_exit, n, _ALL, net, w, ctl, hq)
+
+        def run(k):
+            return heuristic(ls_id, budget, step, seed_exit, n, k, net, w, ctl, hq)
+    return _in_chunks(run, chunk, w, limits)[0]
+
+
+def _in_chunks(run, chunk, w, limits):
+    """Call ``run(max_steps)`` until it returns something else than ST_PAUSED, checking
+    ``limits`` in between and sizing each chunk from the measured time per step to ~1/4 of the
+    progress interval, as the full method does. Returns (status, chunk size reached), status
+    ST_PAUSED when a limit or the callback stopped it."""
+    if limits is None:
+        return run(_ALL), chunk
+    target = limits.interval / 4
+    while True:
+        t = time.perf_counter()
+        status = run(chunk)
+        if status != ST_PAUSED:
+            return status, chunk
+        dt = time.perf_counter() - t
+        chunk = max(1, min(int(chunk * target / max(dt, 1e-6)), 16 * chunk, 1 << 24))
+        if limits.stop(w, "line solving"):
+            return ST_PAUSED, chunk
 
 
 def _stats(w) -> dict:

@@ -14,7 +14,8 @@ class NONOGRAM_OT_compare(JobOperator, bpy.types.Operator):
     bl_label = "Compare Solvers"
     bl_options = {'REGISTER', 'UNDO'}
 
-    # The seed schedulers do not poll for cancellation: Esc abandons the run.
+    # compare() gets no progress callback, so it does not poll for cancellation: Esc abandons
+    # the run.
     cancel_is_cooperative = False
 
     @classmethod

@@ -56,8 +56,8 @@ class NONOGRAM_OT_solve(JobOperator, bpy.types.Operator):
             return None
         solve = engine("solve").solve
         self._obj_name = obj.name
-        # Only 'full' polls the progress callback; the seed schedulers run to completion.
-        self.cancel_is_cooperative = method == 'full'
+        # Every method polls the progress callback, so Esc stops the engine (cooperative cancel).
+        self.cancel_is_cooperative = True
         return Job("solve", lambda progress: solve(
             puzzle, method=method, prepass=prepass, linesolver=linesolver,
             time_limit=time_limit, progress=progress))

@@ -3,8 +3,8 @@
 A ``Job`` runs one engine call in a daemon thread. The thread never touches bpy: it only reads
 the arguments it was given and leaves its result (or exception) on the job, which the modal
 operator polls from a window-manager timer on the main thread. Cancelling sets an event the
-engine's ``progress`` callback reports back; engine calls that do not poll it (the seed
-schedulers) are abandoned instead: their thread finishes in the background and its result is
+engine's ``progress`` callback reports back; engine calls that do not poll it (the solver
+comparison) are abandoned instead: their thread finishes in the background and its result is
 dropped, so the scene is never changed after a cancel.
 """
 from __future__ import annotations
