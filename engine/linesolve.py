@@ -6,7 +6,8 @@ an empty (filled) cell, reaches a backward-completable suffix state. ``out`` rec
 the OR of the values that cell takes over all fixes, so it is always a subset of ``state``.
 
 - ``solve_blocks``: exact block lists (every length > 0; ``Puzzle`` strips the 0 of an empty
-  line), O(L·k) states.
+  line), O(L·k) states; lines of up to 62 cells run on 64-bit words (``linebits.py``), about
+  10x faster.
 - ``solve_count``: 3D clues (``clue`` holds ``[total]``) (total + plain/circle/square) as a DP over (cell, filled so far,
   blocks so far capped at 3, inside a block), never enumerating compositions of the total.
 """
@@ -14,11 +15,24 @@ import numpy as np
 
 from .cells import EMPTY, FILLED
 from .jit import njit
+from .linebits import MAX_BITS, solve_blocks_bits
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
 
 
 @njit
 def solve_blocks(state, blocks, out):
+    """Exact block lists: on machine words (``linebits.py``) when the line fits in one, else
+    the array DP below."""
+    n = state.shape[0]
+    k = blocks.shape[0]
+    if n <= MAX_BITS:
+        scratch = np.empty(2 * k + 2, np.uint64)
+        return solve_blocks_bits(state, blocks, out, scratch[:k + 1], scratch[k + 1:])
+    return solve_blocks_dp(state, blocks, out)
+
+
+@njit
+def solve_blocks_dp(state, blocks, out):
     n = state.shape[0]
     k = blocks.shape[0]
     for i in range(n):

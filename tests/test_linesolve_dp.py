@@ -238,3 +238,49 @@ def test_bench_cli(capsys):
             assert r["status"] == "ok" and r["us_per_call"] > 0
     assert main(["linesolve", "--repeats", "0"]) == 2
     assert main(["linesolve", "--no-such-option"]) == 2
+
+
+def _bits_vs_dp(state, blocks):
+    from engine.linebits import solve_blocks_bits
+    from engine.linesolve import solve_blocks_dp
+    b = np.array(blocks, np.int64)
+    o1 = np.full(len(state), -1, np.int8)
+    o2 = np.full(len(state), -1, np.int8)
+    scratch = np.zeros(64, np.uint64)
+    a = bool(solve_blocks_dp(state, b, o1))
+    c = bool(solve_blocks_bits(state, b, o2, scratch[:32], scratch[32:]))
+    assert a == c, (state.tolist(), blocks)
+    if a:
+        assert o1.tolist() == o2.tolist(), (state.tolist(), blocks)
+    return a
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_word_solver_equals_array_dp(data):
+    """The 64-bit word solver (every exact line of up to 62 cells) against the array DP, on
+    lengths up to the word's limit, including blocks longer than the line."""
+    length = data.draw(st.integers(1, 62), label="length")
+    blocks = data.draw(st.lists(st.integers(1, 20), max_size=12), label="blocks")
+    cells = data.draw(st.lists(st.sampled_from([EMPTY, FILLED, UNKNOWN, UNKNOWN, UNKNOWN]),
+                               min_size=length, max_size=length), label="state")
+    _bits_vs_dp(np.array(cells, np.int8), blocks)
+
+
+@pytest.mark.parametrize("length", [31, 32, 33, 61, 62, 63, 64, 70])
+def test_word_solver_at_the_word_boundary(length):
+    """Lines from fixes (mostly consistent) at and around the word limit; past it solve_blocks
+    uses the array DP, which the brute-force oracle checks too."""
+    rng = np.random.default_rng(length)
+    consistent = 0
+    for t in range(60):
+        line = rng.random(length) < rng.uniform(0.3, 0.8)
+        edges = np.diff(np.concatenate(([0], line.astype(np.int8), [0])))
+        blocks = (np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)).tolist()
+        state = np.where(line, FILLED, EMPTY).astype(np.int8)
+        state[rng.random(length) < rng.uniform(0.2, 1.0)] = UNKNOWN
+        if length <= 62:
+            consistent += _bits_vs_dp(state, blocks)
+        if t % 6 == 0:
+            check(state, KIND_BLOCKS, blocks, reference_solve(state, KIND_BLOCKS, blocks))
+    assert length > 62 or consistent == 60  # a fix's own line is always consistent
