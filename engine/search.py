@@ -14,15 +14,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cells import FILLED, UNKNOWN
+from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
 from .probe import (C_CHANGED, C_IDLE, C_MAX_TIER, C_NSOLS, C_TIER, P_CONTRADICTION, P_FIXPOINT, P_PAUSED,
                     P_SOLVED, assume,
                     close, mark_affected, new_probe, probe_round, reset_relations)
 from .propagate import (DEFAULT_CACHE_SLOTS, LS_DP, S_CHECKS, S_LINESOLVERS, S_TLEN, check_all,
-                        new_work, queue_all, undo_to)
+                        known_line_ok, new_work, queue_all, undo_to)
 from .puzzle import KIND_BLOCKS
 from .quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search
+
+@njit
+def satisfies_all(net, state):
+    """Whether a fully known state satisfies every clued line."""
+    for li in range(len(net[2])):
+        if not known_line_ok(li, net, state):
+            return False
+    return True
+
 
 STOPPED = -1  # driver-only status: a limit or the progress callback ended the run
 
@@ -84,6 +93,9 @@ RESTART_NODES = 64
 # 50 of 53 puzzles that probing search could not settle in 2 s gave nothing in 200k guesses).
 QUICK_STEPS_PER_CELL = 4
 QUICK_STEPS_PER_LINE = 2
+# With a known solution the quick search walks to it and searches around it (``quicksearch.py``),
+# which pays on every kind of clue, so it runs for every puzzle with a larger budget.
+QUICK_STEPS_PER_CELL_KNOWN = 64
 
 
 @dataclass
@@ -125,17 +137,26 @@ class FullResult:
     probe_fixed: int = 0
     quick_nodes: int = 0
     restarts: int = 0
+    known_used: bool = False
     stopped: bool = False
     cancelled: bool = False
 
 
 class _Driver:
-    def __init__(self, net, ls_id, budget, use_cache, cache_slots, limits, max_edges):
+    def __init__(self, net, ls_id, budget, use_cache, cache_slots, limits, max_edges, known=None):
         self.net, self.ls_id, self.budget, self.use_cache = net, ls_id, budget, use_cache
         self.n_cells = len(net.cell_start) - 1
         self.free = np.flatnonzero(np.diff(net.cell_start) == 0)
         self.n_target = self.n_cells - len(self.free)
         self.w = new_work(net, cache_slots=cache_slots if use_cache else 0)
+        # a known solution orders the guesses (never the verdict); one that breaks a clue is ignored
+        self.known = np.zeros(0, np.int8)
+        self.known_used = False
+        if known is not None:
+            k = np.where(np.asarray(known, dtype=bool).ravel(), FILLED, EMPTY).astype(np.int8)
+            if len(k) == self.n_cells and satisfies_all(net, k):
+                self.known = k
+                self.known_used = True
         self.pr = new_probe(self.n_cells, max_edges)
         # kept probe outcomes are only reusable when propagation is confluent (the DP)
         self.keep_outcomes = ls_id == LS_DP
@@ -273,7 +294,7 @@ class _Driver:
                     break
             else:
                 # P_FIXPOINT: guess
-                if RESTART_NODES > 0 and run_nodes >= run_budget:
+                if RESTART_NODES > 0 and run_nodes >= run_budget and not self.known_used:
                     # restart from the root with the other branching mode; solutions found so
                     # far are kept, probe results of the abandoned subtree are not
                     undo_to(root_tlen, net, w)
@@ -288,6 +309,8 @@ class _Driver:
                 mode = BRANCH_MODES[run_k % len(BRANCH_MODES)] if RESTART_NODES > 0 else BRANCH_MODE
                 run_nodes += 1
                 p, v = choose_branch(w.state, pr.cnt, net.cell_start, mode)
+                if len(self.known):
+                    v = self.known[p]
                 mark = int(w.stats[S_TLEN])
                 stack.append((mark, int(p), int(3 - v)))
                 res.max_depth = max(res.max_depth, len(stack))
@@ -307,12 +330,11 @@ class _Driver:
 
     def quick_budget(self) -> int:
         kinds = self.net.clue_kind
-        if not np.any(kinds != KIND_BLOCKS):
-            return 0
         unknown = self.n_target - int(self.w.stats[S_TLEN])
-        if QUICK_STEPS_PER_CELL <= 0:
+        per_cell = QUICK_STEPS_PER_CELL_KNOWN if self.known_used else QUICK_STEPS_PER_CELL
+        if per_cell <= 0 or (not self.known_used and not np.any(kinds != KIND_BLOCKS)):
             return 0
-        return QUICK_STEPS_PER_CELL * unknown + QUICK_STEPS_PER_LINE * int(np.count_nonzero(kinds))
+        return per_cell * unknown + QUICK_STEPS_PER_LINE * int(np.count_nonzero(kinds))
 
     def quick(self):
         """The quick search (``quicksearch.py``) from the line-solving fixpoint, in chunks;
@@ -333,7 +355,8 @@ class _Driver:
                 steps = max(1, min(steps, self.limits.step_limit - int(w.stats[S_LINESOLVERS] + w.stats[S_CHECKS])))
             s0 = int(w.stats[S_LINESOLVERS] + w.stats[S_CHECKS])
             t = time.perf_counter()
-            st = quick_search(self.ls_id, self.budget, self.use_cache, self.n_target, 2, steps, net, w, qs)
+            st = quick_search(self.ls_id, self.budget, self.use_cache, self.n_target, 2, steps, net, w, qs,
+                              self.known)
             left -= int(w.stats[S_LINESOLVERS] + w.stats[S_CHECKS]) - s0
             if st != Q_PAUSED:
                 break
@@ -395,12 +418,14 @@ class _Driver:
 
 
 def run_full(net, ls_id, budget, limits, *, use_cache=True, cache_slots=DEFAULT_CACHE_SLOTS,
-             max_edges=None):
+             max_edges=None, known=None):
     """Run the full method; returns (FullResult, Work) — the Work carries the metrics.
 
     The relation store defaults to 32 relations per cell (at most 2M): it is touched at random,
     so a store far larger than the puzzle costs page faults, not just memory."""
     if max_edges is None:
         max_edges = int(min(max(32 * (len(net.cell_start) - 1), 1 << 12), 1 << 21))
-    drv = _Driver(net, ls_id, budget, use_cache, cache_slots, limits, max_edges)
-    return drv.run(), drv.w
+    drv = _Driver(net, ls_id, budget, use_cache, cache_slots, limits, max_edges, known)
+    res = drv.run()
+    res.known_used = drv.known_used
+    return res, drv.w

@@ -25,7 +25,7 @@ def run_quick(p, max_steps, want=2):
     qs = new_quick(p.n_cells)
     calls = 0
     while True:
-        st = quick_search(LS_DP, 0, False, n_target, want, max_steps, net, w, qs)
+        st = quick_search(LS_DP, 0, False, n_target, want, max_steps, net, w, qs, np.zeros(0, np.int8))
         calls += 1
         assert calls < 100000
         if st != Q_PAUSED:
@@ -86,13 +86,14 @@ def test_full_with_and_without_quick_search_agree(shapes, seed, monkeypatch):
     rng = np.random.default_rng(seed)
     puzzles = list(random_puzzles(rng, 100, shapes, mixed_share=0.2, hide_max=0.5))
     monkeypatch.setattr(search, "QUICK_STEPS_PER_CELL", 0)
-    without = [solve(p) for p in puzzles]
+    # use_known=False: a known solution would run the quick search with a budget of its own
+    without = [solve(p, use_known=False) for p in puzzles]
     routes = set()
     for per_cell, per_line in ((4, 2), (1, 0)):  # the default budget, and a tiny one
         monkeypatch.setattr(search, "QUICK_STEPS_PER_CELL", per_cell)
         monkeypatch.setattr(search, "QUICK_STEPS_PER_LINE", per_line)
         for p, b in zip(puzzles, without):
-            a = solve(p)
+            a = solve(p, use_known=False)
             assert b.stats["quick_nodes"] == 0
             assert (a.verdict, a.difficulty) == (b.verdict, b.difficulty), p.clues()
             if p.n_cells <= 20:
@@ -116,7 +117,7 @@ def test_quick_search_settles_a_loose_3d_puzzle_without_probing():
     probing (before it, root probing cost seconds at 36^3)."""
     from engine.blobs import blob_puzzle
     p = blob_puzzle((16, 16, 16), seed=3, scale=2, hidden_fraction=0.3)
-    r = solve(p)
+    r = solve(p, use_known=False)
     assert r.verdict == "multiple" and r.difficulty == "search"
     assert r.stats["probes"] == 0 and r.stats["quick_nodes"] > 0
     a, b = r.solutions
