@@ -70,30 +70,59 @@ def _through_empties(y, ce):
 
 
 @njit
-def _forward(ce, cf, blocks, k, rev, fw):
-    """fw[0..k] for the blocks (in reverse order when ``rev``)."""
+def _forward(ce, cf, cd, c0, k, rev, fw, at):
+    """fw[at..at+k] for the blocks cd[c0:c0+k] (in reverse order when ``rev``)."""
     y = _through_empties(_ONE, ce)
-    fw[0] = y
+    fw[at] = y
     for j in range(k):
-        b = blocks[k - 1 - j] if rev else blocks[j]
+        b = cd[c0 + k - 1 - j] if rev else cd[c0 + j]
         ends = (y & _windows(cf, b)) << np.uint64(b)
         y = _through_empties((ends & ce) << np.uint64(1), ce)
-        fw[j + 1] = y
+        fw[at + j + 1] = y
 
 
 @njit
-def solve_blocks_bits(state, blocks, out, fw, bw):
+def line_words(ce, cf, rce, rcf, n, cd, c0, k, scratch):
+    """The word solver's core: the line's masks (``rce``/``rcf`` the reversed line's), its k
+    blocks in place at cd[c0:c0+k] (so no slice is made), ``scratch`` uint64 of at least
+    2k+2. Returns (ok, can_e, can_f): per cell bit, whether some fix has it empty / filled.
+    Taking and giving words keeps the hot path free of array views and allocations."""
+    need = k - 1
+    for j in range(k):
+        need += cd[c0 + j]
+    if need > n:
+        return False, _ZERO, _ZERO
+    fw = scratch  # fw[j] at j, the reversed line's at k+1+j
+    bw = k + 1
+    _forward(ce, cf, cd, c0, k, False, fw, 0)
+    last = (fw[k] >> np.uint64(n)) & _ONE
+    if k > 0:
+        b = cd[c0 + k - 1]
+        last |= ((fw[k - 1] & _windows(cf, b)) >> np.uint64(n - b)) & _ONE
+    if last == _ZERO:
+        return False, _ZERO, _ZERO
+    _forward(rce, rcf, cd, c0, k, True, fw, bw)  # fw[bw+m]: the reversed line holds the last m blocks
+    can_e = _ZERO
+    can_f = _ZERO
+    for j in range(k + 1):
+        # cell i empty between blocks j-1 and j: fw[j] holds i+1, the suffix side holds i
+        after = _reverse(fw[bw + k - j], n)
+        can_e |= (fw[j] >> _ONE) & after
+        if j < k:
+            b = cd[c0 + j]
+            nxt = _reverse(fw[bw + k - j - 1], n)
+            starts = fw[j] & _windows(cf, b) & (nxt >> np.uint64(b))
+            can_f |= _spread(starts, b)
+    return True, can_e, can_f
+
+
+@njit
+def solve_blocks_bits(state, blocks, out, scratch):
     """Complete line solving for an exact block list (every block > 0) on a line of at most
-    MAX_BITS cells; ``fw``/``bw`` are uint64 scratch of at least len(blocks)+1 entries.
+    MAX_BITS cells; ``scratch``: uint64 of at least 2*len(blocks)+2 entries.
     Same contract as ``linesolve.solve_blocks``: False on a contradiction, else ``out`` holds
     per cell the OR of its values over every fix."""
     n = state.shape[0]
-    k = blocks.shape[0]
-    need = k - 1
-    for j in range(k):
-        need += blocks[j]
-    if need > n:
-        return False
     ce = _ZERO
     cf = _ZERO
     rce = _ZERO  # the reversed line's masks, built in the same pass
@@ -108,25 +137,9 @@ def solve_blocks_bits(state, blocks, out, fw, bw):
         if s & FILLED:
             cf |= _ONE << np.uint64(i)
             rcf |= _ONE << np.uint64(n - 1 - i)
-    _forward(ce, cf, blocks, k, False, fw)
-    last = (fw[k] >> np.uint64(n)) & _ONE
-    if k > 0:
-        b = blocks[k - 1]
-        last |= ((fw[k - 1] & _windows(cf, b)) >> np.uint64(n - b)) & _ONE
-    if last == _ZERO:
+    ok, can_e, can_f = line_words(ce, cf, rce, rcf, n, blocks, 0, blocks.shape[0], scratch)
+    if not ok:
         return False
-    _forward(rce, rcf, blocks, k, True, bw)  # bw[m]: the reversed line holds the last m blocks
-    can_e = _ZERO
-    can_f = _ZERO
-    for j in range(k + 1):
-        # cell i empty between blocks j-1 and j: fw[j] holds i+1, bw[j] holds i
-        after = _reverse(bw[k - j], n)
-        can_e |= (fw[j] >> _ONE) & after
-        if j < k:
-            b = blocks[j]
-            nxt = _reverse(bw[k - j - 1], n)
-            starts = fw[j] & _windows(cf, b) & (nxt >> np.uint64(b))
-            can_f |= _spread(starts, b)
     for i in range(n):
         bit = _ONE << np.uint64(i)
         v = 0

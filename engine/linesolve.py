@@ -26,8 +26,7 @@ def solve_blocks(state, blocks, out):
     n = state.shape[0]
     k = blocks.shape[0]
     if n <= MAX_BITS:
-        scratch = np.empty(2 * k + 2, np.uint64)
-        return solve_blocks_bits(state, blocks, out, scratch[:k + 1], scratch[k + 1:])
+        return solve_blocks_bits(state, blocks, out, np.empty(2 * k + 2, np.uint64))
     return solve_blocks_dp(state, blocks, out)
 
 

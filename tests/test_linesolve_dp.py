@@ -246,9 +246,9 @@ def _bits_vs_dp(state, blocks):
     b = np.array(blocks, np.int64)
     o1 = np.full(len(state), -1, np.int8)
     o2 = np.full(len(state), -1, np.int8)
-    scratch = np.zeros(64, np.uint64)
+    scratch = np.zeros(2 * len(blocks) + 2, np.uint64)
     a = bool(solve_blocks_dp(state, b, o1))
-    c = bool(solve_blocks_bits(state, b, o2, scratch[:32], scratch[32:]))
+    c = bool(solve_blocks_bits(state, b, o2, scratch))
     assert a == c, (state.tolist(), blocks)
     if a:
         assert o1.tolist() == o2.tolist(), (state.tolist(), blocks)
