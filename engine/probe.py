@@ -14,7 +14,7 @@ state they were derived in and its extensions, so ``reset_relations`` is called 
 search backtracks past that state. The store is bounded (``max_edges``); once full, new relations
 are dropped, which only makes probing weaker, never wrong. Duplicates are filtered by a hashed set.
 
-Each probe's outcome is kept (``_store_outcome``); with the complete DP, propagation is
+Each probe's outcome is kept (``_store``); with the complete DP, propagation is
 confluent, so after the main state gains cells D a cell whose two outcomes already contain D
 would probe the same again and is skipped (``mark_affected``). Cells next to known cells are
 probed first: they are the likeliest to contradict.
@@ -30,8 +30,8 @@ import numpy as np
 
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
-from .propagate import (LS_DP, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, known_line_ok,
-                        propagate, queue_clear, queue_push, set_cell, undo_to)
+from .propagate import (LS_DP, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, _clear, _propagate,
+                        _push, _set, _undo, known_line_ok)
 
 # probe_round results
 P_FIXPOINT = 0
@@ -97,15 +97,12 @@ def reset_relations(pr, new_epoch):
         pr[11][C_EPOCH] += 1
 
 
-@njit
-def _add_relation(src, dst, pr):
+@njit(inline="always")
+def _add_rel(src, dst, ctl, head, nxt, tgt, hkeys, hgen):
     """Store src -> dst (literals) unless known or the store is full. True when stored."""
-    ctl = pr[11]
     ne = ctl[C_NEDGES]
-    nxt = pr[4]
     if ne >= len(nxt):
         return False
-    hkeys, hgen = pr[6], pr[7]
     gen = np.int32(ctl[C_GEN] & 0x7FFFFFFF)
     key = src * 4294967296 + dst + 1
     mask = len(hkeys) - 1
@@ -119,25 +116,28 @@ def _add_relation(src, dst, pr):
         i = (i + 1) & mask
     hkeys[i] = key
     hgen[i] = gen
-    nxt[ne] = pr[3][src]
-    pr[5][ne] = dst
-    pr[3][src] = ne
+    nxt[ne] = head[src]
+    tgt[ne] = dst
+    head[src] = ne
     ctl[C_NEDGES] = ne + 1
     return True
 
 
-@njit
-def close(ls_id, budget, use_cache, t0, net, w, pr):
-    """Propagate lines and stored relations to a joint fixpoint, starting from the cells trailed
-    since ``t0`` (their lines must already be queued). False on a contradiction."""
-    state, trail, stats = w[0], w[1], w[7]
-    head, nxt, tgt = pr[3], pr[4], pr[5]
+# The kernels below follow propagate.py's calling convention: plain arrays, inlined helpers,
+# tuples unpacked once per entry. ``_close`` and ``_assume`` take propagate's arrays in
+# ``_propagate``'s order, then the relation store's.
+
+
+@njit(inline="always")
+def _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, stats,
+           buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl):
     t = t0
     while True:
-        if not propagate(ls_id, budget, use_cache, net, w):
+        if not _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q,
+                          inq, stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
             return False
         t1 = stats[S_TLEN]
-        if t == t1 or pr[11][C_NEDGES] == 0:
+        if t == t1 or ctl[C_NEDGES] == 0:
             return True
         added = False
         while t < t1:
@@ -145,17 +145,16 @@ def close(ls_id, budget, use_cache, t0, net, w, pr):
             e = head[_lit(c, state[c])]
             while e >= 0:
                 d = tgt[e]
-                q = d >> 1
+                x = d >> 1
                 v = FILLED if (d & 1) else EMPTY
-                s = state[q]
+                s = state[x]
                 if s != v:
                     if s != UNKNOWN:
-                        queue_clear(w)
+                        _clear(q, inq)
                         return False
-                    set_cell(q, v, net, w)
-                    cs, cl = net[5], net[6]
-                    for k in range(cs[q], cs[q + 1]):
-                        queue_push(cl[k], w)
+                    _set(x, v, state, trail, stats, cs, cl, unk)
+                    for k in range(cs[x], cs[x + 1]):
+                        _push(cl[k], q, inq)
                     added = True
                 e = nxt[e]
             t += 1
@@ -165,14 +164,31 @@ def close(ls_id, budget, use_cache, t0, net, w, pr):
 
 
 @njit
+def close(ls_id, budget, use_cache, t0, net, w, pr):
+    """Propagate lines and stored relations to a joint fixpoint, starting from the cells trailed
+    since ``t0`` (their lines must already be queued). False on a contradiction."""
+    return _close(ls_id, budget, use_cache, t0, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
+                  w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12],
+                  pr[3], pr[4], pr[5], pr[11])
+
+
+@njit(inline="always")
+def _assume(c, v, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+            stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl):
+    t0 = stats[S_TLEN]
+    _set(c, v, state, trail, stats, cs, cl, unk)
+    for k in range(cs[c], cs[c + 1]):
+        _push(cl[k], q, inq)
+    return _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+                  stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl)
+
+
+@njit
 def assume(c, v, ls_id, budget, use_cache, net, w, pr):
     """Set cell c to v and close; False on a contradiction (the cell stays trailed)."""
-    t0 = w[7][S_TLEN]
-    set_cell(c, v, net, w)
-    cs, cl = net[5], net[6]
-    for k in range(cs[c], cs[c + 1]):
-        queue_push(cl[k], w)
-    return close(ls_id, budget, use_cache, t0, net, w, pr)
+    return _assume(c, v, ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
+                   w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12],
+                   pr[3], pr[4], pr[5], pr[11])
 
 
 @njit
@@ -199,13 +215,11 @@ def _record_solution(net, w, pr):
     ctl[C_NSOLS] = k + 1
 
 
-@njit
-def _store_outcome(lit, mark, w, pr):
-    """Remember the cells (with values) a probe of ``lit`` made known: trail[mark:], as a
+@njit(inline="always")
+def _store(lit, mark, state, trail, tlen, pool, start, length, ctl):
+    """Remember the cells (with values) a probe of ``lit`` made known: trail[mark:tlen], as a
     sorted run of 2*cell+value codes in the pool."""
-    pool, start, length, ctl = pr[13], pr[14], pr[15], pr[11]
-    state, trail = w[0], w[1]
-    m = w[7][S_TLEN] - mark
+    m = tlen - mark
     if ctl[C_POOL] + m > len(pool):
         length[:] = -1
         ctl[C_POOL] = 0
@@ -215,7 +229,17 @@ def _store_outcome(lit, mark, w, pr):
     for k in range(m):
         c = trail[mark + k]
         pool[a + k] = 2 * c + (1 if state[c] == FILLED else 0)
-    pool[a:a + m] = np.sort(pool[a:a + m])
+    if m <= 32:
+        # insertion sort in place: most outcomes are short, and np.sort allocates
+        for i in range(a + 1, a + m):
+            x = pool[i]
+            j = i - 1
+            while j >= a and pool[j] > x:
+                pool[j + 1] = pool[j]
+                j -= 1
+            pool[j + 1] = x
+    else:
+        pool[a:a + m] = np.sort(pool[a:a + m])
     start[lit] = a
     length[lit] = m
     ctl[C_POOL] = a + m
@@ -266,11 +290,10 @@ def mark_affected(t0, w, pr):
                 break
 
 
-@njit
-def _near_known(c, net, state):
+@njit(inline="always")
+def _near_known(c, ls, lc, cs, cl, cp, state):
     """Whether cell c has a known neighbour along one of its lines (or ends a line): probes
     there are the likeliest to contradict, so they go first."""
-    ls, lc, cs, cl, cp = net[0], net[1], net[5], net[6], net[7]
     for k in range(cs[c], cs[c + 1]):
         j = cp[k]
         li = cl[k]
@@ -285,9 +308,12 @@ def _near_known(c, net, state):
 def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
     """Probe cells until no cell is worth probing (P_FIXPOINT), the state is contradictory,
     solved, or about ``max_steps`` line solver applications were spent (P_PAUSED)."""
-    state, trail, stats = w[0], w[1], w[7]
-    probed, needs, cnt = pr[0], pr[1], pr[2]
+    ls, lc, kinds, cst, cd, cs, cl, cp = net[0], net[1], net[2], net[3], net[4], net[5], net[6], net[7]
+    state, trail, unk, q, inq, buf_in, buf_out, stats = w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]
+    ckeys, cstate, cout, slots, words = w[8], w[9], w[10], w[11][0], w[12]
+    probed, needs, cnt, head, nxt, tgt, hkeys, hgen = pr[0], pr[1], pr[2], pr[3], pr[4], pr[5], pr[6], pr[7]
     seen_stamp, seen_val, buf, ctl = pr[8], pr[9], pr[10], pr[11]
+    pool, start, length = pr[13], pr[14], pr[15]
     n = len(state)
     keep_outcomes = ls_id == LS_DP
     steps0 = stats[S_LINESOLVERS] + stats[S_CHECKS]
@@ -303,8 +329,8 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
                 c = ctl[C_CURSOR]
                 ctl[C_CURSOR] = c + 1 if c + 1 < n else 0
                 if state[c] == UNKNOWN and (probed[c] < ctl[C_EPOCH] or needs[c]) \
-                        and net[5][c + 1] > net[5][c] \
-                        and (ctl[C_TIER] == 1 or _near_known(c, net, state)):
+                        and cs[c + 1] > cs[c] \
+                        and (ctl[C_TIER] == 1 or _near_known(c, ls, lc, cs, cl, cp, state)):
                     p = c
                     ctl[C_IDLE] = 0
                     break
@@ -318,77 +344,67 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
         probed[p] = ctl[C_EPOCH]
         needs[p] = 0
         mark = stats[S_TLEN]
-        # p filled
-        stats[S_PROBES] += 1
-        ok1 = assume(p, FILLED, ls_id, budget, use_cache, net, w, pr)
-        n1 = stats[S_TLEN] - mark
-        if ok1 and n_unknown0 - stats[S_TLEN] == 0:
-            _record_solution(net, w, pr)
-        ctl[C_STAMP] += 1
-        stamp = ctl[C_STAMP]
-        if ok1:
-            if keep_outcomes:
-                _store_outcome(2 * p + 1, mark, w, pr)
-            for t in range(mark + 1, stats[S_TLEN]):
-                c = trail[t]
-                seen_stamp[c] = stamp
-                seen_val[c] = state[c]
-                # contrapositive of (p=1 -> c=v): (c=!v -> p=0)
-                if _add_relation(_lit(c, 3 - state[c]), _lit(p, EMPTY), pr):
-                    needs[c] = 1
-                    stats[S_EDGES] += 1
-        undo_to(mark, net, w)
-        # p empty
-        stats[S_PROBES] += 1
-        ok0 = assume(p, EMPTY, ls_id, budget, use_cache, net, w, pr)
-        n0 = stats[S_TLEN] - mark
-        if ok0 and n_unknown0 - stats[S_TLEN] == 0:
-            _record_solution(net, w, pr)
+        ok1 = ok0 = False
+        n1 = n0 = 0
         n_common = 0
-        if ok0:
-            if keep_outcomes:
-                _store_outcome(2 * p, mark, w, pr)
-            for t in range(mark + 1, stats[S_TLEN]):
-                c = trail[t]
-                if ok1 and seen_stamp[c] == stamp and seen_val[c] == state[c]:
-                    buf[n_common] = c
-                    n_common += 1
-                if _add_relation(_lit(c, 3 - state[c]), _lit(p, FILLED), pr):
-                    needs[c] = 1
-                    stats[S_EDGES] += 1
-            # the common cells' values: still in the state until the undo below
-            for k in range(n_common):
-                c = buf[k]
-                buf[k] = 2 * c + (1 if state[c] == FILLED else 0)
-        undo_to(mark, net, w)
+        stamp = 0
+        for side in range(2):  # p filled, then p empty
+            v = FILLED if side == 0 else EMPTY
+            stats[S_PROBES] += 1
+            ok = _assume(p, v, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk,
+                         q, inq, stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt,
+                         ctl)
+            if ok and n_unknown0 - stats[S_TLEN] == 0:
+                _record_solution(net, w, pr)
+            if side == 0:
+                ok1 = ok
+                n1 = stats[S_TLEN] - mark
+                ctl[C_STAMP] += 1
+                stamp = ctl[C_STAMP]
+            else:
+                ok0 = ok
+                n0 = stats[S_TLEN] - mark
+            if ok:
+                if keep_outcomes:
+                    _store(2 * p + (1 - side), mark, state, trail, stats[S_TLEN], pool, start, length, ctl)
+                # contrapositive of (p=v -> c=x): (c=!x -> p=!v)
+                not_p = _lit(p, EMPTY if side == 0 else FILLED)
+                for t in range(mark + 1, stats[S_TLEN]):
+                    c = trail[t]
+                    if side == 0:
+                        seen_stamp[c] = stamp
+                        seen_val[c] = state[c]
+                    elif ok1 and seen_stamp[c] == stamp and seen_val[c] == state[c]:
+                        buf[n_common] = c
+                        n_common += 1
+                    if _add_rel(_lit(c, 3 - state[c]), not_p, ctl, head, nxt, tgt, hkeys, hgen):
+                        needs[c] = 1
+                        stats[S_EDGES] += 1
+                # the common cells' values: still in the state until the undo below
+                for k in range(n_common):
+                    c = buf[k]
+                    buf[k] = 2 * c + (1 if state[c] == FILLED else 0)
+            _undo(mark, state, trail, unk, stats, cs, cl)
         cnt[2 * p + 1] = n1 if ok1 else -1
         cnt[2 * p] = n0 if ok0 else -1
         if not ok1 and not ok0:
             return P_CONTRADICTION
         if not ok1 or not ok0:
-            v = EMPTY if not ok1 else FILLED
-            t0 = stats[S_TLEN]
-            ctl[C_CHANGED] += 1
-            if not assume(p, v, ls_id, budget, use_cache, net, w, pr):
-                return P_CONTRADICTION
-            if keep_outcomes:
-                mark_affected(t0, w, pr)
-            else:
-                ctl[C_EPOCH] += 1
-            ctl[C_TIER] = 0
-            ctl[C_IDLE] = 0
-        elif n_common > 0:
+            # one value contradicts: p takes the other
+            buf[0] = 2 * p + (0 if not ok1 else 1)
+            n_common = 1
+        if n_common > 0:
             t0 = stats[S_TLEN]
             ctl[C_CHANGED] += n_common
-            cs, cl = net[5], net[6]
             for k in range(n_common):
                 c = buf[k] >> 1
-                v = FILLED if (buf[k] & 1) else EMPTY
                 if state[c] == UNKNOWN:
-                    set_cell(c, v, net, w)
+                    _set(c, FILLED if (buf[k] & 1) else EMPTY, state, trail, stats, cs, cl, unk)
                     for kk in range(cs[c], cs[c + 1]):
-                        queue_push(cl[kk], w)
-            if not close(ls_id, budget, use_cache, t0, net, w, pr):
+                        _push(cl[kk], q, inq)
+            if not _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk,
+                          q, inq, stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt,
+                          tgt, ctl):
                 return P_CONTRADICTION
             if keep_outcomes:
                 mark_affected(t0, w, pr)

@@ -22,6 +22,7 @@ import numpy as np
 
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
+from .linebits import MAX_BITS, line_words
 from .linesolve import solve_line
 from .linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE, Puzzle
@@ -49,7 +50,7 @@ N_STATS = 12
 
 Net = namedtuple("Net", "line_start line_cells clue_kind clue_start clue_data cell_start cell_lines cell_pos")
 Work = namedtuple("Work", "state trail line_unknown queue inq buf_in buf_out stats "
-                          "cache_keys cache_state cache_out cache_len")
+                          "cache_keys cache_state cache_out cache_len words")
 
 DEFAULT_SEED_BUDGET = SEED_DEFAULT_BUDGET
 DEFAULT_CACHE_SLOTS = 1 << 14
@@ -120,39 +121,45 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
                 np.zeros(n_lines, np.uint8), np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
                 np.zeros(N_STATS, np.int64),
                 np.full(max(slots, 1), -1, np.int64), np.zeros((max(slots, 1), max_len), np.int8),
-                np.zeros((max(slots, 1), max_len), np.int8), np.zeros(1, np.int64) + slots)
+                np.zeros((max(slots, 1), max_len), np.int8), np.zeros(1, np.int64) + slots,
+                np.zeros(2 * MAX_BITS + 2, np.uint64))
 
 
 # ---------------------------------------------------------------------------------------------
 # kernels
 
 
-@njit
-def _hash_line(li, net, buf, n):
-    kind = net[2][li]
+# Calling convention of the hot path. numba counts references to arrays atomically, and every
+# array reached through a tuple argument (``net``, ``w``, a probe's ``pr``) is counted again at
+# each call of a kernel that takes the tuple, inlined or not: measured, ~120 ns per call with
+# ``net`` and ``w`` against ~1 ns for an inlined helper taking plain arrays, which was most of
+# a probe's time. So the per-cell and per-line helpers below take plain arrays and are inlined
+# at numba level, and each kernel entry unpacks its tuples once (``_unpack``).
+
+
+@njit(inline="always")
+def _hash_line(kind, n, cd, c0, c1, buf):
     h = np.uint64(1469598103934665603) ^ np.uint64(kind * 31 + n)
-    for j in range(net[3][li], net[3][li + 1]):
-        h = (h ^ np.uint64(net[4][j] + 7)) * np.uint64(1099511628211)
+    for j in range(c0, c1):
+        h = (h ^ np.uint64(cd[j] + 7)) * np.uint64(1099511628211)
     for j in range(n):
         h = (h ^ np.uint64(buf[j])) * np.uint64(1099511628211)
     return h
 
 
-@njit
-def _same_key(li, other, net, buf, stored, n):
+@njit(inline="always")
+def _same_key(li, other, ls, kinds, cs, cd, buf, stored, slot, n):
     """Whether cache entry ``other`` (a line index + stored state) matches line ``li``'s key."""
-    ls = net[0]
-    if ls[other + 1] - ls[other] != n or net[2][other] != net[2][li]:
+    if ls[other + 1] - ls[other] != n or kinds[other] != kinds[li]:
         return False
-    cs = net[3]
     a0, a1, b0 = cs[li], cs[li + 1], cs[other]
     if cs[other + 1] - b0 != a1 - a0:
         return False
     for j in range(a1 - a0):
-        if net[4][a0 + j] != net[4][b0 + j]:
+        if cd[a0 + j] != cd[b0 + j]:
             return False
     for j in range(n):
-        if stored[j] != buf[j]:
+        if stored[slot, j] != buf[j]:
             return False
     return True
 
@@ -256,24 +263,55 @@ def _count_shortcut(state, n, total, kind, out):
     return 1 if ok else -1
 
 
-@njit
-def _run_linesolver(ls_id, budget, li, net, buf_in, buf_out, n):
+@njit(inline="always")
+def _solve_words(buf_in, n, cd, c0, k, buf_out, words):
+    """An exact block list on a line that fits a machine word (``linebits.py``), buffers in and
+    out; False on a contradiction."""
+    one = np.uint64(1)
+    ce = np.uint64(0)
+    cf = np.uint64(0)
+    rce = np.uint64(0)
+    rcf = np.uint64(0)
+    for j in range(n):
+        v = buf_in[j]
+        if v & EMPTY:
+            ce |= one << np.uint64(j)
+            rce |= one << np.uint64(n - 1 - j)
+        if v & FILLED:
+            cf |= one << np.uint64(j)
+            rcf |= one << np.uint64(n - 1 - j)
+    ok, can_e, can_f = line_words(ce, cf, rce, rcf, n, cd, c0, k, words)
+    if not ok:
+        return False
+    for j in range(n):
+        bit = one << np.uint64(j)
+        v = 0
+        if can_e & bit:
+            v |= EMPTY
+        if can_f & bit:
+            v |= FILLED
+        buf_out[j] = v
+    return True
+
+
+@njit(inline="always")
+def _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
     """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n]."""
-    kind = net[2][li]
-    clue = net[4][net[3][li]:net[3][li + 1]]
     if ls_id == LS_DP:
         if kind == KIND_PLAIN:
-            return 0 if _solve_plain(buf_in, n, clue[0], buf_out) else R_CONTRADICTION
+            return 0 if _solve_plain(buf_in, n, cd[c0], buf_out) else R_CONTRADICTION
+        if kind == KIND_BLOCKS and n <= MAX_BITS:
+            return 0 if _solve_words(buf_in, n, cd, c0, c1 - c0, buf_out, words) else R_CONTRADICTION
         if kind == KIND_CIRCLE or kind == KIND_SQUARE:
-            r = _count_shortcut(buf_in, n, clue[0], kind, buf_out)
+            r = _count_shortcut(buf_in, n, cd[c0], kind, buf_out)
             if r == 1:
                 return 0
             if r == -1:
                 return R_CONTRADICTION
-        if solve_line(buf_in[:n], kind, clue, buf_out[:n]):
+        if solve_line(buf_in[:n], kind, cd[c0:c1], buf_out[:n]):
             return 0
         return R_CONTRADICTION
-    status, _exp = seed_solve_line(buf_in[:n], kind, clue, buf_out[:n], budget)
+    status, _exp = seed_solve_line(buf_in[:n], kind, cd[c0:c1], buf_out[:n], budget)
     if status == 0:
         return 0
     if status == 1:
@@ -282,33 +320,46 @@ def _run_linesolver(ls_id, budget, li, net, buf_in, buf_out, n):
 
 
 @njit
-def set_cell(c, v, net, w):
-    """Make cell c known as v (FILLED/EMPTY): trail it and update per-line unknown counts."""
-    w[0][c] = v
-    t = w[7][S_TLEN]
-    w[1][t] = c
-    w[7][S_TLEN] = t + 1
-    cs, cl, unk = net[5], net[6], w[2]
+def _run_linesolver(ls_id, budget, li, net, buf_in, buf_out, n):
+    """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n]."""
+    return _linesolve(ls_id, budget, net[2][li], net[4], net[3][li], net[3][li + 1], buf_in, buf_out, n,
+                      np.empty(2 * MAX_BITS + 2, np.uint64))
+
+
+@njit(inline="always")
+def _set(c, v, state, trail, stats, cs, cl, unk):
+    state[c] = v
+    t = stats[S_TLEN]
+    trail[t] = c
+    stats[S_TLEN] = t + 1
     for k in range(cs[c], cs[c + 1]):
         unk[cl[k]] -= 1
 
 
 @njit
-def undo_to(mark, net, w):
-    """Forget every cell trailed after ``mark``."""
-    state, trail, unk, cs, cl = w[0], w[1], w[2], net[5], net[6]
-    for t in range(mark, w[7][S_TLEN]):
+def set_cell(c, v, net, w):
+    """Make cell c known as v (FILLED/EMPTY): trail it and update per-line unknown counts."""
+    _set(c, v, w[0], w[1], w[7], net[5], net[6], w[2])
+
+
+@njit(inline="always")
+def _undo(mark, state, trail, unk, stats, cs, cl):
+    for t in range(mark, stats[S_TLEN]):
         c = trail[t]
         state[c] = UNKNOWN
         for k in range(cs[c], cs[c + 1]):
             unk[cl[k]] += 1
-    w[7][S_TLEN] = mark
+    stats[S_TLEN] = mark
 
 
 @njit
-def known_line_ok(li, net, state):
-    """Whether fully known line li satisfies its clue: a block count, far cheaper than a solve."""
-    ls, lc, kinds, cs, cd = net[0], net[1], net[2], net[3], net[4]
+def undo_to(mark, net, w):
+    """Forget every cell trailed after ``mark``."""
+    _undo(mark, w[0], w[1], w[2], w[7], net[5], net[6])
+
+
+@njit(inline="always")
+def _line_ok(li, ls, lc, kinds, cs, cd, state):
     kind = kinds[li]
     if kind == 0:
         return True
@@ -345,43 +396,45 @@ def known_line_ok(li, net, state):
 
 
 @njit
-def apply_line(li, ls_id, budget, use_cache, net, w):
-    """Run the line solver on line li and write its deductions into the state.
+def known_line_ok(li, net, state):
+    """Whether fully known line li satisfies its clue: a block count, far cheaper than a solve."""
+    return _line_ok(li, net[0], net[1], net[2], net[3], net[4], state)
 
-    Returns the number of newly known cells (>= 0), R_CONTRADICTION or R_TOO_LARGE. Does not
-    count metrics: the schedulers do, because they define them differently.
-    """
-    ls, lc, state = net[0], net[1], w[0]
-    buf_in, buf_out = w[5], w[6]
+
+@njit(inline="always")
+def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, stats,
+           buf_in, buf_out, ckeys, cstate, cout, slots, words):
+    """``apply_line`` on plain arrays (see the calling convention above)."""
     s = ls[li]
     n = ls[li + 1] - s
+    kind = kinds[li]
+    c0, c1 = cst[li], cst[li + 1]
     for j in range(n):
         buf_in[j] = state[lc[s + j]]
     r = 0
     hit = False
     slot = -1
     # plain 3D clues are solved in O(n) (cheaper than a lookup), so only other kinds are cached
-    if use_cache and w[11][0] > 0 and net[2][li] != KIND_PLAIN:
-        w[7][S_CACHE_LOOKUPS] += 1
-        h = _hash_line(li, net, buf_in, n)
-        slot = np.int64(h & np.uint64(w[11][0] - 1))
-        other = w[8][slot]
-        if other >= 0 and _same_key(li, other, net, buf_in, w[9][slot], n):
+    if use_cache and slots > 0 and kind != KIND_PLAIN:
+        stats[S_CACHE_LOOKUPS] += 1
+        h = _hash_line(kind, n, cd, c0, c1, buf_in)
+        slot = np.int64(h & np.uint64(slots - 1))
+        other = ckeys[slot]
+        if other >= 0 and _same_key(li, other, ls, kinds, cst, cd, buf_in, cstate, slot, n):
             hit = True
-            w[7][S_CACHE_HITS] += 1
-            out = w[10][slot]
-            if n > 0 and out[0] == 0:
+            stats[S_CACHE_HITS] += 1
+            if n > 0 and cout[slot, 0] == 0:
                 r = R_CONTRADICTION
             for j in range(n):
-                buf_out[j] = out[j]
+                buf_out[j] = cout[slot, j]
     if not hit:
-        r = _run_linesolver(ls_id, budget, li, net, buf_in, buf_out, n)
+        r = _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words)
         if slot >= 0 and r != R_TOO_LARGE:
-            w[8][slot] = li
+            ckeys[slot] = li
             for j in range(n):
-                w[9][slot, j] = buf_in[j]
+                cstate[slot, j] = buf_in[j]
                 # a contradiction is cached as an all-zero line (no valid state has a 0 cell)
-                w[10][slot, j] = buf_out[j] if r == 0 else 0
+                cout[slot, j] = buf_out[j] if r == 0 else 0
     if r != 0:
         return r
     new = 0
@@ -390,15 +443,24 @@ def apply_line(li, ls_id, budget, use_cache, net, w):
         if v != buf_in[j]:
             if v == 0:
                 return R_CONTRADICTION
-            set_cell(lc[s + j], v, net, w)
+            _set(lc[s + j], v, state, trail, stats, cs, cl, unk)
             new += 1
     return new
 
 
 @njit
-def queue_clear(w):
-    """Empty the dirty-line queue: q[0] is the head, q[1] the count, q[2:] a ring of n_lines."""
-    q, inq = w[3], w[4]
+def apply_line(li, ls_id, budget, use_cache, net, w):
+    """Run the line solver on line li and write its deductions into the state.
+
+    Returns the number of newly known cells (>= 0), R_CONTRADICTION or R_TOO_LARGE. Does not
+    count metrics: the schedulers do, because they define them differently.
+    """
+    return _apply(li, ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
+                  w[0], w[1], w[2], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12])
+
+
+@njit(inline="always")
+def _clear(q, inq):
     cap = len(q) - 2
     for k in range(q[1]):
         inq[q[2 + (q[0] + k) % cap]] = 0
@@ -406,68 +468,93 @@ def queue_clear(w):
     q[1] = 0
 
 
-@njit
-def queue_push(li, w):
-    """Append line li unless it is queued already (so the ring never holds more than n_lines)."""
-    inq = w[4]
+@njit(inline="always")
+def _push(li, q, inq):
     if inq[li]:
         return
     inq[li] = 1
-    q = w[3]
     cap = len(q) - 2
     q[2 + (q[0] + q[1]) % cap] = li
     q[1] += 1
 
 
-@njit
-def queue_pop(w):
-    q = w[3]
+@njit(inline="always")
+def _pop(q, inq):
     cap = len(q) - 2
     li = q[2 + q[0]]
     q[0] = (q[0] + 1) % cap
     q[1] -= 1
-    w[4][li] = 0
+    inq[li] = 0
     return li
 
 
 @njit
-def queue_cells_lines(t0, t1, skip, net, w):
-    """Queue every clued line through the cells trailed in [t0, t1), except line ``skip``."""
-    trail, cs, cl = w[1], net[5], net[6]
+def queue_clear(w):
+    """Empty the dirty-line queue: q[0] is the head, q[1] the count, q[2:] a ring of n_lines."""
+    _clear(w[3], w[4])
+
+
+@njit
+def queue_push(li, w):
+    """Append line li unless it is queued already (so the ring never holds more than n_lines)."""
+    _push(li, w[3], w[4])
+
+
+@njit
+def queue_pop(w):
+    return _pop(w[3], w[4])
+
+
+@njit(inline="always")
+def _queue_lines_of(t0, t1, skip, trail, cs, cl, q, inq):
     for t in range(t0, t1):
         c = trail[t]
         for k in range(cs[c], cs[c + 1]):
             l2 = cl[k]
             if l2 != skip:
-                queue_push(l2, w)
+                _push(l2, q, inq)
 
 
 @njit
-def propagate(ls_id, budget, use_cache, net, w):
-    """Run the dirty-line FIFO to a fixpoint. Returns False on a contradiction (queue cleared)."""
-    q, unk, stats = w[3], w[2], w[7]
+def queue_cells_lines(t0, t1, skip, net, w):
+    """Queue every clued line through the cells trailed in [t0, t1), except line ``skip``."""
+    _queue_lines_of(t0, t1, skip, w[1], net[5], net[6], w[3], w[4])
+
+
+@njit(inline="always")
+def _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+               stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
+    """``propagate`` on plain arrays (see the calling convention above)."""
     while q[1] > 0:
-        li = queue_pop(w)
+        li = _pop(q, inq)
         if unk[li] == 0:
             stats[S_CHECKS] += 1
-            if not known_line_ok(li, net, w[0]):
-                queue_clear(w)
+            if not _line_ok(li, ls, lc, kinds, cst, cd, state):
+                _clear(q, inq)
                 return False
             continue
         t0 = stats[S_TLEN]
-        r = apply_line(li, ls_id, budget, use_cache, net, w)
+        r = _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, stats,
+                   buf_in, buf_out, ckeys, cstate, cout, slots, words)
         stats[S_LINESOLVERS] += 1
         if r <= 0:
             stats[S_BAD] += 1
         if r == R_TOO_LARGE:
             stats[S_TOO_LARGE] += 1
         if r == R_CONTRADICTION:
-            queue_clear(w)
+            _clear(q, inq)
             return False
         if r > 0:
             # the seed linesolver may find more on its own output, so its line is re-queued
-            queue_cells_lines(t0, stats[S_TLEN], li if ls_id == LS_DP else -1, net, w)
+            _queue_lines_of(t0, stats[S_TLEN], li if ls_id == LS_DP else -1, trail, cs, cl, q, inq)
     return True
+
+
+@njit
+def propagate(ls_id, budget, use_cache, net, w):
+    """Run the dirty-line FIFO to a fixpoint. Returns False on a contradiction (queue cleared)."""
+    return _propagate(ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
+                      w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12])
 
 
 @njit
