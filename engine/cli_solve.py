@@ -25,6 +25,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--time-limit", type=float, default=None, metavar="S")
     ap.add_argument("--step-limit", type=int, default=None, metavar="N")
     ap.add_argument("--no-cache", action="store_true", help="disable the line-result cache (full)")
+    ap.add_argument("--no-known", action="store_true",
+                    help="do not let the puzzle file's own solution order the search's guesses (full)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--compare", action="store_true",
                     help="run the seed's five configurations (Table 5 columns)")
@@ -82,7 +84,8 @@ def main(argv) -> int:
     _warm_up(args.solver, args.linesolver)
     r = solve(p, method=args.solver, prepass=args.prepass, linesolver=args.linesolver,
               max_iterations=args.max_iterations, time_limit=args.time_limit,
-              step_limit=args.step_limit, seed_exit=args.seed_exit, cache=not args.no_cache)
+              step_limit=args.step_limit, seed_exit=args.seed_exit, cache=not args.no_cache,
+              use_known=not args.no_known)
     if args.json:
         d = r.to_dict()
         d["puzzle"] = p.name or args.puzzle

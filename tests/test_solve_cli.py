@@ -84,3 +84,20 @@ def test_real_command_line(tmp_path):
                          capture_output=True, text=True, cwd=str(root))
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["verdict"] == "unique"
+
+
+def test_no_known_flag(tmp_path, capsys):
+    """A puzzle file's solution orders the search unless --no-known; the verdict is the same."""
+    g = np.random.default_rng(4).random((5, 5, 5)) < 0.4
+    p = puzzle_from_grid(g)
+    f = tmp_path / "noise.json"
+    save_puzzle(p, f)
+    found = {}
+    for flags in ((), ("--no-known",)):
+        rc, out, err = run(capsys, f, "--json", *flags)
+        assert rc == 0, err
+        d = json.loads(out)
+        found[flags] = d
+        assert d["options"]["use_known"] == (not flags)
+        assert d["stats"]["known_solution"] == (not flags)
+    assert found[()]["verdict"] == found[("--no-known",)]["verdict"] != "unknown"
