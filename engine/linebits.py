@@ -1,4 +1,5 @@
-"""Complete line solving of exact block lists on 64-bit words, for lines of up to ``MAX_BITS`` cells.
+"""Complete line solving on 64-bit words: exact block lists on lines of up to ``MAX_BITS`` cells,
+and 3D count clues (``count_words``, at the end).
 
 The same forward/backward reachability as ``linesolve.solve_blocks``, but each DP layer (one
 block) is a set of positions held in one machine word, so a layer costs a handful of word
@@ -22,6 +23,7 @@ import numpy as np
 
 from .cells import EMPTY, FILLED
 from .jit import njit
+from .puzzle import KIND_CIRCLE, KIND_PLAIN
 
 # positions 0..n must fit below the top bit, which a carry may reach
 MAX_BITS = 62
@@ -116,30 +118,29 @@ def line_words(ce, cf, rce, rcf, n, cd, c0, k, scratch):
     return True, can_e, can_f
 
 
-@njit
-def solve_blocks_bits(state, blocks, out, scratch):
-    """Complete line solving for an exact block list (every block > 0) on a line of at most
-    MAX_BITS cells; ``scratch``: uint64 of at least 2*len(blocks)+2 entries.
-    Same contract as ``linesolve.solve_blocks``: False on a contradiction, else ``out`` holds
-    per cell the OR of its values over every fix."""
-    n = state.shape[0]
+@njit(inline="always")
+def line_masks(state, n):
+    """(ok, ce, cf, rce, rcf): which cells may be empty / filled, and the same for the reversed
+    line; ok is False when a cell has no value left."""
     ce = _ZERO
     cf = _ZERO
-    rce = _ZERO  # the reversed line's masks, built in the same pass
+    rce = _ZERO
     rcf = _ZERO
     for i in range(n):
         s = state[i]
         if s == 0:
-            return False
+            return False, ce, cf, rce, rcf
         if s & EMPTY:
             ce |= _ONE << np.uint64(i)
             rce |= _ONE << np.uint64(n - 1 - i)
         if s & FILLED:
             cf |= _ONE << np.uint64(i)
             rcf |= _ONE << np.uint64(n - 1 - i)
-    ok, can_e, can_f = line_words(ce, cf, rce, rcf, n, blocks, 0, blocks.shape[0], scratch)
-    if not ok:
-        return False
+    return True, ce, cf, rce, rcf
+
+
+@njit(inline="always")
+def write_cells(can_e, can_f, out, n):
     for i in range(n):
         bit = _ONE << np.uint64(i)
         v = 0
@@ -148,4 +149,127 @@ def solve_blocks_bits(state, blocks, out, scratch):
         if can_f & bit:
             v |= FILLED
         out[i] = v
-    return True
+
+
+@njit(inline="always")
+def blocks_into(state, n, cd, c0, k, out, scratch):
+    """Exact block list cd[c0:c0+k] on state[:n] into out[:n]; False on a contradiction.
+    Takes the clue in place, so the propagation kernels make no array views."""
+    ok, ce, cf, rce, rcf = line_masks(state, n)
+    if not ok:
+        return False
+    ok, can_e, can_f = line_words(ce, cf, rce, rcf, n, cd, c0, k, scratch)
+    if ok:
+        write_cells(can_e, can_f, out, n)
+    return ok
+
+
+@njit
+def solve_blocks_bits(state, blocks, out, scratch):
+    """Complete line solving for an exact block list (every block > 0) on a line of at most
+    MAX_BITS cells; ``scratch``: uint64 of at least 2*len(blocks)+2 entries.
+    Same contract as ``linesolve.solve_blocks``: False on a contradiction, else ``out`` holds
+    per cell the OR of its values over every fix."""
+    return blocks_into(state, state.shape[0], blocks, 0, blocks.shape[0], out, scratch)
+
+
+# 3D count clues (``linesolve.solve_count``): the DP over (cell, filled so far f, blocks so far c
+# capped at 3, last cell filled s), with the set of reachable f for each (c, s) held in a word,
+# so a cell costs a few word operations instead of a pass over every f. Lines of up to
+# COUNT_MAX_CELLS cells with totals up to COUNT_MAX_TOTAL (f and f+1 fit below the top bit).
+COUNT_MAX_CELLS = 64
+COUNT_MAX_TOTAL = 62
+
+
+@njit
+def _accepted(kind, total, c):
+    if kind == KIND_PLAIN:
+        return c == (1 if total > 0 else 0)
+    if kind == KIND_CIRCLE:
+        return c == 2
+    return c == 3
+
+
+@njit
+def count_words(ce, cf, n, total, kind, back):
+    """Complete line solving of a plain/circle/square clue with ``total`` filled cells on a line
+    with masks ``ce``/``cf``; ``back``: uint64 scratch of at least 8*(n+1). Returns
+    (ok, can_e, can_f) like ``line_words``.
+
+    ``back[8*i + 2*c + s]``: the f from which cells [i, n) complete the line (total and block
+    count accepted) after c blocks with cell i-1 filled iff s; the forward sweep keeps only the
+    current cell's eight reachable sets and paints as it goes."""
+    if total < 0 or total > n:
+        return False, _ZERO, _ZERO
+    full = _ONE << np.uint64(total)
+    for c in range(4):
+        ok_c = full if _accepted(kind, total, c) else _ZERO
+        back[8 * n + 2 * c] = ok_c
+        back[8 * n + 2 * c + 1] = ok_c
+    for i in range(n - 1, -1, -1):
+        bit = _ONE << np.uint64(i)
+        e = (ce & bit) != 0
+        f = (cf & bit) != 0
+        for c in range(4):
+            for s in range(2):
+                x = _ZERO
+                if e:
+                    x = back[8 * (i + 1) + 2 * c]
+                if f:
+                    c2 = c if s == 1 else min(c + 1, 3)
+                    x |= back[8 * (i + 1) + 2 * c2 + 1] >> _ONE
+                back[8 * i + 2 * c + s] = x
+    if (back[0] & _ONE) == _ZERO:
+        return False, _ZERO, _ZERO
+    # forward: reachable f per (c, s), painting cell i from the sets before it
+    r0 = _ONE  # (c=0, s=0) holds f = 0
+    r1 = r2 = r3 = r4 = r5 = r6 = r7 = _ZERO
+    can_e = _ZERO
+    can_f = _ZERO
+    for i in range(n):
+        bit = _ONE << np.uint64(i)
+        e = (ce & bit) != 0
+        f = (cf & bit) != 0
+        nb = 8 * (i + 1)
+        # r[2c+s]. Empty: (c, s) -> (c, 0). Filled, f+1: (c, 0) -> (c+1 capped at 3, 1) and
+        # (c, 1) -> (c, 1); (0, 1) is never reached.
+        n0 = n2 = n4 = n6 = _ZERO
+        n1 = n3 = n5 = n7 = _ZERO
+        if e:
+            n0 = r0 | r1
+            n2 = r2 | r3
+            n4 = r4 | r5
+            n6 = r6 | r7
+            if (n0 & back[nb]) | (n2 & back[nb + 2]) | (n4 & back[nb + 4]) | (n6 & back[nb + 6]):
+                can_e |= bit
+        if f:
+            n3 = (r0 | r3) << _ONE
+            n5 = (r2 | r5) << _ONE
+            n7 = (r4 | r6 | r7) << _ONE
+            if (n3 & back[nb + 3]) | (n5 & back[nb + 5]) | (n7 & back[nb + 7]):
+                can_f |= bit
+        r0, r1, r2, r3, r4, r5, r6, r7 = n0, n1, n2, n3, n4, n5, n6, n7
+    return True, can_e, can_f
+
+
+@njit(inline="always")
+def count_into(state, n, total, kind, out, scratch):
+    """A plain/circle/square clue on state[:n] into out[:n]; False on a contradiction."""
+    ok, ce, cf, _rce, _rcf = line_masks(state, n)
+    if not ok:
+        return False
+    ok, can_e, can_f = count_words(ce, cf, n, total, kind, scratch)
+    if ok:
+        write_cells(can_e, can_f, out, n)
+    return ok
+
+
+@njit
+def solve_count_bits(state, total, kind, out, scratch):
+    """``linesolve.solve_count`` for lines of up to COUNT_MAX_CELLS cells and totals up to
+    COUNT_MAX_TOTAL; ``scratch``: uint64 of at least 8*(len(state)+1) entries."""
+    return count_into(state, state.shape[0], total, kind, out, scratch)
+
+
+# scratch that serves every word solver on every line they take
+SCRATCH_WORDS = max(2 * MAX_BITS + 2, 8 * (COUNT_MAX_CELLS + 1))

@@ -22,7 +22,7 @@ import numpy as np
 
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
-from .linebits import MAX_BITS, line_words
+from .linebits import COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS, blocks_into, count_into
 from .linesolve import solve_line
 from .linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE, Puzzle
@@ -122,7 +122,7 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
                 np.zeros(N_STATS, np.int64),
                 np.full(max(slots, 1), -1, np.int64), np.zeros((max(slots, 1), max_len), np.int8),
                 np.zeros((max(slots, 1), max_len), np.int8), np.zeros(1, np.int64) + slots,
-                np.zeros(2 * MAX_BITS + 2, np.uint64))
+                np.zeros(SCRATCH_WORDS, np.uint64))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -264,50 +264,21 @@ def _count_shortcut(state, n, total, kind, out):
 
 
 @njit(inline="always")
-def _solve_words(buf_in, n, cd, c0, k, buf_out, words):
-    """An exact block list on a line that fits a machine word (``linebits.py``), buffers in and
-    out; False on a contradiction."""
-    one = np.uint64(1)
-    ce = np.uint64(0)
-    cf = np.uint64(0)
-    rce = np.uint64(0)
-    rcf = np.uint64(0)
-    for j in range(n):
-        v = buf_in[j]
-        if v & EMPTY:
-            ce |= one << np.uint64(j)
-            rce |= one << np.uint64(n - 1 - j)
-        if v & FILLED:
-            cf |= one << np.uint64(j)
-            rcf |= one << np.uint64(n - 1 - j)
-    ok, can_e, can_f = line_words(ce, cf, rce, rcf, n, cd, c0, k, words)
-    if not ok:
-        return False
-    for j in range(n):
-        bit = one << np.uint64(j)
-        v = 0
-        if can_e & bit:
-            v |= EMPTY
-        if can_f & bit:
-            v |= FILLED
-        buf_out[j] = v
-    return True
-
-
-@njit(inline="always")
 def _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
     """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n]."""
     if ls_id == LS_DP:
         if kind == KIND_PLAIN:
             return 0 if _solve_plain(buf_in, n, cd[c0], buf_out) else R_CONTRADICTION
         if kind == KIND_BLOCKS and n <= MAX_BITS:
-            return 0 if _solve_words(buf_in, n, cd, c0, c1 - c0, buf_out, words) else R_CONTRADICTION
+            return 0 if blocks_into(buf_in, n, cd, c0, c1 - c0, buf_out, words) else R_CONTRADICTION
         if kind == KIND_CIRCLE or kind == KIND_SQUARE:
             r = _count_shortcut(buf_in, n, cd[c0], kind, buf_out)
             if r == 1:
                 return 0
             if r == -1:
                 return R_CONTRADICTION
+            if n <= COUNT_MAX_CELLS and cd[c0] <= COUNT_MAX_TOTAL:
+                return 0 if count_into(buf_in, n, cd[c0], kind, buf_out, words) else R_CONTRADICTION
         if solve_line(buf_in[:n], kind, cd[c0:c1], buf_out[:n]):
             return 0
         return R_CONTRADICTION
@@ -323,7 +294,7 @@ def _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
 def _run_linesolver(ls_id, budget, li, net, buf_in, buf_out, n):
     """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n]."""
     return _linesolve(ls_id, budget, net[2][li], net[4], net[3][li], net[3][li + 1], buf_in, buf_out, n,
-                      np.empty(2 * MAX_BITS + 2, np.uint64))
+                      np.empty(SCRATCH_WORDS, np.uint64))
 
 
 @njit(inline="always")

@@ -284,3 +284,53 @@ def test_word_solver_at_the_word_boundary(length):
         if t % 6 == 0:
             check(state, KIND_BLOCKS, blocks, reference_solve(state, KIND_BLOCKS, blocks))
     assert length > 62 or consistent == 60  # a fix's own line is always consistent
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_count_word_solver_equals_array_dp(data):
+    """The word solver of 3D clues (lines of up to 64 cells) against the array DP, totals from
+    consistent fixes and arbitrary ones (often contradictions)."""
+    from engine.linebits import solve_count_bits
+    from engine.linesolve import solve_count_dp
+    length = data.draw(st.integers(1, 64), label="length")
+    kind = data.draw(st.sampled_from([KIND_PLAIN, KIND_CIRCLE, KIND_SQUARE]), label="kind")
+    cells = data.draw(st.lists(st.sampled_from([EMPTY, FILLED, UNKNOWN, UNKNOWN, UNKNOWN]),
+                               min_size=length, max_size=length), label="state")
+    total = data.draw(st.integers(0, min(length, 62)), label="total")
+    state = np.array(cells, np.int8)
+    o1 = np.full(length, -1, np.int8)
+    o2 = np.full(length, -1, np.int8)
+    a = bool(solve_count_dp(state, np.int64(total), np.int64(kind), o1))
+    b = bool(solve_count_bits(state, np.int64(total), np.int64(kind), o2, np.zeros(8 * (length + 1), np.uint64)))
+    assert a == b
+    if a:
+        assert o1.tolist() == o2.tolist()
+
+
+def test_count_word_solver_on_fixes_of_long_lines():
+    """Partly known lines cut from fixes (always consistent) up to the word limit; beyond it
+    (65 cells, or a total over 62) solve_count falls back to the array DP."""
+    from engine.linebits import solve_count_bits
+    from engine.linesolve import solve_count_dp
+    rng = np.random.default_rng(9)
+    deduced = 0
+    for t in range(300):
+        length = int(rng.integers(30, 66))
+        line = rng.random(length) < rng.uniform(0.3, 0.9)
+        edges = np.diff(np.concatenate(([0], line.astype(np.int8), [0])))
+        nb = int((edges == 1).sum())
+        kind = KIND_PLAIN if nb <= 1 else KIND_CIRCLE if nb == 2 else KIND_SQUARE
+        total = int(line.sum())
+        state = np.where(line, FILLED, EMPTY).astype(np.int8)
+        state[rng.random(length) < rng.uniform(0.05, 0.5)] = UNKNOWN
+        o1 = np.zeros(length, np.int8)
+        assert solve_count_dp(state, np.int64(total), np.int64(kind), o1)
+        ok, o2 = dp(state, kind, total)  # the dispatcher: words when they fit
+        assert ok and o1.tolist() == o2.tolist()
+        if length <= 64 and total <= 62:
+            o3 = np.zeros(length, np.int8)
+            assert solve_count_bits(state, np.int64(total), np.int64(kind), o3, np.zeros(8 * (length + 1), np.uint64))
+            assert o3.tolist() == o1.tolist()
+        deduced += (o1 != state).any()
+    assert deduced > 15  # count clues are loose: about one line in ten deduces a cell here
