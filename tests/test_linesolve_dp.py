@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.clues import blocks_of
 from engine.linesolve import solve_blocks, solve_count, solve_line
 from engine.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
 from linebrute import (EMPTY, FILLED, UNKNOWN, all_fixes, brute_solve, clues_for_length, reference_solve)
@@ -78,6 +79,15 @@ def random_states(rng, length, fixes, count):
             s = rng.choice(np.array([EMPTY, FILLED, UNKNOWN, UNKNOWN, UNKNOWN], np.int8), size=length)
         out.append(s)
     return out
+
+
+def partial_fix(rng, length, fill, hide):
+    """A random fix (filled share drawn from ``fill``) and its state with a share drawn from
+    ``hide`` of the cells unknown: (fix as bools, state)."""
+    line = rng.random(length) < rng.uniform(*fill)
+    state = np.where(line, FILLED, EMPTY).astype(np.int8)
+    state[rng.random(length) < rng.uniform(*hide)] = UNKNOWN
+    return line, state
 
 
 @pytest.mark.parametrize("length", range(7, 13))
@@ -208,11 +218,8 @@ def test_long_block_lists_partial_states(length):
     rng = np.random.default_rng(length)
     deduced = 0
     for t in range(10):
-        line = rng.random(length) < rng.uniform(0.4, 0.8)
-        edges = np.diff(np.concatenate(([0], line.astype(np.int8), [0])))
-        blocks = (np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)).tolist()
-        state = np.where(line, FILLED, EMPTY).astype(np.int8)
-        state[rng.random(length) < rng.uniform(0.3, 0.9)] = UNKNOWN
+        line, state = partial_fix(rng, length, (0.4, 0.8), (0.3, 0.9))
+        blocks = blocks_of(line)
         if t % 4 == 3 and blocks:
             blocks[0] += 1  # usually no longer fits the known cells
         exp = reference_solve(state, KIND_BLOCKS, blocks)
@@ -274,11 +281,8 @@ def test_word_solver_at_the_word_boundary(length):
     rng = np.random.default_rng(length)
     consistent = 0
     for t in range(60):
-        line = rng.random(length) < rng.uniform(0.3, 0.8)
-        edges = np.diff(np.concatenate(([0], line.astype(np.int8), [0])))
-        blocks = (np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)).tolist()
-        state = np.where(line, FILLED, EMPTY).astype(np.int8)
-        state[rng.random(length) < rng.uniform(0.2, 1.0)] = UNKNOWN
+        line, state = partial_fix(rng, length, (0.3, 0.8), (0.2, 1.0))
+        blocks = blocks_of(line)
         if length <= 62:
             consistent += _bits_vs_dp(state, blocks)
         if t % 6 == 0:
@@ -317,13 +321,10 @@ def test_count_word_solver_on_fixes_of_long_lines():
     deduced = 0
     for t in range(300):
         length = int(rng.integers(30, 66))
-        line = rng.random(length) < rng.uniform(0.3, 0.9)
-        edges = np.diff(np.concatenate(([0], line.astype(np.int8), [0])))
-        nb = int((edges == 1).sum())
+        line, state = partial_fix(rng, length, (0.3, 0.9), (0.05, 0.5))
+        nb = len(blocks_of(line))
         kind = KIND_PLAIN if nb <= 1 else KIND_CIRCLE if nb == 2 else KIND_SQUARE
         total = int(line.sum())
-        state = np.where(line, FILLED, EMPTY).astype(np.int8)
-        state[rng.random(length) < rng.uniform(0.05, 0.5)] = UNKNOWN
         o1 = np.zeros(length, np.int8)
         assert solve_count_dp(state, np.int64(total), np.int64(kind), o1)
         ok, o2 = dp(state, kind, total)  # the dispatcher: words when they fit
