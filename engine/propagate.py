@@ -290,13 +290,6 @@ def _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
     return R_TOO_LARGE
 
 
-@njit
-def _run_linesolver(ls_id, budget, li, net, buf_in, buf_out, n):
-    """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n]."""
-    return _linesolve(ls_id, budget, net[2][li], net[4], net[3][li], net[3][li + 1], buf_in, buf_out, n,
-                      np.empty(SCRATCH_WORDS, np.uint64))
-
-
 @njit(inline="always")
 def _set(c, v, state, trail, stats, cs, cl, unk):
     state[c] = v
@@ -576,7 +569,7 @@ def prepass_lines(ls_id, budget, net, w, start, stop):
         for j in range(n):
             buf_in[j] = UNKNOWN
         w[7][S_PREPASS] += 1
-        r = _run_linesolver(ls_id, budget, li, net, buf_in, buf_out, n)
+        r = _linesolve(ls_id, budget, kinds[li], net[4], net[3][li], net[3][li + 1], buf_in, buf_out, n, w[12])
         if r == R_CONTRADICTION:
             return False
         if r != 0:
