@@ -26,7 +26,7 @@ import numpy as np
 
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
-from .propagate import S_CHECKS, S_LINESOLVERS, S_TLEN, check_all, propagate, queue_push, set_cell, undo_to
+from .propagate import S_CHECKS, S_LINESOLVERS, S_TLEN, _propagate, _push, _set, _undo, check_all
 
 # quick_search results
 Q_PAUSED = 0       # max_steps spent; call again to go on
@@ -50,11 +50,9 @@ def new_quick(n_cells: int) -> QuickState:
                       np.zeros((2, n_cells), np.int8))
 
 
-@njit
-def _guess(net, w):
+@njit(inline="always")
+def _guess(ls, lc, kinds, cst, cd, state, unk):
     """(cell, value) to try next, or (-1, 0) when no clued line has an unknown cell."""
-    ls, lc, kinds, cst, cd = net[0], net[1], net[2], net[3], net[4]
-    state, unk = w[0], w[2]
     best = -1
     best_u = 1 << 62
     for li in range(len(kinds)):
@@ -82,15 +80,6 @@ def _guess(net, w):
 
 
 @njit
-def _assume(c, v, ls_id, budget, use_cache, net, w):
-    set_cell(c, v, net, w)
-    cs, cl = net[5], net[6]
-    for k in range(cs[c], cs[c + 1]):
-        queue_push(cl[k], w)
-    return propagate(ls_id, budget, use_cache, net, w)
-
-
-@njit
 def quick_search(ls_id, budget, use_cache, n_target, want, max_steps, net, w, qs, known):
     """Search from the current (propagated, consistent) state; see the module docstring.
 
@@ -100,7 +89,10 @@ def quick_search(ls_id, budget, use_cache, n_target, want, max_steps, net, w, qs
     guessed first, or an empty array. The caller undoes the state to its own mark
     afterwards (the search leaves its last branch in place)."""
     mark, cell, alt, ctl, sols = qs[0], qs[1], qs[2], qs[3], qs[4]
-    stats = w[7]
+    # propagate.py's calling convention: tuples unpacked once, helpers inlined
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, stats = w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]
+    ckeys, cstate, cout, slots, words = w[8], w[9], w[10], w[11][0], w[12]
     steps0 = stats[S_LINESOLVERS] + stats[S_CHECKS]
     if ctl[K_STARTED] == 0:
         ctl[K_STARTED] = 1
@@ -112,39 +104,45 @@ def quick_search(ls_id, budget, use_cache, n_target, want, max_steps, net, w, qs
             # every constrained cell is known: a solution when every line agrees
             if check_all(ls_id, budget, net, w):
                 k = ctl[K_NSOL]
-                for c in range(len(w[0])):
-                    sols[k, c] = w[0][c]
+                for c in range(len(state)):
+                    sols[k, c] = state[c]
                 ctl[K_NSOL] = k + 1
                 if k + 1 >= want:
                     return Q_TWO
             ctl[K_OK] = 0
         if ctl[K_OK] == 0:
-            resumed = False
+            # backtrack to the deepest guess with a value left to try
+            c = -1
+            v = np.int8(0)
             while ctl[K_SP] > 0:
                 sp = ctl[K_SP] - 1
-                undo_to(mark[sp], net, w)
+                _undo(mark[sp], state, trail, unk, stats, cs, cl)
                 if alt[sp] != 0:
+                    c = cell[sp]
                     v = alt[sp]
                     alt[sp] = 0
-                    ctl[K_OK] = 1 if _assume(cell[sp], v, ls_id, budget, use_cache, net, w) else 0
-                    resumed = True
                     break
                 ctl[K_SP] = sp
-            if not resumed:
+            if c < 0:
                 return Q_EXHAUSTED
-            continue
-        c, v = _guess(net, w)
-        if c >= 0 and len(known) > 0:
-            v = known[c]
-        if c < 0:
-            # no clued line has an unknown cell, yet constrained cells are unknown: cannot
-            # happen (a constrained cell lies on a clued line); treat as a dead end
-            ctl[K_OK] = 0
-            continue
-        sp = ctl[K_SP]
-        mark[sp] = stats[S_TLEN]
-        cell[sp] = c
-        alt[sp] = 3 - v
-        ctl[K_SP] = sp + 1
-        ctl[K_NODES] += 1
-        ctl[K_OK] = 1 if _assume(c, v, ls_id, budget, use_cache, net, w) else 0
+        else:
+            c, v = _guess(ls, lc, kinds, cst, cd, state, unk)
+            if c < 0:
+                # no clued line has an unknown cell, yet constrained cells are unknown: cannot
+                # happen (a constrained cell lies on a clued line); treat as a dead end
+                ctl[K_OK] = 0
+                continue
+            if len(known) > 0:
+                v = known[c]
+            sp = ctl[K_SP]
+            mark[sp] = stats[S_TLEN]
+            cell[sp] = c
+            alt[sp] = 3 - v
+            ctl[K_SP] = sp + 1
+            ctl[K_NODES] += 1
+        _set(c, v, state, trail, stats, cs, cl, unk)
+        for k in range(cs[c], cs[c + 1]):
+            _push(cl[k], q, inq)
+        ok = _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+                        stats, buf_in, buf_out, ckeys, cstate, cout, slots, words)
+        ctl[K_OK] = 1 if ok else 0
