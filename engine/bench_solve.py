@@ -158,6 +158,8 @@ def bench_taai(name, limit, out, count=None):
         verdicts[r.verdict] = verdicts.get(r.verdict, 0) + 1
         if r.verdict == "unknown":
             slow.append(i + 1)
+        if (i + 1) % 100 == 0 and i + 1 < len(ps):
+            out(f"  {i + 1} puzzles, {time.perf_counter() - t0:.1f} s, no verdict so far: {len(slow)}")
     t = np.array(times)
     out(f"verdicts {verdicts}")
     out(f"total {time.perf_counter() - t0:.2f} s; per puzzle mean {t.mean():.4f} s, median "
