@@ -425,6 +425,7 @@ def apply_line(li, ls_id, budget, use_cache, net, w):
 
 @njit(inline="always")
 def _clear(q, inq):
+    """Empty the dirty-line queue: q[0] is the head, q[1] the count, q[2:] a ring of n_lines."""
     cap = len(q) - 2
     for k in range(q[1]):
         inq[q[2 + (q[0] + k) % cap]] = 0
@@ -453,12 +454,6 @@ def _pop(q, inq):
 
 
 @njit
-def queue_clear(w):
-    """Empty the dirty-line queue: q[0] is the head, q[1] the count, q[2:] a ring of n_lines."""
-    _clear(w[3], w[4])
-
-
-@njit
 def queue_push(li, w):
     """Append line li unless it is queued already (so the ring never holds more than n_lines)."""
     _push(li, w[3], w[4])
@@ -477,12 +472,6 @@ def _queue_lines_of(t0, t1, skip, trail, cs, cl, q, inq):
             l2 = cl[k]
             if l2 != skip:
                 _push(l2, q, inq)
-
-
-@njit
-def queue_cells_lines(t0, t1, skip, net, w):
-    """Queue every clued line through the cells trailed in [t0, t1), except line ``skip``."""
-    _queue_lines_of(t0, t1, skip, w[1], net[5], net[6], w[3], w[4])
 
 
 @njit(inline="always")
