@@ -31,7 +31,7 @@ import numpy as np
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
 from .propagate import (LS_DP, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, _clear, _propagate,
-                        _push, _set, _undo, known_line_ok)
+                        _push, _set, _undo, satisfies_all)
 
 # probe_round results
 P_FIXPOINT = 0
@@ -195,10 +195,9 @@ def assume(c, v, ls_id, budget, use_cache, net, w, pr):
 def _record_solution(net, w, pr):
     """A probe that leaves no constrained cell unknown is a solution (when every line agrees):
     keep up to two distinct ones, so a puzzle with several can be settled without search."""
-    kinds, state, sols, ctl = net[2], w[0], pr[12], pr[11]
-    for li in range(len(kinds)):
-        if kinds[li] != 0 and not known_line_ok(li, net, state):
-            return
+    state, sols, ctl = w[0], pr[12], pr[11]
+    if not satisfies_all(net, state):
+        return
     k = ctl[C_NSOLS]
     if k >= 2:
         return

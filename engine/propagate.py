@@ -365,6 +365,15 @@ def known_line_ok(li, net, state):
     return _line_ok(li, net[0], net[1], net[2], net[3], net[4], state)
 
 
+@njit
+def satisfies_all(net, state):
+    """Whether a fully known state satisfies every clued line."""
+    for li in range(len(net[2])):
+        if not _line_ok(li, net[0], net[1], net[2], net[3], net[4], state):
+            return False
+    return True
+
+
 @njit(inline="always")
 def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, stats,
            buf_in, buf_out, ckeys, cstate, cout, slots, words):

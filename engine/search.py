@@ -20,18 +20,9 @@ from .probe import (C_CHANGED, C_IDLE, C_MAX_TIER, C_NSOLS, C_TIER, P_CONTRADICT
                     P_SOLVED, assume,
                     close, mark_affected, new_probe, probe_round, reset_relations)
 from .propagate import (DEFAULT_CACHE_SLOTS, LS_DP, S_CHECKS, S_LINESOLVERS, S_TLEN, check_all,
-                        known_line_ok, new_work, queue_all, undo_to)
+                        new_work, queue_all, satisfies_all, undo_to)
 from .puzzle import KIND_BLOCKS
 from .quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search
-
-@njit
-def satisfies_all(net, state):
-    """Whether a fully known state satisfies every clued line."""
-    for li in range(len(net[2])):
-        if not known_line_ok(li, net, state):
-            return False
-    return True
-
 
 STOPPED = -1  # driver-only status: a limit or the progress callback ended the run
 
@@ -151,12 +142,10 @@ class _Driver:
         self.w = new_work(net, cache_slots=cache_slots if use_cache else 0)
         # a known solution orders the guesses (never the verdict); one that breaks a clue is ignored
         self.known = np.zeros(0, np.int8)
-        self.known_used = False
         if known is not None:
             k = np.where(np.asarray(known, dtype=bool).ravel(), FILLED, EMPTY).astype(np.int8)
             if len(k) == self.n_cells and satisfies_all(net, k):
                 self.known = k
-                self.known_used = True
         self.pr = new_probe(self.n_cells, max_edges)
         # kept probe outcomes are only reusable when propagation is confluent (the DP)
         self.keep_outcomes = ls_id == LS_DP
@@ -294,7 +283,7 @@ class _Driver:
                     break
             else:
                 # P_FIXPOINT: guess
-                if RESTART_NODES > 0 and run_nodes >= run_budget and not self.known_used:
+                if RESTART_NODES > 0 and run_nodes >= run_budget and not len(self.known):
                     # restart from the root with the other branching mode; solutions found so
                     # far are kept, probe results of the abandoned subtree are not
                     undo_to(root_tlen, net, w)
@@ -331,8 +320,9 @@ class _Driver:
     def quick_budget(self) -> int:
         kinds = self.net.clue_kind
         unknown = self.n_target - int(self.w.stats[S_TLEN])
-        per_cell = QUICK_STEPS_PER_CELL_KNOWN if self.known_used else QUICK_STEPS_PER_CELL
-        if per_cell <= 0 or (not self.known_used and not np.any(kinds != KIND_BLOCKS)):
+        guided = len(self.known) > 0
+        per_cell = QUICK_STEPS_PER_CELL_KNOWN if guided else QUICK_STEPS_PER_CELL
+        if per_cell <= 0 or (not guided and not np.any(kinds != KIND_BLOCKS)):
             return 0
         return per_cell * unknown + QUICK_STEPS_PER_LINE * int(np.count_nonzero(kinds))
 
@@ -427,5 +417,5 @@ def run_full(net, ls_id, budget, limits, *, use_cache=True, cache_slots=DEFAULT_
         max_edges = int(min(max(32 * (len(net.cell_start) - 1), 1 << 12), 1 << 21))
     drv = _Driver(net, ls_id, budget, use_cache, cache_slots, limits, max_edges, known)
     res = drv.run()
-    res.known_used = drv.known_used
+    res.known_used = len(drv.known) > 0
     return res, drv.w
