@@ -345,18 +345,6 @@ def clear_scene() -> None:
 # one puzzle
 
 
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    if hasattr(v, "tolist"):  # numpy arrays and scalars
-        return _jsonable(v.tolist())
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    return v
-
-
 def seed_rows(addon: Addon, puzzle, wanted: list, linesolver: str, time_limit: float) -> list:
     """Table 5 rows (engine.solve.compare's format) for the wanted seed solvers."""
     solve = addon.solve
@@ -512,7 +500,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         row["total_time_s"] = round(time.perf_counter() - t0, 4)
         document["time_s"] = {"make": t_make, "total": row["total_time_s"]}
         with open(report_file, "w", encoding="utf-8") as fh:
-            json.dump(_jsonable(document), fh, indent=1)
+            json.dump(scene_api.jsonable(document), fh, indent=1)
         row["report_file"] = os.path.relpath(report_file, out)
     finally:
         if extra:
@@ -524,7 +512,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
 # the batch
 
 
-def write_summary(out: str, rows: list) -> str:
+def write_summary(addon: Optional[Addon], out: str, rows: list) -> str:
     path = os.path.join(out, "summary.csv")
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=CSV_COLUMNS, extrasaction="ignore")
@@ -532,7 +520,8 @@ def write_summary(out: str, rows: list) -> str:
         for r in rows:
             w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in CSV_COLUMNS})
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as fj:
-        json.dump(_jsonable(rows), fj, indent=1)
+        # Without the add-on the rows hold only the set-up error (plain strings).
+        json.dump(addon.scene.jsonable(rows) if addon is not None else rows, fj, indent=1)
     return path
 
 
@@ -587,8 +576,8 @@ def run(args: argparse.Namespace) -> int:
             bpy.data.objects.remove(source)
             if mesh.users == 0:
                 bpy.data.meshes.remove(mesh)
-        write_summary(out, rows)  # after every model, so a crash still leaves a summary
-    summary = write_summary(out, rows)
+        write_summary(addon, out, rows)  # after every model, so a crash still leaves a summary
+    summary = write_summary(addon, out, rows)
     ok = len(rows) - failed
     log(f"done in {time.perf_counter() - t_all:.1f} s: {ok} ok, {failed} failed; summary: {summary}")
     log(f"outputs in {out}")

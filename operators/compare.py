@@ -43,7 +43,7 @@ class NONOGRAM_OT_compare(JobOperator, bpy.types.Operator):
         if obj is None or scene.nonogram_of(obj) is not obj:
             self.report({'ERROR'}, "The nonogram was deleted during the comparison")
             return {'CANCELLED'}
-        scene.props(obj).compare = json.dumps(scene._jsonable(rows))
+        scene.props(obj).compare = json.dumps(scene.jsonable(rows))
         best = min(rows, key=lambda r: r["linesolvers"])
         self.report({'INFO'}, f"Compared {len(rows)} solvers; fewest line solves: "
                     f"{best['config']} ({best['linesolvers']})")

@@ -120,7 +120,7 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
             col = layout.column(align=True)
             for name in ("Show Zero Clues", "Label Size"):
                 try:
-                    ident = scene_mod._input_id(mod.node_group, name)
+                    ident = scene_mod.input_id(mod.node_group, name)
                 except KeyError:
                     continue
                 col.prop(mod, f'["{ident}"]', text=name)

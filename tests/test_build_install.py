@@ -54,12 +54,14 @@ def test_zip_contents(linux_zip):
         names = set(zf.namelist())
         manifest = zf.read("blender_manifest.toml").decode()
     for needed in ("__init__.py", "batch.py", "cli_command.py", "LICENSE", "blender_manifest.toml",
-                   "engine/__init__.py", "operators/__init__.py", "operators/scene.py", "panels/__init__.py"):
+                   "engine/__init__.py", "operators/__init__.py", "operators/scene/__init__.py", "panels/__init__.py"):
         assert needed in names
     wheels = sorted(n for n in names if n.endswith(".whl"))
     assert len(wheels) == 4 and all("x86_64" in w for w in wheels)
     assert not any(n.startswith(("tests/", "scripts/", "docs/", "wheels/numpy", "dist/", "benchmarks/"))
                    for n in names)
+    assert not any(n.startswith("engine/bench_") for n in names)  # development-only CLIs
+    assert "engine/solve.py" in names and "engine/__main__.py" in names
     assert not any("__pycache__" in n for n in names)
     assert 'platforms = ["linux-x64"]' in manifest  # written by Blender's builder
 

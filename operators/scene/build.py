@@ -1,0 +1,162 @@
+"""Building a nonogram in the scene: from a puzzle, or from a mesh through the voxelizer."""
+from __future__ import annotations
+
+import json
+import time
+from typing import cast
+
+import bpy
+import numpy as np
+
+from ..runtime import engine
+from .attributes import points_mesh, set_point_attribute
+from .common import MAX_CELLS, UNKNOWN, NonogramError
+from .glyphs import glyph_library, clue_points
+from .nodes import label_group, set_modifier_input, voxel_group
+from .source import check_resolution, source_triangles
+from .store import jsonable, props, store_puzzle
+
+
+def _remove_ids(ids):
+    """Undo a half-built nonogram (newest first, so users go before what they use)."""
+    for idb in reversed(ids):
+        try:
+            if isinstance(idb, bpy.types.Object):
+                bpy.data.objects.remove(idb)
+            elif isinstance(idb, bpy.types.Mesh):
+                bpy.data.meshes.remove(idb)
+            elif isinstance(idb, bpy.types.Collection):
+                bpy.data.collections.remove(idb)
+            else:
+                bpy.data.curves.remove(idb)
+        except ReferenceError:
+            pass
+
+
+def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(0.0, 0.0, 0.0),
+                      voxel_size: float = 1.0) -> bpy.types.Object:
+    """Build the nonogram scene for a 3D puzzle; returns the nonogram object (made active)."""
+    if not getattr(puzzle, "is_3d", False):
+        raise NonogramError(f"'{puzzle.name or name}' is a {len(puzzle.shape)}D puzzle; only 3D "
+                            "puzzles can be built in the scene")
+    if puzzle.clue_kind.size and int(puzzle.clue_kind.max()) == 1:
+        raise NonogramError("block-list clues cannot be shown on a 3D nonogram")
+    X, Y, Z = puzzle.shape
+    if X * Y * Z > MAX_CELLS:
+        raise NonogramError(f"a {X}×{Y}×{Z} puzzle has too many cells (limit {MAX_CELLS:,})")
+    created: list = []
+    groups_before = set(bpy.data.node_groups)
+    materials_before = set(bpy.data.materials)
+    try:
+        coll = bpy.data.collections.new(f"{name} Nonogram")
+        created.append(coll)
+        context.scene.collection.children.link(coll)
+
+        # Cells in the puzzle's own order (x-major), so point i is cell i.
+        idx = np.indices((X, Y, Z)).reshape(3, -1).T
+        mesh = points_mesh(f"{name} Cells", idx + 0.5)
+        created.append(mesh)
+        n = X * Y * Z
+        sol = puzzle.solution if puzzle.solution is not None else np.zeros(n, dtype=bool)
+        set_point_attribute(mesh, "solution", sol, 'BOOLEAN')
+        set_point_attribute(mesh, "state", np.full(n, UNKNOWN), 'INT')
+        set_point_attribute(mesh, "visible", np.ones(n, dtype=bool), 'BOOLEAN')
+        set_point_attribute(mesh, "highlight", np.zeros(n, dtype=bool), 'BOOLEAN')
+        set_point_attribute(mesh, "known_at", np.zeros(n), 'INT')
+        obj = bpy.data.objects.new(f"{name} Nonogram", mesh)
+        created.append(obj)
+        coll.objects.link(obj)
+        obj.location = tuple(float(v) for v in origin)
+        obj.scale = (float(voxel_size),) * 3
+        mod = cast(bpy.types.NodesModifier, obj.modifiers.new("Nonogram Voxels", 'NODES'))
+        mod.node_group = voxel_group()
+
+        pts = clue_points(puzzle)
+        glyphs, outlines, glyph_index = glyph_library(name, pts, created)
+        lmesh = points_mesh(f"{name} Clue Points", pts["position"])
+        created.append(lmesh)
+        set_point_attribute(lmesh, "glyph", glyph_index)
+        set_point_attribute(lmesh, "clue_total", pts["total"])
+        set_point_attribute(lmesh, "clue_kind", pts["kind"])
+        set_point_attribute(lmesh, "line", pts["line"])
+        labels = bpy.data.objects.new(f"{name} Clues", lmesh)
+        created.append(labels)
+        coll.objects.link(labels)
+        labels.parent = obj
+        labels.visible_shadow = False
+        lmod = cast(bpy.types.NodesModifier, labels.modifiers.new("Nonogram Clues", 'NODES'))
+        lmod.node_group = label_group()
+        set_modifier_input(lmod, "Glyphs", glyphs)
+        set_modifier_input(lmod, "Outlines", outlines)
+        set_modifier_input(lmod, "Show Zero Clues", False)
+
+        pg = props(obj)
+        pg.is_nonogram = True
+        pg.collection = coll
+        pg.labels = labels
+        pg.glyphs = glyphs
+        pg.outlines = outlines
+        props(labels).is_clue_object = True
+        store_puzzle(obj, puzzle)
+    except Exception:
+        _remove_ids(created)
+        for ng in set(bpy.data.node_groups) - groups_before:
+            bpy.data.node_groups.remove(ng)
+        for m in set(bpy.data.materials) - materials_before:
+            bpy.data.materials.remove(m)
+        raise
+
+    for ob in context.view_layer.objects:
+        if ob.select_get():
+            ob.select_set(False)
+    obj.select_set(True)
+    context.view_layer.objects.active = obj
+    return obj
+
+
+def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.5, robust=True,
+                  hide_source=False, progress=None):
+    """Voxelize the evaluated mesh of ``source_obj`` in world space and build its nonogram.
+
+    ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it).
+
+    Returns (nonogram object, VoxelResult). Raises NonogramError, with bpy.data unchanged, on
+    input that cannot make a puzzle. Timings land in ``obj.nonogram.make_info`` (JSON).
+    """
+    t0 = time.perf_counter()
+    verts, tris = source_triangles(context, source_obj)
+    check_resolution(verts, int(resolution))
+    tl = time.perf_counter()
+    vox = engine("voxelize")  # first call: imports numba and loads cached kernels
+    clues = engine("clues")
+    t1 = time.perf_counter()
+    try:
+        result = vox.voxelize(verts, tris, resolution=int(resolution), samples=int(samples),
+                              threshold=float(threshold), robust=bool(robust), fit=True,
+                              progress=progress)
+    except vox.VoxelizeError as e:
+        raise NonogramError(str(e)) from None
+    except MemoryError:
+        raise NonogramError(f"Resolution {resolution} needs more memory than is available") from None
+    t2 = time.perf_counter()
+    if not result.grid.any():
+        raise NonogramError(f"'{source_obj.name}' gave no filled voxels at resolution {resolution} "
+                            "(is it flat, or too thin for the grid?)")
+    puzzle = clues.puzzle_from_grid(result.grid, name=source_obj.name)
+    t3 = time.perf_counter()
+    obj = build_from_puzzle(context, puzzle, name=source_obj.name, origin=result.origin,
+                            voxel_size=result.voxel_size)
+    t4 = time.perf_counter()
+    pg = props(obj)
+    pg.source = source_obj
+    info = {"resolution": int(resolution), "samples": int(samples), "threshold": float(threshold),
+            "robust": bool(robust), "shape": [int(s) for s in result.grid.shape],
+            "filled": int(result.grid.sum()), "warnings": list(result.warnings),
+            "diagnostics": jsonable(result.diagnostics, max_array=64),
+            "time_s": {"triangles": tl - t0, "engine_import": t1 - tl, "voxelize": t2 - t1, "puzzle": t3 - t2,
+                       "build": t4 - t3, "total": t4 - t0}}
+    pg.make_info = json.dumps(info)
+    if hide_source:
+        source_obj.hide_set(True)
+        pg.hid_source = True
+    return obj, result

@@ -1,0 +1,25 @@
+"""Names, cell states and limits shared by the scene-building modules, and the user-facing error."""
+
+TAG = "nonogram3d"              # ID property on node groups/materials this add-on made
+GN_VERSION = 2                  # bump when the node groups change, so old files get new groups
+VOXEL_GROUP = "Nonogram Voxels"
+LABEL_GROUP = "Nonogram Clues"
+VOXEL_MATERIAL = "Nonogram Voxel"
+CLUE_MATERIALS = {"plain": "Nonogram Clue", "circle": "Nonogram Clue Circle",
+                  "square": "Nonogram Clue Square"}
+# Dark ink on light cubes, as in Picross 3D; circles and squares also get their own colour.
+CLUE_COLOURS = {"plain": (0.02, 0.02, 0.02, 1.0), "circle": (0.02, 0.12, 0.6, 1.0),
+                "square": (0.6, 0.05, 0.02, 1.0)}
+
+EMPTY, FILLED, UNKNOWN = 1, 2, 3
+
+# Rough peak memory per grid cell across voxelizing (grids per axis, anti-aliasing samples),
+# the puzzle model (three int64 line arrays) and the point mesh with its attributes.
+BYTES_PER_CELL = 160
+# The puzzle file format refuses more cells than this; building a scene of them is pointless.
+MAX_CELLS = 1 << 24
+
+
+class NonogramError(Exception):
+    """Bad input for a nonogram; the message is meant for the user."""
+

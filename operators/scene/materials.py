@@ -1,0 +1,103 @@
+"""Materials and the tagging that lets us find our own datablocks again (shared by every
+nonogram in the file)."""
+from __future__ import annotations
+
+from typing import Any
+
+import bpy
+
+from .common import CLUE_COLOURS, CLUE_MATERIALS, GN_VERSION, TAG, VOXEL_MATERIAL
+
+
+def tagged(coll, name):
+    """Our current-version ``name`` in ``coll``: found by tag, so a user's datablock that happens
+    to have the same name is never reused or removed."""
+    for item in coll:
+        if item.get(TAG) == GN_VERSION and item.get(TAG + "_role") == name:
+            return item
+    return None
+
+
+def tag_id(item, name):
+    item[TAG] = GN_VERSION
+    item[TAG + "_role"] = name
+
+
+def new_node(tree, bl_idname: str) -> Any:
+    # Any: the stubs type every node as the base Node, without its own properties.
+    return tree.nodes.new(bl_idname)
+
+
+def bsdf_node(tree) -> Any:
+    return next(n for n in tree.nodes if n.bl_idname == "ShaderNodeBsdfPrincipled")
+
+
+def socket(sockets, name):
+    """The available socket called ``name`` (some nodes keep one hidden socket per data type)."""
+    for s in sockets:
+        if s.name == name and s.enabled:
+            return s
+    raise KeyError(name)
+
+
+def voxel_material():
+    mat = tagged(bpy.data.materials, VOXEL_MATERIAL)
+    if mat is not None:
+        return mat
+    mat = bpy.data.materials.new(VOXEL_MATERIAL)
+    tag_id(mat, VOXEL_MATERIAL)
+    _use_nodes(mat)
+    mat.diffuse_color = (0.55, 0.6, 0.7, 1.0)
+    nt = mat.node_tree
+    bsdf = bsdf_node(nt)
+    # Point attributes reach the instanced cubes only through the instancer.
+    state = new_node(nt, "ShaderNodeAttribute")
+    state.attribute_type = 'INSTANCER'
+    state.attribute_name = "shown_state"
+    scale = new_node(nt, "ShaderNodeMath")
+    scale.operation = 'DIVIDE'
+    scale.inputs[1].default_value = 4.0
+    nt.links.new(state.outputs["Fac"], scale.inputs[0])
+    ramp = new_node(nt, "ShaderNodeValToRGB")
+    ramp.color_ramp.interpolation = 'CONSTANT'
+    els = ramp.color_ramp.elements
+    # state/4: contradiction 0, empty .25, filled .5, unknown .75
+    els[0].position, els[0].color = 0.0, (1.0, 0.0, 1.0, 1.0)
+    els[1].position, els[1].color = 0.2, (0.8, 0.35, 0.3, 1.0)
+    e = els.new(0.45)
+    e.color = (0.2, 0.45, 0.9, 1.0)
+    e = els.new(0.7)
+    e.color = (0.75, 0.75, 0.72, 1.0)
+    nt.links.new(scale.outputs[0], ramp.inputs["Fac"])
+    hl = new_node(nt, "ShaderNodeAttribute")
+    hl.attribute_type = 'INSTANCER'
+    hl.attribute_name = "highlight"
+    mix = new_node(nt, "ShaderNodeMix")
+    mix.data_type = 'RGBA'
+    nt.links.new(hl.outputs["Fac"], socket(mix.inputs, "Factor"))
+    nt.links.new(ramp.outputs["Color"], socket(mix.inputs, "A"))
+    socket(mix.inputs, "B").default_value = (1.0, 0.45, 0.0, 1.0)
+    nt.links.new(socket(mix.outputs, "Result"), bsdf.inputs["Base Color"])
+    return mat
+
+
+def _use_nodes(mat):
+    # Blender 5.0 deprecates use_nodes (materials always have a node tree there); 4.x needs it.
+    if mat.node_tree is None:
+        mat.use_nodes = True
+
+
+def clue_material(kind):
+    name = CLUE_MATERIALS[kind]
+    mat = tagged(bpy.data.materials, name)
+    if mat is not None:
+        return mat
+    mat = bpy.data.materials.new(name)
+    tag_id(mat, name)
+    mat.diffuse_color = CLUE_COLOURS[kind]
+    _use_nodes(mat)
+    nt = mat.node_tree
+    bsdf = bsdf_node(nt)
+    bsdf.inputs["Base Color"].default_value = CLUE_COLOURS[kind]
+    bsdf.inputs["Roughness"].default_value = 1.0
+    return mat
