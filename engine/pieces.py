@@ -404,6 +404,24 @@ def describe(stats):
     return text
 
 
+def describe_repair(effects):
+    """What the repairs changed, as short phrases ('14 voxels added to bridge pieces', ...);
+    empty when they changed nothing."""
+    if not effects:
+        return []
+    out = []
+    if effects.get("thin_added"):
+        out.append(f"{effects['thin_added']:,} voxels added to keep thin parts")
+    if effects.get("bridge_added"):
+        out.append(f"{effects['bridge_added']:,} voxels added to bridge pieces")
+    for key, what in (("small", "small"), ("others", "other")):
+        n = effects.get(f"{key}_removed", 0)
+        k = effects.get(f"{what}_pieces_removed", 0)
+        if n:
+            out.append(f"{n:,} voxels removed in {k:,} {what} piece{'s' if k != 1 else ''}")
+    return out
+
+
 def check_options(thin_parts, bridge, min_piece, keep_largest):
     """The repair options as (bool, bool, int, bool); ValueError with a user-facing message."""
     if isinstance(min_piece, bool) or not isinstance(min_piece, (int, np.integer)) or min_piece < 0:

@@ -6,8 +6,10 @@ data lives in the point mesh's attributes, never here.
 from typing import Any, cast
 
 import bpy
-from bpy.props import (BoolProperty, EnumProperty, FloatProperty, IntProperty, IntVectorProperty,
-                       PointerProperty, StringProperty)
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty,
+                       IntVectorProperty, PointerProperty, StringProperty)
+
+from ..operators.make import THIN_PARTS
 
 SOLVE_METHODS = [
     ('full', "Full", "Line solving, probing and search: decides uniqueness (default)"),
@@ -37,6 +39,13 @@ class NONOGRAM_PG_settings(bpy.types.PropertyGroup):
         description="Vote between the x, y and z parity fills, so holes in the mesh leak less")
     hide_source: BoolProperty(
         name="Hide Source", default=False, description="Hide the source mesh after making")
+    thin_parts: EnumProperty(name="Thin Parts", items=THIN_PARTS, default='NONE')
+    min_piece: IntProperty(
+        name="Drop Pieces Under", default=0, min=0, soft_max=64,
+        description="Remove pieces of fewer voxels than this (0: keep every piece)")
+    keep_largest: BoolProperty(
+        name="Largest Piece Only", default=False,
+        description="Keep only the largest connected piece of voxels")
     method: EnumProperty(name="Method", items=SOLVE_METHODS, default='full')
     prepass: BoolProperty(
         name="Pre-pass", default=False,
@@ -50,6 +59,10 @@ class NONOGRAM_PG_settings(bpy.types.PropertyGroup):
         description="Length of the solve animation in frames")
 
 
+class NONOGRAM_PG_source(bpy.types.PropertyGroup):
+    object: PointerProperty(type=bpy.types.Object, name="Source")
+
+
 class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     is_nonogram: BoolProperty(options={'HIDDEN'})
     is_clue_object: BoolProperty(options={'HIDDEN'})
@@ -60,6 +73,7 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     make_info: StringProperty(name="Make Info", options={'HIDDEN'})
     shape: IntVectorProperty(name="Grid", size=3, options={'HIDDEN'})
     source: PointerProperty(type=bpy.types.Object, name="Source")
+    sources: CollectionProperty(type=NONOGRAM_PG_source, options={'HIDDEN'})
     hid_source: BoolProperty(options={'HIDDEN'})
     collection: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})
     labels: PointerProperty(type=bpy.types.Object, options={'HIDDEN'})
@@ -67,7 +81,7 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     outlines: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})
 
 
-_classes = (NONOGRAM_PG_settings, NONOGRAM_PG_object)
+_classes = (NONOGRAM_PG_settings, NONOGRAM_PG_source, NONOGRAM_PG_object)
 # cast: the stubs declare register_classes_factory as returning None.
 _register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(_classes))
 

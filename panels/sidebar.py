@@ -50,14 +50,24 @@ class NONOGRAM_PT_make(_Sidebar, bpy.types.Panel):
         sub.active = s.samples > 1
         sub.prop(s, "threshold")
         layout.prop(s, "robust")
+        col = layout.column(align=True)
+        col.label(text="Pieces:")
+        col.prop(s, "thin_parts", text="")
+        col.prop(s, "min_piece")
+        col.prop(s, "keep_largest")
         layout.prop(s, "hide_source")
         ob = context.active_object
         row = layout.row()
         row.scale_y = 1.4
-        row.enabled = ob is not None and ob.type == 'MESH' and _active_nonogram(context) is None
+        meshes = [o for o in context.selected_objects if o.type == 'MESH'
+                  and scene_mod.nonogram_of(o) is None]
+        row.enabled = bool(meshes) or (ob is not None and ob.type == 'MESH'
+                                       and _active_nonogram(context) is None)
         row.operator("nonogram.make", icon='MESH_GRID')
         if not row.enabled:
             layout.label(text="Select a mesh object", icon='INFO')
+        elif len(meshes) > 1:
+            layout.label(text=f"The union of {len(meshes)} selected meshes", icon='INFO')
         err = numba_status()
         if err:
             box = layout.box()
@@ -133,10 +143,34 @@ def _draw_info(layout, obj):
     n_clues = len(pg.labels.data.vertices) if pg.labels is not None else 0
     layout.label(text=f"{X}×{Y}×{Z} cells, {n_clues} clues", icon='MESH_GRID')
     if pg.make_info:
-        for w in json.loads(pg.make_info).get("warnings", []):
+        info = json.loads(pg.make_info)
+        diag = info.get("diagnostics", {})
+        stats = diag.get("pieces")
+        col = layout.column(align=True)
+        if len(info.get("sources", [])) > 1:
+            col.label(text=f"From {len(info['sources'])} meshes: " + ", ".join(info["sources"]))
+        if stats:
+            col.label(text=_pieces_text(stats), icon='CHECKMARK' if stats["pieces"] == 1 else 'ERROR')
+        for phrase in info.get("changes", []):
+            col.label(text=phrase, icon='BLANK1')
+        repair = diag.get("repair") or {}
+        if repair.get("thin_added") or repair.get("bridge_added"):
+            layout.operator("nonogram.show_cells", text="Show Added Cells",
+                            icon='VIEWZOOM').mode = 'CHANGES'
+        for w in info.get("warnings", []):
             box = layout.box()
             for i, line in enumerate(_wrap(w, 40)):
                 box.label(text=line, icon='ERROR' if i == 0 else 'BLANK1')
+
+
+def _pieces_text(stats):
+    n, singles = stats["pieces"], stats["single_cubes"]
+    text = f"{n} piece{'s' if n != 1 else ''}"
+    if singles:
+        text += f", {singles} single cube{'s' if singles != 1 else ''}"
+    if stats.get("pieces_26", n) != n:
+        text += f" ({stats['pieces_26']} counting edges/corners)"
+    return text
 
 
 def _wrap(text, width):

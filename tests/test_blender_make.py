@@ -199,8 +199,8 @@ def _bad(op_kwargs=None):
 
 
 def test_errors_leave_data_unchanged(addon):
-    # No active object.
-    assert "No active object" in _bad()
+    # Nothing selected, no active object.
+    assert "No mesh selected" in _bad()
     # Not a mesh.
     bpy.ops.object.camera_add()
     assert "not a mesh" in _bad()

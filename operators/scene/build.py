@@ -12,9 +12,10 @@ from ..runtime import engine
 from .attributes import points_mesh, set_point_attribute
 from .common import MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import glyph_library, clue_points
+from .materials import tag_id
 from .nodes import label_group, set_modifier_input, voxel_group
-from .source import check_resolution, source_triangles
-from .store import jsonable, props, store_puzzle
+from .source import check_resolution, sources_triangles
+from .store import cells_mesh, jsonable, props, store_puzzle
 
 
 def _remove_ids(ids):
@@ -47,6 +48,7 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
     created: list = []
     groups_before = set(bpy.data.node_groups)
     materials_before = set(bpy.data.materials)
+    fonts_before = set(bpy.data.fonts)  # the first text curve loads Blender's built-in font
     try:
         coll = bpy.data.collections.new(f"{name} Nonogram")
         created.append(coll)
@@ -104,7 +106,11 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
             bpy.data.node_groups.remove(ng)
         for m in set(bpy.data.materials) - materials_before:
             bpy.data.materials.remove(m)
+        for f in set(bpy.data.fonts) - fonts_before:
+            bpy.data.fonts.remove(f)
         raise
+    for f in set(bpy.data.fonts) - fonts_before:
+        tag_id(f, "Glyph Font")  # ours: Clear removes it with the last glyph that uses it
 
     for ob in context.view_layer.objects:
         if ob.select_get():
@@ -115,16 +121,25 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
 
 
 def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.5, robust=True,
-                  hide_source=False, progress=None):
-    """Voxelize the evaluated mesh of ``source_obj`` in world space and build its nonogram.
+                  hide_source=False, progress=None, bridge=False, thin_parts=False, min_piece=0,
+                  keep_largest=False):
+    """Voxelize the evaluated mesh of ``source_obj`` (an object, or a list of them: their union)
+    in world space and build its nonogram, named after the first.
 
-    ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it).
+    ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it); ``bridge``,
+    ``thin_parts``, ``min_piece`` and ``keep_largest`` are its piece options: the cells they
+    changed get the point attribute ``repair`` (the voxelizer's codes).
 
     Returns (nonogram object, VoxelResult). Raises NonogramError, with bpy.data unchanged, on
-    input that cannot make a puzzle. Timings land in ``obj.nonogram.make_info`` (JSON).
+    input that cannot make a puzzle. Timings, pieces and what the options changed land in
+    ``obj.nonogram.make_info`` (JSON).
     """
+    sources = list(source_obj) if isinstance(source_obj, (list, tuple)) else [source_obj]
+    if not sources:
+        raise NonogramError("No mesh selected: select one or more mesh objects first")
+    name = sources[0].name if sources[0] is not None else "Nonogram"
     t0 = time.perf_counter()
-    verts, tris = source_triangles(context, source_obj)
+    verts, tris = sources_triangles(context, sources)
     check_resolution(verts, int(resolution))
     tl = time.perf_counter()
     vox = engine("voxelize")  # first call: imports numba and loads cached kernels
@@ -133,30 +148,41 @@ def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.
     try:
         result = vox.voxelize(verts, tris, resolution=int(resolution), samples=int(samples),
                               threshold=float(threshold), robust=bool(robust), fit=True,
-                              progress=progress)
+                              progress=progress, bridge=bool(bridge), thin_parts=bool(thin_parts),
+                              min_piece=int(min_piece), keep_largest=bool(keep_largest))
     except vox.VoxelizeError as e:
         raise NonogramError(str(e)) from None
     except MemoryError:
         raise NonogramError(f"Resolution {resolution} needs more memory than is available") from None
     t2 = time.perf_counter()
     if not result.grid.any():
-        raise NonogramError(f"'{source_obj.name}' gave no filled voxels at resolution {resolution} "
+        what = f"'{name}'" if len(sources) == 1 else f"the {len(sources)} selected meshes"
+        raise NonogramError(f"{what} gave no filled voxels at resolution {resolution} "
                             "(is it flat, or too thin for the grid?)")
-    puzzle = clues.puzzle_from_grid(result.grid, name=source_obj.name)
+    puzzle = clues.puzzle_from_grid(result.grid, name=name)
     t3 = time.perf_counter()
-    obj = build_from_puzzle(context, puzzle, name=source_obj.name, origin=result.origin,
+    obj = build_from_puzzle(context, puzzle, name=name, origin=result.origin,
                             voxel_size=result.voxel_size)
+    if result.changes is not None:
+        set_point_attribute(cells_mesh(obj), "repair", result.changes.ravel())
     t4 = time.perf_counter()
     pg = props(obj)
-    pg.source = source_obj
+    pg.source = sources[0]
+    for src in sources:
+        pg.sources.add().object = src
     info = {"resolution": int(resolution), "samples": int(samples), "threshold": float(threshold),
-            "robust": bool(robust), "shape": [int(s) for s in result.grid.shape],
+            "robust": bool(robust), "bridge": bool(bridge), "thin_parts": bool(thin_parts),
+            "min_piece": int(min_piece), "keep_largest": bool(keep_largest),
+            "sources": [s.name for s in sources],
+            "shape": [int(s) for s in result.grid.shape],
             "filled": int(result.grid.sum()), "warnings": list(result.warnings),
+            "changes": engine("pieces").describe_repair(result.diagnostics.get("repair")),
             "diagnostics": jsonable(result.diagnostics, max_array=64),
             "time_s": {"triangles": tl - t0, "engine_import": t1 - tl, "voxelize": t2 - t1, "puzzle": t3 - t2,
                        "build": t4 - t3, "total": t4 - t0}}
     pg.make_info = json.dumps(info)
     if hide_source:
-        source_obj.hide_set(True)
+        for src in sources:
+            src.hide_set(True)
         pg.hid_source = True
     return obj, result
