@@ -192,3 +192,41 @@ def _window():
     from blender_support import view3d_override
     return view3d_override()
 
+
+def test_batch_keeps_only_what_the_file_shows(addon):
+    """batch.model_objects: the rules for leaving helpers out of a model."""
+    from test_batch import load_batch_module
+    batch = load_batch_module()
+    box = P.box([0.0, 0.0, 0.0], [0.5, 0.5, 0.5])
+    body = mesh_object("Body", *box)
+    hidden = mesh_object("Hidden", *box)
+    hidden.hide_set(True)
+    unrendered = mesh_object("NoRender", *box)
+    unrendered.hide_render = True
+    wire = mesh_object("Cage", *box)
+    wire.display_type = 'WIRE'
+    bounds = mesh_object("Bounds", *box)
+    bounds.display_type = 'BOUNDS'
+    ucx = mesh_object("UCX_Body_01", *box)
+    shape = mesh_object("Widget", *box)
+    arm = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
+    bpy.context.scene.collection.objects.link(arm)
+    bpy.context.view_layer.objects.active = arm
+    bpy.ops.object.mode_set(mode='EDIT')
+    bone = arm.data.edit_bones.new("b")
+    bone.head, bone.tail = (0, 0, 0), (0, 0, 1)
+    bpy.ops.object.mode_set(mode='OBJECT')
+    arm.pose.bones["b"].custom_shape = shape
+    tucked = bpy.data.collections.new("Helpers")
+    bpy.context.scene.collection.children.link(tucked)
+    in_hidden = bpy.data.objects.new("InHiddenCollection", bpy.data.meshes.new("m"))
+    tucked.objects.link(in_hidden)
+    bpy.context.view_layer.layer_collection.children["Helpers"].hide_viewport = True
+    used, skipped = batch.model_objects(list(bpy.data.objects))
+    assert used == [body]
+    assert dict(skipped) == {
+        "Hidden": "hidden", "NoRender": "not rendered",
+        "Cage": "displayed as wire only: a helper or collider",
+        "Bounds": "displayed as bounds only: a helper or collider",
+        "UCX_Body_01": "a collision mesh", "Widget": "an armature's bone shape",
+        "InHiddenCollection": "hidden"}
