@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import procedural as P
+from conftest import run_without_numba
 from engine import pieces
 from engine.voxelize import VoxelizeError, voxelize
 
@@ -329,14 +330,7 @@ def test_bad_piece_options():
 
 def test_pieces_without_numba():
     """The kernels run as plain Python where numba is missing (engine/jit.py): same answers."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
     code = (
-        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]\n"
         "from engine import jit; assert not jit.HAVE_NUMBA\n"
         "import procedural as P\n"
         "from engine.voxelize import voxelize\n"
@@ -344,9 +338,7 @@ def test_pieces_without_numba():
         "a = voxelize(v, t, resolution=12)\n"
         "b = voxelize(v, t, resolution=12, thin_parts=True)\n"
         "print(a.diagnostics['pieces']['pieces'], b.diagnostics['pieces']['pieces'], int(b.grid.sum()))\n")
-    env = dict(os.environ, NONOGRAM_NO_NUMBA="1")
-    out = subprocess.run([sys.executable, "-c", code, str(root), str(root / "tests")], env=env,
-                         capture_output=True, text=True, timeout=300)
+    out = run_without_numba(code)
     assert out.returncode == 0, out.stderr
     v, t = P.spider()
     a = voxelize(v, t, resolution=12)

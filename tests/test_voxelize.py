@@ -4,6 +4,8 @@ import math
 import numpy as np
 import pytest
 
+import procedural
+from conftest import run_without_numba
 from engine import voxelize as vox_mod
 from engine.voxelize import VoxelizeError, voxelize
 
@@ -56,24 +58,7 @@ def grid_surface_mesh(occ, rng):
 
 
 def uv_sphere(centre, r, n_lon=32, n_lat=16):
-    verts = [(0.0, 0.0, r), (0.0, 0.0, -r)]
-    for i in range(1, n_lat):
-        th = math.pi * i / n_lat
-        for j in range(n_lon):
-            ph = 2 * math.pi * j / n_lon
-            verts.append((r * math.sin(th) * math.cos(ph), r * math.sin(th) * math.sin(ph), r * math.cos(th)))
-
-    def ring(i, j):
-        return 2 + (i - 1) * n_lon + j % n_lon
-
-    tris = []
-    for j in range(n_lon):
-        tris.append((0, ring(1, j), ring(1, j + 1)))
-        tris.append((1, ring(n_lat - 1, j + 1), ring(n_lat - 1, j)))
-        for i in range(1, n_lat - 1):
-            tris += [(ring(i, j), ring(i + 1, j), ring(i + 1, j + 1)),
-                     (ring(i, j), ring(i + 1, j + 1), ring(i, j + 1))]
-    return np.array(verts) + centre, np.array(tris)
+    return procedural.ellipsoid(centre, r, n_lon, n_lat)
 
 
 def torus(centre, R, r, n_u=96, n_v=48):
@@ -341,7 +326,6 @@ def test_open_box_warns_and_robust_fill_bridges_the_hole():
 def test_near_duplicate_vertices_are_welded_before_judging_openness():
     """An STL-like closed mesh: every facet has its own copies of its vertices, a few float32
     steps apart (as exporters' rounding leaves them, and Blender's STL import keeps them)."""
-    import procedural
     v, t = procedural.stegosaurus()
     rng = np.random.default_rng(1)
     soup = v[t].reshape(-1, 3) + rng.uniform(-1e-6, 1e-6, (3 * len(t), 3))
@@ -523,14 +507,7 @@ def test_unused_nan_vertices_are_ignored():
 
 def test_plain_python_fallback_without_numba():
     """Where numba is missing the same kernels run as plain Python (engine/jit.py): same grid."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
     code = (
-        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]\n"
         "import numpy as np\n"
         "from engine import jit; assert not jit.HAVE_NUMBA\n"
         "from engine.voxelize import voxelize\n"
@@ -540,9 +517,7 @@ def test_plain_python_fallback_without_numba():
         "assert np.array_equal(r.grid, convex_inside(v, t, centres(r), 1e-6))\n"
         "r2 = voxelize(v, t, resolution=6, samples=2)\n"
         "print(int(r.grid.sum()), r.diagnostics['disagreements'], r2.fraction is not None)\n")
-    env = dict(os.environ, NONOGRAM_NO_NUMBA="1")
-    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code, str(root),
-                          str(root / "tests")], env=env, capture_output=True, text=True, timeout=300)
+    out = run_without_numba(code, "-W", "error::RuntimeWarning")
     assert out.returncode == 0, out.stderr
     n, dis, has_frac = out.stdout.split()
     assert int(n) > 200 and dis == "0" and has_frac == "True"
