@@ -230,3 +230,27 @@ def test_batch_keeps_only_what_the_file_shows(addon):
         "Bounds": "displayed as bounds only: a helper or collider",
         "UCX_Body_01": "a collision mesh", "Widget": "an armature's bone shape",
         "InHiddenCollection": "hidden"}
+
+
+def test_the_panel_shows_pieces_and_what_the_options_changed(addon):
+    from test_blender_addon import _draw_all
+    v, t = P.spider()
+    spider = mesh_object("Spider", v, t)
+    other = add_primitive("cube", location=(5.0, 0.0, 0.0))
+    select_only(spider, other)
+    labels = [text for kind, text in _draw_all(addon) if kind == "label"]
+    assert "The union of 2 selected meshes" in labels
+    select_only(spider)
+    obj, info = make(resolution=36, thin_parts='NONE', min_piece=0, keep_largest=False)
+    stats = info["diagnostics"]["pieces"]
+    labels = [text for kind, text in _draw_all(addon) if kind == "label"]
+    assert f"{stats['pieces']} pieces, {stats['single_cubes']} single cubes" in " ".join(labels)
+    run_op(bpy.ops.nonogram.clear)
+    select_only(spider)
+    obj, info = make(resolution=36, thin_parts='BRIDGE')
+    log = _draw_all(addon)
+    labels = [text for kind, text in log if kind == "label"]
+    assert "1 piece" in labels
+    added = info["diagnostics"]["repair"]["bridge_added"]
+    assert f"{added} voxels added to bridge pieces" in labels
+    assert ("operator", "nonogram.show_cells") in log
