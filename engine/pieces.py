@@ -22,9 +22,13 @@ import numpy as np
 
 from .jit import njit
 
-# Above this many voxels the analysis is skipped and the repairs refused (the repairs take about
-# 30 bytes a voxel); puzzles are far smaller (the puzzle format stops at 2**24 cells).
+# Above this many voxels the analysis is skipped (it costs ~1 ms per 2**20 voxels and 16 bytes
+# per run of filled voxels); puzzles are far smaller (the puzzle format stops at 2**24 cells).
 MAX_ANALYSIS_VOXELS = 2**27
+# The repairs run as single kernel calls of ~20 bytes a voxel: at most a puzzle's size, so they
+# stay within about a second and never cost more than the puzzle itself.
+MAX_REPAIR_VOXELS = 2**24
+REPAIR_BYTES_PER_VOXEL = 24
 
 # Codes in the ``changes`` grid ``repair`` returns.
 THIN_ADDED, BRIDGE_ADDED, SMALL_REMOVED, OTHER_REMOVED = 1, 2, -1, -2
@@ -185,13 +189,13 @@ def bridge_flat(allowed, lab, root, offsets, added):
     piece its cheapest path to a root (through other pieces for free); the empty cells of
     those paths are set in ``added``.  Returns how many were added."""
     V = allowed.shape[0]
-    big = np.int64(1) << 40
-    dist = np.full(V, big, np.int64)
-    parent = np.full(V, -1, np.int64)
+    big = np.int32(2**31 - 1)  # the grids are far smaller than 2**31 cells (MAX_REPAIR_VOXELS)
+    dist = np.full(V, big, np.int32)
+    parent = np.full(V, -1, np.int32)
     done = np.zeros(V, np.bool_)
     # A cell is pushed at most twice (once at d + 1, once lowered to d): a ring of 2V holds all.
     cap = 2 * V + 2
-    ring = np.empty(cap, np.int64)
+    ring = np.empty(cap, np.int32)
     head = 0
     tail = 0
     for c in range(V):
@@ -447,8 +451,8 @@ def repair(grid, surface=None, *, thin_parts=False, bridge=False, min_piece=0, k
         raise ValueError("thin_parts and bridge need the surface voxels")
     if grid.size == 0 or not (thin_parts or bridge or min_piece > 1 or keep_largest):
         return grid, changes, effects
-    if grid.size > MAX_ANALYSIS_VOXELS:
-        raise ValueError(f"the piece options work on grids of up to {MAX_ANALYSIS_VOXELS:,} "
+    if grid.size > MAX_REPAIR_VOXELS:
+        raise ValueError(f"the piece options work on grids of up to {MAX_REPAIR_VOXELS:,} "
                          f"voxels; this one has {grid.size:,}: lower the resolution")
     if thin_parts:
         thin = np.empty(grid.shape, np.bool_)

@@ -88,7 +88,8 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
     c_hi = np.clip(np.ceil((bmax - lattice) / vs).astype(np.int64), c_lo + 1, base_hi)
     shape = tuple(int(n) for n in c_hi - c_lo)
     axes = (2, 0, 1) if robust else (2,)
-    _check_memory(shape, tuple(int(n) for n in base_hi - base_lo), k, len(axes), fit)
+    _check_memory(shape, tuple(int(n) for n in base_hi - base_lo), k, len(axes), fit,
+                  any(repair_opts))
 
     _tick(progress, 0.0)
     degenerate = np.empty(tris.shape[0], np.bool_)
@@ -488,13 +489,19 @@ def _available_memory():
         return 4 * 2**30
 
 
-def _check_memory(shape, full, k, n_axes, fit):
+def _check_memory(shape, full, k, n_axes, fit, repair=False):
     voxels = math.prod(shape)
     cb = np.dtype(_count_dtype(k)).itemsize
     counters = 1 if k == 1 else n_axes + 1  # votes, or counts per pass and their median
     per_voxel = counters * cb + 1 + (8 if k > 1 else 0)  # + grid, fraction (and its copy)
     need = voxels * per_voxel + (0 if fit else math.prod(full) * (1 + (4 if k > 1 else 0)))
     need += BAND_COLUMNS * 8 * 3
+    if repair:
+        if voxels > pieces.MAX_REPAIR_VOXELS:
+            raise VoxelizeError(
+                f"the piece options work on grids of up to {pieces.MAX_REPAIR_VOXELS:,} voxels; "
+                f"this one has {voxels:,}: lower the resolution")
+        need += voxels * pieces.REPAIR_BYTES_PER_VOXEL
     avail = _available_memory()
     size = "×".join(str(n) for n in (full if not fit else shape))
     if voxels > MAX_VOXELS or (not fit and math.prod(full) > MAX_VOXELS) or need > avail // 2:

@@ -345,3 +345,20 @@ def test_pieces_without_numba():
     b = voxelize(v, t, resolution=12, thin_parts=True)
     assert out.stdout.split() == [str(a.diagnostics["pieces"]["pieces"]),
                                   str(b.diagnostics["pieces"]["pieces"]), str(int(b.grid.sum()))]
+
+
+def test_a_flat_sheet_keeps_one_layer_with_thin_parts():
+    v = np.array([[0, 0, 0.52], [1, 0, 0.52], [1, 1, 0.52], [0, 1, 0.52]], float)
+    t = np.array([[0, 1, 2], [0, 2, 3], [0, 2, 1], [0, 3, 2]])  # both sides: a closed flat sheet
+    assert voxelize(v, t, resolution=8).grid.size == 0
+    r = voxelize(v, t, resolution=8, thin_parts=True)
+    assert r.grid.shape == (8, 8, 1) and r.grid.all()
+    assert r.diagnostics["pieces"]["pieces"] == 1 and r.diagnostics["repair"]["thin_added"] == 64
+
+
+def test_the_options_refuse_grids_beyond_a_puzzle(monkeypatch):
+    monkeypatch.setattr(pieces, "MAX_REPAIR_VOXELS", 1000)
+    v, t = P.spider()
+    assert voxelize(v, t, resolution=24).grid.any()  # no option: no limit
+    with pytest.raises(VoxelizeError, match="piece options work on grids of up to 1,000 voxels"):
+        voxelize(v, t, resolution=24, bridge=True)
