@@ -22,7 +22,7 @@ import numpy as np
 
 from .jit import njit
 
-# Above this many voxels the analysis is skipped (it costs ~1 ms per 2**20 voxels and 16 bytes
+# Above this many voxels the analysis is skipped (it costs ~1-5 ms per 2**20 voxels and 16 bytes
 # per run of filled voxels); puzzles are far smaller (the puzzle format stops at 2**24 cells).
 MAX_ANALYSIS_VOXELS = 2**27
 # The repairs run as single kernel calls of ~20 bytes a voxel: at most a puzzle's size, so they
