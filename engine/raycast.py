@@ -432,23 +432,22 @@ def weld_ids(bits):
 
 
 
-# Near-duplicate welding hashes vertices into cells this many times the tolerance: a vertex
-# then needs its neighbour cells only when it lies within the tolerance of a cell's side, so
-# most vertices cost one probe.  A cell keeps at most WELD_CELL_CAP vertices to compare with,
-# which bounds a dense cluster's cost (its later vertices then weld through the first ones).
-WELD_CELL = 64.0
-WELD_CELL_CAP = 16
+# A cell of ``weld_near`` keeps at most this many positions to compare with, which bounds the
+# cost of a dense cluster (its later vertices then weld through the first ones).
+WELD_CELL_CAP = 64
 
 
 @njit
-def weld_near(verts, bits, used, tol):
+def weld_near(verts, bits, used, tol, side):
     """Welded id per vertex: used vertices within ``tol`` (> 0) of each other on every axis
     share an id (so do exact copies, used or not); ids are numbered in first-seen order.
 
     ``bits``: the int64 bit patterns of ``verts + 0.0`` (so -0.0 is 0.0).  Exact copies are
-    merged first (``weld_ids``: one hash probe each); the distinct positions
-    are then hashed into cells of ``WELD_CELL * tol`` and compared with the vertices of their
-    own cell, and of a neighbour cell when they lie within ``tol`` of the side between them.
+    merged first (``weld_ids``: one hash probe each); the distinct positions are then hashed
+    into cells of size ``side`` (>= 2 * tol) and compared with the positions kept for their own
+    cell, and for a neighbour cell when they lie within ``tol`` of the side between them: with
+    ``side`` many times ``tol`` most vertices cost one probe, but a cell must not hold more than
+    ``WELD_CELL_CAP`` positions of the mesh.
     """
     n = verts.shape[0]
     exact, n_exact = weld_ids(bits)
@@ -464,7 +463,6 @@ def weld_near(verts, bits, used, tol):
     table[:, 3] = -1
     nxt = np.full(n_exact, -1, np.int64)
     parent = np.arange(n_exact)
-    side = WELD_CELL * tol
     cell = np.zeros(3, np.int64)
     lo = np.zeros(3, np.int64)
     hi = np.zeros(3, np.int64)

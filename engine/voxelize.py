@@ -18,8 +18,12 @@ MAX_SAMPLES = 8
 MAX_HITS = 2**28
 # Vertices closer than this (times the longest extent) are one vertex for judging whether the
 # mesh is closed: exporters' rounding leaves copies a few float32 steps apart (Blender's STL
-# import keeps them), which would otherwise count as holes.
+# import keeps them), which would otherwise count as holes.  Far from the origin a float32 step
+# is larger: the tolerance grows to WELD_FLOAT32_STEPS steps of the largest coordinate, but
+# never beyond WELD_TOLERANCE_MAX of the extent (a voxel is at least 1/1024 of it).
 WELD_TOLERANCE = 1e-5
+WELD_FLOAT32_STEPS = 4 * 2.0**-23
+WELD_TOLERANCE_MAX = 1e-3
 # A vertex farther from the rest of the mesh than this many times the rest's size is a stray.
 STRAY_FACTOR = 1000.0
 # Coordinates this many times larger than the mesh lose the precision voxelizing needs.
@@ -97,8 +101,12 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
     run_tris = np.ascontiguousarray(tris[~degenerate]) if n_degenerate else tris
     # Topology (parts, boundary edges) on vertices welded within a tolerance; the rays use the
     # exact positions.  A triangle that the weld collapses has no edges of its own.
-    tol = WELD_TOLERANCE * float((bmax - bmin).max())
-    welded_ids, n_welded = raycast.weld_near(verts, (verts + 0.0).view(np.int64), used, tol)
+    extent = float((bmax - bmin).max())
+    reach = float(np.abs(np.concatenate([bmin, bmax])).max())
+    tol = max(WELD_TOLERANCE * extent, min(WELD_FLOAT32_STEPS * reach, WELD_TOLERANCE_MAX * extent))
+    # Hash cells of 64 base tolerances: one probe for most vertices, and few vertices per cell.
+    side = max(2.0 * tol, 64.0 * WELD_TOLERANCE * extent)
+    welded_ids, n_welded = raycast.weld_near(verts, (verts + 0.0).view(np.int64), used, tol, side)
     wt = np.ascontiguousarray(welded_ids[run_tris])
     if robust and len(run_tris):
         parts, n_parts = raycast.triangle_parts(wt, n_welded)

@@ -213,7 +213,7 @@ def test_shared_models_match_readme_geometry(name):
     used = np.zeros(len(v), bool)
     used[t.ravel()] = True
     tol = 1e-5 * (v.max(0) - v.min(0)).max()
-    ids, n = raycast.weld_near(v, (v + 0.0).view(np.int64), used, tol)
+    ids, n = raycast.weld_near(v, (v + 0.0).view(np.int64), used, tol, 64 * tol)
     assert len(np.unique(ids[t])) == facts["welded"]
     assert np.array_equal(ids[t][:, 0] == ids[t][:, 1], wt[:, 0] == wt[:, 1])
     assert raycast.edge_stats(np.ascontiguousarray(ids[t]), n, np.zeros(len(t), np.int32), 1)[0] == facts["boundary"]

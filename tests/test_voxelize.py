@@ -337,6 +337,12 @@ def test_near_duplicate_vertices_are_welded_before_judging_openness():
     assert r.diagnostics["parts"] == exact.diagnostics["parts"]
     assert not any("open" in w for w in r.warnings)
     assert np.array_equal(r.grid, exact.grid)
+    # Far from the origin a float32 step is larger (0.00024 at 3000): copies two steps apart.
+    far = (v + 3000.0)[t].reshape(-1, 3).astype(np.float32).astype(float)
+    far += rng.choice([-2, 0, 2], far.shape) * np.spacing(np.float32(3000.0))
+    f = voxelize(far, soup_t, resolution=24)
+    assert f.diagnostics["boundary_edges"] == 0 and not any("open" in w for w in f.warnings)
+    assert f.diagnostics["weld_tolerance"] < 1e-3 * 4.6
     # Copies farther apart than the tolerance (1e-5 of the model's size) are real gaps.
     gaps = v[t].reshape(-1, 3) + rng.uniform(-1e-3, 1e-3, (3 * len(t), 3))
     g = voxelize(gaps, soup_t, resolution=24)
@@ -350,7 +356,7 @@ def test_weld_near_matches_brute_force():
     v = np.vstack([base, base[:200] + rng.uniform(-4e-4, 4e-4, (200, 3)), [[np.nan, 0, 0]]])
     used = np.ones(len(v), bool)
     used[-1] = False
-    ids, n = raycast.weld_near(v, (v + 0.0).view(np.int64), used, 1e-3)
+    ids, n = raycast.weld_near(v, (v + 0.0).view(np.int64), used, 1e-3, 0.064)
     # Reference: union of all pairs within the tolerance on every axis (the points are spread
     # out, so there are no chains for the greedy cell rule to cut short).
     close = (np.abs(v[:-1, None, :] - v[None, :-1, :]) <= 1e-3).all(axis=2)
@@ -361,6 +367,9 @@ def test_weld_near_matches_brute_force():
     assert n == len(np.unique(comp)) + 1 == 301
     assert np.array_equal(ids[:-1][:, None] == ids[:-1][None, :], comp[:, None] == comp[None, :])
     assert ids[-1] == n - 1 and ids[0] == 0
+    # Cells of twice the tolerance: every vertex looks into neighbour cells; same answer.
+    ids2, n2 = raycast.weld_near(v, (v + 0.0).view(np.int64), used, 1e-3, 2e-3)
+    assert n2 == n and np.array_equal(ids2, ids)
 
 
 def test_open_mesh_messages_say_what_the_holes_did():
