@@ -276,12 +276,15 @@ def _check_coordinates(verts, used, bmin, bmax):
     pts = verts[used]
     if len(pts) < 2:
         return
-    # The body's centre and size from (a stride of at most ~4,000 of) the vertices: the median,
-    # and the distance within which 90 % of them lie.
-    sample = pts[::max(1, len(pts) // 4096)]
-    centre = np.median(sample, axis=0)
+    # The body's centre and size from (a stride of at most ~4,000 of) the vertices: the median
+    # (the upper one for an even count), and the distance within which 90 % of them lie.
+    # (numpy's median and max along the short axis cost ~1 ms on any mesh: partition rows.)
+    sample = np.ascontiguousarray(pts[::max(1, len(pts) // 4096)].T)
+    half = sample.shape[1] // 2
+    centre = np.partition(sample, half, axis=1)[:, half]
     with np.errstate(over="ignore", invalid="ignore"):
-        sample_dist = np.abs(sample - centre).max(axis=1)
+        off = np.abs(sample - centre[:, None])
+        sample_dist = np.maximum(np.maximum(off[0], off[1]), off[2])
         k = int(0.9 * (len(sample_dist) - 1))
         body = float(np.partition(sample_dist, k)[k])
         reach = max(float((bmax - centre).max()), float((centre - bmin).max()))
