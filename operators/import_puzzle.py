@@ -4,11 +4,11 @@ import bpy
 from bpy.props import FloatProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
-from . import scene
+from . import polls, scene
 from .runtime import engine
 
 
-class NONOGRAM_OT_import_puzzle(bpy.types.Operator, ImportHelper):
+class NONOGRAM_OT_import_puzzle(polls.Polled, bpy.types.Operator, ImportHelper):
     """Build a nonogram from a 3D puzzle file (no source mesh needed)"""
     bl_idname = "nonogram.import_puzzle"
     bl_label = "Import Puzzle"
@@ -20,9 +20,7 @@ class NONOGRAM_OT_import_puzzle(bpy.types.Operator, ImportHelper):
     voxel_size: FloatProperty(name="Voxel Size", default=0.1, min=1e-4, soft_max=10.0,
                               unit='LENGTH')
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        return context.scene is not None and context.mode == 'OBJECT'
+    checks = (polls.object_mode,)
 
     def execute(self, context: bpy.types.Context):
         pf = engine("puzzlefile")

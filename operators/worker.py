@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import bpy
 
+from .scene.common import NonogramError
+
 if TYPE_CHECKING:
     _OperatorBase = bpy.types.Operator
 else:
@@ -43,6 +45,7 @@ class Job:
         self.error = None
         self.started = time.perf_counter()
         self.finished = False  # set by the main thread once it has consumed the job
+        self.on_progress = None  # fraction -> None, called from the thread that runs the job
         self._fn = fn
         self._thread = threading.Thread(target=self._run, name=f"nonogram: {label}", daemon=True)
 
@@ -50,6 +53,8 @@ class Job:
         """The engine's progress callback: returns True to ask it to stop."""
         self.fraction = float(fraction)
         self.message = str(message)
+        if self.on_progress is not None:
+            self.on_progress(self.fraction)
         return self.cancel_event.is_set()
 
     def _run(self):
@@ -93,7 +98,15 @@ class JobOperator(_OperatorBase):
         job = self.make_job(context)
         if job is None:
             return {'CANCELLED'}
-        job._run()
+        # In place, so the only progress Blender can show is the cursor's (a redo from Adjust
+        # Last Operation runs here too).
+        wm = context.window_manager
+        wm.progress_begin(0.0, 1.0)
+        job.on_progress = wm.progress_update
+        try:
+            job._run()
+        finally:
+            wm.progress_end()
         job.finished = True
         return self._conclude(context, job)
 
@@ -167,10 +180,14 @@ class JobOperator(_OperatorBase):
     def _conclude(self, context, job):
         if job.error is not None:
             err = job.error
-            self.report({'ERROR'}, f"Nonogram {job.label} failed: {type(err).__name__}: {err}")
+            self.report({'ERROR'}, str(err) if isinstance(err, NonogramError)
+                        else f"Nonogram {job.label} failed: {type(err).__name__}: {err}")
             return {'CANCELLED'}
         try:
             return self.finish(context, job.result)
+        except NonogramError as e:
+            self.report({'ERROR'}, str(e))
+            return {'CANCELLED'}
         except ReferenceError:
             self.report({'ERROR'}, f"The nonogram was deleted during the {job.label}")
             return {'CANCELLED'}

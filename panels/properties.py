@@ -21,7 +21,11 @@ LINE_SOLVERS = [
 ]
 
 
-class NONOGRAM_PG_settings(bpy.types.PropertyGroup):
+class MakeOptions:
+    """Make Nonogram's options: the operator's properties (Adjust Last Operation, presets) and
+    the panel's settings (``NONOGRAM_PG_settings``) are both declared here, so one more option
+    is one more line. The operator takes the panel's value for every option its caller did not
+    set (see ``operators/options.py``)."""
     resolution: IntProperty(
         name="Resolution", default=12, min=1, max=4096, soft_min=2, soft_max=128,
         description="Voxels along the longest side of the mesh")
@@ -37,6 +41,22 @@ class NONOGRAM_PG_settings(bpy.types.PropertyGroup):
         description="Vote between the x, y and z parity fills, so holes in the mesh leak less")
     hide_source: BoolProperty(
         name="Hide Source", default=False, description="Hide the source mesh after making")
+
+    @staticmethod
+    def draw_options(layout, data):
+        """The options of ``data`` (the panel's settings or the operator) in ``layout``."""
+        col = layout.column(align=True)
+        col.prop(data, "resolution")
+        col.prop(data, "samples")
+        sub = col.column(align=True)
+        sub.active = data.samples > 1
+        sub.prop(data, "threshold")
+        layout.prop(data, "robust")
+        layout.prop(data, "hide_source")
+
+
+class SolveOptions:
+    """Solve's options, shared by the operator and the panel as ``MakeOptions`` are."""
     method: EnumProperty(name="Method", items=SOLVE_METHODS, default='full')
     prepass: BoolProperty(
         name="Pre-pass", default=False,
@@ -45,9 +65,30 @@ class NONOGRAM_PG_settings(bpy.types.PropertyGroup):
     time_limit: FloatProperty(
         name="Time Limit", default=60.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
         description="Stop solving after this many seconds (the verdict is then 'unknown')")
+
+    @staticmethod
+    def draw_options(layout, data):
+        layout.prop(data, "method")
+        col = layout.column()
+        col.active = data.method != 'full'
+        col.prop(data, "prepass")
+        layout.prop(data, "linesolver")
+        layout.prop(data, "time_limit")
+
+
+class AnimateOptions:
     anim_frames: IntProperty(
         name="Frames", default=120, min=1, max=100000,
         description="Length of the solve animation in frames")
+
+
+def option_names(*groups) -> tuple:
+    """The property names an options class (or several) declares."""
+    return tuple(name for g in groups for name in g.__annotations__)
+
+
+class NONOGRAM_PG_settings(MakeOptions, SolveOptions, AnimateOptions, bpy.types.PropertyGroup):
+    """The scene's Make/Solve settings shown in the sidebar."""
 
 
 class NONOGRAM_PG_object(bpy.types.PropertyGroup):

@@ -168,7 +168,8 @@ def test_panels_draw_in_every_state():
     bs.reset_scene()
     log = _draw_all(addon)
     assert ("operator", "nonogram.make") in log and ("prop", "resolution") in log
-    assert ("label", "Select a mesh object") in log
+    # The Make button's poll reason, shown under it.
+    assert ("label", "No active object: select a mesh object to make a nonogram from") in log
     assert ("operator", "nonogram.solve") not in log  # no nonogram yet
     bs.add_primitive("monkey")
     bpy.context.scene.nonogram_settings.resolution = 6
