@@ -6,6 +6,7 @@ import sys
 from typing import Any, cast
 
 import bpy
+from bl_ui.utils import PresetPanel
 
 from ..operators import scene as scene_mod
 from ..operators import polls
@@ -40,8 +41,28 @@ def _active_nonogram(context):
     return scene_mod.nonogram_of(context.active_object)
 
 
+class NONOGRAM_PT_make_presets(PresetPanel, bpy.types.Panel):
+    """Presets of the Make settings: the same files as Make's Adjust Last Operation presets."""
+    bl_label = "Make Presets"
+    preset_subdir = "operator/nonogram.make"
+    preset_operator = "nonogram.preset_apply"
+    preset_add_operator = "nonogram.make_preset_add"
+    preset_operator_defaults = {"menu_idname": "NONOGRAM_PT_make_presets"}
+
+
+class NONOGRAM_PT_solve_presets(PresetPanel, bpy.types.Panel):
+    bl_label = "Solve Presets"
+    preset_subdir = "operator/nonogram.solve"
+    preset_operator = "nonogram.preset_apply"
+    preset_add_operator = "nonogram.solve_preset_add"
+    preset_operator_defaults = {"menu_idname": "NONOGRAM_PT_solve_presets"}
+
+
 class NONOGRAM_PT_make(_Sidebar, bpy.types.Panel):
     bl_label = "Make Nonogram"
+
+    def draw_header_preset(self, context):
+        NONOGRAM_PT_make_presets.draw_panel_header(self.layout)
 
     def draw(self, context: bpy.types.Context):
         layout = self.layout
@@ -68,6 +89,9 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
     @classmethod
     def poll(cls, context):
         return _active_nonogram(context) is not None
+
+    def draw_header_preset(self, context):
+        NONOGRAM_PT_solve_presets.draw_panel_header(self.layout)
 
     def draw(self, context: bpy.types.Context):
         layout = self.layout
@@ -188,6 +212,7 @@ class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
         layout.operator("nonogram.clear", icon='TRASH')
 
 
-classes = (NONOGRAM_PT_make, NONOGRAM_PT_solve, NONOGRAM_PT_compare, NONOGRAM_PT_file)
+classes = (NONOGRAM_PT_make_presets, NONOGRAM_PT_solve_presets, NONOGRAM_PT_make, NONOGRAM_PT_solve,
+           NONOGRAM_PT_compare, NONOGRAM_PT_file)
 # cast: the stubs declare register_classes_factory as returning None.
 register, unregister = cast(Any, bpy.utils.register_classes_factory(classes))

@@ -155,6 +155,8 @@ def _draw_all(addon):
     sidebar = importlib.import_module(PACKAGE + ".panels.sidebar")
     log = []
     for cls in sidebar.classes:
+        if cls.bl_region_type == 'HEADER':  # preset popovers: Blender's own drawing
+            continue
         if hasattr(cls, "poll") and not cls.poll(bpy.context):
             continue
         fake = type("P", (), {"layout": _Layout(log)})()
