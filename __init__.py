@@ -22,6 +22,7 @@ def register():
     panels.properties.register()
     operators.register()
     panels.sidebar.register()
+    panels.menus.register()
     if cli_command is not None:
         cli_command.register()
 
@@ -29,6 +30,7 @@ def register():
 def unregister():
     if cli_command is not None:
         cli_command.unregister()
+    panels.menus.unregister()
     panels.sidebar.unregister()
     operators.unregister()
     panels.properties.unregister()

@@ -255,3 +255,47 @@ def operator_stand_in(op_class, **props):
     for name, value in props.items():
         setattr(op, name, value)
     return op
+
+
+class RecordingLayout:
+    """Records what a panel or menu draws, checking every property, operator and menu it names
+    exists (and every operator property it sets)."""
+
+    def __init__(self, log):
+        self.log = log
+        self.enabled = self.active = True
+        self.scale_y = 1.0
+        self.use_property_split = False
+
+    def _sub(self, *a, **k):
+        return RecordingLayout(self.log)
+    row = column = box = grid_flow = _sub
+
+    def separator(self, *a, **k):
+        pass
+
+    def label(self, text="", **k):
+        self.log.append(("label", text))
+
+    def prop(self, data, name, **k):
+        if name.startswith('["'):
+            assert name[2:-2] in data.keys(), name
+        else:
+            assert name in data.bl_rna.properties, name
+        self.log.append(("prop", name))
+
+    def operator(self, idname, **k):
+        mod, op = idname.split(".")
+        rna = getattr(getattr(bpy.ops, mod), op).get_rna_type()
+        self.log.append(("operator", idname))
+        log = self.log
+
+        class Props:
+            def __setattr__(self, name, value):
+                assert name in rna.properties, (idname, name)
+                log.append(("operator_prop", (idname, name, value)))
+        return Props()
+
+    def menu(self, name, **k):
+        assert hasattr(bpy.types, name), name
+        self.log.append(("menu", name))

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from blender_support import PACKAGE, ROOT, bpy, is_registered, load_addon
+from blender_support import PACKAGE, ROOT, RecordingLayout, bpy, is_registered, load_addon
 
 pytestmark = pytest.mark.blender
 
@@ -115,41 +115,6 @@ def test_engine_kernels_cache_in_our_folder_without_leaking_the_setting(tmp_path
     assert all(p.startswith(str(tmp_path / "nonogram3d_numba_cache_")) for p in paths), paths
 
 
-class _Layout:
-    """Records what a panel draws, checking every property and operator it names exists."""
-
-    def __init__(self, log):
-        self.log = log
-        self.enabled = self.active = True
-        self.scale_y = 1.0
-
-    def _sub(self, *a, **k):
-        return _Layout(self.log)
-    row = column = box = grid_flow = _sub
-
-    def separator(self, *a, **k):
-        pass
-
-    def label(self, text="", **k):
-        self.log.append(("label", text))
-
-    def prop(self, data, name, **k):
-        if name.startswith('["'):
-            assert name[2:-2] in data.keys(), name
-        else:
-            assert name in data.bl_rna.properties, name
-        self.log.append(("prop", name))
-
-    def operator(self, idname, **k):
-        mod, op = idname.split(".")
-        getattr(getattr(bpy.ops, mod), op).get_rna_type()
-        self.log.append(("operator", idname))
-
-        class Props:
-            pass
-        return Props()
-
-
 def _draw_all(addon):
     import importlib
     sidebar = importlib.import_module(PACKAGE + ".panels.sidebar")
@@ -159,7 +124,7 @@ def _draw_all(addon):
             continue
         if hasattr(cls, "poll") and not cls.poll(bpy.context):
             continue
-        fake = type("P", (), {"layout": _Layout(log)})()
+        fake = type("P", (), {"layout": RecordingLayout(log)})()
         cls.draw(fake, bpy.context)
     return log
 
