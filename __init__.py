@@ -23,6 +23,7 @@ def register():
     operators.register()
     panels.sidebar.register()
     panels.menus.register()
+    panels.preferences.register()
     if cli_command is not None:
         cli_command.register()
 
@@ -30,6 +31,7 @@ def register():
 def unregister():
     if cli_command is not None:
         cli_command.unregister()
+    panels.preferences.unregister()
     panels.menus.unregister()
     panels.sidebar.unregister()
     operators.unregister()

@@ -4,6 +4,7 @@ import bpy
 from bpy.props import FloatProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
+from ..panels import preferences
 from . import polls, scene
 from .runtime import engine
 
@@ -37,7 +38,7 @@ class NONOGRAM_OT_import_puzzle(polls.Polled, bpy.types.Operator, ImportHelper):
                   cursor.y - (puzzle.shape[1] * size / 2 if puzzle.is_3d else 0), cursor.z)
         try:
             obj = scene.build_from_puzzle(context, puzzle, name=name, origin=origin,
-                                          voxel_size=size)
+                                          voxel_size=size, style=preferences.style(context))
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return {'CANCELLED'}

@@ -2,6 +2,7 @@ import json
 
 import bpy
 
+from ..panels import preferences
 from ..panels.properties import MakeOptions, option_names
 from . import polls, scene
 from .options import fill_from_panel
@@ -38,11 +39,12 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
         return Job("make", lambda progress: scene.voxelize_source(src, progress=progress, **options))
 
     def finish(self, context: bpy.types.Context, made):
-        source = bpy.data.objects.get(self._source_name)
+        source: "bpy.types.Object | None" = bpy.data.objects.get(self._source_name)
         if source is None:
             self.report({'ERROR'}, f"'{self._source_name}' was deleted while it was being made")
             return {'CANCELLED'}
-        obj = scene.build_made(context, source, made, hide_source=self._hide_source)
+        obj = scene.build_made(context, source, made, hide_source=self._hide_source,
+                               style=preferences.style(context))
         for w in made.result.warnings:
             self.report({'WARNING'}, w)
         info = json.loads(scene.props(obj).make_info)

@@ -46,7 +46,7 @@ _MENUS = (("VIEW3D_MT_object", _menu_object), ("TOPBAR_MT_file_import", _menu_im
 
 # Shift+Alt+N is free in Object Mode in Blender's default keymap; users rebind it in the add-on's
 # preferences or in Preferences ▸ Keymap.
-KEYMAP = ("Object Mode", 'EMPTY', "wm.call_menu", 'N', {"shift": True, "alt": True})
+KEYMAP_NAME = "Object Mode"
 _keymap_items: list = []
 
 # cast: the stubs declare register_classes_factory as returning None.
@@ -63,9 +63,8 @@ def _register_keymap():
     kc = bpy.context.window_manager.keyconfigs.addon
     if kc is None:  # some background sessions have no add-on key configuration
         return
-    name, space, idname, key, mods = KEYMAP
-    km = kc.keymaps.new(name=name, space_type=space)
-    kmi = km.keymap_items.new(idname, key, 'PRESS', **mods)
+    km = kc.keymaps.new(name=KEYMAP_NAME, space_type='EMPTY')
+    kmi = km.keymap_items.new("wm.call_menu", 'N', 'PRESS', shift=True, alt=True)
     kmi.properties.name = NONOGRAM_MT_object.bl_idname
     _keymap_items.append((km, kmi))
 

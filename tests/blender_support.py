@@ -269,9 +269,12 @@ class RecordingLayout:
 
     def _sub(self, *a, **k):
         return RecordingLayout(self.log)
-    row = column = box = grid_flow = _sub
+    row = column = box = grid_flow = split = _sub
 
     def separator(self, *a, **k):
+        pass
+
+    def context_pointer_set(self, name, data):
         pass
 
     def label(self, text="", **k):

@@ -10,8 +10,10 @@ from blender_support import PACKAGE, ROOT, RecordingLayout, bpy, is_registered, 
 
 pytestmark = pytest.mark.blender
 
-OPERATORS = ("make", "solve", "compare", "show_cells", "animate_solve", "export_puzzle", "import_puzzle", "clear")
-PANELS = ("NONOGRAM_PT_make", "NONOGRAM_PT_solve", "NONOGRAM_PT_compare", "NONOGRAM_PT_file")
+OPERATORS = ("make", "solve", "compare", "show_cells", "animate_solve", "export_puzzle", "import_puzzle", "clear",
+             "clear_kernel_cache", "make_preset_add", "solve_preset_add", "preset_apply")
+PANELS = ("NONOGRAM_PT_make", "NONOGRAM_PT_solve", "NONOGRAM_PT_compare", "NONOGRAM_PT_file",
+          "NONOGRAM_PT_make_presets", "NONOGRAM_PT_solve_presets")
 
 
 def _state():
@@ -24,7 +26,21 @@ def _state():
         "object_menu": _menu_has(bpy.types.VIEW3D_MT_object),
         "import_menu": _menu_has(bpy.types.TOPBAR_MT_file_import),
         "export_menu": _menu_has(bpy.types.TOPBAR_MT_file_export),
+        "nonogram_menu": hasattr(bpy.types, "NONOGRAM_MT_object"),
+        "preferences": _preferences_class().is_registered,
+        "keymap": _keymap_count() == 1,
     }
+
+
+def _preferences_class():
+    import importlib
+    return importlib.import_module(PACKAGE + ".panels.preferences").NonogramPreferences
+
+
+def _keymap_count():
+    km = bpy.context.window_manager.keyconfigs.addon.keymaps.get("Object Mode")
+    return sum(1 for k in km.keymap_items if k.idname == "wm.call_menu"
+               and k.properties.name == "NONOGRAM_MT_object") if km else 0
 
 
 def _op_registered(op):

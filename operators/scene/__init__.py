@@ -21,7 +21,7 @@ from .build import (Made, SourceMesh, build_from_puzzle, build_made, make_nonogr
                     voxelize_source)
 from .cells import animate_solve, apply_solve_result, clear_animation, show_cells
 from .clear import clear_nonogram
-from .common import EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
+from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
 from .source import check_resolution, grid_estimate, source_triangles
@@ -29,7 +29,7 @@ from .store import (cells_mesh, jsonable, load_stored_puzzle, load_stored_report
                     props, settings, store_puzzle, store_report)
 
 __all__ = [
-    "EMPTY", "FILLED", "KIND_CODES", "MAX_CELLS", "UNKNOWN", "Made", "NonogramError", "SourceMesh",
+    "DEFAULT_STYLE", "EMPTY", "FILLED", "KIND_CODES", "MAX_CELLS", "UNKNOWN", "Made", "NonogramError", "SourceMesh",
     "animate_solve", "apply_solve_result", "build_from_puzzle", "build_made", "cells_mesh",
     "check_resolution",
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",

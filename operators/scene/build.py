@@ -11,7 +11,7 @@ import numpy as np
 
 from ..runtime import engine
 from .attributes import points_mesh, set_point_attribute
-from .common import MAX_CELLS, UNKNOWN, NonogramError
+from .common import DEFAULT_STYLE, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import glyph_library, clue_points
 from .nodes import label_group, set_modifier_input, voxel_group
 from .source import check_resolution, source_triangles
@@ -35,13 +35,16 @@ def _remove_ids(ids):
 
 
 def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(0.0, 0.0, 0.0),
-                      voxel_size: float = 1.0) -> bpy.types.Object:
-    """Build the nonogram scene for a 3D puzzle; returns the nonogram object (made active)."""
+                      voxel_size: float = 1.0, style=None) -> bpy.types.Object:
+    """Build the nonogram scene for a 3D puzzle; returns the nonogram object (made active).
+
+    ``style``: colours and label size (``DEFAULT_STYLE``'s keys; missing ones are defaults)."""
     if not getattr(puzzle, "is_3d", False):
         raise NonogramError(f"'{puzzle.name or name}' is a {len(puzzle.shape)}D puzzle; only 3D "
                             "puzzles can be built in the scene")
     if puzzle.clue_kind.size and int(puzzle.clue_kind.max()) == 1:
         raise NonogramError("block-list clues cannot be shown on a 3D nonogram")
+    style = {**DEFAULT_STYLE, **(style or {})}
     X, Y, Z = puzzle.shape
     if X * Y * Z > MAX_CELLS:
         raise NonogramError(f"a {X}×{Y}×{Z} puzzle has too many cells (limit {MAX_CELLS:,})")
@@ -70,10 +73,10 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         obj.location = tuple(float(v) for v in origin)
         obj.scale = (float(voxel_size),) * 3
         mod = cast(bpy.types.NodesModifier, obj.modifiers.new("Nonogram Voxels", 'NODES'))
-        mod.node_group = voxel_group()
+        mod.node_group = voxel_group(style)
 
         pts = clue_points(puzzle)
-        glyphs, outlines, glyph_index = glyph_library(name, pts, created)
+        glyphs, outlines, glyph_index = glyph_library(name, pts, created, style)
         lmesh = points_mesh(f"{name} Clue Points", pts["position"])
         created.append(lmesh)
         set_point_attribute(lmesh, "glyph", glyph_index)
@@ -90,6 +93,7 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         set_modifier_input(lmod, "Glyphs", glyphs)
         set_modifier_input(lmod, "Outlines", outlines)
         set_modifier_input(lmod, "Show Zero Clues", False)
+        set_modifier_input(lmod, "Label Size", float(style["label_size"]))
 
         pg = props(obj)
         pg.is_nonogram = True
@@ -178,12 +182,13 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
                 dict(src.times, voxelize=t2 - t1, puzzle=t3 - t2))
 
 
-def build_made(context, source_obj, made: Made, *, hide_source=False) -> bpy.types.Object:
+def build_made(context, source_obj, made: Made, *, hide_source=False,
+               style=None) -> bpy.types.Object:
     """The nonogram scene for ``made`` (main thread); timings land in ``make_info`` (JSON)."""
     t3 = time.perf_counter()
     result = made.result
     obj = build_from_puzzle(context, made.puzzle, name=made.name, origin=result.origin,
-                            voxel_size=result.voxel_size)
+                            voxel_size=result.voxel_size, style=style)
     t4 = time.perf_counter()
     pg = props(obj)
     pg.source = source_obj
@@ -200,7 +205,7 @@ def build_made(context, source_obj, made: Made, *, hide_source=False) -> bpy.typ
 
 
 def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.5, robust=True,
-                  hide_source=False, progress=None):
+                  hide_source=False, progress=None, style=None):
     """Voxelize the evaluated mesh of ``source_obj`` in world space and build its nonogram, in
     one go (the Make operator runs the same three steps, the middle one in a worker thread).
 
@@ -212,4 +217,5 @@ def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.
     src = read_source(context, source_obj, resolution)
     made = voxelize_source(src, resolution=resolution, samples=samples, threshold=threshold,
                            robust=robust, progress=progress)
-    return build_made(context, source_obj, made, hide_source=hide_source), made.result
+    return (build_made(context, source_obj, made, hide_source=hide_source, style=style),
+            made.result)
