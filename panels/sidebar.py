@@ -41,21 +41,27 @@ def _active_nonogram(context):
     return scene_mod.nonogram_of(context.active_object)
 
 
-class NONOGRAM_PT_make_presets(PresetPanel, bpy.types.Panel):
-    """Presets of the Make settings: the same files as Make's Adjust Last Operation presets."""
+class _OptionPresets(PresetPanel):
+    """The preset button of a panel's settings: the same files as the presets of the operator
+    ``nonogram.<operator>`` in Adjust Last Operation, applied to the sidebar's settings."""
+    operator = ""
+    preset_operator = "nonogram.preset_apply"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.preset_subdir = f"operator/nonogram.{cls.operator}"
+        cls.preset_add_operator = f"nonogram.{cls.operator}_preset_add"
+        cls.preset_operator_defaults = {"menu_idname": cls.__name__}
+
+
+class NONOGRAM_PT_make_presets(_OptionPresets, bpy.types.Panel):
     bl_label = "Make Presets"
-    preset_subdir = "operator/nonogram.make"
-    preset_operator = "nonogram.preset_apply"
-    preset_add_operator = "nonogram.make_preset_add"
-    preset_operator_defaults = {"menu_idname": "NONOGRAM_PT_make_presets"}
+    operator = "make"
 
 
-class NONOGRAM_PT_solve_presets(PresetPanel, bpy.types.Panel):
+class NONOGRAM_PT_solve_presets(_OptionPresets, bpy.types.Panel):
     bl_label = "Solve Presets"
-    preset_subdir = "operator/nonogram.solve"
-    preset_operator = "nonogram.preset_apply"
-    preset_add_operator = "nonogram.solve_preset_add"
-    preset_operator_defaults = {"menu_idname": "NONOGRAM_PT_solve_presets"}
+    operator = "solve"
 
 
 class NONOGRAM_PT_make(_Sidebar, bpy.types.Panel):

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from blender_support import (Event, Recorder, add_primitive, addon, addon_module, bpy, data_counts, data_names,
+from blender_support import (Event, Recorder, RecordingLayout, add_primitive, addon, addon_module, bpy, data_counts, data_names,
                              drive_modal, engine, instances_of, mesh_coords, operator_stand_in, point_attribute,
                              run_op)
 
@@ -405,6 +405,18 @@ def test_presets_are_written_and_applied_to_panel_and_operator(addon, tmp_path, 
     assert "op = bpy.context.active_operator" in text
     assert "op.resolution = 5" in text and "op.robust = False" in text
     assert str(path.parent) in bpy.utils.preset_paths("operator/nonogram.make")
+    # The sidebar's preset button lists it, applying it with our operator, and offers + and -.
+    panel = addon_module("panels.sidebar").NONOGRAM_PT_make_presets
+    log = []
+    fake = type("P", (), {k: getattr(panel, k) for k in (
+        "preset_subdir", "preset_operator", "preset_add_operator", "preset_operator_defaults",
+        "path_menu",)})()
+    fake.layout = RecordingLayout(log)
+    panel.draw(fake, bpy.context)
+    props = [v for kind, v in log if kind == "operator_prop"]
+    assert ("nonogram.preset_apply", "filepath", str(path)) in props
+    assert ("nonogram.preset_apply", "menu_idname", "NONOGRAM_PT_make_presets") in props
+    assert ("nonogram.make_preset_add", "remove_name", True) in props
 
     # The sidebar applies it to the panel's settings (reading, not running, the file).
     s.resolution, s.samples, s.threshold, s.robust = 12, 1, 0.5, True
