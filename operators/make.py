@@ -18,6 +18,7 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
     bl_label = "Make Nonogram"
     bl_options = {'REGISTER', 'UNDO', 'PRESET'}
 
+    finish_checks = (polls.object_mode,)
     checks = (polls.object_mode, polls.no_job, polls.mesh_source)
 
     def draw(self, context: bpy.types.Context):

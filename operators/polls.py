@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import scene
-from .worker import active_job
+from . import scene, worker
 
 Check = Callable[..., str]
 
@@ -52,7 +51,7 @@ def object_mode(context) -> str:
 
 
 def no_job(context) -> str:
-    job = active_job()
+    job = worker.active_job()
     return f"A nonogram {job.label} is still running (Esc cancels it)" if job is not None else ""
 
 

@@ -27,6 +27,7 @@ class NONOGRAM_OT_solve(polls.Polled, SolveOptions, JobOperator, bpy.types.Opera
     bl_label = "Solve Nonogram"
     bl_options = {'REGISTER', 'UNDO', 'PRESET'}
 
+    finish_checks = (polls.object_mode,)
     checks = (polls.object_mode, polls.no_job, polls.nonogram)
 
     def draw(self, context: bpy.types.Context):

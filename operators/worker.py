@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import bpy
 
+from . import polls
 from .scene.common import NonogramError
 
 if TYPE_CHECKING:
@@ -144,7 +145,12 @@ class JobOperator(_OperatorBase):
         if not job.done:
             self._status(context, job.status_text())
             return {'PASS_THROUGH'}
-        return self._stop(context, cancelled=job.cancel_event.is_set())
+        cancelled = job.cancel_event.is_set()
+        wait = "" if cancelled or job.error is not None else polls.why_not(context, *self.finish_checks)
+        if wait:
+            self._status(context, f"Nonogram {job.label} done: {wait} to apply it - Esc to cancel")
+            return {'PASS_THROUGH'}
+        return self._stop(context, cancelled=cancelled)
 
     def cancel(self, context: bpy.types.Context):
         # Blender ends the modal operator itself (a file is loaded, the window closes): stop the
@@ -159,6 +165,10 @@ class JobOperator(_OperatorBase):
 
     # engine calls that poll the progress callback stop soon after Esc; others are abandoned
     cancel_is_cooperative = True
+    # Checks (context -> reason, '' when fine) that must pass before finish() may change the
+    # scene: a result that lands while the user edits a mesh waits for them, rather than being
+    # written into mesh data that leaving Edit Mode would overwrite.
+    finish_checks: tuple = ()
 
     def make_job(self, context: bpy.types.Context):
         raise NotImplementedError

@@ -10,7 +10,7 @@ import pytest
 
 from blender_support import (Event, Recorder, RecordingLayout, add_primitive, addon, addon_module, bpy, data_counts, data_names,
                              drive_modal, engine, instances_of, mesh_coords, operator_stand_in, point_attribute,
-                             run_op)
+                             run_op, view3d_override)
 
 pytestmark = pytest.mark.blender
 
@@ -326,6 +326,32 @@ def test_modal_make_esc_after_the_voxels_are_done_still_builds_nothing(addon):
     assert op.modal(ctx, Event('ESC', value='PRESS')) == {'RUNNING_MODAL'}
     assert drive_modal(op, ctx, []) == {'CANCELLED'}
     assert data_names() == names
+
+
+def test_modal_make_waits_for_object_mode_to_build(addon):
+    add_primitive("monkey")
+    other = add_primitive("cube", location=(4, 0, 0))
+    src = bpy.data.objects["Suzanne"]
+    bpy.context.view_layer.objects.active = src
+    bpy.context.scene.nonogram_settings.resolution = 6
+    ctx = Recorder()
+    op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
+    job = addon_module("operators.worker").active_job()
+    # Meanwhile the user edits another mesh: the finished job waits instead of building.
+    bpy.context.view_layer.objects.active = other
+    with bpy.context.temp_override(**view3d_override()):
+        bpy.ops.object.mode_set(mode='EDIT')
+    names = data_names()
+    assert job.done_event.wait(120)
+    for _ in range(3):
+        assert op.modal(ctx, Event('TIMER')) == {'PASS_THROUGH'}
+    assert data_names() == names
+    assert "Switch to Object Mode to apply it" in ctx.status[-1]
+    with bpy.context.temp_override(**view3d_override()):
+        bpy.ops.object.mode_set(mode='OBJECT')
+    assert drive_modal(op, ctx, []) == {'FINISHED'}
+    assert bpy.context.active_object.nonogram.is_nonogram
 
 
 def test_make_options_are_real_properties_for_adjust_last_operation(addon):
