@@ -46,6 +46,8 @@ class _OptionPresets(PresetPanel):
     ``nonogram.<operator>`` in Adjust Last Operation, applied to the sidebar's settings."""
     operator = ""
     preset_operator = "nonogram.preset_apply"
+    preset_subdir = preset_add_operator = ""
+    preset_operator_defaults: dict = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import time
+from types import SimpleNamespace
 from pathlib import Path
 
 import numpy as np
@@ -250,6 +251,7 @@ def operator_stand_in(op_class, **props):
     op = cls.__new__(cls)
     object.__setattr__(op, "properties", _SetProperties())
     object.__setattr__(op, "reports", [])
+    object.__setattr__(op, "bl_rna", SimpleNamespace(properties=rna))
     for name in names:
         object.__setattr__(op, name, rna[name].default)
     for name, value in props.items():

@@ -362,22 +362,11 @@ def test_make_options_are_real_properties_for_adjust_last_operation(addon):
         # Shown in the redo panel, and saved in presets (Blender's skip SKIP_SAVE ones).
         assert not rna[name].is_hidden and not rna[name].is_skip_save, name
     # The redo panel draws every option (the operator's own draw).
-    drawn = []
-
-    class Layout:
-        use_property_split = False
-        active = True
-
-        def prop(self, data, name, **kw):
-            assert data is op and name in rna
-            drawn.append(name)
-
-        def column(self, **kw):
-            return self
+    log = []
     op = operator_stand_in(cls)
-    op.layout = Layout()
+    op.layout = RecordingLayout(log)
     op.draw(bpy.context)
-    assert sorted(drawn) == sorted(MAKE_OPTIONS)
+    assert sorted(v for kind, v in log if kind == "prop") == sorted(MAKE_OPTIONS)
 
 
 def test_redo_reruns_with_the_operators_own_values(addon):
