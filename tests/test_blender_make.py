@@ -230,7 +230,7 @@ def test_errors_leave_data_unchanged(addon):
     assert "already a nonogram" in _bad()
 
 
-MAKE_OPTIONS = ("resolution", "samples", "threshold", "robust", "hide_source")
+BASIC_OPTIONS = ("resolution", "samples", "threshold", "robust", "hide_source")
 
 
 def _voxel_grid(src, res):
@@ -358,7 +358,9 @@ def test_make_options_are_real_properties_for_adjust_last_operation(addon):
     cls = bpy.types.NONOGRAM_OT_make
     assert {'REGISTER', 'UNDO', 'PRESET'} <= cls.bl_options
     rna = bpy.ops.nonogram.make.get_rna_type().properties
-    for name in MAKE_OPTIONS:
+    options = addon_module("operators.make").MAKE_OPTIONS  # every option, later ones too
+    assert set(BASIC_OPTIONS) <= set(options)
+    for name in options:
         # Shown in the redo panel, and saved in presets (Blender's skip SKIP_SAVE ones).
         assert not rna[name].is_hidden and not rna[name].is_skip_save, name
     # The redo panel draws every option (the operator's own draw).
@@ -366,7 +368,7 @@ def test_make_options_are_real_properties_for_adjust_last_operation(addon):
     op = operator_stand_in(cls)
     op.layout = RecordingLayout(log)
     op.draw(bpy.context)
-    assert sorted(v for kind, v in log if kind == "prop") == sorted(MAKE_OPTIONS)
+    assert sorted(v for kind, v in log if kind == "prop") == sorted(options)
 
 
 def test_redo_reruns_with_the_operators_own_values(addon):
