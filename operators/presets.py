@@ -61,7 +61,6 @@ def read_preset(filepath: str) -> dict:
 
 class _AddPanelPreset(AddPresetBase):
     """Add or remove a preset of the sidebar's settings"""
-    bl_options = {'REGISTER', 'INTERNAL'}
     operator_idname = ""
 
     @property
