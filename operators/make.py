@@ -37,7 +37,8 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
             self.report({'ERROR'}, str(e))
             return None
         self._source_name = source.name
-        return Job("make", lambda progress: scene.voxelize_source(src, progress=progress, **options))
+        return Job("make", lambda progress: scene.voxelize_source(src, progress=progress,
+                                                                   **options))
 
     def finish(self, context: bpy.types.Context, made):
         source: "bpy.types.Object | None" = bpy.data.objects.get(self._source_name)

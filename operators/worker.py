@@ -146,7 +146,8 @@ class JobOperator(_OperatorBase):
             self._status(context, job.status_text())
             return {'PASS_THROUGH'}
         cancelled = job.cancel_event.is_set()
-        wait = "" if cancelled or job.error is not None else polls.why_not(context, *self.finish_checks)
+        wait = ("" if cancelled or job.error is not None
+                else polls.why_not(context, *self.finish_checks))
         if wait:
             self._status(context, f"Nonogram {job.label} done: {wait} to apply it - Esc to cancel")
             return {'PASS_THROUGH'}

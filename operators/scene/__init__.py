@@ -29,7 +29,8 @@ from .store import (cells_mesh, jsonable, load_stored_puzzle, load_stored_report
                     props, settings, store_puzzle, store_report)
 
 __all__ = [
-    "DEFAULT_STYLE", "EMPTY", "FILLED", "KIND_CODES", "MAX_CELLS", "UNKNOWN", "Made", "NonogramError", "SourceMesh",
+    "DEFAULT_STYLE", "EMPTY", "FILLED", "KIND_CODES", "MAX_CELLS", "UNKNOWN", "Made",
+    "NonogramError", "SourceMesh",
     "animate_solve", "apply_solve_result", "build_from_puzzle", "build_made", "cells_mesh",
     "check_resolution",
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
