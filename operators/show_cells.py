@@ -1,10 +1,10 @@
 import bpy
 from bpy.props import EnumProperty
 
-from . import scene
+from . import polls, scene
 
 
-class NONOGRAM_OT_show_cells(bpy.types.Operator):
+class NONOGRAM_OT_show_cells(polls.Polled, bpy.types.Operator):
     """Choose which cells of the active nonogram are drawn"""
     bl_idname = "nonogram.show_cells"
     bl_label = "Show Cells"
@@ -14,30 +14,19 @@ class NONOGRAM_OT_show_cells(bpy.types.Operator):
         name="Show",
         items=[('UNDECIDED', "Unknown Cells",
                 "Only the cells logic could not decide, or where two solutions differ"),
-               ('RESULT', "Solver Result", "Every cell not known to be empty"),
-               ('CHANGES', "Piece Changes",
-                "The answer, with the cells Make's piece options added highlighted")],
+               ('RESULT', "Solver Result", "Every cell not known to be empty")],
         default='UNDECIDED')
 
     @classmethod
     def description(cls, context, properties):
         if properties.mode == 'UNDECIDED':
             return "Highlight the cells the solver could not decide, or where two solutions differ"
-        if properties.mode == 'CHANGES':
-            return "Show the answer with the cells Make's piece options added highlighted"
         return "Show every cell that is not known to be empty"
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        # Piece changes are known from Make; the other modes need a solve.
-        obj = scene.nonogram_of(context.active_object)
-        return obj is not None and (bool(obj.nonogram.report) or bool(obj.nonogram.make_info))
+    checks = (polls.object_mode, polls.solved)
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        if self.mode != 'CHANGES' and not obj.nonogram.report:
-            self.report({'ERROR'}, "Solve the nonogram first")
-            return {'CANCELLED'}
         n = scene.show_cells(obj, self.mode)
         if self.mode == 'UNDECIDED':
             if n == 0:
@@ -45,9 +34,19 @@ class NONOGRAM_OT_show_cells(bpy.types.Operator):
                                       "unchanged")
             else:
                 self.report({'INFO'}, f"{n} undecided cells highlighted")
-        elif self.mode == 'CHANGES':
-            if n == 0:
-                self.report({'INFO'}, "Make's piece options added no cell")
-            else:
-                self.report({'INFO'}, f"{n} cells added by the piece options highlighted")
+        return {'FINISHED'}
+
+
+class NONOGRAM_OT_show_added(polls.Polled, bpy.types.Operator):
+    """Show the answer with the cells Make's piece options (Thin Parts) added highlighted"""
+    bl_idname = "nonogram.show_added"
+    bl_label = "Show Added Cells"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    checks = (polls.object_mode, polls.piece_changes)
+
+    def execute(self, context: bpy.types.Context):
+        obj = scene.nonogram_of(context.active_object)
+        n = scene.show_cells(obj, 'CHANGES')
+        self.report({'INFO'}, f"{n} cells added by the piece options highlighted")
         return {'FINISHED'}

@@ -70,7 +70,7 @@ def test_thin_legs_and_what_each_option_does(addon):
             assert rep["before"]["pieces"] == counts[("NONE", ())]
             if added:
                 # Show Added Cells highlights exactly those cells over the answer.
-                assert run_op(bpy.ops.nonogram.show_cells, mode='CHANGES') == {'FINISHED'}
+                assert run_op(bpy.ops.nonogram.show_added) == {'FINISHED'}
                 assert np.array_equal(point_attribute(obj, "highlight"), repair > 0)
                 assert np.array_equal(point_attribute(obj, "visible"),
                                       point_attribute(obj, "solution").astype(bool))
@@ -253,4 +253,4 @@ def test_the_panel_shows_pieces_and_what_the_options_changed(addon):
     assert "1 piece" in labels
     added = info["diagnostics"]["repair"]["bridge_added"]
     assert f"{added} voxels added to bridge pieces" in labels
-    assert ("operator", "nonogram.show_cells") in log
+    assert ("operator", "nonogram.show_added") in log
