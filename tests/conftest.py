@@ -1,4 +1,5 @@
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -21,3 +22,13 @@ def shared_path(*parts) -> Path:
 @pytest.fixture
 def shared():
     return shared_path
+
+
+def run_without_numba(code: str, *python_args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh Python with ``NONOGRAM_NO_NUMBA=1`` (the engine's plain-Python
+    fallback) and the repo root and tests/ first on sys.path."""
+    env = dict(os.environ, NONOGRAM_NO_NUMBA="1")
+    prelude = "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]\n"
+    return subprocess.run([sys.executable, *python_args, "-c", prelude + code, str(ROOT),
+                           str(ROOT / "tests")], env=env, capture_output=True, text=True,
+                          timeout=timeout)

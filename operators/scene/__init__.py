@@ -24,7 +24,7 @@ from .clear import clear_nonogram
 from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
-from .source import check_resolution, grid_estimate, source_triangles
+from .source import check_resolution, grid_estimate, source_triangles, sources_triangles
 from .store import (cells_mesh, jsonable, load_stored_puzzle, load_stored_report, nonogram_of,
                     props, settings, store_puzzle, store_report)
 
@@ -36,6 +36,7 @@ __all__ = [
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
     "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
     "make_nonogram", "nonogram_of", "props", "read_source", "set_modifier_input",
-    "set_point_attribute", "settings", "show_cells", "source_triangles", "store_puzzle",
+    "set_point_attribute", "settings", "show_cells", "source_triangles", "sources_triangles",
+    "store_puzzle",
     "store_report", "voxel_group", "voxelize_source",
 ]
