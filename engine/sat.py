@@ -9,26 +9,26 @@ TAAI 2011 puzzles our search could not settle in 10 s, CaDiCaL finds a solution 
 (``search.py``). python-sat is optional: without it the search goes on alone.
 
 Encoding (cell c is variable c + 1; cells already known are unit clauses):
-- exact block lists (2D, and 3D plain clues: one block): one variable per feasible start of
-  each block (given the known cells), exactly one start per block, a start fills its block
-  and empties the cells on either side, the next block starts after it, and a filled cell is
-  covered by some start;
+- exact block lists (2D, and 3D plain clues: one block): order variables "block j starts at
+  or before p" and cover variables (``_blocks_clauses``);
 - 3D circle / square clues: the filled count by a sequential counter, and the block count
   (block starts ``x_i and not x_(i-1)``) by a counter as well: exactly 2, at least 3.
 """
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 
-from .cells import EMPTY, FILLED, UNKNOWN
+from .cells import FILLED, UNKNOWN
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN
 
-SAT_ERROR = ""
+# python-sat is imported on first use (importing it takes ~0.4 s, and most puzzles never need
+# it); a wheel that is present but does not load shows then, and the search goes on without it.
 try:
-    from pysat.card import CardEnc, EncType
-    from pysat.solvers import Solver
-    HAVE_SAT = True
-except Exception as exc:  # ImportError, or a wheel that does not load on this platform
+    HAVE_SAT = importlib.util.find_spec("pysat") is not None
+    SAT_ERROR = "" if HAVE_SAT else "python-sat is not installed"
+except (ImportError, ValueError) as exc:
     HAVE_SAT = False
     SAT_ERROR = f"{type(exc).__name__}: {exc}"
 
@@ -37,69 +37,75 @@ except Exception as exc:  # ImportError, or a wheel that does not load on this p
 SOLVER_NAME = "cadical195"
 
 
-def _blocks_clauses(cells, blocks, st, new, out):
-    """Clauses of an exact block list over ``cells`` (variables) with known states ``st``."""
+_TRUE = 1 << 40  # a literal that is always true (its negation always false)
+
+
+def _blocks_clauses(cells, blocks, new, out):
+    """Clauses of an exact block list over ``cells`` (variables): order variables ``y(j, p)``
+    = "block j starts at or before p" (monotone in p; block j+1 at or before p puts block j at
+    or before p - b_j - 1), a cover variable per block and cell it may cover (``y(j, i) and
+    not y(j, i - b_j)``), and a filled cell is covered by some block. Measured on 17 TAAI
+    puzzles solved from scratch by CaDiCaL: 135k conflicts, against 220k with one variable per
+    block start (exactly one per block)."""
     n = len(cells)
     k = len(blocks)
     if k == 0:
         for x in cells:
             out.append([-x])
         return
-    early = np.zeros(k, np.int64)
+    lo, hi = [], [0] * k
     s = 0
-    for j, b in enumerate(blocks):
-        early[j] = s
+    for b in blocks:
+        lo.append(s)
         s += b + 1
-    late = np.zeros(k, np.int64)
     e = n
     for j in range(k - 1, -1, -1):
-        late[j] = e - blocks[j]
-        e = late[j] - 1
-    empty = st == EMPTY
-    filled = st == FILLED
-    # run[i]: cells without a known empty from i on (a block of b fits at p iff run[p] >= b)
-    run = np.zeros(n + 1, np.int64)
-    for i in range(n - 1, -1, -1):
-        run[i] = 0 if empty[i] else run[i + 1] + 1
-    starts = []
-    for j, b in enumerate(blocks):
-        sj = {}
-        for p in range(int(early[j]), int(late[j]) + 1):
-            if run[p] >= b and not (p > 0 and filled[p - 1]) and not (p + b < n and filled[p + b]):
-                sj[p] = new()
-        if not sj:
-            out.append([])  # no place for this block: no solution
-            return
-        starts.append(sj)
-        vs = list(sj.values())
-        out.append(vs)
-        for a in range(len(vs)):
-            for c in range(a + 1, len(vs)):
-                out.append([-vs[a], -vs[c]])
+        hi[j] = e - blocks[j]
+        e = hi[j] - 1
+    if lo[0] > hi[0]:
+        out.append([])  # the clue does not fit the line: no solution
+        return
+    ys = [{p: new() for p in range(lo[j], hi[j])} for j in range(k)]
+
+    def y(j, p):
+        if p < lo[j]:
+            return -_TRUE
+        if p >= hi[j]:
+            return _TRUE
+        return ys[j][p]
+
+    def add(clause):
+        lits = []
+        for x in clause:
+            if x == _TRUE:
+                return
+            if x != -_TRUE:
+                lits.append(x)
+        out.append(lits)
+
     cover = [[] for _ in range(n)]
     for j, b in enumerate(blocks):
-        nxt = starts[j + 1] if j + 1 < k else None
-        for p, v in starts[j].items():
-            for i in range(p, p + b):
-                if not filled[i]:
-                    out.append([-v, cells[i]])
-                cover[i].append(v)
-            if p > 0 and not empty[p - 1]:
-                out.append([-v, -cells[p - 1]])
-            if p + b < n and not empty[p + b]:
-                out.append([-v, -cells[p + b]])
-            if nxt is not None:
-                out.append([-v] + [w for q, w in nxt.items() if q > p + b])
-            if j > 0:
-                out.append([-v] + [w for q, w in starts[j - 1].items() if q + blocks[j - 1] < p])
+        for p in range(lo[j], hi[j] - 1):
+            add([-y(j, p), y(j, p + 1)])
+        if j + 1 < k:
+            for p in range(lo[j + 1], hi[j + 1] + 1):
+                add([-y(j + 1, p), y(j, p - b - 1)])
+        for i in range(lo[j], hi[j] + b):
+            a, c = y(j, i), y(j, i - b)
+            v = new()
+            add([-v, a])
+            add([-v, -c])
+            add([v, -a, c])
+            out.append([-v, cells[i]])
+            cover[i].append(v)
     for i in range(n):
-        if not empty[i]:
-            out.append([-cells[i]] + cover[i])
+        out.append([-cells[i]] + cover[i])
 
 
 def _count_clauses(cells, kind, total, top, out):
     """Clauses of a 3D circle / square clue: ``total`` filled cells in 2 / at least 3 blocks.
     Returns the new top variable."""
+    from pysat.card import CardEnc, EncType  # type: ignore[import-untyped]
     r = CardEnc.equals(lits=cells, bound=total, top_id=top, encoding=EncType.seqcounter)
     out.extend(r.clauses)
     top = max(top, r.nv)
@@ -150,7 +156,7 @@ def line_clauses(net, state, li, top, out):
         def new():
             box[0] += 1
             return box[0]
-        _blocks_clauses(cells, [int(b) for b in nums if b > 0], state[idx], new, out)
+        _blocks_clauses(cells, [int(b) for b in nums if b > 0], new, out)
         return box[0]
     return _count_clauses(cells, kind, int(nums[0]), top, out)
 
@@ -168,6 +174,7 @@ class SatSearch:
         self.top = self.n_cells
         known = np.flatnonzero(self.state != UNKNOWN)
         units = [[int(c) + 1] if self.state[c] == FILLED else [-(int(c) + 1)] for c in known]
+        from pysat.solvers import Solver  # type: ignore[import-untyped]  # ImportError/OSError: a broken wheel
         self.solver = Solver(name=SOLVER_NAME, bootstrap_with=units)
         self.chunk = 300  # conflicts per step (grows to SAT_CHUNK_S of work)
         self.conflicts = 0
