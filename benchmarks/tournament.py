@@ -7,11 +7,13 @@ The TAAI/TCGA/ICGA computer nonogram tournaments ask for any one solution of eac
 - LalaFrogKK (CGI-LAB/Nonogram, the LalaFrogKK paper's tournament solver), built outside the
   repository by ``benchmarks/build_lalafrogkk.sh``, in its own tournament mode (MODE 1: the
   puzzles of a set in order, one solution each);
-- nonosolve (hyouv/FastNonogramSolver) in its ``--taai`` mode, when a binary is given.
+- nonosolve (hyouv/FastNonogramSolver: bit-parallel line solving, probing, DFS with restarts,
+  Kissat/CaDiCaL fallback) in its ``--taai`` mode, one process per puzzle, when a binary is
+  given (``--nonosolve``; built outside the repository: it needs Kissat and CaDiCaL).
 
 Every solver gets the same limit per puzzle in **CPU seconds** (``--limit``, default 10), and
 every time is the CPU time of the solve (LalaFrogKK's own ``clock()`` per puzzle; ours
-``time.process_time()`` around ``solve``; nonosolve's log). CPU time rather than wall time
+``time.process_time()`` around ``solve``; nonosolve's process, from ``wait4``). CPU time rather than wall time
 because the machine is shared: a solver waiting for a core is not charged for it. Every
 solution is checked against the clues here; a wrong one counts as unsolved.
 LalaFrogKK has no time limit of its own: a watchdog reads its log as it goes, kills it when
@@ -255,23 +257,37 @@ def run_lala(binary, name, indices, limit, tmp):
 
 
 def run_nonosolve(binary, name, indices, limit, tmp):
-    """nonosolve's ``--taai`` mode with ``-n 1 --timeout`` (its limit is wall time)."""
+    """nonosolve's ``--taai`` mode with ``-n 1``, one process per puzzle: its own ``--timeout``
+    is wall time, so a watchdog stops it at ``limit`` CPU seconds instead, and its CPU time is
+    the process's (``wait4``; the process start, a few ms, included)."""
     puzzles = read_set(name)
     work = Path(tmp) / f"nonosolve-{name}"
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    write_set([puzzles[i] for i in indices], work / "input.txt")
-    subprocess.run([str(binary), "--taai", "input.txt", "-o", "solution.txt", "--log", "log.txt",
-                    "-n", "1", "--timeout", str(limit)], cwd=str(work), stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    grids = read_grids(work / "solution.txt")
+    work.mkdir(parents=True, exist_ok=True)
     res = {}
-    logged = [ln.split("\t") for ln in open(work / "log.txt") if ln.startswith("#")] \
-        if (work / "log.txt").exists() else []
-    for k, parts in enumerate(logged):
-        i = indices[k]
-        found = parts[2] in ("FOUND", "UNIQUE", "MULTIPLE")
-        res[i] = {"i": i, "cpu": float(parts[1]), "ok": check(puzzles[i], grids.get(k + 1)) if found else None}
+    for i in indices:
+        for f in ("input.txt", "solution.txt", "log.txt"):
+            (work / f).unlink(missing_ok=True)
+        write_set([puzzles[i]], work / "input.txt")
+        proc = subprocess.Popen([str(binary), "--taai", "input.txt", "-o", "solution.txt", "--log", "log.txt",
+                                 "-n", "1", "--timeout", str(100 * limit)], cwd=str(work),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        killed = False
+        while True:  # wait4 rather than poll: it gives the child's CPU time
+            pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if _cpu_of(proc.pid) >= limit:
+                proc.kill()
+                killed = True
+                pid, status, ru = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.02)
+        proc.returncode = status  # reaped here: Popen must not wait for it again
+        cpu = ru.ru_utime + ru.ru_stime
+        grid = read_grids(work / "solution.txt").get(1)
+        ok = None if killed else check(puzzles[i], grid)
+        res[i] = {"i": i, "cpu": min(cpu, float(limit)) if killed else cpu, "ok": ok or None,
+                  "timeout": killed}
     return res
 
 
