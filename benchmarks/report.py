@@ -751,7 +751,7 @@ def build() -> str:
             w("")
     if tour and tour.get("sets"):
         t, th = section_tournament(tour)
-        w("## 2D: tournament sets, first solution, side by side with LalaFrogKK")
+        w("## 2D: tournament sets, first solution, side by side with LalaFrogKK and nonosolve")
         w("")
         w(f"`python benchmarks/tournament.py` (run on its own: {ft(tour.get('elapsed_s'))}): each set's "
           f"puzzles ({tour.get('count')} per set, every {nth(tour.get('stride', 1))}) solved by each solver "
@@ -759,7 +759,9 @@ def build() -> str:
           f"**CPU time** per puzzle; every time is CPU time (the machine was shared, so a solver waiting for "
           f"a core is not charged). LalaFrogKK (CGI-LAB/Nonogram, built by `benchmarks/build_lalafrogkk.sh`) "
           f"ran in its tournament mode (the set in order, one solution each) under a watchdog that stops it "
-          f"at the limit; an unsolved puzzle counts the time it used. Every solution was checked against "
+          f"at the limit; an unsolved puzzle counts the time it used. nonosolve (hyouv/FastNonogramSolver, "
+          f"built by `benchmarks/build_nonosolve.sh`) ran one process per puzzle (its `--taai` mode, `-n 1`) "
+          f"under the same CPU watchdog. Every solution was checked against "
           f"the clues. *solved* counts checked solutions (for the uniqueness row: a `unique`, `multiple` or "
           f"`none` verdict).")
         w("")
