@@ -400,6 +400,43 @@ def section_taai(b2d):
     return table(head, rows), summary
 
 
+TOURNAMENT_SOLVERS = (("ours", "ours, first solution (`want=1`)"), ("lala", "LalaFrogKK"),
+                      ("nonosolve", "nonosolve"), ("ours_unique", "ours, uniqueness (`want=2`)"))
+
+
+def section_tournament(tour):
+    """Side-by-side tables of benchmarks/tournament.py: one row per set and solver, and the
+    headline lines (ours vs each peer per set)."""
+    rows, heads = [], []
+    limit = tour.get("limit")
+    for st in tour.get("sets", []):
+        ours = (st.get("ours") or {}).get("summary")
+        for key, label in TOURNAMENT_SOLVERS:
+            e = st.get(key)
+            if not e:
+                continue
+            s = e["summary"]
+            over = sum(1 for r in e["rows"] if r and r.get("cpu") is not None and r["cpu"] > 1.0)
+            ratio = "—"
+            if key in ("lala", "nonosolve") and ours and ours["total"] > 0:
+                ratio = fx(s["total"] / ours["total"])
+            rows.append((st["set"], label, f"{s['solved']}/{s['n']}", ft(s["total"]), ft(s["median"]),
+                         ft(s["max"]), over, ratio))
+        for key, label in TOURNAMENT_SOLVERS[1:3]:
+            e = st.get(key)
+            if e and ours:
+                s = e["summary"]
+                heads.append(f"- **{st['set']}, ours vs {label}**: solved {ours['solved']} vs {s['solved']} of "
+                             f"{s['n']}; total {ft(ours['total'])} vs {ft(s['total'])} CPU "
+                             f"({label} ÷ ours: {fx(s['total'] / ours['total']) if ours['total'] else '—'})")
+        u = (st.get("ours_unique") or {}).get("summary")
+        if u:
+            heads.append(f"- **{st['set']}, ours, uniqueness verdict**: {u['solved']} of {u['n']} settled "
+                         f"within {ft(limit)} (total {ft(u['total'])}, max {ft(u['max'])})")
+    head = ("Set", "solver", "solved", "total CPU", "median", "max", "> 1 s", "peer ÷ ours (total)")
+    return table(head, rows), heads
+
+
 def section_voxel(vox):
     rows = vox["rows"]
     ress = sorted({r["resolution"] for r in rows})
@@ -454,6 +491,7 @@ def build() -> str:
     b2d = load_json(RESULTS / "bench2d.json")
     vox = load_json(RESULTS / "voxelizer.json")
     run = load_json(RESULTS / "run.json", {})
+    tour = load_json(RESULTS / "tournament.json")
     plots = all_plots(b3d, b2d, vox)
     rows3d = (b3d or {}).get("rows", [])
     seed_problems = SP.verify()
@@ -711,6 +749,26 @@ def build() -> str:
             t, _summ = section_taai(b2d)
             w(t)
             w("")
+    if tour and tour.get("sets"):
+        t, th = section_tournament(tour)
+        w("## 2D: tournament sets, first solution, side by side with LalaFrogKK and nonosolve")
+        w("")
+        w(f"`python benchmarks/tournament.py` (run on its own: {ft(tour.get('elapsed_s'))}): each set's "
+          f"puzzles ({tour.get('count')} per set, every {nth(tour.get('stride', 1))}) solved by each solver "
+          f"in the same run, one process each, single-threaded, with a limit of {ft(tour.get('limit'))} of "
+          f"**CPU time** per puzzle; every time is CPU time (the machine was shared, so a solver waiting for "
+          f"a core is not charged). LalaFrogKK (CGI-LAB/Nonogram, built by `benchmarks/build_lalafrogkk.sh`) "
+          f"ran in its tournament mode (the set in order, one solution each) under a watchdog that stops it "
+          f"at the limit; an unsolved puzzle counts the time it used. nonosolve (hyouv/FastNonogramSolver, "
+          f"built by `benchmarks/build_nonosolve.sh`) ran one process per puzzle (its `--taai` mode, `-n 1`) "
+          f"under the same CPU watchdog. Every solution was checked against "
+          f"the clues. *solved* counts checked solutions (for the uniqueness row: a `unique`, `multiple` or "
+          f"`none` verdict).")
+        w("")
+        w("\n".join(th))
+        w("")
+        w(t)
+        w("")
     # --- notes
     w("## Notes")
     w("")

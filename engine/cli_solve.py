@@ -27,6 +27,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-cache", action="store_true", help="disable the line-result cache (full)")
     ap.add_argument("--no-known", action="store_true",
                     help="do not let the puzzle file's own solution order the search's guesses (full)")
+    ap.add_argument("--first", action="store_true",
+                    help="stop at the first solution: verdict solved or none, no uniqueness check (full)")
+    ap.add_argument("--no-sat", action="store_true",
+                    help="never hand the search over to the SAT solver (python-sat) (full)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--compare", action="store_true",
                     help="run the seed's five configurations (Table 5 columns)")
@@ -43,21 +47,21 @@ def _summary(name, p, r) -> str:
         lines.append(f"two solutions differ in {len(r.differing_cells)} cells")
     if r.stats.get("nodes"):
         lines.append(f"search nodes: {r.stats['nodes']}")
-    if p.dim == 2 and r.verdict == "unique" and p.n_cells <= 100 * 100:
+    if p.dim == 2 and r.verdict in ("unique", "solved") and p.n_cells <= 100 * 100:
         W, H = p.shape
         sol = r.solutions[0].reshape(H, W)
         lines += ["".join("#" if v else "." for v in row) for row in sol]
     return "\n".join(lines)
 
 
-def _warm_up(method, linesolver):
+def _warm_up(method, linesolver, want=2):
     """Load the compiled kernels before the timed solve, so ``time_s`` measures solving, not
     loading numba's cache (about half a second in a fresh process)."""
     import numpy as np
 
     from .clues import puzzle_from_grid
     tiny = puzzle_from_grid(np.eye(2, dtype=bool))  # two solutions: every stage runs
-    solve(tiny, method=method, linesolver=linesolver)
+    solve(tiny, method=method, linesolver=linesolver, want=want)
 
 
 def main(argv) -> int:
@@ -81,11 +85,12 @@ def main(argv) -> int:
             print(f"{(p.name or args.puzzle)[:19]:<20}{p.n_lines:>7}{cells}")
             print(f"{'known':<27}" + "".join(f"{100 * r['known_fraction']:>17.1f}%" for r in rows))
         return 0
-    _warm_up(args.solver, args.linesolver)
+    want = 1 if args.first else 2
+    _warm_up(args.solver, args.linesolver, want)
     r = solve(p, method=args.solver, prepass=args.prepass, linesolver=args.linesolver,
               max_iterations=args.max_iterations, time_limit=args.time_limit,
               step_limit=args.step_limit, seed_exit=args.seed_exit, cache=not args.no_cache,
-              use_known=not args.no_known)
+              use_known=not args.no_known, want=want, sat=not args.no_sat)
     if args.json:
         d = r.to_dict()
         d["puzzle"] = p.name or args.puzzle

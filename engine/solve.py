@@ -26,7 +26,7 @@ from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, bru
 from .search import Limits, run_full
 
 METHODS = ("brute", "hierarchical", "heuristic", "full")
-VERDICTS = ("unique", "multiple", "none", "unknown")
+VERDICTS = ("unique", "multiple", "none", "unknown", "solved")
 DIFFICULTIES = ("line", "probe", "search")
 
 # The seed study's Table 5 columns: (label, method, prepass).
@@ -93,7 +93,8 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
           max_iterations: int = 100, time_limit: Optional[float] = None,
           step_limit: Optional[int] = None, progress: Optional[Callable] = None,
           seed_exit: bool = False, cache: bool = True,
-          seed_budget: int = DEFAULT_SEED_BUDGET, use_known: bool = True) -> SolveReport:
+          seed_budget: int = DEFAULT_SEED_BUDGET, use_known: bool = True, want: int = 2,
+          sat: bool = True) -> SolveReport:
     """Solve ``puzzle`` with ``method``; see the module docstring and docs/SOLVER.md.
 
     ``step_limit`` bounds line-solver applications (including probes and consistency checks);
@@ -102,13 +103,19 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     ``use_known``: when the puzzle carries its solution (``puzzle.solution``, e.g. the voxel grid
     a 3D puzzle was made from) and it satisfies every clue, ``full`` guesses its values first:
     the verdict is the same, found far sooner on puzzles with several solutions.
+    ``want=1`` (``full`` only): stop at the first solution, verdict ``solved`` (or ``none``),
+    instead of searching for a second one to settle uniqueness. ``sat``: let ``full``'s search
+    hand over to a CDCL solver when it wanders (python-sat, if installed; ``engine/sat.py``).
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+    if want not in (1, 2):
+        raise ValueError(f"want must be 1 (first solution) or 2 (uniqueness), not {want!r}")
     ls_id = _ls_id(linesolver)
     options = {"prepass": bool(prepass), "linesolver": linesolver, "max_iterations": int(max_iterations),
                "time_limit": time_limit, "step_limit": step_limit, "seed_exit": bool(seed_exit),
-               "cache": bool(cache), "use_known": bool(use_known)}
+               "cache": bool(cache), "use_known": bool(use_known), "want": int(want),
+               "sat": bool(sat)}
     t0 = time.perf_counter()
     net = build_net(puzzle)
     n = puzzle.n_cells
@@ -121,12 +128,13 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
                 limits.cancelled = True
                 return _cancelled_report(puzzle, method, options, t0)
         known = puzzle.solution if use_known else None
-        res, w = run_full(net, ls_id, budget, limits, use_cache=cache, known=known)
+        res, w = run_full(net, ls_id, budget, limits, use_cache=cache, known=known, want=want, use_sat=sat)
         sols = res.solutions
         differing = (np.flatnonzero(sols[0] != sols[1]) if len(sols) == 2 else np.zeros(0, np.int64))
         stats = _stats(w)
         stats.update(nodes=res.nodes, max_depth=res.max_depth, probe_fixed=res.probe_fixed,
                      quick_nodes=res.quick_nodes, restarts=res.restarts, known_solution=res.known_used,
+                     sat_conflicts=res.sat_conflicts,
                      cancelled=res.cancelled)
         return _report(res.verdict, res.difficulty, w, res.state, list(sols), differing, res.order,
                        method, options, t0, stats)
@@ -152,6 +160,8 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
             verdict, difficulty, sols = "unique", "line", [w.state == FILLED]
         else:
             verdict, difficulty = "none", "line"
+    if want == 1 and verdict == "unique":
+        verdict = "solved"
     stats = _stats(w)
     stats["stopped"] = status == ST_STOPPED or status == ST_PAUSED
     stats["cancelled"] = limits is not None and limits.cancelled

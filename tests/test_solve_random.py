@@ -147,6 +147,17 @@ def random_puzzles(rng, count, shapes, mixed_share=0.25, hide_max=0.3):
             yield puzzle_from_grid(a, hidden=hidden)
 
 
+def tournament_puzzles(count):
+    """The first ``count`` TAAI 2011 puzzles (random 25x25; probing leaves most of them to the
+    search), or none when ../shared is absent."""
+    from conftest import SHARED
+    path = SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / "taai2011.txt.gz"
+    if not path.exists():
+        return []
+    from engine.puzzlefile import load_puzzles
+    return load_puzzles(path)[:count]
+
+
 def check_report(p, r, sols):
     """The report against the reference solutions (a list of up to 2)."""
     expect = {0: "none", 1: "unique", 2: "multiple"}[len(sols)]
