@@ -12,9 +12,11 @@ from .import_puzzle import NONOGRAM_OT_import_puzzle
 from .make import NONOGRAM_OT_make
 from .show_cells import NONOGRAM_OT_show_cells
 from .solve import NONOGRAM_OT_solve
+from .view import NONOGRAM_OT_set_view, NONOGRAM_OT_slice
 
 classes = (NONOGRAM_OT_make, NONOGRAM_OT_solve, NONOGRAM_OT_compare, NONOGRAM_OT_show_cells,
-           NONOGRAM_OT_animate_solve, NONOGRAM_OT_export_puzzle, NONOGRAM_OT_import_puzzle, NONOGRAM_OT_clear)
+           NONOGRAM_OT_animate_solve, NONOGRAM_OT_export_puzzle, NONOGRAM_OT_import_puzzle, NONOGRAM_OT_clear,
+           NONOGRAM_OT_set_view, NONOGRAM_OT_slice)
 # cast: the stubs declare register_classes_factory as returning None.
 _register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(classes))
 

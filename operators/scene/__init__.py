@@ -13,7 +13,8 @@ that are not linked to the scene: they are only instanced.
 
 One module per job: ``source`` (the mesh in), ``materials`` and ``nodes`` (shared datablocks),
 ``attributes`` (point data), ``glyphs`` (clue labels), ``build`` (a nonogram from a puzzle or a
-mesh), ``store`` (data kept on the object), ``cells`` (solver results and animation), ``clear``.
+mesh), ``store`` (data kept on the object), ``hidden`` (clues the player does not see),
+``player`` (the player's view and slicing), ``cells`` (solver results and animation), ``clear``.
 The names below are the package's public API.
 """
 from .attributes import get_point_attribute, set_point_attribute
@@ -24,7 +25,9 @@ from .common import EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
 from .source import check_resolution, grid_estimate, source_triangles
-from .store import (cells_mesh, jsonable, load_stored_puzzle, load_stored_report, nonogram_of,
+from .hidden import designed_puzzle, hidden_mask, load_stored_puzzle, set_hidden, split_designed
+from .player import current_view, kept_block, player_modifier, set_slice, set_view
+from .store import (cells_mesh, jsonable, load_full_puzzle, load_stored_report, nonogram_of,
                     props, settings, store_puzzle, store_report)
 
 __all__ = [
@@ -34,4 +37,6 @@ __all__ = [
     "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
     "make_nonogram", "nonogram_of", "props", "set_modifier_input", "set_point_attribute",
     "settings", "show_cells", "source_triangles", "store_puzzle", "store_report", "voxel_group",
+    "current_view", "designed_puzzle", "hidden_mask", "kept_block", "load_full_puzzle",
+    "player_modifier", "set_hidden", "set_slice", "set_view", "split_designed",
 ]

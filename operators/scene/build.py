@@ -12,7 +12,9 @@ from ..runtime import engine
 from .attributes import points_mesh, set_point_attribute
 from .common import MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import glyph_library, clue_points
+from .hidden import set_hidden, split_designed
 from .nodes import label_group, set_modifier_input, voxel_group
+from .player import player_modifier
 from .source import check_resolution, source_triangles
 from .store import jsonable, props, store_puzzle
 
@@ -35,7 +37,10 @@ def _remove_ids(ids):
 
 def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(0.0, 0.0, 0.0),
                       voxel_size: float = 1.0) -> bpy.types.Object:
-    """Build the nonogram scene for a 3D puzzle; returns the nonogram object (made active)."""
+    """Build the nonogram scene for a 3D puzzle; returns the nonogram object (made active).
+
+    A designed puzzle (lines without a clue, and a solution) is shown as designed: its missing
+    clues are hidden ones the designer can show again (``hidden.split_designed``)."""
     if not getattr(puzzle, "is_3d", False):
         raise NonogramError(f"'{puzzle.name or name}' is a {len(puzzle.shape)}D puzzle; only 3D "
                             "puzzles can be built in the scene")
@@ -44,6 +49,7 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
     X, Y, Z = puzzle.shape
     if X * Y * Z > MAX_CELLS:
         raise NonogramError(f"a {X}×{Y}×{Z} puzzle has too many cells (limit {MAX_CELLS:,})")
+    puzzle, hidden = split_designed(puzzle)
     created: list = []
     groups_before = set(bpy.data.node_groups)
     materials_before = set(bpy.data.materials)
@@ -98,6 +104,8 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         pg.outlines = outlines
         props(labels).is_clue_object = True
         store_puzzle(obj, puzzle)
+        set_hidden(obj, hidden)
+        player_modifier(obj)
     except Exception:
         _remove_ids(created)
         for ng in set(bpy.data.node_groups) - groups_before:

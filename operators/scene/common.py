@@ -1,15 +1,18 @@
 """Names, cell states and limits shared by the scene-building modules, and the user-facing error."""
 
 TAG = "nonogram3d"              # ID property on node groups/materials this add-on made
-GN_VERSION = 2                  # bump when the node groups change, so old files get new groups
+GN_VERSION = 3                  # bump when the node groups change, so old files get new groups
 VOXEL_GROUP = "Nonogram Voxels"
 LABEL_GROUP = "Nonogram Clues"
+PLAYER_GROUP = "Nonogram Player"
 VOXEL_MATERIAL = "Nonogram Voxel"
+PLAYER_MATERIAL = "Nonogram Player Cube"
 CLUE_MATERIALS = {"plain": "Nonogram Clue", "circle": "Nonogram Clue Circle",
                   "square": "Nonogram Clue Square"}
 # Dark ink on light cubes, as in Picross 3D; circles and squares also get their own colour.
 CLUE_COLOURS = {"plain": (0.02, 0.02, 0.02, 1.0), "circle": (0.02, 0.12, 0.6, 1.0),
                 "square": (0.6, 0.05, 0.02, 1.0)}
+HIDDEN_CLUE_COLOUR = (0.55, 0.55, 0.55, 1.0)
 
 EMPTY, FILLED, UNKNOWN = 1, 2, 3
 

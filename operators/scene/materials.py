@@ -6,7 +6,7 @@ from typing import Any
 
 import bpy
 
-from .common import CLUE_COLOURS, CLUE_MATERIALS, GN_VERSION, TAG, VOXEL_MATERIAL
+from .common import CLUE_COLOURS, CLUE_MATERIALS, GN_VERSION, HIDDEN_CLUE_COLOUR, TAG, VOXEL_MATERIAL
 
 
 def tagged(coll, name):
@@ -98,6 +98,15 @@ def clue_material(kind):
     _use_nodes(mat)
     nt = mat.node_tree
     bsdf = bsdf_node(nt)
-    bsdf.inputs["Base Color"].default_value = CLUE_COLOURS[kind]
     bsdf.inputs["Roughness"].default_value = 1.0
+    # A hidden clue (designer's view) is drawn greyed; elsewhere the attribute reads 0.
+    hidden = new_node(nt, "ShaderNodeAttribute")
+    hidden.attribute_type = 'INSTANCER'
+    hidden.attribute_name = "hidden"
+    mix = new_node(nt, "ShaderNodeMix")
+    mix.data_type = 'RGBA'
+    nt.links.new(hidden.outputs["Fac"], socket(mix.inputs, "Factor"))
+    socket(mix.inputs, "A").default_value = CLUE_COLOURS[kind]
+    socket(mix.inputs, "B").default_value = HIDDEN_CLUE_COLOUR
+    nt.links.new(socket(mix.outputs, "Result"), bsdf.inputs["Base Color"])
     return mat

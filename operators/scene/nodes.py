@@ -95,7 +95,8 @@ def voxel_group():
 
 def label_group():
     """The glyph of each clue point (picked by its ``glyph`` attribute) plus a circle/square
-    outline for 2-block/3+-block clues, all rotated like the active camera (so they face it)."""
+    outline for 2-block/3+-block clues, all rotated like the active camera (so they face it).
+    Points with ``hidden`` set are clues the player does not see: drawn greyed, or not at all."""
     ng = tagged(bpy.data.node_groups, LABEL_GROUP)
     if ng is not None:
         return ng
@@ -103,6 +104,9 @@ def label_group():
     ng.interface.new_socket("Glyphs", in_out='INPUT', socket_type='NodeSocketCollection')
     ng.interface.new_socket("Outlines", in_out='INPUT', socket_type='NodeSocketCollection')
     ng.interface.new_socket("Show Zero Clues", in_out='INPUT', socket_type='NodeSocketBool')
+    ghosts = ng.interface.new_socket("Show Hidden Clues", in_out='INPUT', socket_type='NodeSocketBool')
+    ghosts.default_value = True
+    ghosts.description = "Draw hidden clues greyed (the player does not see them)"
     scale = ng.interface.new_socket("Label Size", in_out='INPUT', socket_type='NodeSocketFloat')
     scale.default_value, scale.min_value, scale.max_value = 1.0, 0.05, 10.0
     links = ng.links
@@ -111,6 +115,10 @@ def label_group():
     kind = _named(ng, "clue_kind", 'INT')
     nonzero = _compare(ng, 'INT', 'GREATER_THAN', total, 0)
     shown = _boolean(ng, 'OR', nonzero, gin.outputs["Show Zero Clues"])
+    # Hidden clues stay drawable (greyed by their material) so the designer can pick them.
+    hidden = _named(ng, "hidden", 'BOOLEAN')
+    shown = _boolean(ng, 'AND', shown, _boolean(ng, 'OR', _boolean(ng, 'NOT', hidden, hidden),
+                                                 gin.outputs["Show Hidden Clues"]))
 
     cam = new_node(ng, "GeometryNodeInputActiveCamera")
     info = new_node(ng, "GeometryNodeObjectInfo")
