@@ -61,6 +61,7 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     shape: IntVectorProperty(name="Grid", size=3, options={'HIDDEN'})
     source: PointerProperty(type=bpy.types.Object, name="Source")
     hid_source: BoolProperty(options={'HIDDEN'})
+    hid_source_render: BoolProperty(options={'HIDDEN'})
     collection: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})
     labels: PointerProperty(type=bpy.types.Object, options={'HIDDEN'})
     glyphs: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})

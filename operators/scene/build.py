@@ -167,4 +167,9 @@ def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.
     if hide_source:
         source_obj.hide_set(True)
         pg.hid_source = True
+    # The cubes have gaps: a visible source would show through them in renders. Showing it
+    # again (Object Properties > Visibility > Renders) is the way to ask for it.
+    if not source_obj.hide_render:
+        source_obj.hide_render = True
+        pg.hid_source_render = True
     return obj, result

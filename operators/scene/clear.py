@@ -20,6 +20,8 @@ def clear_nonogram(nonogram_obj: bpy.types.Object) -> None:
             pg.source.hide_set(False)
         except RuntimeError:  # source not in the current view layer
             pass
+    if pg.hid_source_render and pg.source is not None:
+        pg.source.hide_render = False
     coll, glyphs, outlines = pg.collection, pg.glyphs, pg.outlines
     objects = [obj] + [c for c in obj.children if c.nonogram.is_clue_object]
     if pg.labels is not None and pg.labels not in objects:
