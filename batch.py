@@ -8,7 +8,7 @@ MODELS are files (.obj .ply .stl .glb .gltf .fbx), directories (their model file
 recursive) or built-in meshes (suzanne, cube, sphere, icosphere, cylinder, cone). For every model
 and resolution the batch writes ``<model>-<res>.puzzle.json`` (the puzzle file),
 ``<model>-<res>.report.json`` and one row of ``summary.csv`` (also ``summary.json``); with
-``--blend`` the .blend and with ``--render`` a small Cycles PNG. A model that fails is reported in
+``--blend`` the .blend and with ``--render [player|designer]`` a Cycles PNG of that view. A model that fails is reported in
 the summary and the batch goes on; the exit status is 1 if anything failed. See docs/BATCH.md.
 
 The batch clears the objects of the open file before it starts: run it on an empty session.
@@ -96,7 +96,11 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--threshold", type=float, default=0.5, help="filled fraction for a sampled voxel")
     ap.add_argument("--no-robust", action="store_true",
                     help="single-axis parity instead of the 3-axis vote (leaks on open meshes)")
-    ap.add_argument("--render", action="store_true", help="render a small Cycles PNG per puzzle")
+    ap.add_argument("--render", nargs="?", const="player", default=None,
+                    choices=("player", "designer"),
+                    help="render a Cycles PNG per puzzle of the player's view (the block of cubes "
+                         "with the clues on their faces; the default) or the designer's view (the "
+                         "solved cells with every clue beside them)")
     ap.add_argument("--render-size", type=int, default=256, help="PNG width and height (default: 256)")
     ap.add_argument("--render-samples", type=int, default=16, help="Cycles samples (default: 16)")
     ap.add_argument("--blend", action="store_true", help="save a .blend per puzzle")
@@ -490,6 +494,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         if args.render:
             png = base + ".png"
             t = time.perf_counter()
+            scene_api.set_view(obj, args.render.upper())
             extra = render_png(png, vox, args.render_size, args.render_samples)
             row["png_file"] = os.path.relpath(png, out)
             log(f"  {name} @ {resolution}: rendered {png} ({time.perf_counter() - t:.1f} s)")

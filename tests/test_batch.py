@@ -167,7 +167,8 @@ assert len(nonograms) == 1, [o.name for o in bpy.data.objects]
 report = scene_api.load_stored_report(nonograms[0])
 print("BLEND " + json.dumps({{"verdict": report["verdict"],
                               "cells": scene_api.load_stored_puzzle(nonograms[0]).n_cells,
-                              "camera": bpy.context.scene.camera is not None}}))
+                              "camera": bpy.context.scene.camera is not None,
+                              "view": scene_api.current_view(nonograms[0])}}))
 pkg.unregister()
 assert cli._handle is None
 sys.exit(code)
@@ -181,7 +182,9 @@ sys.exit(code)
     assert blend.read_bytes()[:7] == b"BLENDER" or blend.read_bytes()[:2] == b"\x28\xb5"  # zstd
     assert "outputs in" in proc.stdout
     saved = json.loads(next(ln for ln in proc.stdout.splitlines() if ln.startswith("BLEND "))[6:])
-    assert saved == {"verdict": rows[0]["verdict"], "cells": int(rows[0]["cells"]), "camera": True}
+    # --render alone renders the player's view (and the .blend keeps it).
+    assert saved == {"verdict": rows[0]["verdict"], "cells": int(rows[0]["cells"]), "camera": True,
+                     "view": "PLAYER"}
 
 
 def test_arguments_and_inputs(tmp_path):
@@ -194,6 +197,11 @@ def test_arguments_and_inputs(tmp_path):
     with pytest.raises(SystemExit):
         batch.parse_args(["--input", "cube", "--resolution", "0"])
     assert batch.main(["--input", "cube", "--resolution", "-3"]) == 2
+    assert batch.parse_args(["-i", "cube"]).render is None
+    assert batch.parse_args(["-i", "cube", "--render"]).render == "player"
+    assert batch.parse_args(["-i", "cube", "--render", "designer"]).render == "designer"
+    with pytest.raises(SystemExit):
+        batch.parse_args(["-i", "cube", "--render", "both"])
 
     (tmp_path / "a.obj").write_text("")
     (tmp_path / "b.STL").write_text("")
