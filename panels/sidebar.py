@@ -7,6 +7,7 @@ from typing import Any, cast
 
 import bpy
 
+from . import design
 from ..operators import scene as scene_mod
 from ..operators.runtime import ADDON_PACKAGE
 from ..operators.worker import active_job
@@ -189,6 +190,7 @@ class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
         layout.operator("nonogram.clear", icon='TRASH')
 
 
-classes = (NONOGRAM_PT_make, NONOGRAM_PT_solve, NONOGRAM_PT_compare, NONOGRAM_PT_file)
+# Registration order is the order in the sidebar: Design and View come below Solve.
+classes = (NONOGRAM_PT_make, NONOGRAM_PT_solve, *design.classes, NONOGRAM_PT_compare, NONOGRAM_PT_file)
 # cast: the stubs declare register_classes_factory as returning None.
 register, unregister = cast(Any, bpy.utils.register_classes_factory(classes))

@@ -10,8 +10,10 @@ from blender_support import PACKAGE, ROOT, bpy, is_registered, load_addon
 
 pytestmark = pytest.mark.blender
 
-OPERATORS = ("make", "solve", "compare", "show_cells", "animate_solve", "export_puzzle", "import_puzzle", "clear")
-PANELS = ("NONOGRAM_PT_make", "NONOGRAM_PT_solve", "NONOGRAM_PT_compare", "NONOGRAM_PT_file")
+OPERATORS = ("make", "solve", "compare", "show_cells", "animate_solve", "export_puzzle", "import_puzzle", "clear",
+             "set_view", "slice", "hide_clues", "show_all_clues", "toggle_clues", "pick_clues", "suggest_clue")
+PANELS = ("NONOGRAM_PT_make", "NONOGRAM_PT_solve", "NONOGRAM_PT_design", "NONOGRAM_PT_view",
+          "NONOGRAM_PT_compare", "NONOGRAM_PT_file")
 
 
 def _state():

@@ -96,3 +96,181 @@ def test_make_keeps_the_source_out_of_renders_and_clear_restores_it(addon):
     assert src.hide_render  # the cubes have gaps: the source would show through them
     assert run_op(bpy.ops.nonogram.clear) == {'FINISHED'}
     assert not src.hide_render
+
+
+# ---------------------------------------------------------------------------------------------
+# editing by hand and the live check
+
+
+def _engine_check(puzzle, logic="line"):
+    """What the engine says of a puzzle, independently of the add-on: verdict, whether logic
+    alone solves it, and the cells logic leaves undecided."""
+    solve = addon_module("engine.solve")
+    rep = solve.solve(puzzle, method="full")
+    levels = ("line",) if logic == "line" else ("line", "probe")
+    state = rep.state
+    if logic == "line":
+        state = solve.solve(puzzle, method="brute").state
+    undecided = state == 3
+    undecided[rep.differing_cells] = True
+    return rep.verdict, rep.verdict == "unique" and rep.difficulty in levels, undecided
+
+
+def _select_points(labels, lines):
+    """Select the clue points of ``lines`` and enter Edit Mode on the clue labels."""
+    for ob in bpy.context.view_layer.objects:
+        ob.select_set(ob == labels)
+    bpy.context.view_layer.objects.active = labels
+    line = point_attribute(labels, "line")
+    labels.data.vertices.foreach_set("select", np.isin(line, lines))
+    with bpy.context.temp_override(active_object=labels, object=labels):
+        bpy.ops.object.mode_set(mode='EDIT')
+
+
+def test_toggling_selected_clues_rechecks_as_the_engine_says(addon):
+    obj, full, _ = _random_nonogram(hidden_fraction=0.0)
+    scene = addon_module("operators.scene")
+    labels = obj.nonogram.labels
+    # Hide the x- and y-lines: z alone cannot pin down the shape.
+    X, Y, Z = full.shape
+    picked = np.arange(Y * Z + X * Z)
+    _select_points(labels, picked)
+    assert run_op(bpy.ops.nonogram.toggle_clues) == {'FINISHED'}
+    assert labels.mode == 'EDIT'  # the designer stays where they were
+    mask = scene.hidden_mask(obj)
+    assert np.array_equal(np.flatnonzero(mask), picked)
+    check = scene.load_check(obj)
+    verdict, solvable, undecided = _engine_check(scene.load_stored_puzzle(obj))
+    assert (check["verdict"], check["solvable"]) == (verdict, solvable) == ("multiple", False)
+    assert check["undecided"] == int(undecided.sum()) > 0
+    assert np.array_equal(point_attribute(obj, "highlight"), undecided)
+    # Toggle the same points again: every clue shown, unique and solvable by line logic.
+    assert run_op(bpy.ops.nonogram.toggle_clues) == {'FINISHED'}
+    assert not scene.hidden_mask(obj).any()
+    check = scene.load_check(obj)
+    assert (check["verdict"], check["solvable"], check["undecided"]) == ("unique", True, 0)
+    assert not point_attribute(obj, "highlight").any()
+    # HIDE on points already hidden changes nothing but what is selected.
+    assert run_op(bpy.ops.nonogram.toggle_clues, action='HIDE') == {'FINISHED'}
+    assert run_op(bpy.ops.nonogram.toggle_clues, action='HIDE') == {'FINISHED'}
+    assert np.array_equal(np.flatnonzero(scene.hidden_mask(obj)), picked)
+
+
+def test_toggle_needs_edit_mode_and_a_selection(addon):
+    obj, full, _ = _random_nonogram(hidden_fraction=0.0)
+    with pytest.raises(RuntimeError, match="Edit Mode"):
+        run_op(bpy.ops.nonogram.toggle_clues)
+    _select_points(obj.nonogram.labels, [])
+    assert run_op(bpy.ops.nonogram.toggle_clues) == {'CANCELLED'}
+
+
+def test_the_live_check_runs_in_the_background_and_drops_stale_results(addon):
+    import time
+    obj, full, hidden = _random_nonogram(hidden_fraction=0.5)
+    scene = addon_module("operators.scene")
+    live = addon_module("operators.live_check")
+    live.request(obj, wait=False)
+    first = scene.hidden_mask(obj)
+    assert live.running(obj)
+    # A change while it runs: only the check of the newest clues may land.
+    second = first.copy()
+    second[np.flatnonzero(~first)[:3]] = True
+    scene.set_hidden(obj, second)
+    live.request(obj, wait=False)
+    t0 = time.perf_counter()
+    while live.running(obj) and time.perf_counter() - t0 < 30:
+        time.sleep(0.02)
+        live._poll()  # what the timer does (no event loop in background mode)
+    check = scene.load_check(obj)
+    assert check["mask"] == live.mask_key(second) and not live.stale(obj)
+    verdict, solvable, undecided = _engine_check(scene.load_stored_puzzle(obj))
+    assert (check["verdict"], check["solvable"], check["undecided"]) == (verdict, solvable,
+                                                                        int(undecided.sum()))
+
+
+def test_pick_finds_the_clue_under_the_mouse_in_both_views(addon):
+    from bpy_extras.view3d_utils import location_3d_to_region_2d
+    from blender_support import view3d_override
+    obj, full, hidden = _random_nonogram()
+    scene = addon_module("operators.scene")
+    design = addon_module("operators.design")
+    ov = view3d_override()
+    region, rv3d = ov["region"], ov["area"].spaces.active.region_3d
+    for view in ('DESIGNER', 'PLAYER'):
+        scene.set_view(obj, view)
+        bpy.context.view_layer.update()
+        pos, normals, lines = scene.label_anchors(obj)
+        n_expected = len(lines) if view == 'DESIGNER' else 2 * len(scene.clue_lines(obj))
+        assert len(lines) == n_expected
+        tried = 0
+        for i in range(0, len(lines), 7):
+            xy = location_3d_to_region_2d(region, rv3d, pos[i])
+            if xy is None:
+                continue
+            got = design.pick_at(obj, region, rv3d, (xy.x, xy.y))
+            if normals is not None:
+                facing = np.dot(normals[i], pos[i] - np.array(rv3d.view_matrix.inverted().translation)) < 0
+                if not facing:
+                    assert got != lines[i] or np.sum(lines == lines[i]) > 1
+                    continue
+            assert got is not None
+            # The label under the mouse, or one drawn at the same spot nearer the viewer.
+            j = np.flatnonzero(lines == got)
+            assert got == lines[i] or min(np.hypot(*(np.array(location_3d_to_region_2d(
+                region, rv3d, pos[k])) - np.array(xy))) for k in j) <= 2.0
+            tried += 1
+        assert tried > 5
+    # Clicking a blank (hidden) face in the player's view shows that clue again.
+    line = int(np.flatnonzero(hidden)[0])
+    assert design.toggle_line(obj, line) is False
+    assert not scene.hidden_mask(obj)[line]
+    assert design.pick_at(obj, region, rv3d, (-500.0, -500.0)) is None
+
+
+def test_suggest_clue_shows_the_hidden_clue_that_settles_most_cells(addon):
+    obj, full, _ = _random_nonogram(hidden_fraction=0.0)
+    scene = addon_module("operators.scene")
+    rng = np.random.default_rng(5)
+    mask = rng.random(full.n_lines) < 0.6
+    scene.set_hidden(obj, mask)
+    _, _, undecided = _engine_check(scene.load_stored_puzzle(obj))
+    assert undecided.any()
+    # Brute force over every hidden clue (not only those through undecided cells).
+    hide = addon_module("engine.puzzle").with_hidden
+    settled = {}
+    for line in np.flatnonzero(mask):
+        trial = mask.copy()
+        trial[line] = False
+        settled[int(line)] = int(undecided.sum()) - int(_engine_check(hide(full, trial))[2].sum())
+    best = max(settled.values())
+    assert best > 0
+    assert run_op(bpy.ops.nonogram.suggest_clue, reveal=False) == {'FINISHED'}
+    assert np.array_equal(scene.hidden_mask(obj), mask)  # only proposed
+    labels = obj.nonogram.labels
+    sel = np.zeros(len(labels.data.vertices), dtype=bool)
+    labels.data.vertices.foreach_get("select", sel)
+    proposed = point_attribute(labels, "line")[sel]
+    assert len(proposed) == 1 and settled[int(proposed[0])] == best
+    assert run_op(bpy.ops.nonogram.suggest_clue) == {'FINISHED'}
+    now = scene.hidden_mask(obj)
+    shown = np.flatnonzero(mask & ~now)
+    assert len(shown) == 1 and settled[int(shown[0])] == best
+    assert scene.load_check(obj)["undecided"] == int(undecided.sum()) - best
+
+
+def test_design_and_view_panels_draw(addon):
+    from test_blender_addon import _draw_all
+    obj, full, hidden = _random_nonogram()
+    log = _draw_all(addon)
+    for op in ("nonogram.hide_clues", "nonogram.show_all_clues", "nonogram.pick_clues",
+               "nonogram.suggest_clue", "nonogram.set_view"):
+        assert ("operator", op) in log, op
+    assert ("label", "Not checked yet: change a clue, or Hide Clues") in log
+    addon_module("operators.live_check").request(obj)
+    addon_module("operators.scene").set_view(obj, 'PLAYER')
+    log = _draw_all(addon)
+    labels = [t for k, t in log if k == "label"]
+    assert any(t.startswith("Undecided cells:") for t in labels)
+    assert any(t.startswith("Unique:") for t in labels)
+    props = [n for k, n in log if k == "prop"]
+    assert sum(1 for n in props if n.startswith('["Socket')) >= 6  # slicers, sizes, highlight

@@ -25,9 +25,13 @@ from .common import EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
 from .source import check_resolution, grid_estimate, source_triangles
-from .hidden import designed_puzzle, hidden_mask, load_stored_puzzle, set_hidden, split_designed
-from .player import current_view, kept_block, player_modifier, set_slice, set_view
-from .store import (cells_mesh, jsonable, load_full_puzzle, load_stored_report, nonogram_of,
+from .check import apply_check, load_check, load_design, store_design
+from .hidden import (clue_lines, designed_puzzle, hidden_mask, line_name, load_stored_puzzle,
+                     select_clue, set_hidden, split_designed)
+from .picking import label_anchors, pick_label
+from .player import (current_view, find_player_modifier, kept_block, player_modifier, set_slice,
+                     set_view)
+from .store import (cells_mesh, jsonable, load_full_puzzle, load_stored_report, n_lines, nonogram_of,
                     props, settings, store_puzzle, store_report)
 
 __all__ = [
@@ -39,4 +43,6 @@ __all__ = [
     "settings", "show_cells", "source_triangles", "store_puzzle", "store_report", "voxel_group",
     "current_view", "designed_puzzle", "hidden_mask", "kept_block", "load_full_puzzle",
     "player_modifier", "set_hidden", "set_slice", "set_view", "split_designed",
+    "apply_check", "clue_lines", "label_anchors", "line_name", "load_check", "load_design",
+    "n_lines", "pick_label", "select_clue", "store_design", "find_player_modifier",
 ]

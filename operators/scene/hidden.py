@@ -1,20 +1,22 @@
 """Hidden clues: which clues the player does not see.
 
-The object stores the *full* puzzle (every clue its solution gives) as JSON, and the hidden
-clues as the ``hidden`` attribute of its clue points (one point per clued line, saved in the
-.blend and undone with the mesh). The puzzle the player gets (what Solve, Compare and Export
+The object stores the *full* puzzle (every clue its solution gives) as JSON, and which clues are
+hidden as a bit per line (``Object.nonogram.hidden``, packed and base64-encoded: saved in the
+.blend, undone with the object, readable in Edit Mode). The clue points' ``hidden`` attribute
+mirrors it for the designer's view. The puzzle the player gets (what Solve, Compare and Export
 use) is the full puzzle with those clues removed. Per-cell ``face_x/y/z`` codes for the player's
 view are derived from both and rewritten on every change.
 """
 from __future__ import annotations
 
+import base64
 from typing import cast
 
 import bpy
 import numpy as np
 
 from ..runtime import engine
-from .attributes import get_point_attribute, set_point_attribute
+from .attributes import object_point_attribute, set_object_point_attribute
 from .common import NonogramError
 from .player import line_codes, write_face_codes
 from .store import load_full_puzzle, n_lines, props
@@ -51,29 +53,37 @@ def designed_puzzle(full, hidden):
     return out
 
 
-def _labels_mesh(obj) -> bpy.types.Mesh:
+def _labels(obj) -> bpy.types.Object:
     labels = props(obj).labels
     if labels is None:
         raise NonogramError(f"'{obj.name}' has lost its clue object")
-    if labels.mode == 'EDIT':
-        labels.update_from_editmode()  # the mesh lags behind an edit session otherwise
-    return cast(bpy.types.Mesh, labels.data)
+    return labels
+
+
+def _encode(mask) -> str:
+    return base64.b64encode(np.packbits(np.asarray(mask, dtype=bool)).tobytes()).decode("ascii")
+
+
+def _decode(text: str, n: int) -> np.ndarray:
+    bits = np.unpackbits(np.frombuffer(base64.b64decode(text), dtype=np.uint8), count=n)
+    return bits.astype(bool)
 
 
 def hidden_mask(obj: bpy.types.Object) -> np.ndarray:
     """Bool per line (the puzzle's line order): is its clue hidden from the player?"""
-    mesh = _labels_mesh(obj)
-    mask = np.zeros(n_lines(obj), dtype=bool)
-    hidden = get_point_attribute(mesh, "hidden")
-    line = get_point_attribute(mesh, "line")
-    if hidden is not None and line is not None:
-        mask[line[hidden]] = True
-    return mask
+    n = n_lines(obj)
+    text = props(obj).hidden
+    if not text:
+        return np.zeros(n, dtype=bool)
+    try:
+        return _decode(text, n)
+    except (ValueError, TypeError):
+        raise NonogramError(f"the hidden clues stored on '{obj.name}' are damaged") from None
 
 
 def clue_lines(obj: bpy.types.Object) -> np.ndarray:
     """Per clue point, its line."""
-    line = get_point_attribute(_labels_mesh(obj), "line")
+    line = object_point_attribute(_labels(obj), "line")
     if line is None:
         raise NonogramError(f"the clue points of '{obj.name}' have lost their attributes")
     return line
@@ -82,20 +92,50 @@ def clue_lines(obj: bpy.types.Object) -> np.ndarray:
 def set_hidden(obj: bpy.types.Object, mask) -> int:
     """Hide exactly the clues of the lines in ``mask`` (bool per line; lines without a clue
     are ignored). Updates both views; returns the number of hidden clues."""
-    mesh = _labels_mesh(obj)
+    labels = _labels(obj)
     line = clue_lines(obj)
     mask = np.asarray(mask, dtype=bool).ravel()
     if mask.size != n_lines(obj):
         raise NonogramError(f"a hidden-clue mask of {mask.size} lines for a puzzle of {n_lines(obj)}")
     on_points = mask[line]
-    set_point_attribute(mesh, "hidden", on_points, 'BOOLEAN')
-    props(obj).labels.update_tag()
     effective = np.zeros_like(mask)
     effective[line[on_points]] = True
-    write_face_codes(obj, line_codes(mesh, mask.size, effective))
+    props(obj).hidden = _encode(effective) if effective.any() else ""
+    set_object_point_attribute(labels, "hidden", on_points, 'BOOLEAN')
+    labels.update_tag()
+    codes = line_codes(mask.size, line, object_point_attribute(labels, "glyph"),
+                       object_point_attribute(labels, "clue_kind"), effective)
+    write_face_codes(obj, codes)
     return int(on_points.sum())
 
 
 def load_stored_puzzle(obj):
     """The puzzle as the player gets it: the stored full puzzle without the hidden clues."""
     return designed_puzzle(load_full_puzzle(obj), hidden_mask(obj))
+
+
+def line_name(obj, line: int) -> str:
+    """The puzzle file's name of a line: ``x[y][z]``, ``y[x][z]`` or ``z[x][y]``."""
+    X, Y, Z = props(obj).shape
+    line = int(line)
+    for axis, inner, count in (("x", Z, Y * Z), ("y", Z, X * Z), ("z", Y, X * Y)):
+        if line < count:
+            return f"{axis}[{line // inner}][{line % inner}]"
+        line -= count
+    raise IndexError(line)
+
+
+def select_clue(obj, line: int) -> None:
+    """Select exactly the clue point of ``line`` (what Edit Mode of the clue labels shows)."""
+    labels = _labels(obj)
+    mesh = cast(bpy.types.Mesh, labels.data)
+    sel = clue_lines(obj) == int(line)
+    if labels.mode == 'EDIT':
+        import bmesh
+        bm = bmesh.from_edit_mesh(mesh)
+        for v, s in zip(bm.verts, sel.tolist()):
+            v.select_set(s)
+        bmesh.update_edit_mesh(mesh, loop_triangles=False, destructive=False)
+        return
+    mesh.vertices.foreach_set("select", sel)
+    mesh.update()

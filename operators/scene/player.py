@@ -17,7 +17,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix, Vector
 
-from .attributes import get_point_attribute, set_point_attribute
+from .attributes import get_point_attribute, object_point_attribute, set_object_point_attribute
 from .common import PLAYER_GROUP, PLAYER_MATERIAL, TAG, LABEL_GROUP, VOXEL_GROUP, NonogramError
 from .materials import _use_nodes, bsdf_node, new_node, socket, tag_id, tagged
 from .nodes import _boolean, _compare, _named, _new_group, set_modifier_input
@@ -38,7 +38,7 @@ def label_frame(axis: int, end: int) -> Matrix:
     normal[axis] = float(end)
     up = Vector((0.0, 1.0, 0.0)) if axis == 2 else Vector((0.0, 0.0, 1.0))
     right = up.cross(normal)
-    return Matrix((right, up, normal)).transposed()
+    return Matrix([right.to_tuple(), up.to_tuple(), normal.to_tuple()]).transposed()
 
 
 def face_codes(shape, line_codes: np.ndarray) -> dict:
@@ -54,15 +54,12 @@ def face_codes(shape, line_codes: np.ndarray) -> dict:
             "face_z": np.broadcast_to(cz, full).ravel()}
 
 
-def line_codes(labels_mesh: bpy.types.Mesh, n_lines: int, hidden=None) -> np.ndarray:
-    """One face code per line from the clue points (their ``line``, ``glyph``, ``clue_kind``);
-    -1 for lines without a clue point or hidden (bool mask over lines)."""
-    codes = np.full(n_lines, -1, dtype=np.int32)
-    line = get_point_attribute(labels_mesh, "line")
-    glyph = get_point_attribute(labels_mesh, "glyph")
-    kind = get_point_attribute(labels_mesh, "clue_kind")
+def line_codes(n_lines: int, line, glyph, kind, hidden=None) -> np.ndarray:
+    """One face code per line from the clue points' ``line``, ``glyph`` and ``clue_kind``;
+    -1 for lines without a clue point, or hidden (bool mask over lines)."""
     if line is None or glyph is None or kind is None:
-        raise NonogramError(f"the clue points '{labels_mesh.name}' have lost their attributes")
+        raise NonogramError("the clue points have lost their attributes")
+    codes = np.full(n_lines, -1, dtype=np.int32)
     codes[line] = glyph * 4 + (kind - 2)
     if hidden is not None:
         codes[np.asarray(hidden, dtype=bool)] = -1
@@ -71,9 +68,8 @@ def line_codes(labels_mesh: bpy.types.Mesh, n_lines: int, hidden=None) -> np.nda
 
 def write_face_codes(obj: bpy.types.Object, codes: np.ndarray) -> None:
     shape = tuple(props(obj).shape)
-    mesh = cells_mesh(obj)
     for name, values in face_codes(shape, codes).items():
-        set_point_attribute(mesh, name, values)
+        set_object_point_attribute(obj, name, values)
     obj.update_tag()
 
 
@@ -223,7 +219,8 @@ def player_group():
             rot.domain = 'POINT'
             rot.inputs["Name"].default_value = "label_rotation"
             links.new(label.outputs[0], rot.inputs["Geometry"])
-            socket(rot.inputs, "Value").default_value = tuple(label_frame(axis, end).to_euler())
+            euler = label_frame(axis, end).to_euler()
+            socket(rot.inputs, "Value").default_value = (euler.x, euler.y, euler.z)
             links.new(rot.outputs[0], ends.inputs[0])
 
     code = _named(ng, "label", 'INT')
@@ -274,6 +271,11 @@ def _modifier(obj, role):
     return None
 
 
+def find_player_modifier(obj: bpy.types.Object):
+    """The player-view modifier, or None (never adds one: safe in draw code)."""
+    return _modifier(obj, PLAYER_GROUP)
+
+
 def player_modifier(obj: bpy.types.Object):
     """The nonogram's player-view modifier, added (after the designer's) when missing, e.g. on a
     nonogram made before the player's view existed."""
@@ -284,7 +286,9 @@ def player_modifier(obj: bpy.types.Object):
     if pg.labels is None or pg.glyphs is None or pg.outlines is None:
         raise NonogramError(f"'{obj.name}' has lost its clue labels")
     if get_point_attribute(cells_mesh(obj), "face_x") is None:
-        write_face_codes(obj, line_codes(cast(bpy.types.Mesh, pg.labels.data), n_lines(obj)))
+        labels = pg.labels
+        write_face_codes(obj, line_codes(n_lines(obj), *(object_point_attribute(labels, name)
+                                                         for name in ("line", "glyph", "clue_kind"))))
     mod = cast(bpy.types.NodesModifier, obj.modifiers.new(PLAYER_MODIFIER, 'NODES'))
     mod.node_group = player_group()
     set_modifier_input(mod, "Glyphs", pg.glyphs)
