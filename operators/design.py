@@ -34,6 +34,19 @@ def design_summary(result, options) -> dict:
     return info
 
 
+def warm_up(design, options, progress) -> None:
+    """Run the design once on a tiny grid: on first use numba compiles the kernels there, so
+    the compile time (tens of seconds, once per install) does not eat the real run's time
+    limit. Costs a few milliseconds once they are compiled."""
+    grid = np.zeros((3, 3, 3), dtype=bool)
+    grid[1, :, 1] = grid[:, 1, 1] = grid[1, 1, :] = True
+    progress(0.0, "preparing (the first run compiles the design kernels)")
+    try:
+        design(grid, progress=progress, **dict(options, time_limit=None, band=None))
+    except Exception:  # only a warm-up: the real run reports its own errors
+        pass
+
+
 class NONOGRAM_OT_hide_clues(JobOperator, bpy.types.Operator):
     """Hide as many clues as the puzzle allows while it keeps exactly one solution and stays
     solvable by the chosen logic (in the background; Esc cancels)"""
@@ -59,7 +72,11 @@ class NONOGRAM_OT_hide_clues(JobOperator, bpy.types.Operator):
         self._obj_name = obj.name
         self._options = options
         self.cancel_is_cooperative = True  # design polls its progress callback
-        return Job("design", lambda progress: design(full, progress=progress, **options))
+
+        def run(progress):
+            warm_up(design, options, progress)
+            return design(full, progress=progress, **options)
+        return Job("design", run)
 
     def finish(self, context: bpy.types.Context, result):
         obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
@@ -82,7 +99,7 @@ class NONOGRAM_OT_hide_clues(JobOperator, bpy.types.Operator):
         if err is not None and type(err).__name__ == "DesignError":
             self.report({'ERROR'}, str(err))
             return {'CANCELLED'}
-        return super()._conclude(context, job)
+        return JobOperator._conclude(self, context, job)
 
 
 class NONOGRAM_OT_show_all_clues(bpy.types.Operator):
