@@ -8,7 +8,8 @@ MODELS are files (.obj .ply .stl .glb .gltf .fbx), directories (their model file
 recursive) or built-in meshes (suzanne, cube, sphere, icosphere, cylinder, cone). For every model
 and resolution the batch writes ``<model>-<res>.puzzle.json`` (the puzzle file),
 ``<model>-<res>.report.json`` and one row of ``summary.csv`` (also ``summary.json``); with
-``--blend`` the .blend and with ``--render [player|designer]`` a Cycles PNG of that view. A model that fails is reported in
+``--blend`` the .blend, with ``--render [player|designer]`` a Cycles PNG of that view, and with
+``--design [BAND]`` clues hidden by the engine's design first. A model that fails is reported in
 the summary and the batch goes on; the exit status is 1 if anything failed. See docs/BATCH.md.
 
 The batch clears the objects of the open file before it starts: run it on an empty session.
@@ -50,7 +51,9 @@ CSV_COLUMNS = (
     + [f"{s}_{f}" for s in SEED_SOLVERS for f in ("linesolvers", "bad_pct", "verdict", "time_s")]
     + ["verdict", "difficulty", "known_fraction", "linesolvers", "bad_pct", "solve_time_s",
        "make_time_s", "total_time_s", "warnings", "puzzle_file", "report_file", "blend_file",
-       "png_file"]
+       "png_file",
+     # --design: the share of clues hidden, the designed puzzle's difficulty score and band.
+     "hidden_pct", "score", "band", "locally_minimal", "design_time_s"]
 )
 
 
@@ -104,6 +107,17 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--render-size", type=int, default=256, help="PNG width and height (default: 256)")
     ap.add_argument("--render-samples", type=int, default=16, help="Cycles samples (default: 16)")
     ap.add_argument("--blend", action="store_true", help="save a .blend per puzzle")
+    ap.add_argument("--design", nargs="?", const="any", default=None,
+                    choices=("any", "easy", "medium", "hard", "expert"),
+                    help="hide clues (the engine's design) before solving and writing: as many as "
+                         "logic allows ('any', the default), or aiming at a difficulty band")
+    ap.add_argument("--design-logic", choices=("line", "probe"), default="line",
+                    help="what the player may need: line solving, or line solving + probing")
+    ap.add_argument("--design-method", choices=("greedy", "anneal"), default="greedy",
+                    help="greedy (seconds) or anneal (until --design-time-limit; hides more)")
+    ap.add_argument("--design-seed", type=int, default=0, help="seed of the design (default: 0)")
+    ap.add_argument("--design-time-limit", type=float, default=20.0,
+                    help="seconds per design (default: 20)")
     args = ap.parse_args(argv)
     if any(r < 1 for r in args.resolution):
         ap.error("resolutions must be positive")
@@ -173,6 +187,11 @@ class Addon:
         self.stats = runtime.engine("stats")
         self.puzzlefile = runtime.engine("puzzlefile")
         self.jit = runtime.engine("jit")
+        self._runtime = runtime
+
+    @property
+    def design(self) -> ModuleType:
+        return self._runtime.engine("design")  # only when --design asks for it
 
 
 # ---------------------------------------------------------------------------------------------
@@ -424,6 +443,24 @@ def render_png(path: str, vox, size: int, samples: int) -> list:
     return [cam, sun]
 
 
+def design_clues(addon: Addon, args, obj, name: str, resolution: int, row: dict) -> None:
+    """Hide clues with the engine's design; the nonogram then shows (and the files hold) the
+    designed puzzle."""
+    scene_api = addon.scene
+    res = addon.design.design(scene_api.load_full_puzzle(obj), logic=args.design_logic,
+                              band=None if args.design == "any" else args.design,
+                              method=args.design_method, seed=args.design_seed,
+                              time_limit=args.design_time_limit)
+    scene_api.set_hidden(obj, res.hidden)
+    info = {k: v for k, v in res.to_dict().items() if k != "stats"}
+    scene_api.store_design(obj, info)
+    row.update(hidden_pct=round(100.0 * res.hidden_fraction, 2), score=res.score, band=res.band or "",
+               locally_minimal=res.locally_minimal, design_time_s=round(res.time_s, 4))
+    log(f"  {name} @ {resolution}: design hid {res.hidden_count} of {res.n_lines} clues "
+        f"({100 * res.hidden_fraction:.1f} %), score {res.score} ({res.band}), {res.time_s:.2f} s"
+        + (f"; {res.message}" if res.message else ""))
+
+
 def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dict) -> None:
     """Make, solve and write one puzzle; fills ``row`` (raises on failure)."""
     t0 = time.perf_counter()
@@ -436,6 +473,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
     extra: list = []
     try:
         t_make = time.perf_counter() - t0
+        if args.design is not None:
+            design_clues(addon, args, obj, name, resolution, row)
         puzzle = scene_api.load_stored_puzzle(obj)
         puzzle.name = name
         st = addon.stats.puzzle_stats(puzzle)
@@ -490,6 +529,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                        "origin": vox.origin, "voxel_size": vox.voxel_size,
                        "warnings": list(vox.warnings), "diagnostics": vox.diagnostics},
             "stats": st, "solve": rep, "seed_solvers": seed, "puzzle_file": row["puzzle_file"],
+            "design": scene_api.load_design(obj),
         }
         if args.render:
             png = base + ".png"

@@ -27,13 +27,6 @@ def change_hidden(obj, mask) -> int:
     return n
 
 
-def design_summary(result, options) -> dict:
-    info = {k: v for k, v in result.to_dict().items() if k != "stats"}
-    info["options"] = dict(options)
-    info["mask"] = live_check.mask_key(result.hidden)
-    return info
-
-
 def warm_up(design, options, progress) -> None:
     """Run the design once on a tiny grid: on first use numba compiles the kernels there, so
     the compile time (tens of seconds, once per install) does not eat the real run's time
@@ -84,8 +77,8 @@ class NONOGRAM_OT_hide_clues(JobOperator, bpy.types.Operator):
             self.report({'ERROR'}, "The nonogram was deleted while its clues were being hidden")
             return {'CANCELLED'}
         change_hidden(obj, result.hidden)
-        info = design_summary(result, self._options)
-        scene.store_design(obj, info)
+        info = {k: v for k, v in result.to_dict().items() if k != "stats"}
+        scene.store_design(obj, dict(info, options=self._options))
         kind = "hidden" + (" (stopped early: best so far)" if result.stopped_early else "")
         band = f", {result.band} ({result.score})" if result.score is not None else ""
         self.report({'WARNING' if result.message else 'INFO'},
@@ -245,7 +238,7 @@ class NONOGRAM_OT_suggest_clue(JobOperator, bpy.types.Operator):
             return None
         logic = scene.props(obj).design_options.logic
         self._obj_name = obj.name
-        self._key = live_check.mask_key(hidden)
+        self._key = scene.mask_key(hidden)
         self.cancel_is_cooperative = True
         return Job("clue suggestion", lambda progress: suggest_clue(full, hidden, logic, progress))
 
@@ -254,7 +247,7 @@ class NONOGRAM_OT_suggest_clue(JobOperator, bpy.types.Operator):
         if obj is None or scene.nonogram_of(obj) is not obj:
             self.report({'ERROR'}, "The nonogram was deleted meanwhile")
             return {'CANCELLED'}
-        if live_check.mask_key(scene.hidden_mask(obj)) != self._key:
+        if scene.mask_key(scene.hidden_mask(obj)) != self._key:
             self.report({'WARNING'}, "The clues changed meanwhile: suggest again")
             return {'CANCELLED'}
         if found is None:

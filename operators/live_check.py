@@ -8,7 +8,6 @@ Without an event loop (background mode, scripts that ask for it) the check runs 
 """
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from typing import Optional
@@ -25,13 +24,6 @@ from .runtime import engine
 # generous; past it the verdict is 'unknown' (the panel says so).
 CHECK_TIME_LIMIT = 30.0
 LEVELS = {"line": ("line",), "probe": ("line", "probe")}
-
-
-def mask_key(mask) -> str:
-    """A short fingerprint of a hidden-clue mask: a result is applied only to the mask it was
-    computed for."""
-    return hashlib.blake2b(np.packbits(np.asarray(mask, dtype=bool)).tobytes(),
-                           digest_size=8).hexdigest()
 
 
 def check_puzzle(puzzle, logic: str, progress=None, time_limit: float = CHECK_TIME_LIMIT):
@@ -83,7 +75,7 @@ def request(obj, *, wait: Optional[bool] = None) -> None:
         wait = bpy.app.background
     pg = scene.props(obj)
     mask = scene.hidden_mask(obj)
-    job = _Check(obj.name, mask_key(mask), scene.load_stored_puzzle(obj), pg.design_options.logic)
+    job = _Check(obj.name, scene.mask_key(mask), scene.load_stored_puzzle(obj), pg.design_options.logic)
     old = _pending.pop(obj.name, None)
     if old is not None:
         old.cancel.set()
@@ -106,7 +98,7 @@ def _apply(obj, job) -> None:
         scene.props(obj).check = ""
         print(f"Nonogram live check failed: {type(job.error).__name__}: {job.error}")
         return
-    if job.cancel.is_set() or mask_key(scene.hidden_mask(obj)) != job.key:
+    if job.cancel.is_set() or scene.mask_key(scene.hidden_mask(obj)) != job.key:
         return  # the clues changed meanwhile: a newer check is on its way
     summary, state, undecided = job.result
     summary["mask"] = job.key
@@ -136,7 +128,7 @@ def _redraw():
 def stale(obj) -> bool:
     """Whether the stored check is about other clues than the current ones (e.g. after undo)."""
     check = scene.load_check(obj)
-    return check is None or check.get("mask") != mask_key(scene.hidden_mask(obj))
+    return check is None or check.get("mask") != scene.mask_key(scene.hidden_mask(obj))
 
 
 @bpy.app.handlers.persistent

@@ -257,3 +257,27 @@ exec(compile(open(path, encoding="utf-8").read(), path, "exec"), namespace)
     assert proc.returncode == 0  # batch.py ends with sys.exit(main())
     _, rows = read_summary(out)
     assert [(r["model"], r["status"], r["size"]) for r in rows] == [("cube", "ok", "3x3x3")]
+
+
+def test_design_hides_clues_and_the_render_shows_the_players_view(tmp_path):
+    """--design: the written puzzle hides clues (null in the file), the summary says how many,
+    and the solve is of the designed puzzle; --render player draws it."""
+    out = tmp_path / "out"
+    proc = run(["batch.py", "--", "--input", "suzanne", "--resolution", "8", "--out", str(out),
+                "--design", "--design-seed", "3", "--render", "player", "--render-size", "48",
+                "--render-samples", "1", "--blend"])
+    assert proc.returncode == 0
+    cols, rows = read_summary(out)
+    assert {"hidden_pct", "score", "band", "locally_minimal", "design_time_s"} <= set(cols)
+    r = rows[0]
+    assert r["status"] == "ok" and float(r["hidden_pct"]) > 0 and r["band"]
+    doc = json.loads((out / r["puzzle_file"]).read_text())
+    nulls = sum(v is None for axis in "xyz" for row in doc[axis] for v in row)
+    assert nulls == int(r["hidden"]) > 0
+    assert round(100.0 * nulls / int(r["lines"]), 2) == float(r["hidden_pct"])
+    assert doc["meta"]["design"]["hidden_count"] == nulls
+    assert r["verdict"] == "unique" and r["difficulty"] == "line"  # design's guarantees
+    report = json.loads((out / r["report_file"]).read_text())
+    assert report["design"]["hidden_count"] == nulls
+    assert _png_size(out / r["png_file"]) == (48, 48)
+    assert "design hid" in proc.stdout

@@ -27,7 +27,7 @@ from .nodes import get_modifier_input, input_id, label_group, set_modifier_input
 from .source import check_resolution, grid_estimate, source_triangles
 from .check import apply_check, load_check, load_design, store_design
 from .hidden import (clue_lines, designed_puzzle, hidden_mask, line_name, load_stored_puzzle,
-                     select_clue, set_hidden, split_designed)
+                     mask_key, select_clue, set_hidden, split_designed)
 from .picking import label_anchors, pick_label
 from .player import (current_view, find_player_modifier, kept_block, player_modifier, set_slice,
                      set_view)
@@ -44,5 +44,5 @@ __all__ = [
     "current_view", "designed_puzzle", "hidden_mask", "kept_block", "load_full_puzzle",
     "player_modifier", "set_hidden", "set_slice", "set_view", "split_designed",
     "apply_check", "clue_lines", "label_anchors", "line_name", "load_check", "load_design",
-    "n_lines", "pick_label", "select_clue", "store_design", "find_player_modifier",
+    "n_lines", "pick_label", "select_clue", "store_design", "find_player_modifier", "mask_key",
 ]

@@ -12,6 +12,7 @@ from ..runtime import engine
 from .attributes import points_mesh, set_point_attribute
 from .common import MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import glyph_library, clue_points
+from .check import store_design
 from .hidden import set_hidden, split_designed
 from .nodes import label_group, set_modifier_input, voxel_group
 from .player import player_modifier
@@ -49,6 +50,7 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
     X, Y, Z = puzzle.shape
     if X * Y * Z > MAX_CELLS:
         raise NonogramError(f"a {X}×{Y}×{Z} puzzle has too many cells (limit {MAX_CELLS:,})")
+    design_info = puzzle.meta.get("design")
     puzzle, hidden = split_designed(puzzle)
     created: list = []
     groups_before = set(bpy.data.node_groups)
@@ -105,6 +107,8 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         props(labels).is_clue_object = True
         store_puzzle(obj, puzzle)
         set_hidden(obj, hidden)
+        if hidden.any() and isinstance(design_info, dict):
+            store_design(obj, design_info)  # a designed puzzle file says how it was designed
         player_modifier(obj)
     except Exception:
         _remove_ids(created)

@@ -10,10 +10,15 @@ import numpy as np
 from .attributes import set_object_point_attribute
 from .cells import clear_animation
 from .common import EMPTY, NonogramError
+from .hidden import hidden_mask, mask_key
 from .store import cells_mesh, jsonable, props
 
 
 def store_design(obj, info) -> None:
+    """Keep a Hide Clues result (``DesignResult.to_dict()``-like) with the hidden clues it is
+    about (its ``mask`` fingerprint: hand edits later make it history, not the current state)."""
+    if info:
+        info = dict(info, mask=mask_key(hidden_mask(obj)))
     props(obj).design = json.dumps(jsonable(info)) if info else ""
 
 

@@ -10,6 +10,8 @@ view are derived from both and rewritten on every change.
 from __future__ import annotations
 
 import base64
+import hashlib
+import json
 from typing import cast
 
 import bpy
@@ -20,6 +22,10 @@ from .attributes import object_point_attribute, set_object_point_attribute
 from .common import NonogramError
 from .player import line_codes, write_face_codes
 from .store import load_full_puzzle, n_lines, props
+
+
+# Keys of a puzzle file's meta that describe its hidden clues (the engine's design writes them).
+DESIGN_META = ("design", "difficulty")
 
 
 def split_designed(puzzle):
@@ -34,7 +40,9 @@ def split_designed(puzzle):
     if pf.check_solution(puzzle):
         return puzzle, np.zeros(puzzle.n_lines, dtype=bool)
     full = clues.puzzle_from_grid(np.asarray(puzzle.solution).reshape(puzzle.shape), name=puzzle.name)
-    full.meta = dict(puzzle.meta)
+    # what a design says of these hidden clues is kept apart (``check.store_design``): it stops
+    # being true when the designer edits them
+    full.meta = {k: v for k, v in puzzle.meta.items() if k not in DESIGN_META}
     return full, kinds == 0
 
 
@@ -109,9 +117,25 @@ def set_hidden(obj: bpy.types.Object, mask) -> int:
     return int(on_points.sum())
 
 
+def mask_key(mask) -> str:
+    """A short fingerprint of a hidden-clue mask: what a design result or a check was for."""
+    return hashlib.blake2b(np.packbits(np.asarray(mask, dtype=bool)).tobytes(),
+                           digest_size=8).hexdigest()
+
+
 def load_stored_puzzle(obj):
-    """The puzzle as the player gets it: the stored full puzzle without the hidden clues."""
-    return designed_puzzle(load_full_puzzle(obj), hidden_mask(obj))
+    """The puzzle as the player gets it: the stored full puzzle without the hidden clues, with
+    the Hide Clues result in its meta while the hidden clues are still the designed ones."""
+    mask = hidden_mask(obj)
+    puzzle = designed_puzzle(load_full_puzzle(obj), mask)
+    puzzle.meta = {k: v for k, v in puzzle.meta.items() if k not in DESIGN_META}
+    text = props(obj).design
+    if text:
+        info = json.loads(text)
+        if info.get("mask") == mask_key(mask):
+            puzzle.meta = dict(puzzle.meta, design={k: v for k, v in info.items()
+                                                    if k not in ("mask", "difficulty")})
+    return puzzle
 
 
 def line_name(obj, line: int) -> str:
