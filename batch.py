@@ -404,7 +404,8 @@ def render_png(path: str, vox, size: int, samples: int) -> list:
     cam_data = bpy.data.cameras.new("Batch Camera")
     cam = bpy.data.objects.new("Batch Camera", cam_data)
     scene.collection.objects.link(cam)
-    direction = Vector((1.0, -1.3, 0.9)).normalized()
+    # Blender's default camera direction: the +X, -Y and +Z faces, where clue labels are.
+    direction = Vector((7.36, -6.93, 4.96)).normalized()
     distance = radius / math.sin(cam_data.angle / 2) * 1.05
     cam.location = center + direction * distance
     cam.rotation_euler = (-direction).to_track_quat('-Z', 'Y').to_euler()

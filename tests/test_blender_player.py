@@ -51,14 +51,16 @@ def _classify(obj, shape, cube_size):
         else:
             cubes.append(tuple(np.floor(p).astype(int)))
             continue
-        # A label sits on a face: one coordinate is off the cell centre by half a cube.
-        off = p - (np.floor(p) + 0.5)
-        axis = int(np.argmax(np.abs(off)))
-        end = 1 if off[axis] > 0 else -1
-        assert abs(abs(off[axis]) - (cube_size / 2 + 0.01)) < 1e-4
-        cell = np.floor(p).astype(int)
+        # A label lies on a face, facing out of it, just above it (half a cube plus a lift).
         normal = np.array(local.to_3x3().col[2])
-        assert np.allclose(normal / np.linalg.norm(normal), np.eye(3)[axis] * end, atol=1e-5)
+        normal /= np.linalg.norm(normal)
+        axis = int(np.argmax(np.abs(normal)))
+        end = 1 if normal[axis] > 0 else -1
+        assert np.allclose(normal, np.eye(3)[axis] * end, atol=1e-5)
+        lift = addon_module("operators.scene.player").LABEL_LIFT
+        centre = p - normal * (cube_size / 2 + lift)
+        cell = np.floor(centre).astype(int)
+        assert np.allclose(centre, cell + 0.5, atol=1e-4)
         key = (_line_of(shape, axis, cell), end)
         assert key not in target
         target[key] = (ob.name, cell)

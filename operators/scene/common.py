@@ -12,7 +12,10 @@ CLUE_MATERIALS = {"plain": "Nonogram Clue", "circle": "Nonogram Clue Circle",
 # Dark ink on light cubes, as in Picross 3D; circles and squares also get their own colour.
 CLUE_COLOURS = {"plain": (0.02, 0.02, 0.02, 1.0), "circle": (0.02, 0.12, 0.6, 1.0),
                 "square": (0.6, 0.05, 0.02, 1.0)}
-HIDDEN_CLUE_COLOUR = (0.55, 0.55, 0.55, 1.0)
+# The designer's labels float over the background (dark in Blender and in our renders).
+FLOATING_CLUE_COLOURS = {"plain": (0.9, 0.9, 0.88, 1.0), "circle": (0.3, 0.55, 1.0, 1.0),
+                         "square": (1.0, 0.35, 0.25, 1.0)}
+HIDDEN_CLUE_FADE = 0.8  # how transparent a hidden clue is in the designer's view
 
 EMPTY, FILLED, UNKNOWN = 1, 2, 3
 

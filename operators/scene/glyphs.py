@@ -40,6 +40,7 @@ def clue_points(puzzle) -> dict:
 
 # Advance of a digit of Blender's built-in font, per unit of text size.
 DIGIT_WIDTH = 0.64
+GLYPH_BEVEL = 0.02
 
 
 def glyph_size(total: int, kind: str) -> float:
@@ -68,6 +69,10 @@ def glyph_library(name, pts, created):
         curve.align_x = 'CENTER'
         curve.align_y = 'CENTER'
         curve.size = glyph_size(total, kind)
+        # Bolder strokes read better at a few pixels per cell (``offset`` would do it too, but
+        # breaks closed digits like 6 and 8).
+        curve.bevel_depth = GLYPH_BEVEL
+        curve.bevel_resolution = 1
         curve.materials.append(clue_material(kind))
         ob = bpy.data.objects.new(label, curve)
         created.append(ob)

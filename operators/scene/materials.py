@@ -6,7 +6,8 @@ from typing import Any
 
 import bpy
 
-from .common import CLUE_COLOURS, CLUE_MATERIALS, GN_VERSION, HIDDEN_CLUE_COLOUR, TAG, VOXEL_MATERIAL
+from .common import (CLUE_COLOURS, CLUE_MATERIALS, FLOATING_CLUE_COLOURS, GN_VERSION, HIDDEN_CLUE_FADE, TAG,
+                     VOXEL_MATERIAL)
 
 
 def tagged(coll, name):
@@ -99,14 +100,30 @@ def clue_material(kind):
     nt = mat.node_tree
     bsdf = bsdf_node(nt)
     bsdf.inputs["Roughness"].default_value = 1.0
-    # A hidden clue (designer's view) is drawn greyed; elsewhere the attribute reads 0.
+    # Dark ink on the player's light cubes; light ink for the designer's labels, which float
+    # over the (dark) background. The label nodes mark those with ``floating``.
+    floating = new_node(nt, "ShaderNodeAttribute")
+    floating.attribute_type = 'INSTANCER'
+    floating.attribute_name = "floating"
+    ink = new_node(nt, "ShaderNodeMix")
+    ink.data_type = 'RGBA'
+    nt.links.new(floating.outputs["Fac"], socket(ink.inputs, "Factor"))
+    socket(ink.inputs, "A").default_value = CLUE_COLOURS[kind]
+    socket(ink.inputs, "B").default_value = FLOATING_CLUE_COLOURS[kind]
+    nt.links.new(socket(ink.outputs, "Result"), bsdf.inputs["Base Color"])
+    # A hidden clue (designer's view) is drawn faint: mostly transparent, on any background.
     hidden = new_node(nt, "ShaderNodeAttribute")
     hidden.attribute_type = 'INSTANCER'
     hidden.attribute_name = "hidden"
-    mix = new_node(nt, "ShaderNodeMix")
-    mix.data_type = 'RGBA'
-    nt.links.new(hidden.outputs["Fac"], socket(mix.inputs, "Factor"))
-    socket(mix.inputs, "A").default_value = CLUE_COLOURS[kind]
-    socket(mix.inputs, "B").default_value = HIDDEN_CLUE_COLOUR
-    nt.links.new(socket(mix.outputs, "Result"), bsdf.inputs["Base Color"])
+    faint = new_node(nt, "ShaderNodeMath")
+    faint.operation = 'MULTIPLY'
+    nt.links.new(hidden.outputs["Fac"], faint.inputs[0])
+    faint.inputs[1].default_value = HIDDEN_CLUE_FADE
+    clear = new_node(nt, "ShaderNodeBsdfTransparent")
+    mix = new_node(nt, "ShaderNodeMixShader")
+    nt.links.new(faint.outputs[0], mix.inputs["Fac"])
+    nt.links.new(bsdf.outputs[0], mix.inputs[1])
+    nt.links.new(clear.outputs[0], mix.inputs[2])
+    out = next(n for n in nt.nodes if n.bl_idname == "ShaderNodeOutputMaterial")
+    nt.links.new(mix.outputs[0], out.inputs["Surface"])
     return mat

@@ -133,9 +133,17 @@ def label_group():
         n.inputs["Reset Children"].default_value = True
         return n.outputs[0]
 
+    # The labels' material draws floating labels with light ink (see materials.clue_material).
+    floating = new_node(ng, "GeometryNodeStoreNamedAttribute")
+    floating.data_type = 'BOOLEAN'
+    floating.domain = 'POINT'
+    floating.inputs["Name"].default_value = "floating"
+    links.new(gin.outputs["Geometry"], floating.inputs["Geometry"])
+    socket(floating.inputs, "Value").default_value = True
+
     def instance(selection, instances, index):
         n = new_node(ng, "GeometryNodeInstanceOnPoints")
-        links.new(gin.outputs["Geometry"], n.inputs["Points"])
+        links.new(floating.outputs["Geometry"], n.inputs["Points"])
         links.new(selection, n.inputs["Selection"])
         links.new(instances, n.inputs["Instance"])
         n.inputs["Pick Instance"].default_value = True

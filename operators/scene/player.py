@@ -18,6 +18,7 @@ import numpy as np
 from mathutils import Matrix, Vector
 
 from .attributes import get_point_attribute, object_point_attribute, set_object_point_attribute
+from .glyphs import GLYPH_BEVEL
 from .common import PLAYER_GROUP, PLAYER_MATERIAL, TAG, LABEL_GROUP, VOXEL_GROUP, NonogramError
 from .materials import _use_nodes, bsdf_node, new_node, socket, tag_id, tagged
 from .nodes import _boolean, _compare, _named, _new_group, set_modifier_input
@@ -25,8 +26,9 @@ from .store import cells_mesh, n_lines, props
 
 PLAYER_MODIFIER = "Nonogram Player"
 AXES = "XYZ"
-# Labels sit this far (voxel units) above the cube face: enough to never z-fight with it.
-LABEL_LIFT = 0.01
+# Labels sit this far (voxel units) above the cube face: clear of it by more than the glyphs'
+# bevel, so they never z-fight with it or sink into it.
+LABEL_LIFT = GLYPH_BEVEL + 0.01
 DEFAULT_CUBE_SIZE = 0.96
 
 
