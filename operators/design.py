@@ -5,19 +5,22 @@ import bpy
 import numpy as np
 from bpy.props import BoolProperty, EnumProperty
 
-from . import live_check, scene
+from . import live_check, polls, scene
 from .runtime import engine
 from .worker import Job, JobOperator, active_job
 
 
-def _nonogram_poll(cls, context, *, idle=True):
-    if scene.nonogram_of(context.active_object) is None:
-        cls.poll_message_set("Select a nonogram (or its clue labels)")
-        return False
-    if idle and active_job() is not None:
-        cls.poll_message_set(f"Wait for the nonogram {active_job().label} to finish (Esc cancels it)")
-        return False
-    return True
+def _labels_in_edit_mode(context) -> str:
+    labels = scene.props(scene.nonogram_of(context.active_object)).labels
+    if labels is None or labels.mode != 'EDIT':
+        return "Select clue points in Edit Mode of the clue labels (or use Pick Clues)"
+    return ""
+
+
+def _in_3d_view(context) -> str:
+    if context.area is None or context.area.type != 'VIEW_3D':
+        return "Run it from a 3D View"
+    return ""
 
 
 def change_hidden(obj, mask) -> int:
@@ -40,16 +43,13 @@ def warm_up(design, options, progress) -> None:
         pass
 
 
-class NONOGRAM_OT_hide_clues(JobOperator, bpy.types.Operator):
+class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
     """Hide as many clues as the puzzle allows while it keeps exactly one solution and stays
     solvable by the chosen logic (in the background; Esc cancels)"""
     bl_idname = "nonogram.hide_clues"
     bl_label = "Hide Clues"
     bl_options = {'REGISTER', 'UNDO'}
-
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        return _nonogram_poll(cls, context)
+    checks = (polls.nonogram, polls.no_job)
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
@@ -95,15 +95,12 @@ class NONOGRAM_OT_hide_clues(JobOperator, bpy.types.Operator):
         return JobOperator._conclude(self, context, job)
 
 
-class NONOGRAM_OT_show_all_clues(bpy.types.Operator):
+class NONOGRAM_OT_show_all_clues(polls.Polled, bpy.types.Operator):
     """Show every clue to the player again"""
     bl_idname = "nonogram.show_all_clues"
     bl_label = "Show All Clues"
     bl_options = {'REGISTER', 'UNDO'}
-
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        return _nonogram_poll(cls, context)
+    checks = (polls.nonogram, polls.no_job)
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
@@ -112,7 +109,7 @@ class NONOGRAM_OT_show_all_clues(bpy.types.Operator):
         return {'FINISHED'}
 
 
-class NONOGRAM_OT_toggle_clues(bpy.types.Operator):
+class NONOGRAM_OT_toggle_clues(polls.Polled, bpy.types.Operator):
     """Hide or show the clues whose points are selected (Edit Mode of the clue labels)"""
     bl_idname = "nonogram.toggle_clues"
     bl_label = "Hide/Show Selected Clues"
@@ -123,16 +120,7 @@ class NONOGRAM_OT_toggle_clues(bpy.types.Operator):
         ('HIDE', "Hide", "Hide the selected clues"),
         ('SHOW', "Show", "Show the selected clues")], default='TOGGLE')
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        if not _nonogram_poll(cls, context):
-            return False
-        labels = scene.props(scene.nonogram_of(context.active_object)).labels
-        if labels is None or labels.mode != 'EDIT':
-            cls.poll_message_set("Select clue points in Edit Mode of the clue labels "
-                                 "(or use Pick Clues)")
-            return False
-        return True
+    checks = (polls.nonogram, polls.no_job, _labels_in_edit_mode)
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
@@ -151,7 +139,7 @@ class NONOGRAM_OT_toggle_clues(bpy.types.Operator):
         return {'FINISHED'}
 
 
-class NONOGRAM_OT_pick_clues(bpy.types.Operator):
+class NONOGRAM_OT_pick_clues(polls.Polled, bpy.types.Operator):
     """Click clues in the 3D View to hide or show them (Esc or right-click to finish); the
     puzzle is checked again after every click"""
     bl_idname = "nonogram.pick_clues"
@@ -159,14 +147,7 @@ class NONOGRAM_OT_pick_clues(bpy.types.Operator):
     # Each click is its own undo step (pushed by hand), not the whole session.
     bl_options = {'REGISTER', 'BLOCKING'}
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        if not _nonogram_poll(cls, context):
-            return False
-        if context.area is None or context.area.type != 'VIEW_3D':
-            cls.poll_message_set("Run it from a 3D View")
-            return False
-        return True
+    checks = (polls.nonogram, polls.no_job, polls.object_mode, _in_3d_view)
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event):
         self._name = scene.nonogram_of(context.active_object).name
@@ -211,19 +192,16 @@ def toggle_line(obj, line: int) -> bool:
     return bool(mask[line])
 
 
-class NONOGRAM_OT_suggest_clue(JobOperator, bpy.types.Operator):
+class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
     """Find the hidden clue that settles the most undecided cells, and show it (or only
     select it)"""
     bl_idname = "nonogram.suggest_clue"
     bl_label = "Suggest Clue"
     bl_options = {'REGISTER', 'UNDO'}
+    checks = (polls.nonogram, polls.no_job)
 
     reveal: BoolProperty(name="Show It", default=True,
                          description="Show the suggested clue to the player (else only report it)")
-
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        return _nonogram_poll(cls, context)
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)

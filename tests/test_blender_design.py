@@ -322,82 +322,36 @@ def test_hide_clues_reports_what_the_engine_refuses(addon, tmp_path):
     assert not addon_module("operators.scene").hidden_mask(obj).any()
 
 
-class _Ctx:
-    """A window-manager stand-in to drive the modal Hide Clues loop headless (see
-    test_blender_solve), with the active object the operator works on."""
-
-    def __init__(self, obj):
-        self.status, self.timers = [], []
-        self.window = object()
-        self.screen = None
-        self.workspace = self.window_manager = self
-        self.active_object = obj
-
-    def status_text_set(self, text):
-        self.status.append(text)
-
-    def event_timer_add(self, step, window=None):
-        self.timers.append(object())
-        return self.timers[-1]
-
-    def event_timer_remove(self, timer):
-        self.timers.remove(timer)
-
-    def modal_handler_add(self, op):
-        pass
-
-
-def _modal_hide_clues():
-    """The Hide Clues operator's own job and finish, on the JobOperator machinery, outside
-    Blender's operator registry (which cannot be driven event by event headless)."""
-    worker = addon_module("operators.worker")
-    design_ops = addon_module("operators.design")
-    cls = design_ops.NONOGRAM_OT_hide_clues
-
-    class Op(worker.JobOperator):
-        make_job, finish, _conclude = cls.make_job, cls.finish, cls._conclude
-
-        def __init__(self):
-            self.reports = []
-
-        def run_synchronously(self, context):
-            return False
-
-        def report(self, kind, msg):
-            self.reports.append((set(kind), msg))
-    return Op()
-
-
 def test_hide_clues_runs_in_the_background_and_esc_leaves_the_scene_as_it_was(addon):
     import time
-    from test_blender_solve import _Event, _drive
-    assert 'UNDO' in addon_module("operators.design").NONOGRAM_OT_hide_clues.bl_options
+    from blender_support import Event, Recorder, drive_modal, operator_stand_in
+    design_ops = addon_module("operators.design")
+    assert 'UNDO' in design_ops.NONOGRAM_OT_hide_clues.bl_options  # one undo step when it lands
     scene = addon_module("operators.scene")
     grid = addon_module("engine.blobs").blob_grid((14, 14, 14), seed=2, fill=0.4)
     puzzle = addon_module("engine.clues").puzzle_from_grid(grid, name="blob")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name="blob")
     before = scene.hidden_mask(obj).copy()
-    scene.set_hidden(obj, before)
     opts = obj.nonogram.design_options
     opts.method, opts.time_limit = 'anneal', 30.0  # long enough to be cancelled
-    op = _modal_hide_clues()
-    ctx = _Ctx(obj)
-    assert op.invoke(ctx, _Event('NONE')) == {'RUNNING_MODAL'}
+    op = operator_stand_in(design_ops.NONOGRAM_OT_hide_clues)
+    ctx = Recorder()
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
     time.sleep(0.3)
-    assert op.modal(ctx, _Event('TIMER')) == {'PASS_THROUGH'}
+    assert op.modal(ctx, Event('TIMER')) == {'PASS_THROUGH'}
     assert any(s and "design" in s and "Esc" in s for s in ctx.status)  # status-bar progress
     assert np.array_equal(scene.hidden_mask(obj), before)  # nothing changes while it runs
     t0 = time.perf_counter()
-    assert _drive(op, ctx, [_Event('ESC', value='PRESS')]) == {'CANCELLED'}
+    assert drive_modal(op, ctx, [Event('ESC', value='PRESS')]) == {'CANCELLED'}
     assert time.perf_counter() - t0 < 2.0
     assert np.array_equal(scene.hidden_mask(obj), before)
     assert scene.load_design(obj) is None and scene.load_check(obj) is None
     assert any("cancelled" in msg for _, msg in op.reports)
     # Run to the end: the result lands in one go, in finish.
     opts.method = 'greedy'
-    op = _modal_hide_clues()
-    assert op.invoke(ctx, _Event('NONE')) == {'RUNNING_MODAL'}
-    assert _drive(op, ctx, [], timeout=60) == {'FINISHED'}
+    op = operator_stand_in(design_ops.NONOGRAM_OT_hide_clues)
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
+    assert drive_modal(op, ctx, []) == {'FINISHED'}
     assert scene.hidden_mask(obj).sum() == scene.load_design(obj)["hidden_count"] > 0
 
 

@@ -16,6 +16,12 @@ CLUE_COLOURS = {"plain": (0.02, 0.02, 0.02, 1.0), "circle": (0.02, 0.12, 0.6, 1.
 FLOATING_CLUE_COLOURS = {"plain": (0.9, 0.9, 0.88, 1.0), "circle": (0.3, 0.55, 1.0, 1.0),
                          "square": (1.0, 0.35, 0.25, 1.0)}
 HIDDEN_CLUE_FADE = 0.8  # how transparent a hidden clue is in the designer's view
+# Cubes by solver state (unknown light grey, as the player starts), and highlighted cells.
+CELL_COLOURS = {"unknown": (0.75, 0.75, 0.72, 1.0), "filled": (0.2, 0.45, 0.9, 1.0),
+                "empty": (0.8, 0.35, 0.3, 1.0), "highlight": (1.0, 0.45, 0.0, 1.0)}
+# How a new nonogram looks (the add-on's preferences hold the user's own): colours by name,
+# and the clue labels' size. Materials are shared by the nonograms of one style.
+DEFAULT_STYLE = {**CELL_COLOURS, **CLUE_COLOURS, "label_size": 1.0}
 
 EMPTY, FILLED, UNKNOWN = 1, 2, 3
 

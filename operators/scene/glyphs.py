@@ -51,8 +51,9 @@ def glyph_size(total: int, kind: str) -> float:
     return min(cap, width / (DIGIT_WIDTH * digits))
 
 
-def glyph_library(name, pts, created):
-    """Collections of FONT objects (one per distinct clue) and of the two outlines."""
+def glyph_library(name, pts, created, colours=None):
+    """Collections of FONT objects (one per distinct clue) and of the two outlines, inked in
+    ``colours`` (by clue kind; None for the defaults)."""
     keys = pts["kind"] * (1 << 32) + pts["total"]
     distinct, index = np.unique(keys, return_inverse=True)
     glyphs = bpy.data.collections.new(f"{name} Glyphs")
@@ -73,7 +74,7 @@ def glyph_library(name, pts, created):
         # breaks closed digits like 6 and 8).
         curve.bevel_depth = GLYPH_BEVEL
         curve.bevel_resolution = 1
-        curve.materials.append(clue_material(kind))
+        curve.materials.append(clue_material(kind, colours))
         ob = bpy.data.objects.new(label, curve)
         created.append(ob)
         ob.visible_shadow = False  # floating labels would print dark marks on the cubes
@@ -83,7 +84,7 @@ def glyph_library(name, pts, created):
     for i, kind in enumerate(("circle", "square")):
         mesh = _outline_mesh(f"{name} outline {i} {kind}", kind)
         created.append(mesh)
-        mesh.materials.append(clue_material(kind))
+        mesh.materials.append(clue_material(kind, colours))
         ob = bpy.data.objects.new(mesh.name, mesh)
         created.append(ob)
         ob.visible_shadow = False

@@ -19,8 +19,8 @@ from mathutils import Matrix, Vector
 
 from .attributes import get_point_attribute, object_point_attribute, set_object_point_attribute
 from .glyphs import GLYPH_BEVEL
-from .common import PLAYER_GROUP, PLAYER_MATERIAL, TAG, LABEL_GROUP, VOXEL_GROUP, NonogramError
-from .materials import _use_nodes, bsdf_node, new_node, socket, tag_id, tagged
+from .common import CELL_COLOURS, PLAYER_GROUP, PLAYER_MATERIAL, TAG, LABEL_GROUP, VOXEL_GROUP, NonogramError
+from .materials import _use_nodes, bsdf_node, new_node, own_colours, socket, tag_id, tagged
 from .nodes import _boolean, _compare, _named, _new_group, set_modifier_input
 from .store import cells_mesh, n_lines, props
 
@@ -75,15 +75,21 @@ def write_face_codes(obj: bpy.types.Object, codes: np.ndarray) -> None:
     obj.update_tag()
 
 
-def player_material():
-    """Light cubes like Picross 3D's; cells the live check left undecided turn orange."""
-    mat = tagged(bpy.data.materials, PLAYER_MATERIAL)
+PLAYER_COLOURS = {k: CELL_COLOURS[k] for k in ("unknown", "highlight")}
+
+
+def player_material(colours=None):
+    """Light cubes like Picross 3D's (the style's colour of unknown cells); cells the live
+    check left undecided in the highlight colour. ``colours`` None: the defaults."""
+    colours = own_colours(colours, PLAYER_COLOURS)
+    mat = tagged(bpy.data.materials, PLAYER_MATERIAL, colours)
     if mat is not None:
         return mat
+    c = colours or PLAYER_COLOURS
     mat = bpy.data.materials.new(PLAYER_MATERIAL)
-    tag_id(mat, PLAYER_MATERIAL)
+    tag_id(mat, PLAYER_MATERIAL, colours)
     _use_nodes(mat)
-    mat.diffuse_color = (0.85, 0.85, 0.82, 1.0)
+    mat.diffuse_color = c["unknown"]
     nt = mat.node_tree
     bsdf = bsdf_node(nt)
     bsdf.inputs["Roughness"].default_value = 0.7
@@ -93,8 +99,8 @@ def player_material():
     mix = new_node(nt, "ShaderNodeMix")
     mix.data_type = 'RGBA'
     nt.links.new(hl.outputs["Fac"], socket(mix.inputs, "Factor"))
-    socket(mix.inputs, "A").default_value = (0.85, 0.85, 0.82, 1.0)
-    socket(mix.inputs, "B").default_value = (1.0, 0.45, 0.0, 1.0)
+    socket(mix.inputs, "A").default_value = c["unknown"]
+    socket(mix.inputs, "B").default_value = c["highlight"]
     nt.links.new(socket(mix.outputs, "Result"), bsdf.inputs["Base Color"])
     return mat
 
@@ -129,12 +135,14 @@ def _separate(ng, vec):
     return n.outputs
 
 
-def player_group():
-    """Cubes on the surface of the kept block, labels on its outward faces (see module doc)."""
-    ng = tagged(bpy.data.node_groups, PLAYER_GROUP)
+def player_group(colours=None):
+    """Cubes on the surface of the kept block, labels on its outward faces (see module doc);
+    one group per set of cube colours (``player_material``)."""
+    colours = own_colours(colours, PLAYER_COLOURS)
+    ng = tagged(bpy.data.node_groups, PLAYER_GROUP, colours)
     if ng is not None:
         return ng
-    ng, gin, gout = _new_group(PLAYER_GROUP)
+    ng, gin, gout = _new_group(PLAYER_GROUP, colours)
     links = ng.links
     iface: Any = ng.interface
     size = iface.new_socket("Cube Size", in_out='INPUT', socket_type='NodeSocketFloat')
@@ -181,7 +189,7 @@ def player_group():
     cube = new_node(ng, "GeometryNodeMeshCube")
     links.new(gin.outputs["Cube Size"], cube.inputs["Size"])
     setmat = new_node(ng, "GeometryNodeSetMaterial")
-    setmat.inputs["Material"].default_value = player_material()
+    setmat.inputs["Material"].default_value = player_material(colours)
     links.new(cube.outputs["Mesh"], setmat.inputs["Geometry"])
     cubes = new_node(ng, "GeometryNodeInstanceOnPoints")
     links.new(store.outputs["Geometry"], cubes.inputs["Points"])
@@ -278,9 +286,9 @@ def find_player_modifier(obj: bpy.types.Object):
     return _modifier(obj, PLAYER_GROUP)
 
 
-def player_modifier(obj: bpy.types.Object):
+def player_modifier(obj: bpy.types.Object, style=None):
     """The nonogram's player-view modifier, added (after the designer's) when missing, e.g. on a
-    nonogram made before the player's view existed."""
+    nonogram made before the player's view existed; ``style`` as in ``build_from_puzzle``."""
     mod = _modifier(obj, PLAYER_GROUP)
     if mod is not None:
         return mod
@@ -292,7 +300,7 @@ def player_modifier(obj: bpy.types.Object):
         write_face_codes(obj, line_codes(n_lines(obj), *(object_point_attribute(labels, name)
                                                          for name in ("line", "glyph", "clue_kind"))))
     mod = cast(bpy.types.NodesModifier, obj.modifiers.new(PLAYER_MODIFIER, 'NODES'))
-    mod.node_group = player_group()
+    mod.node_group = player_group(style)
     set_modifier_input(mod, "Glyphs", pg.glyphs)
     set_modifier_input(mod, "Outlines", pg.outlines)
     mod.show_viewport = mod.show_render = False
