@@ -96,11 +96,18 @@ class DesignResult:
     def to_dict(self) -> dict:
         return {"hidden_count": self.hidden_count, "lines": self.n_lines,
                 "hidden_fraction": round(self.hidden_fraction, 4), "score": self.score, "band": self.band,
-                "target": list(self.target) if self.target else None, "in_target": self.in_target,
+                "target": _json_range(self.target), "in_target": self.in_target,
                 "logic": self.logic, "method": self.method, "seed": self.seed, "trials": self.trials,
                 "time_s": round(self.time_s, 4), "stopped_early": self.stopped_early,
                 "locally_minimal": self.locally_minimal, "message": self.message,
                 "difficulty": self.difficulty.to_dict(), "stats": dict(self.stats)}
+
+
+def _json_range(target):
+    """A score range for JSON: an open end (infinity) as None."""
+    if target is None:
+        return None
+    return [None if math.isinf(v) else v for v in target]
 
 
 # ---------------------------------------------------------------------------------------------
