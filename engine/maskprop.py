@@ -659,3 +659,170 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
                     nd += 1
         r += 1
     return (RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED), r
+
+
+# ---------------------------------------------------------------------------------------------
+# incremental trials: re-use the solving run, re-deduce only what depended on the hidden line
+
+Incr = namedtuple("Incr", "pos inv saved saved_who sol ictl")
+
+
+def new_incr(n_cells: int, solution_state) -> Incr:
+    """Scratch of ``incr_try_hide``; ``solution_state`` holds the solution as cell states."""
+    return Incr(np.zeros(n_cells, np.int64), np.zeros(n_cells, np.uint8), np.zeros(n_cells, np.int64),
+                np.zeros(n_cells, np.int64), np.asarray(solution_state, np.int8).copy(), np.zeros(2, np.int64))
+
+
+@njit
+def incr_init(net, enabled, mw, inc):
+    """Run line propagation from scratch and keep it as the base of incremental trials: every
+    cell's position in the run (``pos``) and the line that deduced it (``mw.who``)."""
+    st = run_lines(net, enabled, mw)
+    pos, ictl = inc[0], inc[5]
+    trail, ctl = mw[1], mw[10]
+    for t in range(ctl[M_TLEN]):
+        pos[trail[t]] = t
+    ictl[0] = ctl[M_TLEN]
+    return st
+
+
+@njit
+def incr_try_hide(net, enabled, hide, mw, inc):
+    """Hide line ``hide`` if line propagation still solves without it; True when hidden.
+
+    The base is a solving run (``incr_init`` or the last successful call): each cell with the
+    line that deduced it and its position. Without ``hide``, a cell's deduction stays valid
+    unless ``hide`` made it or its line then saw a cell (known earlier in the run) that is
+    itself invalid; the valid cells are a sound partial state, so propagating from them with
+    the lines through the invalid cells queued reaches the same fixpoint as a run from scratch,
+    at the cost of the region that depended on ``hide`` only. On failure everything is
+    restored."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    pos, inv, saved, saved_who, sol, ictl = inc[0], inc[1], inc[2], inc[3], inc[4], inc[5]
+    n = len(state)
+    enabled[hide] = 0
+    if contrib[hide] == 0:
+        return True  # the run never used it: it is still a valid run without it
+    t_first = 0
+    while who[trail[t_first]] != hide:
+        t_first += 1
+    m = n - t_first
+    for t in range(t_first, n):
+        c = trail[t]
+        saved[t - t_first] = c
+        li = who[c]
+        saved_who[t - t_first] = li
+        bad = li == hide
+        if not bad and li >= 0:
+            pc = pos[c]
+            for j in range(ls[li], ls[li + 1]):
+                d = lc[j]
+                if inv[d] and pos[d] < pc:
+                    bad = True
+                    break
+        if bad:
+            inv[c] = 1
+    k = t_first
+    for t in range(m):
+        c = saved[t]
+        if inv[c]:
+            state[c] = UNKNOWN
+            for kk in range(cs[c], cs[c + 1]):
+                unk[cl[kk]] += 1
+            contrib[saved_who[t]] -= 1
+        else:
+            trail[k] = c
+            k += 1
+    ctl[M_TLEN] = k
+    for t in range(m):
+        c = saved[t]
+        if inv[c]:
+            for kk in range(cs[c], cs[c + 1]):
+                if enabled[cl[kk]]:
+                    _push(cl[kk], q, inq)
+    ctl[M_RUNS] += 1
+    ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+                words, who, contrib, ctl)
+    if ok and ctl[M_TLEN] == n:
+        for t in range(k, n):
+            pos[trail[t]] = ictl[0]
+            ictl[0] += 1
+        for t in range(m):
+            inv[saved[t]] = 0
+        return True
+    # restore the base run
+    for t in range(k, ctl[M_TLEN]):
+        c = trail[t]
+        state[c] = UNKNOWN
+        for kk in range(cs[c], cs[c + 1]):
+            unk[cl[kk]] += 1
+        contrib[who[c]] -= 1
+    for t in range(m):
+        c = saved[t]
+        who[c] = saved_who[t]
+        trail[t_first + t] = c
+        if inv[c]:
+            inv[c] = 0
+            state[c] = sol[c]
+            for kk in range(cs[c], cs[c + 1]):
+                unk[cl[kk]] -= 1
+            contrib[saved_who[t]] += 1
+    ctl[M_TLEN] = n
+    enabled[hide] = 1
+    return False
+
+
+@njit
+def greedy_chunk_incr(net, enabled, order, mw, inc, cover, gstats, chunk_apps):
+    """``greedy_chunk`` for logic ``line`` with incremental trials (``incr_try_hide``); the base
+    run must be in ``mw``/``inc`` (``incr_init`` with the current ``enabled`` solved)."""
+    ls, lc = net[0], net[1]
+    ctl = mw[10]
+    contrib = mw[9]
+    apps0 = ctl[M_APPS]
+    i = gstats[G_NEXT]
+    while i < len(order):
+        if ctl[M_APPS] - apps0 >= chunk_apps:
+            gstats[G_NEXT] = i
+            return False
+        li = order[i]
+        i += 1
+        if not enabled[li]:
+            continue
+        if sole_cover(li, ls, lc, cover):
+            gstats[G_COVER] += 1
+            continue
+        if contrib[li] == 0:
+            gstats[G_FREE] += 1
+        else:
+            gstats[G_TRIALS] += 1
+        if incr_try_hide(net, enabled, li, mw, inc):
+            enabled[li] = 1
+            set_enabled(li, False, net, enabled, cover)
+            gstats[G_HIDDEN] += 1
+    gstats[G_NEXT] = i
+    return True
+
+
+@njit
+def reveal_gains(net, enabled, mw, cands, out):
+    """For each line in ``cands`` (hidden lines), the number of unknown cells line propagation
+    would settle if its clue were shown, from the state in ``mw`` (a fixpoint of ``enabled``,
+    e.g. after ``run_logic``). Adding a clue only adds deductions, so starting from that state is
+    sound. The state is left as it was."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    for i in range(len(cands)):
+        li = cands[i]
+        mark = ctl[M_TLEN]
+        was = enabled[li]
+        enabled[li] = 1
+        _push(li, q, inq)
+        ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+                    words, who, contrib, ctl)
+        out[i] = ctl[M_TLEN] - mark if ok else -1
+        _mundo(mark, state, trail, ctl, cs, cl, unk)
+        enabled[li] = was
