@@ -205,20 +205,26 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        try:
-            full = scene.load_full_puzzle(obj)
-        except scene.NonogramError as e:
-            self.report({'ERROR'}, str(e))
-            return None
         hidden = scene.hidden_mask(obj)
         if not hidden.any():
             self.report({'INFO'}, "No clue is hidden: nothing to suggest")
             return None
+        try:
+            sess, lock = live_check.session(obj)
+        except scene.NonogramError as e:
+            self.report({'ERROR'}, str(e))
+            return None
         logic = scene.props(obj).design_options.logic
         self._obj_name = obj.name
         self._key = scene.mask_key(hidden)
-        self.cancel_is_cooperative = True
-        return Job("clue suggestion", lambda progress: suggest_clue(full, hidden, logic, progress))
+        # The engine's suggestion does not poll for cancellation (it takes milliseconds).
+        self.cancel_is_cooperative = False
+
+        def run(progress):
+            with lock:
+                found = sess.suggest(hidden, logic, k=1)
+            return (found[0].line, found[0].settles) if found else None
+        return Job("clue suggestion", run)
 
     def finish(self, context: bpy.types.Context, found):
         obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
@@ -240,30 +246,3 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
             scene.select_clue(obj, line)
             self.report({'INFO'}, f"The clue of {name} would settle {settled} undecided cells")
         return {'FINISHED'}
-
-
-def suggest_clue(full, hidden, logic, progress=None):
-    """(line, cells settled) of the hidden clue that leaves the fewest undecided cells when
-    shown, or None when nothing is undecided. Candidates are the hidden lines through an
-    undecided cell: another clue cannot change what logic decides there first."""
-    hide = engine("puzzle").with_hidden
-    _, _, undecided = live_check.check_puzzle(scene.designed_puzzle(full, hidden), logic, progress)
-    n_before = int(undecided.sum())
-    if n_before == 0:
-        return None
-    cells = np.flatnonzero(undecided)
-    on_line = np.zeros(full.n_lines, dtype=bool)
-    line_of = np.repeat(np.arange(full.n_lines), np.diff(full.line_start))
-    on_line[line_of[np.isin(full.line_cells, cells)]] = True
-    candidates = np.flatnonzero(on_line & hidden)
-    best = None
-    for i, line in enumerate(candidates):
-        if progress is not None and progress(i / len(candidates), "trying hidden clues"):
-            return None
-        trial = hidden.copy()
-        trial[line] = False
-        _, _, und = live_check.check_puzzle(hide(full, trial), logic)
-        settled = n_before - int(und.sum())
-        if best is None or settled > best[1]:
-            best = (int(line), settled)
-    return best

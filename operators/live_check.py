@@ -3,13 +3,16 @@ checked again in a background thread (is it still unique? solvable by the chosen
 score; which cells logic leaves undecided), and the result lands on the object from a timer on
 the main thread. A newer change cancels the check still running for the same nonogram.
 
-The thread only gets plain engine objects (the puzzle, the logic level) and never touches bpy.
-Without an event loop (background mode, scripts that ask for it) the check runs in place.
+The check is the engine's ``DesignSession.check`` on a session kept per nonogram (built once
+from the stored full puzzle). The thread only gets engine objects (the session, the mask, the
+logic level) and never touches bpy. Without an event loop (background mode, scripts that ask
+for it) the check runs in place.
 """
 from __future__ import annotations
 
+import hashlib
 import threading
-import time
+from collections import OrderedDict
 from typing import Optional
 
 import bpy
@@ -18,47 +21,55 @@ import numpy as np
 from . import scene
 from .runtime import engine
 
-# A check of a 24³ model takes milliseconds once the solver is compiled; the first one in a
-# session may compile kernels for seconds, and a puzzle with many solutions may need a long
-# search. The check runs in the background and the next edit cancels it, so the limit can be
-# generous; past it the verdict is 'unknown' (the panel says so).
-CHECK_TIME_LIMIT = 30.0
-LEVELS = {"line": ("line",), "probe": ("line", "probe")}
+# When logic leaves cells undecided (and every cell is on a shown clue's line), whether the
+# puzzle is still unique takes a search: bounded by this, after which the verdict is 'unknown'.
+SEARCH_TIME = 1.0
+# Sessions (the engine's net of a puzzle's full clue set) kept for the nonograms edited last.
+MAX_SESSIONS = 4
+
+_sessions: "OrderedDict[tuple, tuple]" = OrderedDict()
 
 
-def check_puzzle(puzzle, logic: str, progress=None, time_limit: float = CHECK_TIME_LIMIT):
-    """(summary dict, per-cell state, undecided mask) of the puzzle as the player gets it."""
-    solve = engine("solve")
-    cells = engine("cells")
-    t0 = time.perf_counter()
-    rep = solve.solve(puzzle, method="full", time_limit=time_limit, progress=progress)
-    state = rep.state
-    if logic == "line" and rep.difficulty not in (None, "line"):
-        # what line solving alone decides (the full method probes too)
-        state = solve.solve(puzzle, method="hierarchical", time_limit=time_limit, progress=progress).state
-    undecided = (state == cells.UNKNOWN)
-    if len(rep.differing_cells):
-        undecided[np.asarray(rep.differing_cells)] = True
-    summary = {"verdict": rep.verdict, "difficulty": rep.difficulty, "logic": logic,
-               "solvable": rep.verdict == "unique" and rep.difficulty in LEVELS[logic],
-               "score": None, "band": None, "undecided": int(undecided.sum()),
-               "hidden": int((puzzle.clue_kind == 0).sum()), "lines": int(puzzle.n_lines),
-               "time_s": time.perf_counter() - t0}
-    return summary, state, undecided
+def session(obj):
+    """(engine ``DesignSession`` of the stored full puzzle, lock) for ``obj``: built once per
+    puzzle and kept, since building the net costs more than a check. The lock serializes the
+    session's users (its work arrays are shared)."""
+    text = scene.props(obj).puzzle
+    key = (obj.name, hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
+    found = _sessions.get(key)
+    if found is None:
+        found = (engine("design").DesignSession(scene.load_full_puzzle(obj)), threading.Lock())
+        _sessions[key] = found
+        while len(_sessions) > MAX_SESSIONS:
+            _sessions.popitem(last=False)
+    _sessions.move_to_end(key)
+    return found
+
+
+def check_mask(sess, lock, hidden, logic: str):
+    """(summary dict, per-cell state, undecided mask) of the puzzle with clues ``hidden``."""
+    with lock:
+        c = sess.check(hidden, logic, search_time=SEARCH_TIME)
+    summary = {k: v for k, v in c.to_dict().items() if k != "difficulty"}
+    summary["logic"] = logic
+    solution = np.asarray(sess.full.solution, dtype=bool)
+    state = np.where(solution, scene.FILLED, scene.EMPTY).astype(np.int32)
+    state[c.undecided] = scene.UNKNOWN  # logic deduces only true values: the rest is known
+    return summary, state, c.undecided
 
 
 class _Check:
-    def __init__(self, name, key, puzzle, logic):
+    def __init__(self, name, key, args):
         self.name, self.key = name, key
         self.cancel = threading.Event()
         self.done = threading.Event()
         self.result = None
         self.error: Optional[BaseException] = None
-        self._args = (puzzle, logic)
+        self._args = args
 
     def run(self):
         try:
-            self.result = check_puzzle(*self._args, progress=lambda f, m="": self.cancel.is_set())
+            self.result = check_mask(*self._args)
         except BaseException as e:  # reported on the main thread
             self.error = e
         finally:
@@ -73,9 +84,9 @@ def request(obj, *, wait: Optional[bool] = None) -> None:
     place (True; default: in place when there is no event loop to deliver a result)."""
     if wait is None:
         wait = bpy.app.background
-    pg = scene.props(obj)
     mask = scene.hidden_mask(obj)
-    job = _Check(obj.name, scene.mask_key(mask), scene.load_stored_puzzle(obj), pg.design_options.logic)
+    job = _Check(obj.name, scene.mask_key(mask),
+                 (*session(obj), mask, scene.props(obj).design_options.logic))
     old = _pending.pop(obj.name, None)
     if old is not None:
         old.cancel.set()
@@ -143,5 +154,6 @@ def cancel_all() -> None:
     for job in _pending.values():
         job.cancel.set()
     _pending.clear()
+    _sessions.clear()
     if bpy.app.timers.is_registered(_poll):
         bpy.app.timers.unregister(_poll)
