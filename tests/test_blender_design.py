@@ -375,3 +375,24 @@ def test_a_designed_puzzle_file_keeps_its_design_through_export_and_import(addon
     line = int(np.flatnonzero(mask)[0])
     addon_module("operators.design").toggle_line(new, line)
     assert "design" not in scene.load_stored_puzzle(new).meta
+
+
+def test_undo_brings_back_clues_and_the_check_follows(addon):
+    """Headless Blender cannot undo, so restore the hidden clues the way undo does (the object's
+    stored bits change behind our operators' back) and run the handler undo_post runs."""
+    obj, full, hidden = _random_nonogram(hidden_fraction=0.0)
+    scene = addon_module("operators.scene")
+    live = addon_module("operators.live_check")
+    bpy.context.view_layer.objects.active = obj
+    assert run_op(bpy.ops.nonogram.show_all_clues) == {'FINISHED'}
+    assert scene.load_check(obj)["verdict"] == "unique"
+    before = obj.nonogram.hidden
+    mask = np.zeros(full.n_lines, dtype=bool)
+    mask[: full.n_lines // 2] = True
+    addon_module("operators.design").change_hidden(obj, mask)
+    assert scene.load_check(obj)["verdict"] != "unique"
+    obj.nonogram.hidden = before  # what undo restores
+    assert live.stale(obj)
+    live.recheck_after_undo(bpy.context.scene)
+    assert not live.stale(obj) and scene.load_check(obj)["verdict"] == "unique"
+    assert live.recheck_after_undo in bpy.app.handlers.undo_post
