@@ -5,28 +5,24 @@ import bpy
 from ..operators import live_check
 from ..operators import scene as scene_mod
 from ..operators.worker import active_job
+# sidebar.py imports this module after defining these (its panel order lists ours).
+from .sidebar import _Sidebar, _active_nonogram
 
 BAND_TEXT = {None: "no score (logic alone does not solve it)"}
 VERDICT_SHORT = {"unique": "unique", "multiple": "several solutions", "none": "no solution",
                  "unknown": "undecided (time limit)"}
 
 
-class _Sidebar:
-    bl_space_type = 'VIEW_3D'
-    bl_region_type = 'UI'
-    bl_category = "Nonogram"
-
-
-def _active_nonogram(context):
-    return scene_mod.nonogram_of(context.active_object)
-
-
-class NONOGRAM_PT_design(_Sidebar, bpy.types.Panel):
-    bl_label = "Design"
+class _NonogramPanel(_Sidebar):
+    """A sidebar panel about the active nonogram (shown only when there is one)."""
 
     @classmethod
     def poll(cls, context):
         return _active_nonogram(context) is not None
+
+
+class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):
+    bl_label = "Design"
 
     def draw(self, context: bpy.types.Context):
         layout = self.layout
@@ -102,12 +98,8 @@ def _draw_check(layout, obj):
         col.label(text="Out of date: the clues changed", icon='ERROR')
 
 
-class NONOGRAM_PT_view(_Sidebar, bpy.types.Panel):
+class NONOGRAM_PT_view(_NonogramPanel, bpy.types.Panel):
     bl_label = "View"
-
-    @classmethod
-    def poll(cls, context):
-        return _active_nonogram(context) is not None
 
     def draw(self, context: bpy.types.Context):
         layout = self.layout

@@ -8,7 +8,6 @@ from typing import Any, cast
 import bpy
 from bl_ui.utils import PresetPanel
 
-from . import design
 from ..operators import scene as scene_mod
 from ..operators import polls
 from ..operators.make import NONOGRAM_OT_make
@@ -220,6 +219,8 @@ class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
         row.operator("nonogram.import_puzzle", icon='IMPORT')
         layout.operator("nonogram.clear", icon='TRASH')
 
+
+from . import design  # noqa: E402  (design's panels share _Sidebar above)
 
 # Registration order is the order in the sidebar: Design and View come below Solve.
 classes = (NONOGRAM_PT_make_presets, NONOGRAM_PT_solve_presets, NONOGRAM_PT_make, NONOGRAM_PT_solve,

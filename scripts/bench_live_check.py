@@ -16,7 +16,6 @@ result. Printed per model (milliseconds, warm: numba kernels cached and the sess
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import statistics
 import sys
@@ -38,13 +37,9 @@ def main() -> None:
     args = ap.parse_args()
 
     import bpy
-    spec = importlib.util.spec_from_file_location("nonogram3d", ROOT / "__init__.py",
-                                                  submodule_search_locations=[str(ROOT)])
-    addon = importlib.util.module_from_spec(spec)
-    sys.modules["nonogram3d"] = addon
-    spec.loader.exec_module(addon)
-    addon.register()
-    from nonogram3d import batch
+    sys.path.insert(0, str(ROOT))
+    import batch
+    addon = batch.addon_package()  # this checkout as the package nonogram3d, registered
     from nonogram3d.operators import design, live_check, scene
 
     bpy.ops.wm.read_factory_settings(use_empty=True)

@@ -96,6 +96,16 @@ def voxel_group(colours=None):
     return ng
 
 
+def collection_instances(ng, collection):
+    """One instance per child of ``collection`` (a socket), in name order, each at the origin:
+    what Instance on Points' Pick Instance picks from by index."""
+    n = new_node(ng, "GeometryNodeCollectionInfo")
+    ng.links.new(collection, n.inputs["Collection"])
+    n.inputs["Separate Children"].default_value = True
+    n.inputs["Reset Children"].default_value = True
+    return n.outputs[0]
+
+
 def label_group():
     """The glyph of each clue point (picked by its ``glyph`` attribute) plus a circle/square
     outline for 2-block/3+-block clues, all rotated like the active camera (so they face it).
@@ -129,13 +139,6 @@ def label_group():
     links.new(cam.outputs[0], info.inputs["Object"])
     rotation = info.outputs["Rotation"]
 
-    def collection_info(socket_name):
-        n = new_node(ng, "GeometryNodeCollectionInfo")
-        links.new(gin.outputs[socket_name], n.inputs["Collection"])
-        n.inputs["Separate Children"].default_value = True
-        n.inputs["Reset Children"].default_value = True
-        return n.outputs[0]
-
     # The labels' material draws floating labels with light ink (see materials.clue_material).
     floating = new_node(ng, "GeometryNodeStoreNamedAttribute")
     floating.data_type = 'BOOLEAN'
@@ -155,14 +158,16 @@ def label_group():
         links.new(gin.outputs["Label Size"], n.inputs["Scale"])
         return n.outputs[0]
 
-    glyphs = instance(shown, collection_info("Glyphs"), _named(ng, "glyph", 'INT'))
+    glyphs = instance(shown, collection_instances(ng, gin.outputs["Glyphs"]),
+                      _named(ng, "glyph", 'INT'))
     # Outline children are named so that circle comes first: index = kind - KIND_CIRCLE.
     outlined = _boolean(ng, 'AND', shown, _compare(ng, 'INT', 'GREATER_EQUAL', kind, 3))
     sub = new_node(ng, "ShaderNodeMath")
     sub.operation = 'SUBTRACT'
     links.new(kind, sub.inputs[0])
     sub.inputs[1].default_value = 3.0
-    outlines = instance(outlined, collection_info("Outlines"), sub.outputs[0])
+    outlines = instance(outlined, collection_instances(ng, gin.outputs["Outlines"]),
+                        sub.outputs[0])
 
     join = new_node(ng, "GeometryNodeJoinGeometry")
     links.new(glyphs, join.inputs[0])

@@ -20,8 +20,10 @@ from mathutils import Matrix, Vector
 from .attributes import get_point_attribute, object_point_attribute, set_object_point_attribute
 from .glyphs import GLYPH_BEVEL
 from .common import CELL_COLOURS, PLAYER_GROUP, PLAYER_MATERIAL, TAG, LABEL_GROUP, VOXEL_GROUP, NonogramError
-from .materials import _use_nodes, bsdf_node, new_node, own_colours, socket, tag_id, tagged
-from .nodes import _boolean, _compare, _named, _new_group, set_modifier_input
+from .materials import (instancer_attribute, mix_colour, new_material, new_node, own_colours, socket,
+                        tagged)
+from .nodes import (_boolean, _compare, _named, _new_group, collection_instances,
+                    set_modifier_input)
 from .store import cells_mesh, n_lines, props
 
 PLAYER_MODIFIER = "Nonogram Player"
@@ -86,22 +88,10 @@ def player_material(colours=None):
     if mat is not None:
         return mat
     c = colours or PLAYER_COLOURS
-    mat = bpy.data.materials.new(PLAYER_MATERIAL)
-    tag_id(mat, PLAYER_MATERIAL, colours)
-    _use_nodes(mat)
-    mat.diffuse_color = c["unknown"]
-    nt = mat.node_tree
-    bsdf = bsdf_node(nt)
+    mat, nt, bsdf = new_material(PLAYER_MATERIAL, colours, c["unknown"])
     bsdf.inputs["Roughness"].default_value = 0.7
-    hl = new_node(nt, "ShaderNodeAttribute")
-    hl.attribute_type = 'INSTANCER'
-    hl.attribute_name = "player_highlight"
-    mix = new_node(nt, "ShaderNodeMix")
-    mix.data_type = 'RGBA'
-    nt.links.new(hl.outputs["Fac"], socket(mix.inputs, "Factor"))
-    socket(mix.inputs, "A").default_value = c["unknown"]
-    socket(mix.inputs, "B").default_value = c["highlight"]
-    nt.links.new(socket(mix.outputs, "Result"), bsdf.inputs["Base Color"])
+    nt.links.new(mix_colour(nt, instancer_attribute(nt, "player_highlight"), c["unknown"],
+                            c["highlight"]), bsdf.inputs["Base Color"])
     return mat
 
 
@@ -239,13 +229,6 @@ def player_group(colours=None):
     to_rot = new_node(ng, "FunctionNodeEulerToRotation")
     links.new(_named(ng, "label_rotation", 'FLOAT_VECTOR'), to_rot.inputs[0])
 
-    def collection_info(socket_name):
-        n = new_node(ng, "GeometryNodeCollectionInfo")
-        links.new(gin.outputs[socket_name], n.inputs["Collection"])
-        n.inputs["Separate Children"].default_value = True
-        n.inputs["Reset Children"].default_value = True
-        return n.outputs[0]
-
     def instance(selection, instances, index):
         n = new_node(ng, "GeometryNodeInstanceOnPoints")
         links.new(ends.outputs[0], n.inputs["Points"])
@@ -258,9 +241,10 @@ def player_group(colours=None):
         links.new(gin.outputs["Label Size"], n.inputs["Scale"])
         return n.outputs[0]
 
-    glyphs = instance(None, collection_info("Glyphs"), glyph)
+    glyphs = instance(None, collection_instances(ng, gin.outputs["Glyphs"]), glyph)
     framed = _compare(ng, 'FLOAT', 'GREATER_THAN', frame, 0.5)
-    frames = instance(framed, collection_info("Outlines"), _math(ng, 'SUBTRACT', frame, 1.0))
+    frames = instance(framed, collection_instances(ng, gin.outputs["Outlines"]),
+                      _math(ng, 'SUBTRACT', frame, 1.0))
 
     join = new_node(ng, "GeometryNodeJoinGeometry")
     for g in (cubes.outputs[0], glyphs, frames):
