@@ -4,7 +4,9 @@ Layout of a generated nonogram, all in one collection "<name> Nonogram":
 - the *nonogram object*: a point mesh with one point per grid cell (local coordinates in voxel
   units, cell (x, y, z) at (x+.5, y+.5, z+.5); the object's location is the grid's world origin
   and its uniform scale the voxel size), per-point attributes ``solution``, ``state``, ``visible``,
-  ``highlight``, ``known_at``, and a Geometry Nodes modifier that instances a cube on the points;
+  ``highlight``, ``known_at``, ``face_x/y/z``, and a Geometry Nodes modifier that instances a
+  cube on the points; a second one, on instead of it in the player's view, draws the block of
+  cubes the player starts from with the clues on its faces (``player``);
 - the *clue object*, child of the nonogram object: one point per clued line, placed in front of
   the face the line ends on, with a Geometry Nodes modifier that instances the glyph for that
   clue (and a circle/square outline for 2-block/3+-block clues), turned to face the active camera.
@@ -14,7 +16,9 @@ that are not linked to the scene: they are only instanced.
 One module per job: ``source`` (the mesh in), ``materials`` and ``nodes`` (shared datablocks),
 ``attributes`` (point data), ``glyphs`` (clue labels), ``build`` (a nonogram from a puzzle or a
 mesh), ``store`` (data kept on the object), ``hidden`` (clues the player does not see),
-``player`` (the player's view and slicing), ``cells`` (solver results and animation), ``clear``.
+``player`` (the player's view and slicing), ``check`` (design and live-check results on the
+object), ``picking`` (the clue under the mouse), ``cells`` (solver results and animation),
+``clear``.
 The names below are the package's public API.
 """
 from .attributes import get_point_attribute, set_point_attribute
