@@ -8,9 +8,9 @@ MODELS are files (.obj .ply .stl .glb .gltf .fbx), directories (their model file
 recursive) or built-in meshes (suzanne, cube, sphere, icosphere, cylinder, cone). For every model
 and resolution the batch writes ``<model>-<res>.puzzle.json`` (the puzzle file),
 ``<model>-<res>.report.json`` and one row of ``summary.csv`` (also ``summary.json``); with
-``--blend`` the .blend, with ``--render [player|designer]`` a Cycles PNG of that view, and with
-``--design [BAND]`` clues hidden by the engine's design first. A model that fails is reported in
-the summary and the batch goes on; the exit status is 1 if anything failed. See docs/BATCH.md.
+``--blend`` the .blend and with ``--render [designer|player]`` a Cycles PNG of that view. A model
+that fails is reported in the summary and the batch goes on; the exit status is 1 if anything
+failed. See docs/BATCH.md.
 
 The batch clears the objects of the open file before it starts: run it on an empty session.
 """
@@ -50,11 +50,16 @@ CSV_COLUMNS = (
     # Table 5: linesolvers and bad-guess percentage per seed solver.
     + [f"{s}_{f}" for s in SEED_SOLVERS for f in ("linesolvers", "bad_pct", "verdict", "time_s")]
     + ["verdict", "difficulty", "known_fraction", "linesolvers", "bad_pct", "solve_time_s",
-       "make_time_s", "total_time_s", "warnings", "puzzle_file", "report_file", "blend_file",
-       "png_file",
-     # --design: the share of clues hidden, the designed puzzle's difficulty score and band.
-     "hidden_pct", "score", "band", "locally_minimal", "design_time_s"]
+       "make_time_s", "total_time_s",
+       # Connectivity of the answer (6-connected pieces unless said), before and after the
+       # piece options, and the file's objects the batch left out.
+       "pieces", "pieces_26", "single_cubes", "largest_piece", "pieces_before", "voxels_added",
+       "voxels_removed", "skipped_objects",
+       "warnings", "puzzle_file", "report_file", "blend_file", "png_file"]
 )
+# Objects named like this are collision meshes (the game engines' convention), not the model.
+COLLIDER_PREFIXES = ("UCX_", "UBX_", "UCP_", "USP_", "UME_")
+GEOMETRY_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
 
 
 class BatchError(Exception):
@@ -99,28 +104,26 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--threshold", type=float, default=0.5, help="filled fraction for a sampled voxel")
     ap.add_argument("--no-robust", action="store_true",
                     help="single-axis parity instead of the 3-axis vote (leaks on open meshes)")
-    ap.add_argument("--render", nargs="?", const="player", default=None,
+    ap.add_argument("--bridge", action="store_true",
+                    help="join loose pieces to the main one through voxels the mesh passes through")
+    ap.add_argument("--thin-parts", action="store_true",
+                    help="keep parts thinner than a voxel (one voxel thick) and join them on")
+    ap.add_argument("--min-piece", type=int, default=0, metavar="N",
+                    help="drop pieces of fewer than N voxels (default: 0, keep all)")
+    ap.add_argument("--keep-largest", action="store_true", help="keep only the largest piece")
+    ap.add_argument("--render", nargs="?", const="designer", default=None,
                     choices=("player", "designer"),
-                    help="render a Cycles PNG per puzzle of the player's view (the block of cubes "
-                         "with the clues on their faces; the default) or the designer's view (the "
-                         "solved cells with every clue beside them)")
+                    help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
+                         "with every clue beside them; the default) or the player's view (the block "
+                         "of cubes with the clues on their faces)")
     ap.add_argument("--render-size", type=int, default=256, help="PNG width and height (default: 256)")
     ap.add_argument("--render-samples", type=int, default=16, help="Cycles samples (default: 16)")
     ap.add_argument("--blend", action="store_true", help="save a .blend per puzzle")
-    ap.add_argument("--design", nargs="?", const="any", default=None,
-                    choices=("any", "easy", "medium", "hard", "expert"),
-                    help="hide clues (the engine's design) before solving and writing: as many as "
-                         "logic allows ('any', the default), or aiming at a difficulty band")
-    ap.add_argument("--design-logic", choices=("line", "probe"), default="line",
-                    help="what the player may need: line solving, or line solving + probing")
-    ap.add_argument("--design-method", choices=("greedy", "anneal"), default="greedy",
-                    help="greedy (seconds) or anneal (until --design-time-limit; hides more)")
-    ap.add_argument("--design-seed", type=int, default=0, help="seed of the design (default: 0)")
-    ap.add_argument("--design-time-limit", type=float, default=20.0,
-                    help="seconds per design (default: 20)")
     args = ap.parse_args(argv)
     if any(r < 1 for r in args.resolution):
         ap.error("resolutions must be positive")
+    if args.min_piece < 0:
+        ap.error("--min-piece must be 0 or more")
     solvers: list = []
     for name in args.solvers:
         key = name.lower()
@@ -187,11 +190,6 @@ class Addon:
         self.stats = runtime.engine("stats")
         self.puzzlefile = runtime.engine("puzzlefile")
         self.jit = runtime.engine("jit")
-        self._runtime = runtime
-
-    @property
-    def design(self) -> ModuleType:
-        return self._runtime.engine("design")  # only when --design asks for it
 
 
 # ---------------------------------------------------------------------------------------------
@@ -315,9 +313,40 @@ def _merge_to_world_mesh(objects: list, name: str):
     return mesh
 
 
+def model_objects(objects: list) -> tuple:
+    """(the objects that make the model, [(object name, why it was left out)]).
+
+    A model is what the file shows: hidden objects (and objects in hidden collections, such as
+    the glTF importer's bone shapes), objects left out of renders, wire or bounds display
+    helpers, collision meshes and armature widgets are not part of it."""
+    shapes = {pb.custom_shape for arm in objects if arm.type == 'ARMATURE'
+              for pb in arm.pose.bones if pb.custom_shape is not None}
+    used, skipped = [], []
+    for ob in objects:
+        if ob.type not in GEOMETRY_TYPES:
+            continue
+        if ob in shapes:
+            why = "an armature's bone shape"
+        elif not ob.visible_get():
+            why = "hidden"
+        elif ob.hide_render:
+            why = "not rendered"
+        elif ob.display_type in {'WIRE', 'BOUNDS'}:
+            why = f"displayed as {ob.display_type.lower()} only: a helper or collider"
+        elif ob.name.upper().startswith(COLLIDER_PREFIXES):
+            why = "a collision mesh"
+        else:
+            used.append(ob)
+            continue
+        skipped.append((ob.name, why))
+    return used, skipped
+
+
 def load_model(name: str, src: str):
-    """A new mesh object (linked to the scene) for a model file or built-in name."""
+    """A new mesh object (linked to the scene) for a model file or built-in name, and the
+    file's objects left out of it as [(name, why)]."""
     scene = bpy.context.scene
+    skipped: list = []
     if not os.path.exists(src):
         if src.lower() in BUILTINS:
             mesh = _builtin_mesh(src.lower())
@@ -337,8 +366,11 @@ def load_model(name: str, src: str):
         try:
             if "FINISHED" not in result:
                 raise BatchError(f"import failed ({', '.join(sorted(result))})")
-            meshes = [ob for ob in new if ob.type in {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}]
+            meshes, skipped = model_objects(new)
             if not meshes:
+                if skipped:
+                    raise BatchError("the file shows no mesh objects; left out: "
+                                     + describe_skipped(skipped))
                 raise BatchError("the file holds no mesh objects")
             mesh = _merge_to_world_mesh(meshes, name)
             mesh.use_fake_user = True  # survives the purge of the importer's data below
@@ -351,7 +383,11 @@ def load_model(name: str, src: str):
         raise BatchError("the model has no faces")
     obj = bpy.data.objects.new(name, mesh)
     scene.collection.objects.link(obj)
-    return obj
+    return obj, skipped
+
+
+def describe_skipped(skipped: list) -> str:
+    return "; ".join(f"{n} ({why})" for n, why in skipped)
 
 
 def purge_orphans() -> None:
@@ -444,22 +480,18 @@ def render_png(path: str, vox, size: int, samples: int) -> list:
     return [cam, sun]
 
 
-def design_clues(addon: Addon, args, obj, name: str, resolution: int, row: dict) -> None:
-    """Hide clues with the engine's design; the nonogram then shows (and the files hold) the
-    designed puzzle."""
-    scene_api = addon.scene
-    res = addon.design.design(scene_api.load_full_puzzle(obj), logic=args.design_logic,
-                              band=None if args.design == "any" else args.design,
-                              method=args.design_method, seed=args.design_seed,
-                              time_limit=args.design_time_limit)
-    scene_api.set_hidden(obj, res.hidden)
-    info = {k: v for k, v in res.to_dict().items() if k != "stats"}
-    scene_api.store_design(obj, info)
-    row.update(hidden_pct=round(100.0 * res.hidden_fraction, 2), score=res.score, band=res.band or "",
-               locally_minimal=res.locally_minimal, design_time_s=round(res.time_s, 4))
-    log(f"  {name} @ {resolution}: design hid {res.hidden_count} of {res.n_lines} clues "
-        f"({100 * res.hidden_fraction:.1f} %), score {res.score} ({res.band}), {res.time_s:.2f} s"
-        + (f"; {res.message}" if res.message else ""))
+def piece_columns(diagnostics: dict) -> dict:
+    """The summary's connectivity columns from the voxelizer's diagnostics."""
+    stats = diagnostics.get("pieces")
+    if not stats:
+        return {}
+    rep = diagnostics.get("repair") or {}
+    before = rep.get("before") or stats
+    return {"pieces": stats["pieces"], "pieces_26": stats["pieces_26"],
+            "single_cubes": stats["single_cubes"], "largest_piece": stats["largest"],
+            "pieces_before": before["pieces"],
+            "voxels_added": rep.get("thin_added", 0) + rep.get("bridge_added", 0),
+            "voxels_removed": rep.get("small_removed", 0) + rep.get("others_removed", 0)}
 
 
 def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dict) -> None:
@@ -470,12 +502,12 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
     base = os.path.join(out, f"{name}-{resolution}")
     obj, vox = scene_api.make_nonogram(bpy.context, source_obj, resolution=resolution,
                                        samples=args.samples, threshold=args.threshold,
-                                       robust=not args.no_robust, hide_source=True)
+                                       robust=not args.no_robust, hide_source=True,
+                                       bridge=args.bridge, thin_parts=args.thin_parts,
+                                       min_piece=args.min_piece, keep_largest=args.keep_largest)
     extra: list = []
     try:
         t_make = time.perf_counter() - t0
-        if args.design is not None:
-            design_clues(addon, args, obj, name, resolution, row)
         puzzle = scene_api.load_stored_puzzle(obj)
         puzzle.name = name
         st = addon.stats.puzzle_stats(puzzle)
@@ -484,11 +516,13 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                    hidden=st["hidden"], empty=st["empty"]["count"],
                    filled=int(vox.grid.sum()), make_time_s=round(t_make, 4),
                    warnings=" | ".join(vox.warnings))
+        row.update(piece_columns(vox.diagnostics))
         for k in ("plain", "circle", "square"):
             for f in ("count", "min", "max"):
                 row[f"{k}_{f}"] = st[k][f]
-        log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled, "
-            f"{st['lines']} lines ({t_make:.2f} s)")
+        log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled"
+            + (f" in {row['pieces']} pieces" if row.get("pieces", 1) != 1 else "")
+            + f", {st['lines']} lines ({t_make:.2f} s)")
 
         report = addon.solve.solve(puzzle, method="full", time_limit=args.time_limit)
         rep = report.to_dict()
@@ -525,12 +559,14 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
             "blender": bpy.app.version_string, "numba": not addon.jit.NUMBA_ERROR,
             "options": {"samples": args.samples, "threshold": args.threshold,
                         "robust": not args.no_robust, "time_limit": args.time_limit,
-                        "linesolver": args.linesolver},
+                        "linesolver": args.linesolver, "bridge": args.bridge,
+                        "thin_parts": args.thin_parts, "min_piece": args.min_piece,
+                        "keep_largest": args.keep_largest},
+            "skipped_objects": row.get("skipped_objects", ""),
             "voxels": {"shape": list(vox.grid.shape), "filled": row["filled"],
                        "origin": vox.origin, "voxel_size": vox.voxel_size,
                        "warnings": list(vox.warnings), "diagnostics": vox.diagnostics},
             "stats": st, "solve": rep, "seed_solvers": seed, "puzzle_file": row["puzzle_file"],
-            "design": scene_api.load_design(obj),
         }
         if args.render:
             png = base + ".png"
@@ -596,7 +632,10 @@ def run(args: argparse.Namespace) -> int:
         error = setup_error
         if addon is not None:
             try:
-                source = load_model(name, src)
+                source, skipped = load_model(name, src)
+                if skipped:
+                    base_row["skipped_objects"] = describe_skipped(skipped)
+                    log(f"  left out of {name}: {base_row['skipped_objects']}")
                 # Only the nonogram should show in renders; make_nonogram hides it in the viewport.
                 source.hide_render = True
             except Exception as e:

@@ -18,6 +18,7 @@ class NONOGRAM_MT_object(bpy.types.Menu):
         layout.operator("nonogram.show_cells", text="Show Unknown Cells",
                         icon='VIEWZOOM').mode = 'UNDECIDED'
         layout.operator("nonogram.show_cells", text="Show Result", icon='HIDE_OFF').mode = 'RESULT'
+        layout.operator("nonogram.show_added", icon='VIEWZOOM')
         layout.operator("nonogram.animate_solve", icon='RENDER_ANIMATION')
         layout.operator("nonogram.animate_solve", text="Remove Solve Animation",
                         icon='X').clear = True

@@ -7,8 +7,8 @@ data lives in the point mesh's attributes, never here.
 from typing import Any, cast
 
 import bpy
-from bpy.props import (BoolProperty, EnumProperty, FloatProperty, IntProperty, IntVectorProperty,
-                       PointerProperty, StringProperty)
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty,
+                       IntVectorProperty, PointerProperty, StringProperty)
 
 # The add-on's package, whose name is its preferences' bl_idname (as in operators/runtime.py;
 # imported from there, the operators would import these property groups half-made).
@@ -56,6 +56,18 @@ class NONOGRAM_PG_design(bpy.types.PropertyGroup):
 
 RESOLUTION_RANGE = (1, 4096)
 
+# What to do about parts too thin for the grid, and the voxelizer's options for each:
+# (bridge, thin_parts).
+THIN_PARTS = [
+    ('NONE', "As Voxelized", "Keep the voxels as the mesh fills them: thin parts may fall apart "
+                             "into loose cubes or vanish"),
+    ('BRIDGE', "Bridge Pieces", "Join every loose piece to the main one through the fewest voxels "
+                                "the mesh passes through"),
+    ('RESTORE', "Restore Thin Parts", "Keep parts thinner than a voxel, one voxel thick, and join "
+                                      "them on"),
+]
+THIN_PARTS_OPTIONS = {'NONE': (False, False), 'BRIDGE': (True, False), 'RESTORE': (True, True)}
+
 
 def _resolution(**callbacks):
     return IntProperty(
@@ -81,7 +93,14 @@ class MakeOptions:
         name="Robust (open meshes)", default=True,
         description="Vote between the x, y and z parity fills, so holes in the mesh leak less")
     hide_source: BoolProperty(
-        name="Hide Source", default=False, description="Hide the source mesh after making")
+        name="Hide Source", default=False, description="Hide the source meshes after making")
+    thin_parts: EnumProperty(name="Thin Parts", items=THIN_PARTS, default='NONE')
+    min_piece: IntProperty(
+        name="Drop Pieces Under", default=0, min=0, soft_max=64,
+        description="Remove pieces of fewer voxels than this (0: keep every piece)")
+    keep_largest: BoolProperty(
+        name="Largest Piece Only", default=False,
+        description="Keep only the largest connected piece of voxels")
 
     @staticmethod
     def draw_options(layout, data):
@@ -93,6 +112,10 @@ class MakeOptions:
         sub.active = data.samples > 1
         sub.prop(data, "threshold")
         layout.prop(data, "robust")
+        col = layout.column(align=True)
+        col.prop(data, "thin_parts")
+        col.prop(data, "min_piece")
+        col.prop(data, "keep_largest")
         layout.prop(data, "hide_source")
 
 
@@ -154,6 +177,11 @@ class NONOGRAM_PG_settings(MakeOptions, SolveOptions, AnimateOptions, bpy.types.
     resolution: _resolution(get=_panel_resolution, set=_set_panel_resolution)
 
 
+class NONOGRAM_PG_source(bpy.types.PropertyGroup):
+    object: PointerProperty(type=bpy.types.Object, name="Source")
+    hid_render: BoolProperty(options={'HIDDEN'})  # Make switched its render visibility off
+
+
 class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     is_nonogram: BoolProperty(options={'HIDDEN'})
     is_clue_object: BoolProperty(options={'HIDDEN'})
@@ -164,8 +192,8 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     make_info: StringProperty(name="Make Info", options={'HIDDEN'})
     shape: IntVectorProperty(name="Grid", size=3, options={'HIDDEN'})
     source: PointerProperty(type=bpy.types.Object, name="Source")
+    sources: CollectionProperty(type=NONOGRAM_PG_source, options={'HIDDEN'})
     hid_source: BoolProperty(options={'HIDDEN'})
-    hid_source_render: BoolProperty(options={'HIDDEN'})
     collection: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})
     labels: PointerProperty(type=bpy.types.Object, options={'HIDDEN'})
     glyphs: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})
@@ -179,7 +207,7 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
                                                     "player gets it (JSON)", options={'HIDDEN'})
 
 
-_classes = (NONOGRAM_PG_design, NONOGRAM_PG_settings, NONOGRAM_PG_object)
+_classes = (NONOGRAM_PG_design, NONOGRAM_PG_settings, NONOGRAM_PG_source, NONOGRAM_PG_object)
 # cast: the stubs declare register_classes_factory as returning None.
 _register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(_classes))
 

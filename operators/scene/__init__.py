@@ -29,7 +29,7 @@ from .clear import clear_nonogram
 from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
-from .source import check_resolution, grid_estimate, source_triangles
+from .source import check_resolution, grid_estimate, source_triangles, sources_triangles
 from .check import apply_check, load_check, load_design, store_design
 from .hidden import (clue_lines, designed_puzzle, hidden_mask, line_name, load_stored_puzzle,
                      mask_key, select_clue, set_hidden, split_designed)
@@ -47,7 +47,8 @@ __all__ = [
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
     "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
     "make_nonogram", "nonogram_of", "props", "read_source", "set_modifier_input",
-    "set_point_attribute", "settings", "show_cells", "source_triangles", "store_puzzle",
+    "set_point_attribute", "settings", "show_cells", "source_triangles", "sources_triangles",
+    "store_puzzle",
     "store_report", "voxel_group", "voxelize_source",
     "current_view", "designed_puzzle", "hidden_mask", "kept_block", "load_full_puzzle",
     "player_modifier", "set_hidden", "set_slice", "set_view", "split_designed",
