@@ -48,7 +48,8 @@ def read_summary(out: Path) -> tuple:
 
 @pytest.fixture(scope="module")
 def batch_run(tmp_path_factory):
-    """trex + jeep at two resolutions, plus a missing and a corrupt file, with the seed solvers."""
+    """trex + jeep at two resolutions, plus a missing and a corrupt file, with the seed solvers,
+    designing each puzzle (clues hidden) as well."""
     trex = shared_path("models", "trex.glb")
     jeep = shared_path("models", "jeep.obj")
     tmp = tmp_path_factory.mktemp("batch")
@@ -56,7 +57,7 @@ def batch_run(tmp_path_factory):
     corrupt.write_bytes(b"glTF\x02\x00\x00\x00 this is not a model")
     out = tmp / "out"
     proc = run(["batch.py", "--", "--input", str(trex), str(tmp / "missing.obj"), str(jeep), str(corrupt),
-                "--resolution", "8", "12", "--out", str(out), "--solvers", "seed"])
+                "--resolution", "8", "12", "--out", str(out), "--solvers", "seed", "--design"])
     return proc, out
 
 
@@ -131,6 +132,28 @@ def test_puzzle_and_report_files(batch_run):
         assert report["voxels"]["filled"] == int(r["filled"])
     # No render or .blend unless asked.
     assert not list(out.glob("*.png")) and not list(out.glob("*.blend"))
+
+
+def test_designed_puzzles(batch_run):
+    """--design: a designed puzzle per model and resolution, its hidden share, score and band."""
+    from engine.puzzlefile import load_puzzle
+    from engine.solve import solve
+    _, out = batch_run
+    _, rows = read_summary(out)
+    ok = [r for r in rows if r["status"] == "ok"]
+    for r in ok:
+        assert r["score"] and r["band"] in ("easy", "medium", "hard", "expert")
+        assert r["design_target"] == "any" and r["design_locally_minimal"] == "True"
+        designed = load_puzzle(out / r["design_file"])
+        hidden = int(np.count_nonzero(designed.clue_kind == 0))
+        assert hidden == int(r["design_hidden"]) > 0
+        assert abs(float(r["design_hidden_pct"]) - 100.0 * hidden / int(r["lines"])) < 0.01
+        check = solve(designed, grade=True)
+        assert check.verdict == "unique" and check.difficulty == "line"
+        assert check.score == float(r["design_score"]) and check.band == r["design_band"]
+        assert designed.meta["design"]["hidden_count"] == hidden
+        report = json.loads((out / r["report_file"]).read_text(encoding="utf-8"))
+        assert report["design"]["hidden_count"] == hidden
 
 
 def _png_size(path: Path) -> tuple:
