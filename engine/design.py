@@ -49,6 +49,8 @@ ANNEAL_TIME_LIMIT = 20.0
 # Restarts of the informed start before annealing (ties broken anew; the best is annealed):
 # measured at resolution 24, the best of 5 starts hides 0.2-3 points more than the first.
 ANNEAL_RESTARTS = 4
+# ... as long as they end within this share of the time limit (the rest is for annealing).
+RESTART_SHARE = 0.4
 # Annealing moves per line of the puzzle (the work budget; the time limit may stop it sooner).
 ANNEAL_MOVES_PER_LINE = 8
 # Annealing moves per line when steering a too easy design towards a harder band.
@@ -464,7 +466,7 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
                     t_greedy = time.perf_counter() - s.t0
                     for _ in range(ANNEAL_RESTARTS):
                         if s.time_limit is not None and \
-                                time.perf_counter() - s.t0 + t_greedy > s.time_limit - s.reserve:
+                                time.perf_counter() - s.t0 + t_greedy > RESTART_SHARE * s.time_limit:
                             s.cut = "restarts skipped for lack of time"
                             break
                         s.phase = "restarting"
