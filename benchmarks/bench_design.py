@@ -211,6 +211,37 @@ def q2_two_axes(items, quick):
     return {"rows": rows, "smallest": smallest}
 
 
+def live_checks(items, quick):
+    """The live check of a hand-editing session: from the greedy design, toggle one random clue
+    at a time (a random walk) and time ``DesignSession.check`` and ``suggest`` after each."""
+    from engine.design import DesignSession, design
+    rng = np.random.default_rng(3)
+    rows = []
+    for name, res, g in items:
+        if res != 24:
+            continue
+        sess = DesignSession(g)
+        hidden = design(g).hidden.copy()
+        sess.check(hidden)
+        sess.suggest(hidden)
+        t_check, t_suggest, verdicts = [], [], {}
+        for _ in range(30 if quick else 100):
+            hidden[rng.integers(len(hidden))] ^= True
+            t = time.perf_counter()
+            c = sess.check(hidden)
+            t_check.append(time.perf_counter() - t)
+            verdicts[c.verdict] = verdicts.get(c.verdict, 0) + 1
+            t = time.perf_counter()
+            sess.suggest(hidden)
+            t_suggest.append(time.perf_counter() - t)
+        rows.append({"model": name, "resolution": res, "toggles": len(t_check), "verdicts": verdicts,
+                     "check_median_s": statistics.median(t_check), "check_max_s": max(t_check),
+                     "suggest_median_s": statistics.median(t_suggest), "suggest_max_s": max(t_suggest)})
+        log(f"  live check {name} {res}: check median {1e3 * rows[-1]['check_median_s']:.1f} ms, max "
+            f"{1e3 * rows[-1]['check_max_s']:.1f} ms; suggest median {1e3 * rows[-1]['suggest_median_s']:.1f} ms")
+    return rows
+
+
 def probe_on_noise(quick):
     """Where probing matters (random noise, unlike the models): greedy and random designs with
     logic line vs probe on 8³ noise grids whose full clue set line propagation solves."""
@@ -257,9 +288,11 @@ def main(argv=None) -> int:
     q2 = q2_two_axes(items, a.quick)
     log("logic probe on random noise")
     noise = probe_on_noise(a.quick)
+    log("live checks")
+    live = live_checks(items, a.quick)
     save_json({"machine": machine_info(), "quick": a.quick, "resolutions": res_list,
                "anneal_time_limit": a.anneal_time, "compile_s": compile_s, "rows": rows, "q1": q1, "q2": q2,
-               "probe_noise": noise,
+               "probe_noise": noise, "live": live,
                "elapsed_s": time.perf_counter() - t0}, RESULTS / "design.json")
     log(f"wrote {RESULTS / 'design.json'}")
     return 0

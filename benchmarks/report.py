@@ -528,6 +528,16 @@ def section_design(des) -> str:
               f"{k.replace('_', ' ')} {_pct(statistics.median(r[k]['hidden_pct'] for r in noise))}"
               for k in keys) + ".")
         w("")
+    live = des.get("live") or []
+    if live:
+        w("The live check of a hand-editing session (`DesignSession`, 24³): from the greedy design, one "
+          "random clue toggled at a time, then `check` (verdict, logic, score, undecided cells; a search "
+          "of at most 0.1 s when logic stalls on covered cells) and `suggest`:")
+        w("")
+        w(table(["Puzzle", "toggles", "verdicts", "check median", "check max", "suggest median", "suggest max"],
+                [[r["model"], r["toggles"], _cats(r["verdicts"]), ft(r["check_median_s"]), ft(r["check_max_s"]),
+                  ft(r["suggest_median_s"]), ft(r["suggest_max_s"])] for r in live]))
+        w("")
     q1 = des.get("q1")
     if q1:
         w("### The seed's open questions (its section 6.2.1)")
