@@ -49,6 +49,8 @@ ANNEAL_TIME_LIMIT = 20.0
 # Restarts of the informed start before annealing (ties broken anew; the best is annealed):
 # measured at resolution 24, the best of 5 starts hides 0.2-3 points more than the first.
 ANNEAL_RESTARTS = 4
+# ... as long as they end within this share of the time limit (the rest is for annealing).
+RESTART_SHARE = 0.4
 # Annealing moves per line of the puzzle (the work budget; the time limit may stop it sooner).
 ANNEAL_MOVES_PER_LINE = 8
 # Annealing moves per line when steering a too easy design towards a harder band.
@@ -339,6 +341,9 @@ class _Search:
                 m = mp.redundant_after_reveal(net, cur, key, reveal, mw, out)
                 if m < 0:
                     continue
+                run_contrib = mw.contrib  # (grading below reuses mw)
+                if objective is not None:
+                    run_contrib = run_contrib.copy()
                 new = cur.copy()
                 new[reveal] = 1
                 new[out[:m]] = 0
@@ -346,7 +351,7 @@ class _Search:
                 delta = val - cur_val
                 if delta >= 0 or self.rng.random() < math.exp(delta / temp):
                     cur, cur_val = new, val
-                    contrib = np.log1p(mw.contrib) * ANNEAL_CONTRIB_WEIGHT
+                    contrib = np.log1p(run_contrib) * ANNEAL_CONTRIB_WEIGHT
                     accepted += 1
                     if val > best_val:
                         best, best_val = new.copy(), val
@@ -382,7 +387,8 @@ def _band_value(target, n_lines):
         if diff.score is None:
             return -1e9
         s = diff.score
-        miss = max(0.0, lo - s) + max(0.0, s - hi)
+        # the range is lo <= s < hi, and scores have one decimal: s == hi is 0.1 out
+        miss = max(0.0, lo - s) + (s - hi + 0.1 if s >= hi else 0.0)
         return -100.0 * miss + hidden / max(n_lines, 1)
     return value
 
@@ -464,7 +470,7 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
                     t_greedy = time.perf_counter() - s.t0
                     for _ in range(ANNEAL_RESTARTS):
                         if s.time_limit is not None and \
-                                time.perf_counter() - s.t0 + t_greedy > s.time_limit - s.reserve:
+                                time.perf_counter() - s.t0 + t_greedy > RESTART_SHARE * s.time_limit:
                             s.cut = "restarts skipped for lack of time"
                             break
                         s.phase = "restarting"
@@ -473,17 +479,18 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
                         if other.sum() < enabled.sum():
                             enabled = other
                         s.current = enabled
-                s.phase = "annealing"
-                moves = anneal_moves if anneal_moves is not None else ANNEAL_MOVES_PER_LINE * n
-                enabled = s.anneal(enabled, moves)
-                s.phase = "hiding"
-                minimal = s.prune(enabled, s.rng.permutation(n), False)
+                if target is None:  # (with a target, steering anneals towards it instead)
+                    s.phase = "annealing"
+                    moves = anneal_moves if anneal_moves is not None else ANNEAL_MOVES_PER_LINE * n
+                    enabled = s.anneal(enabled, moves)
+                    s.phase = "hiding"
+                    minimal = s.prune(enabled, s.rng.permutation(n), False)
             if s.probe:
                 s.phase = "probing"
                 minimal = s.prune(enabled, s.rng.permutation(n), True)
         if target is not None:
             s.phase = "steering"
-            enabled, minimal = _steer(s, enabled, target, minimal, anneal_moves)
+            enabled, minimal = _steer(s, enabled, target, minimal, method == "anneal", anneal_moves)
     except _Stop as why:
         stopped = str(why)
         minimal = False
@@ -491,11 +498,12 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
     return _result(s, enabled, logic, method, seed, target, stopped, minimal)
 
 
-def _steer(s: _Search, enabled, target, minimal, anneal_moves=None):
-    """Bring a solving mask into the score range ``target``; returns (mask, locally minimal)."""
+def _steer(s: _Search, enabled, target, minimal, anneal=False, anneal_moves=None):
+    """Bring a solving mask into the score range ``target``; returns (mask, locally minimal).
+    ``anneal``: also anneal a mask already in range (hiding more while it stays in range)."""
     lo, hi = target
     diff = s.grade(enabled)
-    if _in(target, diff.score):
+    if _in(target, diff.score) and not anneal:
         return enabled, minimal
     if diff.score is not None and diff.score >= hi:
         # too hard: show clues again. Every subset of a solving hidden set solves (monotone), so
@@ -519,14 +527,23 @@ def _steer(s: _Search, enabled, target, minimal, anneal_moves=None):
                 b = mid
         enabled = mask(a)
         s.current = enabled
-    else:
-        # too easy: anneal towards the range (the score grows as the deduction chains do)
-        moves = anneal_moves if anneal_moves is not None else STEER_MOVES_PER_LINE * s.n_lines
+    if anneal or not _in(target, s.grade(enabled).score):
+        # too easy (the score grows as the deduction chains do), or annealing asked for: anneal
+        # with the distance to the range first, then the hidden count, as the objective
+        per_line = ANNEAL_MOVES_PER_LINE if anneal else STEER_MOVES_PER_LINE
+        moves = anneal_moves if anneal_moves is not None else per_line * s.n_lines
+        # the final passes grade every trial: keep them a quarter of the time
+        s.reserve = max(s.reserve, 0.25 * s.time_limit) if s.time_limit is not None else s.reserve
         enabled = s.anneal(enabled, moves, _band_value(target, s.n_lines))
-    # final pass: hide what stays solvable and in range
-    finished = s.prune(enabled, s.rng.permutation(s.n_lines), s.probe,
-                       accept=lambda m: _in(target, s.grade(m).score))
-    return enabled, finished
+    # final passes: hide what stays solvable and in range. The score is not monotone, so a hide
+    # can let a clue rejected earlier in the pass go after all: repeat until a pass hides nothing,
+    # then every kept clue was tried against the final mask
+    while True:
+        before = int(enabled.sum())
+        finished = s.prune(enabled, s.rng.permutation(s.n_lines), s.probe,
+                           accept=lambda m: _in(target, s.grade(m).score))
+        if int(enabled.sum()) == before:
+            return enabled, finished
 
 
 def _result(s: _Search, enabled, logic, method, seed, target, stopped, minimal) -> DesignResult:

@@ -48,7 +48,8 @@ def read_summary(out: Path) -> tuple:
 
 @pytest.fixture(scope="module")
 def batch_run(tmp_path_factory):
-    """trex + jeep at two resolutions, plus a missing and a corrupt file, with the seed solvers."""
+    """trex + jeep at two resolutions, plus a missing and a corrupt file, with the seed solvers,
+    designing each puzzle (clues hidden) as well."""
     trex = shared_path("models", "trex.glb")
     jeep = shared_path("models", "jeep.obj")
     tmp = tmp_path_factory.mktemp("batch")
@@ -56,7 +57,7 @@ def batch_run(tmp_path_factory):
     corrupt.write_bytes(b"glTF\x02\x00\x00\x00 this is not a model")
     out = tmp / "out"
     proc = run(["batch.py", "--", "--input", str(trex), str(tmp / "missing.obj"), str(jeep), str(corrupt),
-                "--resolution", "8", "12", "--out", str(out), "--solvers", "seed"])
+                "--resolution", "8", "12", "--out", str(out), "--solvers", "seed", "--design"])
     return proc, out
 
 
@@ -144,6 +145,28 @@ def test_puzzle_and_report_files(batch_run):
         assert report["voxels"]["filled"] == int(r["filled"])
     # No render or .blend unless asked.
     assert not list(out.glob("*.png")) and not list(out.glob("*.blend"))
+
+
+def test_designed_puzzles(batch_run):
+    """--design: a designed puzzle per model and resolution, its hidden share, score and band."""
+    from engine.puzzlefile import load_puzzle
+    from engine.solve import solve
+    _, out = batch_run
+    _, rows = read_summary(out)
+    ok = [r for r in rows if r["status"] == "ok"]
+    for r in ok:
+        assert r["score"] and r["band"] in ("easy", "medium", "hard", "expert")
+        assert r["design_target"] == "any" and r["design_locally_minimal"] == "True"
+        designed = load_puzzle(out / r["design_file"])
+        hidden = int(np.count_nonzero(designed.clue_kind == 0))
+        assert hidden == int(r["design_hidden"]) > 0
+        assert abs(float(r["design_hidden_pct"]) - 100.0 * hidden / int(r["lines"])) < 0.01
+        check = solve(designed, grade=True)
+        assert check.verdict == "unique" and check.difficulty == "line"
+        assert check.score == float(r["design_score"]) and check.band == r["design_band"]
+        assert designed.meta["design"]["hidden_count"] == hidden
+        report = json.loads((out / r["report_file"]).read_text(encoding="utf-8"))
+        assert report["design"]["hidden_count"] == hidden
 
 
 def _png_size(path: Path) -> tuple:
@@ -322,3 +345,40 @@ def test_hidden_helpers_are_left_out_and_pieces_reported(tmp_path):
     report = json.loads((out / row["report_file"]).read_text(encoding="utf-8"))
     assert report["options"]["bridge"] is True and report["skipped_objects"] == skipped
     assert report["voxels"]["diagnostics"]["pieces"]["pieces"] == 1
+
+
+def test_design_with_render_shows_the_designed_puzzle(tmp_path):
+    """--design with --render player and --blend: the nonogram in the .blend (and so in the PNG)
+    hides exactly the clues the designed puzzle file has as null."""
+    out = tmp_path / "out"
+    blend_check = tmp_path / "check.py"
+    blend_check.write_text(f"""
+import glob, importlib.util, json, sys
+import bpy
+spec = importlib.util.spec_from_file_location("nonogram3d", {str(ROOT / '__init__.py')!r},
+                                              submodule_search_locations=[{str(ROOT)!r}])
+pkg = importlib.util.module_from_spec(spec)
+sys.modules["nonogram3d"] = pkg
+spec.loader.exec_module(pkg)
+pkg.register()
+bpy.ops.wm.open_mainfile(filepath=glob.glob({str(out)!r} + "/*.blend")[0])
+scene = sys.modules["nonogram3d.operators.scene"]
+(obj,) = [o for o in bpy.data.objects if o.nonogram.is_nonogram]
+print("BLEND " + json.dumps({{"hidden": int(scene.hidden_mask(obj).sum()),
+                             "view": scene.current_view(obj),
+                             "design": (scene.load_design(obj) or {{}}).get("hidden_count")}}))
+""")
+    proc = run(["batch.py", "--", "--input", "suzanne", "--resolution", "8", "--out", str(out),
+                "--design", "--render", "player", "--render-size", "48", "--render-samples", "1",
+                "--blend"])
+    assert proc.returncode == 0
+    _, rows = read_summary(out)
+    r = rows[0]
+    assert r["status"] == "ok" and int(r["design_hidden"]) > 0
+    doc = json.loads((out / r["design_file"]).read_text())
+    nulls = sum(v is None for axis in "xyz" for row in doc[axis] for v in row)
+    assert nulls == int(r["design_hidden"])
+    assert _png_size(out / r["png_file"]) == (48, 48)
+    proc = run([str(blend_check)])
+    saved = json.loads(next(ln for ln in proc.stdout.splitlines() if ln.startswith("BLEND "))[6:])
+    assert saved == {"hidden": nulls, "view": "PLAYER", "design": nulls}
