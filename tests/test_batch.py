@@ -169,6 +169,19 @@ def test_designed_puzzles(batch_run):
         assert report["design"]["hidden_count"] == hidden
 
 
+# A fresh Python with the bpy module: this checkout imported as the package nonogram3d, registered.
+LOAD_ADDON = f"""
+import importlib.util, sys
+import bpy
+spec = importlib.util.spec_from_file_location("nonogram3d", {str(ROOT / '__init__.py')!r},
+                                              submodule_search_locations=[{str(ROOT)!r}])
+pkg = importlib.util.module_from_spec(spec)
+sys.modules["nonogram3d"] = pkg
+spec.loader.exec_module(pkg)
+pkg.register()
+"""
+
+
 def _png_size(path: Path) -> tuple:
     head = path.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
@@ -181,15 +194,7 @@ def test_cli_command_with_render_and_blend(tmp_path):
     There is no blender binary here, so the handler registered by cli_command is called the way
     Blender would call it, with the arguments after `-c nonogram`."""
     out = tmp_path / "out"
-    script = f"""
-import importlib.util, sys
-import bpy
-spec = importlib.util.spec_from_file_location("nonogram3d", {str(ROOT / '__init__.py')!r},
-                                              submodule_search_locations=[{str(ROOT)!r}])
-pkg = importlib.util.module_from_spec(spec)
-sys.modules["nonogram3d"] = pkg
-spec.loader.exec_module(pkg)
-pkg.register()
+    script = LOAD_ADDON + f"""
 cli = sys.modules["nonogram3d.cli_command"]
 assert cli._handle is not None, "register() did not register the command"
 code = cli.execute(["--input", "suzanne", "--resolution", "6", "--out", {str(out)!r},
@@ -352,15 +357,8 @@ def test_design_with_render_shows_the_designed_puzzle(tmp_path):
     hides exactly the clues the designed puzzle file has as null."""
     out = tmp_path / "out"
     blend_check = tmp_path / "check.py"
-    blend_check.write_text(f"""
-import glob, importlib.util, json, sys
-import bpy
-spec = importlib.util.spec_from_file_location("nonogram3d", {str(ROOT / '__init__.py')!r},
-                                              submodule_search_locations=[{str(ROOT)!r}])
-pkg = importlib.util.module_from_spec(spec)
-sys.modules["nonogram3d"] = pkg
-spec.loader.exec_module(pkg)
-pkg.register()
+    blend_check.write_text(LOAD_ADDON + f"""
+import glob, json
 bpy.ops.wm.open_mainfile(filepath=glob.glob({str(out)!r} + "/*.blend")[0])
 scene = sys.modules["nonogram3d.operators.scene"]
 (obj,) = [o for o in bpy.data.objects if o.nonogram.is_nonogram]
