@@ -457,6 +457,163 @@ def section_voxel(vox):
 # ---------------------------------------------------------------------------------------------
 
 
+# ---------------------------------------------------------------------------------------------
+# puzzle design (benchmarks/bench_design.py)
+
+DESIGN_RUNS = (("random_line", "random"), ("greedy_line", "greedy"), ("anneal_line", "anneal"),
+               ("random_probe", "random, probe"), ("greedy_probe", "greedy, probe"))
+
+
+def _pct(x) -> str:
+    return "—" if x is None else f"{x:.1f} %"
+
+
+def _cats(counts: dict) -> str:
+    order = ("line", "probe", "search", "multiple", "none", "unknown")
+    return ", ".join(f"{k} {counts[k]}" for k in order if counts.get(k))
+
+
+def design_medians(des) -> dict:
+    """Per resolution and run: the median hidden % over the models, and the slowest greedy."""
+    out: dict = {}
+    for res in des.get("resolutions", []):
+        rows = [r for r in des["rows"] if r["resolution"] == res]
+        if not rows:
+            continue
+        m = {k: statistics.median(r["runs"][k]["hidden_pct"] for r in rows) for k, _ in DESIGN_RUNS}
+        slow = max(rows, key=lambda r: r["runs"]["greedy_line"]["time_s"])
+        m["greedy_time_max"] = (slow["model"], slow["runs"]["greedy_line"]["time_s"])
+        out[res] = m
+    return out
+
+
+def design_headlines(des) -> list:
+    heads = []
+    med = design_medians(des)
+    for res, m in med.items():
+        model, t = m["greedy_time_max"]
+        heads.append(f"- **puzzle design at {res}³** (median over the {sum(r['resolution'] == res for r in des['rows'])} "
+                     f"models, clues hidden with logic `line`): greedy random baseline {_pct(m['random_line'])}, "
+                     f"informed greedy {_pct(m['greedy_line'])}, annealed {_pct(m['anneal_line'])}; with "
+                     f"logic `probe` {_pct(m['random_probe'])} / {_pct(m['greedy_probe'])}. Slowest greedy "
+                     f"design: {model}, {ft(t)}.")
+    return heads
+
+
+def section_design(des) -> str:
+    L = []
+    w = L.append
+    machine = des.get("machine", {})
+    w("Every shared model voxelized with `engine/meshio.py` + `engine/voxelize.py` (the add-on's settings; "
+      "axes may differ from the Blender path above), then designed with `engine.design.design` "
+      "(seed 0): `random` = the baseline (clues tried in a random order, each kept hidden while line "
+      "propagation still solves the puzzle), `greedy` = the informed start (the clue that deduces the "
+      "most cells now, until solved) and the same pass, `anneal` = greedy, restarts, then simulated "
+      f"annealing (reveal one clue, hide those a run led by it no longer needs) with a "
+      f"{ft(des.get('anneal_time_limit'))} limit, the default. With logic `probe` trials may also "
+      "probe. Times are `DesignResult.time_s` (greedy: median of 3 runs; it includes the final check by "
+      "`solve`), single-threaded, on the machine shared with other work (load average "
+      f"{machine.get('load_average')} at the end); kernel compilation or cache loading is done first "
+      f"({ft(des.get('compile_s'))} in this run) and not counted. Score/band: the difficulty of the "
+      "greedy design (`engine/difficulty.py`); *full* = the puzzle with every clue shown.")
+    w("")
+    w("```")
+    w("python benchmarks/bench_design.py" + (" --quick" if des.get("quick") else ""))
+    w("```")
+    w("")
+    head = ["Puzzle", "res.", "clues", "full score", "random", "greedy (time)", "anneal (time)",
+            "random, probe", "greedy, probe", "greedy score", "cells with 1/2/3 clued lines"]
+    rows = []
+    for r in des["rows"]:
+        ru = r["runs"]
+        cov = r["cover_greedy"]
+        n = max(sum(cov), 1)
+        rows.append([f"**{r['model']}**", r["resolution"], r["lines"],
+                     f"{r['full_score']} ({r['full_band']})",
+                     _pct(ru["random_line"]["hidden_pct"]),
+                     f"{_pct(ru['greedy_line']['hidden_pct'])} ({ft(ru['greedy_line']['time_s'])})",
+                     f"{_pct(ru['anneal_line']['hidden_pct'])} ({ft(ru['anneal_line']['time_s'])})"
+                     + ("*" if ru["anneal_line"]["stopped_early"] else ""),
+                     _pct(ru["random_probe"]["hidden_pct"]), _pct(ru["greedy_probe"]["hidden_pct"]),
+                     f"{ru['greedy_line']['score']} ({ru['greedy_line']['band']})",
+                     " / ".join(f"{100 * c / n:.0f} %" for c in cov[1:])])
+    w(table(head, rows))
+    w("")
+    w("\\* annealing was cut short by its time limit (the result still ends with a full pass, so it "
+      "is locally minimal).")
+    w("")
+    med = design_medians(des)
+    w(table(["res.", "random", "greedy", "anneal", "random, probe", "greedy, probe", "slowest greedy"],
+            [[res, _pct(m["random_line"]), _pct(m["greedy_line"]), _pct(m["anneal_line"]),
+              _pct(m["random_probe"]), _pct(m["greedy_probe"]),
+              f"{m['greedy_time_max'][0]} {ft(m['greedy_time_max'][1])}"] for res, m in med.items()]))
+    w("")
+    more = [r for r in des["rows"] if r.get("one_more")]
+    if more:
+        w("What hiding one more clue does to the greedy design (12³, every clue still shown tried, "
+          "`solve` with the engine's full solver): " + "; ".join(
+              f"{r['model']} {_cats(r['one_more'])}" for r in more) + ". *multiple* = the puzzle gets a "
+          "second solution, so no logic (and no amount of probing) could have hidden it: the designs are "
+          "minimal for uniqueness itself, which is why logic `probe` hides no more than `line` on these "
+          "models.")
+        w("")
+    noise = des.get("probe_noise") or []
+    if noise:
+        keys = list(noise[0])
+        w(f"Where probing does matter, on random noise (8³, density 0.35; {len(noise)} grids whose full clue "
+          "set line propagation solves), median clues hidden: " + ", ".join(
+              f"{k.replace('_', ' ')} {_pct(statistics.median(r[k]['hidden_pct'] for r in noise))}"
+              for k in keys) + ".")
+        w("")
+    live = des.get("live") or []
+    if live:
+        w("The live check of a hand-editing session (`DesignSession`, 24³): from the greedy design, one "
+          "random clue toggled at a time, then `check` (verdict, logic, score, undecided cells; a search "
+          "of at most 0.1 s when logic stalls on covered cells) and `suggest`:")
+        w("")
+        w(table(["Puzzle", "toggles", "verdicts", "check median", "check max", "suggest median", "suggest max"],
+                [[r["model"], r["toggles"], _cats(r["verdicts"]), ft(r["check_median_s"]), ft(r["check_max_s"]),
+                  ft(r["suggest_median_s"]), ft(r["suggest_max_s"])] for r in live]))
+        w("")
+    q1 = des.get("q1")
+    if q1:
+        w("### The seed's open questions (its section 6.2.1)")
+        w("")
+        w("**Is a 3D puzzle guaranteed to be line-solvable if no clues are removed?** No. Categories: what "
+          "the engine's full solver needs for the full clue set (`line`, `probe`, `search` = unique; "
+          "`multiple` = not even unique).")
+        w("")
+        w("- checkerboards (filled where x+y+z is odd): " + "; ".join(
+            f"{c['n']}³ {c['category']} (line propagation knows {100 * c['line_known']:.0f} %)"
+            for c in q1["checkerboard"]) + ". Even sizes: every line's clue fits the complement too, so "
+          "line propagation deduces nothing and the puzzle has two solutions.")
+        w("- random noise grids: " + "; ".join(
+            f"{c['n']}³ at {c['density']:.2f}: {_cats(c['counts'])}" for c in q1["noise"]) + ".")
+        w("- random blobs (smooth shapes, fill 0.35): " + "; ".join(
+            f"{c['n']}³: {_cats(c['counts'])}" for c in q1["blobs"]) + ".")
+        n_line = sum(r["full_category"] == "line" for r in des["rows"])
+        w(f"- the shared models: {n_line} of {len(des['rows'])} full-clue puzzles are line-solvable.")
+        w("")
+    q2 = des.get("q2")
+    if q2:
+        sm = q2["smallest"]
+        w("**Is a 3D puzzle still line-solvable if every cell keeps at least two axes of information?** "
+          f"No. Smallest counterexample: {sm['grid']}, {sm['hidden']} hidden: {sm['category']} (each row "
+          "and column clue is 1, which the other diagonal satisfies too). On the models, hiding one whole "
+          "axis (every cell keeps exactly two clued lines), and random maximal masks that keep two clued "
+          "lines on every cell:")
+        w("")
+        w(table(["Puzzle", "x hidden", "y hidden", "z hidden", "random 2-axis masks"],
+                [[r["puzzle"], *r["axis_hidden"], _cats(r["mask_counts"])] for r in q2["rows"]]))
+        w("")
+        cov = [r["cover_greedy"] for r in des["rows"]]
+        one = sum(c[1] for c in cov) / max(sum(sum(c) for c in cov), 1)
+        w(f"Conversely two axes are not needed: in the greedy designs {100 * one:.0f} % of all cells keep a "
+          "single clued line, and every design is line-solvable and unique.")
+        w("")
+    return "\n".join(L)
+
+
 def overruns(rows3d, b2d) -> list:
     out = []
     for r in rows3d or []:
@@ -490,6 +647,7 @@ def build() -> str:
     b3d = load_json(RESULTS / "bench3d.json")
     b2d = load_json(RESULTS / "bench2d.json")
     vox = load_json(RESULTS / "voxelizer.json")
+    des = load_json(RESULTS / "design.json")
     run = load_json(RESULTS / "run.json", {})
     tour = load_json(RESULTS / "tournament.json")
     plots = all_plots(b3d, b2d, vox)
@@ -607,6 +765,8 @@ def build() -> str:
                 heads.append(f"- **2D {name}**: on the {n} sampled puzzles both finished, CP-SAT took "
                              f"{fx(c / o)} our time ({ft(o)} vs {ft(c)})" +
                              (f"; **DISAGREE on {dis}**" if dis else "") + ".")
+    if des:
+        heads += design_headlines(des)
     w("\n".join(heads) if heads else "(no results)")
     w("")
     # --- 3D puzzles
@@ -769,6 +929,10 @@ def build() -> str:
         w("")
         w(t)
         w("")
+    if des:
+        w("## Puzzle design: hiding clues")
+        w("")
+        w(section_design(des))
     # --- notes
     w("## Notes")
     w("")

@@ -1,6 +1,6 @@
 """Regenerate every benchmark result and docs/BENCHMARKS.md in one command.
 
-    python benchmarks/run_all.py            # the full benchmark (under 30 minutes on 2 cores)
+    python benchmarks/run_all.py            # the full benchmark (under 40 minutes on 2 cores)
     python benchmarks/run_all.py --quick    # development mode: small puzzles, short limits (~5 min)
     python benchmarks/run_all.py --report-only   # only rewrite the document from benchmarks/results/
 
@@ -8,7 +8,8 @@ Stages (each a separate process, so Blender and the solvers never share one):
 1. benchmarks/make_puzzles.py  3D puzzles through the add-on's path + voxelizer timings
 2. benchmarks/bench3d.py       the seed's 3D tables, `full`, CP-SAT
 3. benchmarks/bench2d.py       webpbn survey, the seed's 2D subset, two TAAI sets
-4. benchmarks/report.py        docs/BENCHMARKS.md + docs/img/*.png
+4. benchmarks/bench_design.py  puzzle design (clue hiding) per model; the seed's 6.2.1 questions
+5. benchmarks/report.py        docs/BENCHMARKS.md + docs/img/*.png
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.common import RESULTS, ROOT, load_json, log, save_json, single_thread_env  # noqa: E402
 
 # The tournament sets stop starting new chunks of 100 puzzles after this many seconds of the run
-# (the last chunk then finishes and the report follows), so the whole run stays under 30 minutes.
+# (the last chunk then finishes and the design stage and the report follow), so the run up to the
+# design stage stays under 30 minutes.
 BUDGET_S = 26 * 60
 
 
@@ -30,7 +32,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--report-only", action="store_true")
-    ap.add_argument("--skip", nargs="*", default=[], choices=("puzzles", "3d", "2d"),
+    ap.add_argument("--skip", nargs="*", default=[], choices=("puzzles", "3d", "2d", "design"),
                     help="reuse the existing results of these stages")
     a = ap.parse_args(argv)
     single_thread_env()
@@ -38,7 +40,8 @@ def main(argv=None) -> int:
     t_begin = time.time()
     stages = [("puzzles", ["benchmarks/make_puzzles.py"] + q),
               ("3d", ["benchmarks/bench3d.py"] + q),
-              ("2d", ["benchmarks/bench2d.py"] + q)]
+              ("2d", ["benchmarks/bench2d.py"] + q),
+              ("design", ["benchmarks/bench_design.py"] + q)]
     t0 = time.time()
     run = load_json(RESULTS / "run.json", {}) if a.report_only or a.skip else {}
     if not a.report_only:

@@ -41,6 +41,7 @@ def _summary(name, p, r) -> str:
     shape = "x".join(str(s) for s in p.shape)
     lines = [f"{name}: {shape}, {p.n_cells} cells, {p.n_lines} lines",
              f"verdict: {r.verdict}" + (f" (difficulty: {r.difficulty})" if r.difficulty else ""),
+             *([f"score: {r.score} ({r.band})"] if r.score is not None else []),
              f"linesolvers: {r.linesolvers}, bad guesses: {r.bad_guesses} ({100 * r.bad_guess_rate:.1f}%)",
              f"known by logic: {100 * r.known_fraction:.1f}%, time: {r.time_s:.3f} s"]
     if r.verdict == "multiple":
@@ -90,7 +91,7 @@ def main(argv) -> int:
     r = solve(p, method=args.solver, prepass=args.prepass, linesolver=args.linesolver,
               max_iterations=args.max_iterations, time_limit=args.time_limit,
               step_limit=args.step_limit, seed_exit=args.seed_exit, cache=not args.no_cache,
-              use_known=not args.no_known, want=want, sat=not args.no_sat)
+              use_known=not args.no_known, want=want, sat=not args.no_sat, grade=True)
     if args.json:
         d = r.to_dict()
         d["puzzle"] = p.name or args.puzzle

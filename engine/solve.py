@@ -53,6 +53,8 @@ class SolveReport:
     method: str
     options: dict
     stats: dict = field(default_factory=dict)
+    score: Optional[float] = None   # difficulty score (``difficulty.py``), when graded and logic solves it
+    band: Optional[str] = None
 
     @property
     def solution(self):
@@ -74,6 +76,7 @@ class SolveReport:
             "solutions": [_bits(s) for s in self.solutions],
             "differing_cells": [int(c) for c in self.differing_cells],
             "options": dict(self.options), "stats": dict(self.stats),
+            "score": self.score, "band": self.band,
         }
         return d
 
@@ -94,7 +97,7 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
           step_limit: Optional[int] = None, progress: Optional[Callable] = None,
           seed_exit: bool = False, cache: bool = True,
           seed_budget: int = DEFAULT_SEED_BUDGET, use_known: bool = True, want: int = 2,
-          sat: bool = True) -> SolveReport:
+          sat: bool = True, grade: bool = False) -> SolveReport:
     """Solve ``puzzle`` with ``method``; see the module docstring and docs/SOLVER.md.
 
     ``step_limit`` bounds line-solver applications (including probes and consistency checks);
@@ -106,6 +109,8 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     ``want=1`` (``full`` only): stop at the first solution, verdict ``solved`` (or ``none``),
     instead of searching for a second one to settle uniqueness. ``sat``: let ``full``'s search
     hand over to a CDCL solver when it wanders (python-sat, if installed; ``engine/sat.py``).
+    ``grade``: give a puzzle that logic solves its difficulty ``score`` and ``band``
+    (``difficulty.py``; one more logical solve).
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
@@ -136,8 +141,8 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
                      quick_nodes=res.quick_nodes, restarts=res.restarts, known_solution=res.known_used,
                      sat_conflicts=res.sat_conflicts,
                      cancelled=res.cancelled)
-        return _report(res.verdict, res.difficulty, w, res.state, list(sols), differing, res.order,
-                       method, options, t0, stats)
+        return _graded(puzzle, grade, _report(res.verdict, res.difficulty, w, res.state, list(sols), differing,
+                                              res.order, method, options, t0, stats))
     # the seed's schedulers
     t_call = time.perf_counter()  # progress is called about every 0.05 s from here on
     if progress is not None and progress(0.0, "line solving"):
@@ -167,8 +172,17 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     stats["cancelled"] = limits is not None and limits.cancelled
     if progress is not None and not limits.cancelled:
         progress(float(np.count_nonzero(w.state != UNKNOWN)) / max(n, 1), "done")
-    return _report(verdict, difficulty, w, w.state.copy(), sols, np.zeros(0, np.int64),
-                   w.trail[:w.stats[S_TLEN]].copy(), method, options, t0, stats)
+    return _graded(puzzle, grade, _report(verdict, difficulty, w, w.state.copy(), sols, np.zeros(0, np.int64),
+                                          w.trail[:w.stats[S_TLEN]].copy(), method, options, t0, stats))
+
+
+def _graded(puzzle, grade, report):
+    """The report with the difficulty score of a puzzle logic solved (when asked)."""
+    if grade and report.verdict in ("unique", "solved") and report.difficulty in ("line", "probe"):
+        from .difficulty import difficulty
+        d = difficulty(puzzle, report.difficulty)
+        report.score, report.band = d.score, d.band
+    return report
 
 
 # Line-solver applications in the first chunk of a seed scheduler run with limits: few, as one

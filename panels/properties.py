@@ -1,4 +1,5 @@
-"""Property groups: the Make/Solve settings (per scene) and what a nonogram object stores.
+"""Property groups: the Make/Solve settings (per scene) and what a nonogram object stores
+(its puzzle, reports, and Hide Clues options and results).
 
 The puzzle and reports are JSON strings (they are saved in the .blend with the object); per-cell
 data lives in the point mesh's attributes, never here.
@@ -23,6 +24,34 @@ LINE_SOLVERS = [
     ('dp', "Complete (DP)", "Exact line solver: finds every cell a line alone decides"),
     ('seed', "Seed", "The seed study's enumerating line solver"),
 ]
+
+DESIGN_LOGICS = [
+    ('line', "Line", "The player solves it line by line: each line's clue against what is known"),
+    ('probe', "Line + Probing", "Line solving, and trying a cell both ways when lines stall; "
+                                "never guessing"),
+]
+DESIGN_BANDS = [
+    ('ANY', "Any", "Hide as many clues as logic allows, whatever the difficulty"),
+    ('easy', "Easy", ""), ('medium', "Medium", ""), ('hard', "Hard", ""), ('expert', "Expert", ""),
+]
+DESIGN_METHODS = [
+    ('greedy', "Quick", "Informed greedy search: a few seconds"),
+    ('anneal', "Thorough", "Greedy, then simulated annealing until the time limit: hides more"),
+]
+
+
+class NONOGRAM_PG_design(bpy.types.PropertyGroup):
+    """Hide Clues options, kept with the nonogram (and so in the .blend)."""
+    logic: EnumProperty(name="Logic", items=DESIGN_LOGICS, default='line',
+                        description="What the player may need to solve the puzzle")
+    band: EnumProperty(name="Difficulty", items=DESIGN_BANDS, default='ANY',
+                       description="Difficulty band to aim for")
+    method: EnumProperty(name="Method", items=DESIGN_METHODS, default='greedy')
+    seed: IntProperty(name="Seed", default=0, min=0,
+                      description="Same seed, same clues hidden (when no time limit stops it)")
+    time_limit: FloatProperty(
+        name="Time Limit", default=20.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
+        description="Stop the search after this many seconds and keep the best design so far")
 
 
 RESOLUTION_RANGE = (1, 4096)
@@ -150,6 +179,7 @@ class NONOGRAM_PG_settings(MakeOptions, SolveOptions, AnimateOptions, bpy.types.
 
 class NONOGRAM_PG_source(bpy.types.PropertyGroup):
     object: PointerProperty(type=bpy.types.Object, name="Source")
+    hid_render: BoolProperty(options={'HIDDEN'})  # Make switched its render visibility off
 
 
 class NONOGRAM_PG_object(bpy.types.PropertyGroup):
@@ -168,9 +198,16 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     labels: PointerProperty(type=bpy.types.Object, options={'HIDDEN'})
     glyphs: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})
     outlines: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})
+    hidden: StringProperty(name="Hidden Clues", options={'HIDDEN'},
+                           description="One bit per line, packed, base64: clue hidden from the player")
+    design_options: PointerProperty(type=NONOGRAM_PG_design)
+    design: StringProperty(name="Design", description="The last Hide Clues result (JSON)",
+                           options={'HIDDEN'})
+    check: StringProperty(name="Check", description="The live check of the puzzle as the "
+                                                    "player gets it (JSON)", options={'HIDDEN'})
 
 
-_classes = (NONOGRAM_PG_settings, NONOGRAM_PG_source, NONOGRAM_PG_object)
+_classes = (NONOGRAM_PG_design, NONOGRAM_PG_settings, NONOGRAM_PG_source, NONOGRAM_PG_object)
 # cast: the stubs declare register_classes_factory as returning None.
 _register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(_classes))
 

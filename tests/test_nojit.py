@@ -80,6 +80,18 @@ for puzzle in (p2, p3):
             failures.append(f"{puzzle.name} line {i}: {format_state(out)} misses the solution")
         checked += 1
 
+# puzzle design (maskprop kernels, the score, the final check by solve) runs without JIT too
+from engine.design import DesignSession, design
+g = np.zeros((3, 4, 3), bool)
+g[0, :, :] = True
+g[1, 1:3, 1] = True
+g[2, 0, :] = True
+r = design(g, seed=1)
+c = DesignSession(g).check(r.hidden)
+if not (r.locally_minimal and r.hidden_count > 0 and r.score is not None and c.verdict == "unique"):
+    failures.append(f"design: {r.to_dict()}")
+checked += 1
+
 print(json.dumps({"have_numba": jit.HAVE_NUMBA, "numba_imported": "numba" in sys.modules,
                   "checked": checked, "failures": failures}))
 """

@@ -13,8 +13,11 @@ from ..runtime import engine
 from .attributes import points_mesh, set_point_attribute
 from .common import DEFAULT_STYLE, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import glyph_library, clue_points
+from .check import store_design
+from .hidden import set_hidden, split_designed
 from .materials import tag_id
 from .nodes import label_group, set_modifier_input, voxel_group
+from .player import player_modifier
 from .source import check_resolution, sources_triangles
 from .store import cells_mesh, jsonable, props, store_puzzle
 
@@ -39,7 +42,9 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
                       voxel_size: float = 1.0, style=None) -> bpy.types.Object:
     """Build the nonogram scene for a 3D puzzle; returns the nonogram object (made active).
 
-    ``style``: colours and label size (``DEFAULT_STYLE``'s keys; missing ones are defaults)."""
+    ``style``: colours and label size (``DEFAULT_STYLE``'s keys; missing ones are defaults).
+    A designed puzzle (lines without a clue, and a solution) is shown as designed: its missing
+    clues are hidden ones the designer can show again (``hidden.split_designed``)."""
     if not getattr(puzzle, "is_3d", False):
         raise NonogramError(f"'{puzzle.name or name}' is a {len(puzzle.shape)}D puzzle; only 3D "
                             "puzzles can be built in the scene")
@@ -49,6 +54,8 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
     X, Y, Z = puzzle.shape
     if X * Y * Z > MAX_CELLS:
         raise NonogramError(f"a {X}×{Y}×{Z} puzzle has too many cells (limit {MAX_CELLS:,})")
+    design_info = puzzle.meta.get("design")
+    puzzle, hidden = split_designed(puzzle)
     created: list = []
     groups_before = set(bpy.data.node_groups)
     materials_before = set(bpy.data.materials)
@@ -105,6 +112,11 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         pg.outlines = outlines
         props(labels).is_clue_object = True
         store_puzzle(obj, puzzle)
+        set_hidden(obj, hidden)
+        if hidden.any() and isinstance(design_info, dict):
+            store_design(obj, design_info)  # a designed puzzle file says how it was designed
+        player_modifier(obj, style)
+        set_modifier_input(player_modifier(obj), "Label Size", float(style["label_size"]))
     except Exception:
         _remove_ids(created)
         for ng in set(bpy.data.node_groups) - groups_before:
@@ -220,7 +232,12 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
     sources = _sources(source_obj)
     pg.source = sources[0]
     for src in sources:
-        pg.sources.add().object = src
+        item = pg.sources.add()
+        item.object = src
+        # The cubes have gaps: a visible source would show through them in renders. Showing it
+        # again (Object Properties > Visibility > Renders) is the way to ask for it.
+        if not src.hide_render:
+            src.hide_render = item.hid_render = True
     times = dict(made.times, build=t4 - t3)
     times["total"] = sum(times.values())
     info = dict(made.options, shape=[int(s) for s in result.grid.shape],

@@ -21,6 +21,9 @@ def clear_nonogram(nonogram_obj: bpy.types.Object) -> None:
                 src.hide_set(False)
             except RuntimeError:  # source not in the current view layer
                 pass
+    for item in pg.sources:
+        if item.hid_render and item.object is not None:
+            item.object.hide_render = False
     coll, glyphs, outlines = pg.collection, pg.glyphs, pg.outlines
     objects = [obj] + [c for c in obj.children if c.nonogram.is_clue_object]
     if pg.labels is not None and pg.labels not in objects:
