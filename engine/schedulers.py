@@ -1,10 +1,21 @@
 """The seed study's three ways of applying a line solver (sections 3.6-3.8, Figures 28, 29, 31).
 
 Every kernel works on a ``Net``/``Work`` pair from ``propagate.py`` with either line solver and
-returns one of the ``ST_*`` statuses. Metrics follow the seed's tables: a *linesolver* is one
-application to a line that still had an unknown cell (lines found solved are skipped, not
-counted), a *bad guess* is such an application that deduced nothing. Lines without a clue are
-never taken (they cannot deduce anything on their own), so they never count.
+returns one of the ``ST_*`` statuses. A *bad guess* is an application that deduced nothing.
+Lines without a clue are never taken (they cannot deduce anything on their own), so they never
+count. Two counting rules (``seed_count``):
+
+- strict (default): a *linesolver* is one application to a line that still had an unknown cell;
+  lines found solved are skipped, not counted, and the hierarchical queue holds a line once.
+- the seed's (``seed_count=True``), Figs. 28 and 29 as printed: brute force applies every line in
+  every sweep, solved or not (every application counts; the seed's brute force never used fewer
+  linesolvers than there are lines), and the hierarchical solver's queue is a plain FIFO where a
+  line may wait several times (each perpendicular deduction pushes it again). That reproduces
+  the seed's Tables 5 and 6 (docs/BENCHMARKS.md); it changes no deduction, only what is spent.
+  A popped line found solved is still skipped, uncounted, in both rules: applying it too would
+  cost 4-5x brute force on our model puzzles, far from the seed's 1.0x with about half bad
+  guesses, which the skipping FIFO matches, growing with size as the seed's did.
+  The heuristic only ever applies unsolved lines, so it counts the same either way.
 
 The kernels run in chunks: given ``max_steps`` they return ``ST_PAUSED`` after about that many
 applications, and continue from their control array on the next call (``solve.py`` checks the
@@ -29,7 +40,8 @@ ST_PAUSED = 4        # ``max_steps`` applications done: call again with the same
 # run can be split into chunks of about ``max_steps`` line-solver applications: a call that
 # returns ST_PAUSED continues, when called again with the same arrays, exactly where it stopped
 # (same linesolvers, bad guesses, trail and grid as one call). Slot use per kernel:
-# brute force: [iteration, next line]; hierarchical: [outer line, its queue is being run];
+# brute force: [iteration, next line]; hierarchical: [outer line, its queue is being run, seed-count
+# queue head, tail];
 # heuristic: [started, heap size, dirty lines, consecutive bad guesses].
 N_CONTROL = 4
 
@@ -49,8 +61,10 @@ def _count(r, stats):
 
 
 @njit
-def brute_force(ls_id, budget, max_iterations, step_limit, n_unknown0, max_steps, net, w, ctl):
-    """Fig. 28: sweep every line in order, ``max_iterations`` times or until solved.
+def brute_force(ls_id, budget, max_iterations, step_limit, seed_count, n_unknown0, max_steps, net, w,
+                ctl):
+    """Fig. 28: sweep every line in order, ``max_iterations`` times or until solved; with
+    ``seed_count`` solved lines are applied (and counted) too.
 
     Faithful to the seed, a sweep that deduces nothing does not end the run early: the seed's
     brute force only stops at its iteration limit (its checkerboard rows cost 100 x lines).
@@ -63,7 +77,7 @@ def brute_force(ls_id, budget, max_iterations, step_limit, n_unknown0, max_steps
     it, li = ctl[0], ctl[1]
     while it < max_iterations:
         while li < n_lines:
-            if kinds[li] == 0 or unk[li] == 0:
+            if kinds[li] == 0 or (unk[li] == 0 and not seed_count):
                 li += 1
                 continue
             if step_limit > 0 and stats[S_LINESOLVERS] >= step_limit:
@@ -99,12 +113,37 @@ def _push_unsolved_perpendicular(t0, t1, li, net, w):
 
 
 @njit
-def hierarchical(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl):
+def _append_unsolved_perpendicular(t0, t1, li, net, w, fifo, tail):
+    """The seed's push: a plain append, even when the line is waiting already. Returns the tail."""
+    trail, cs, cl, unk = w[1], net[5], net[6], w[2]
+    for t in range(t0, t1):
+        c = trail[t]
+        for k in range(cs[c], cs[c + 1]):
+            l2 = cl[k]
+            if l2 != li and unk[l2] > 0:
+                fifo[tail] = l2
+                tail += 1
+    return tail
+
+
+def new_fifo(net):
+    """The seed-count hierarchical queue: room for every push one run can make (each line once
+    from the outer loop, each (cell, line) pair once when its cell becomes known, and with the
+    seed linesolver a productive line's own re-queue, at most once per cell), so it never wraps.
+    Its head and tail are kept in the kernel's control array."""
+    n_cells = len(net.cell_start) - 1
+    return np.empty(len(net.clue_kind) + len(net.cell_lines) + n_cells + 1, np.int64)
+
+
+@njit
+def hierarchical(ls_id, budget, step_limit, seed_count, n_unknown0, max_steps, net, w, ctl, fifo):
     """Fig. 29: push each line in turn; solve the queue; every changed cell queues its unsolved
     perpendicular lines. Not line-solvable once every line was pushed and the queue ran dry.
 
-    A line already waiting in the queue is not queued twice, and a queued line that got solved
-    by its perpendicular lines before its turn is dropped (it has nothing left to deduce).
+    A queued line that got solved by its perpendicular lines before its turn is dropped (it has
+    nothing left to deduce). Strict count: a line already waiting in the queue is not queued
+    twice. ``seed_count``: the queue is the plain FIFO ``fifo`` (``new_fifo``), where a line
+    waits once per push.
     With the seed linesolver, which may deduce more on a second pass over its own output, a
     productive line is queued again behind its perpendicular lines.
     """
@@ -113,41 +152,55 @@ def hierarchical(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl):
         return ST_SOLVED
     n_lines = len(kinds)
     end = stats[S_LINESOLVERS] + max(max_steps, 1)
-    l0, running = ctl[0], ctl[1]
+    l0, running, head, tail = ctl[0], ctl[1], ctl[2], ctl[3]
     while l0 < n_lines:
         if running == 0:
             if kinds[l0] == 0 or unk[l0] == 0:
                 l0 += 1
                 continue
-            queue_push(l0, w)
+            if seed_count:
+                fifo[tail] = l0
+                tail += 1
+            else:
+                queue_push(l0, w)
             running = 1
-        while q[1] > 0:
+        while (seed_count and tail > head) or (not seed_count and q[1] > 0):
             if stats[S_LINESOLVERS] >= end:
-                # the queue lives in w: resuming pops the same line next
-                ctl[0], ctl[1] = l0, 1
+                # the queue lives in w (or fifo): resuming pops the same line next
+                ctl[0], ctl[1], ctl[2], ctl[3] = l0, 1, head, tail
                 return ST_PAUSED
-            li = queue_pop(w)
+            if seed_count:
+                li = fifo[head]
+                head += 1
+            else:
+                li = queue_pop(w)
             if unk[li] == 0:
                 continue
             if step_limit > 0 and stats[S_LINESOLVERS] >= step_limit:
-                ctl[0], ctl[1] = l0, 1
+                ctl[0], ctl[1], ctl[2], ctl[3] = l0, 1, head, tail
                 return ST_STOPPED
             t0 = stats[S_TLEN]
             r = apply_line(li, ls_id, budget, False, net, w)
             _count(r, stats)
             if r == R_CONTRADICTION:
-                ctl[0], ctl[1] = l0, 1
+                ctl[0], ctl[1], ctl[2], ctl[3] = l0, 1, head, tail
                 return ST_CONTRADICTION
             if r > 0:
-                _push_unsolved_perpendicular(t0, stats[S_TLEN], li, net, w)
-                if ls_id != LS_DP and unk[li] > 0:
-                    queue_push(li, w)
+                if seed_count:
+                    tail = _append_unsolved_perpendicular(t0, stats[S_TLEN], li, net, w, fifo, tail)
+                    if ls_id != LS_DP and unk[li] > 0:
+                        fifo[tail] = li
+                        tail += 1
+                else:
+                    _push_unsolved_perpendicular(t0, stats[S_TLEN], li, net, w)
+                    if ls_id != LS_DP and unk[li] > 0:
+                        queue_push(li, w)
         running = 0
         l0 += 1
         if n_unknown0 - stats[S_TLEN] == 0:
-            ctl[0], ctl[1] = l0, 0
+            ctl[0], ctl[1], ctl[2], ctl[3] = l0, 0, head, tail
             return ST_SOLVED
-    ctl[0], ctl[1] = l0, 0
+    ctl[0], ctl[1], ctl[2], ctl[3] = l0, 0, head, tail
     return ST_STALLED
 
 

@@ -22,11 +22,13 @@ from .propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_
                         S_TLEN, S_TOO_LARGE, build_net, check_all, new_work, prepass_lines)
 from .puzzle import Puzzle
 from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, brute_force,
-                         heuristic, hierarchical, new_control, new_heuristic_queue)
+                         heuristic, hierarchical, new_control, new_fifo, new_heuristic_queue)
 from .search import Limits, run_full
 
 METHODS = ("brute", "hierarchical", "heuristic", "full")
 VERDICTS = ("unique", "multiple", "none", "unknown")
+# How the seed schedulers count linesolvers (schedulers.py): strict, or the seed's own rule.
+COUNTINGS = ("strict", "seed")
 DIFFICULTIES = ("line", "probe", "search")
 
 # The seed study's Table 5 columns: (label, method, prepass).
@@ -93,7 +95,8 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
           max_iterations: int = 100, time_limit: Optional[float] = None,
           step_limit: Optional[int] = None, progress: Optional[Callable] = None,
           seed_exit: bool = False, cache: bool = True,
-          seed_budget: int = DEFAULT_SEED_BUDGET, use_known: bool = True) -> SolveReport:
+          seed_budget: int = DEFAULT_SEED_BUDGET, use_known: bool = True,
+          counting: str = "strict") -> SolveReport:
     """Solve ``puzzle`` with ``method``; see the module docstring and docs/SOLVER.md.
 
     ``step_limit`` bounds line-solver applications (including probes and consistency checks);
@@ -102,13 +105,18 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     ``use_known``: when the puzzle carries its solution (``puzzle.solution``, e.g. the voxel grid
     a 3D puzzle was made from) and it satisfies every clue, ``full`` guesses its values first:
     the verdict is the same, found far sooner on puzzles with several solutions.
+    ``counting``: ``"seed"`` runs brute force and the hierarchical solver as the seed counted
+    them (every line every sweep; a plain FIFO), see ``schedulers.py``; same deductions.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
     ls_id = _ls_id(linesolver)
+    if counting not in COUNTINGS:
+        raise ValueError(f"unknown counting {counting!r} (choose from {', '.join(COUNTINGS)})")
     options = {"prepass": bool(prepass), "linesolver": linesolver, "max_iterations": int(max_iterations),
                "time_limit": time_limit, "step_limit": step_limit, "seed_exit": bool(seed_exit),
-               "cache": bool(cache), "use_known": bool(use_known)}
+               "cache": bool(cache), "use_known": bool(use_known),
+               "counting": counting}
     t0 = time.perf_counter()
     net = build_net(puzzle)
     n = puzzle.n_cells
@@ -143,7 +151,7 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     if time_limit is not None or progress is not None:
         limits = Limits(t0, n, time_limit, None, progress, last_call=t_call)
     status = _run_scheduler(method, bool(prepass), ls_id, budget, int(max_iterations), step,
-                            bool(seed_exit), n, net, w, limits)
+                            bool(seed_exit), counting == "seed", n, net, w, limits)
     verdict, difficulty, sols = "unknown", None, []
     if status == ST_CONTRADICTION:
         verdict, difficulty = "none", "line"
@@ -169,8 +177,8 @@ _PREPASS_DONE = -1  # the pre-pass's status once it has been over every line
 _ALL = 1 << 62  # max_steps of a run in one call
 
 
-def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_exit, n, net, w,
-                   limits):
+def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_exit, seed_count, n,
+                   net, w, limits):
     """Run the pre-pass (if asked) and a seed scheduler in chunks; between chunks check
     ``limits`` (time, progress). Returns the kernel's final status, or ST_PAUSED when a limit or
     the callback stopped the run. Without ``limits`` (no time limit, no callback) each runs in
@@ -192,16 +200,17 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
     ctl = new_control()
     if method == "brute":
         if limits is None:  # one call, no closure: a tiny puzzle pays nothing for chunking
-            return brute_force(ls_id, budget, max_iterations, step, n, _ALL, net, w, ctl)
+            return brute_force(ls_id, budget, max_iterations, step, seed_count, n, _ALL, net, w, ctl)
 
         def run(k):
-            return brute_force(ls_id, budget, max_iterations, step, n, k, net, w, ctl)
+            return brute_force(ls_id, budget, max_iterations, step, seed_count, n, k, net, w, ctl)
     elif method == "hierarchical":
+        fifo = new_fifo(net) if seed_count else np.zeros(1, np.int64)
         if limits is None:
-            return hierarchical(ls_id, budget, step, n, _ALL, net, w, ctl)
+            return hierarchical(ls_id, budget, step, seed_count, n, _ALL, net, w, ctl, fifo)
 
         def run(k):
-            return hierarchical(ls_id, budget, step, n, k, net, w, ctl)
+            return hierarchical(ls_id, budget, step, seed_count, n, k, net, w, ctl, fifo)
     else:
         hq = new_heuristic_queue(len(net.clue_kind))
         if limits is None:
