@@ -27,6 +27,7 @@ import numpy as np
 
 from .cells import FILLED
 from .jit import njit
+from .lineheap import heap_remove, sift_up
 from .propagate import (LS_DP, R_CONTRADICTION, R_TOO_LARGE, S_BAD, S_LINESOLVERS, S_TLEN,
                         S_TOO_LARGE, apply_line, queue_pop, queue_push)
 
@@ -52,7 +53,8 @@ def new_control():
 
 
 @njit
-def _count(r, stats):
+def count_application(r, stats):
+    """Count one application with result r (new cells, or an R_* code) as the seed did."""
     stats[S_LINESOLVERS] += 1
     if r <= 0:
         stats[S_BAD] += 1
@@ -87,7 +89,7 @@ def brute_force(ls_id, budget, max_iterations, step_limit, seed_count, n_unknown
                 ctl[0], ctl[1] = it, li
                 return ST_PAUSED
             r = apply_line(li, ls_id, budget, False, net, w)
-            _count(r, stats)
+            count_application(r, stats)
             li += 1
             if r == R_CONTRADICTION:
                 ctl[0], ctl[1] = it, li
@@ -181,7 +183,7 @@ def hierarchical(ls_id, budget, step_limit, seed_count, n_unknown0, max_steps, n
                 return ST_STOPPED
             t0 = stats[S_TLEN]
             r = apply_line(li, ls_id, budget, False, net, w)
-            _count(r, stats)
+            count_application(r, stats)
             if r == R_CONTRADICTION:
                 ctl[0], ctl[1], ctl[2], ctl[3] = l0, 1, head, tail
                 return ST_CONTRADICTION
@@ -204,64 +206,8 @@ def hierarchical(ls_id, budget, step_limit, seed_count, n_unknown0, max_steps, n
     return ST_STALLED
 
 
-# --- the heuristic solver's priority queue: an indexed binary max-heap over line indices.
-# Order: higher priority first, then lower line index (a deterministic stand-in for the seed's
-# re-sort of its queue).
-
-
-@njit
-def _before(a, b, prio):
-    return prio[a] > prio[b] or (prio[a] == prio[b] and a < b)
-
-
-@njit
-def _sift_up(i, heap, pos, prio):
-    x = heap[i]
-    while i > 0:
-        p = (i - 1) >> 1
-        if not _before(x, heap[p], prio):
-            break
-        heap[i] = heap[p]
-        pos[heap[i]] = i
-        i = p
-    heap[i] = x
-    pos[x] = i
-
-
-@njit
-def _sift_down(i, n, heap, pos, prio):
-    x = heap[i]
-    while True:
-        c = 2 * i + 1
-        if c >= n:
-            break
-        if c + 1 < n and _before(heap[c + 1], heap[c], prio):
-            c += 1
-        if not _before(heap[c], x, prio):
-            break
-        heap[i] = heap[c]
-        pos[heap[i]] = i
-        i = c
-    heap[i] = x
-    pos[x] = i
-
-
-@njit
-def _heap_remove(li, size, heap, pos, prio):
-    """Remove line li; returns the new size."""
-    i = pos[li]
-    pos[li] = -1
-    size -= 1
-    if i != size:
-        moved = heap[size]
-        heap[i] = moved
-        pos[moved] = i
-        # the moved line may belong above or below its new slot
-        _sift_down(i, size, heap, pos, prio)
-        _sift_up(pos[moved], heap, pos, prio)
-    return size
-
-
+# The heuristic's queue is an indexed max-heap (lineheap.py): higher priority first, then lower
+# line index (a deterministic stand-in for the seed's re-sort of its queue).
 def new_heuristic_queue(n_lines):
     """The heuristic's queue arrays, one per row: heap, pos, dirty, prio, bad (one allocation, one
     argument: a call costs less). Filled in by the kernel's first call."""
@@ -327,13 +273,13 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, max_steps, net, 
             status = ST_PAUSED
             break
         li = heap[0]
-        size = _heap_remove(li, size, heap, pos, prio)
+        size = heap_remove(li, size, heap, pos, prio)
         if dirty[li]:
             dirty[li] = 0
             n_dirty -= 1
         t0 = stats[S_TLEN]
         r = apply_line(li, ls_id, budget, False, net, w)
-        _count(r, stats)
+        count_application(r, stats)
         if r == R_CONTRADICTION:
             status = ST_CONTRADICTION
             break
@@ -356,10 +302,10 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, max_steps, net, 
                         if dirty[l2]:
                             dirty[l2] = 0
                             n_dirty -= 1
-                        size = _heap_remove(l2, size, heap, pos, prio)
+                        size = heap_remove(l2, size, heap, pos, prio)
                         continue
                     prio[l2] += inc
-                    _sift_up(pos[l2], heap, pos, prio)
+                    sift_up(pos[l2], heap, pos, prio)
                     if not dirty[l2]:
                         dirty[l2] = 1
                         n_dirty += 1
@@ -368,7 +314,7 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, max_steps, net, 
                 heap[size] = li
                 pos[li] = size
                 size += 1
-                _sift_up(size - 1, heap, pos, prio)
+                sift_up(size - 1, heap, pos, prio)
                 if ls_id != LS_DP:
                     dirty[li] = 1
                     n_dirty += 1
@@ -383,7 +329,7 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, max_steps, net, 
             heap[size] = li
             pos[li] = size
             size += 1
-            _sift_up(size - 1, heap, pos, prio)
+            sift_up(size - 1, heap, pos, prio)
     ctl[1], ctl[2], ctl[3] = size, n_dirty, consecutive_bad
     if status >= 0:
         return status

@@ -4,6 +4,9 @@ Methods (see docs/SOLVER.md):
 - ``brute``, ``hierarchical``, ``heuristic``: the seed study's ways of applying a line solver
   (``schedulers.py``), with its metrics. Verdict ``unique`` when line solving completes (and the
   grid passes every clue), ``none`` on a contradiction, ``unknown`` when it stalls or a limit hits.
+- ``learned``: a fourth scheduler of the same kind, its line priority learned from puzzles
+  (``learned.py``). ``oracle`` (a benchmark reference, not offered in the add-on): the greedy
+  oracle of ``oracle.py``.
 - ``full``: propagation with a line-result cache, FP2 probing, then search for up to two
   solutions (``search.py``): a final verdict for every puzzle unless a limit or the progress
   callback stops it.
@@ -21,11 +24,14 @@ from .propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_
                         S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
                         S_TLEN, S_TOO_LARGE, build_net, check_all, new_work, prepass_lines)
 from .puzzle import Puzzle
+from .learned import learned, load_weights, new_learned_queue
+from .oracle import greedy_oracle, new_oracle_queue
 from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, brute_force,
                          heuristic, hierarchical, new_control, new_fifo, new_heuristic_queue)
 from .search import Limits, run_full
 
-METHODS = ("brute", "hierarchical", "heuristic", "full")
+METHODS = ("brute", "hierarchical", "heuristic", "learned", "full")
+REFERENCE_METHODS = ("oracle",)  # solve() takes it; the add-on does not offer it
 VERDICTS = ("unique", "multiple", "none", "unknown")
 # How the seed schedulers count linesolvers (schedulers.py): strict, or the seed's own rule.
 COUNTINGS = ("strict", "seed")
@@ -35,6 +41,8 @@ DIFFICULTIES = ("line", "probe", "search")
 SEED_CONFIGS = (("Brute", "brute", False), ("Hier", "hierarchical", False),
                 ("Hier+Pre", "hierarchical", True), ("Heur", "heuristic", False),
                 ("Heur+Pre", "heuristic", True))
+# Compare Solvers in the add-on: the seed's five and the learned scheduler.
+COMPARE_CONFIGS = SEED_CONFIGS + (("Learned", "learned", False), ("Learned+Pre", "learned", True))
 
 
 @dataclass
@@ -108,8 +116,8 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     ``counting``: ``"seed"`` runs brute force and the hierarchical solver as the seed counted
     them (every line every sweep; a plain FIFO), see ``schedulers.py``; same deductions.
     """
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+    if method not in METHODS + REFERENCE_METHODS:
+        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS + REFERENCE_METHODS)})")
     ls_id = _ls_id(linesolver)
     if counting not in COUNTINGS:
         raise ValueError(f"unknown counting {counting!r} (choose from {', '.join(COUNTINGS)})")
@@ -204,6 +212,20 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
 
         def run(k):
             return brute_force(ls_id, budget, max_iterations, step, seed_count, n, k, net, w, ctl)
+    elif method in ("learned", "oracle"):
+        if method == "learned":
+            lq, score = new_learned_queue(len(net.clue_kind))
+            wts = load_weights(prepass)
+
+            def run(k):
+                return learned(ls_id, budget, step, n, k, net, w, ctl, lq, score, wts)
+        else:
+            oq = new_oracle_queue(len(net.clue_kind))
+
+            def run(k):
+                return greedy_oracle(ls_id, budget, step, n, k, net, w, ctl, oq)
+        if limits is None:
+            return run(_ALL)
     elif method == "hierarchical":
         fifo = new_fifo(net) if seed_count else np.zeros(1, np.int64)
         if limits is None:
@@ -264,12 +286,13 @@ def _cancelled_report(puzzle, method, options, t0):
                        method, options, {"cancelled": True})
 
 
-def compare(puzzle: Puzzle, linesolver: str = "dp", **kwargs) -> list:
-    """The seed's five configurations (Table 5: Brute, Hier, Hier+Pre, Heur, Heur+Pre) on one
-    puzzle: a list of dicts with ``config``, ``linesolvers``, ``bad_guesses``, ``bad_guess_rate``,
+def compare(puzzle: Puzzle, linesolver: str = "dp", configs=SEED_CONFIGS, **kwargs) -> list:
+    """The seed's five configurations (Table 5: Brute, Hier, Hier+Pre, Heur, Heur+Pre), or the
+    ``configs`` given (``COMPARE_CONFIGS`` adds the learned scheduler), on one puzzle: a list of
+    dicts with ``config``, ``linesolvers``, ``bad_guesses``, ``bad_guess_rate``,
     ``known_fraction``, ``verdict``, ``time_s``."""
     rows = []
-    for label, method, pre in SEED_CONFIGS:
+    for label, method, pre in configs:
         r = solve(puzzle, method=method, prepass=pre, linesolver=linesolver, **kwargs)
         rows.append({"config": label, "method": method, "prepass": pre, "linesolvers": r.linesolvers,
                      "bad_guesses": r.bad_guesses, "bad_guess_rate": r.bad_guess_rate,

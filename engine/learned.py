@@ -1,0 +1,229 @@
+"""The learned scheduler (``solve(..., method="learned")``): the seed's heuristic idea (apply the
+line most likely to deduce the most) with a priority learned from puzzles, as its section 6.2.2
+suggests, instead of hand-set increments.
+
+Only *dirty* lines are candidates: lines never applied yet, and lines with a cell that changed
+since their last application (with the complete DP a line applied to its current state has
+nothing more to give; the seed linesolver may find more on its own output, so with it a
+productive line stays dirty). The run stops when no line is dirty: the same fixpoint as the
+other schedulers. Among dirty lines the one with the highest score goes first, ties to the lower
+line index; the score is a weighted sum of cheap per-line counters, kept up to date as cells
+become known (no line solving goes into a score):
+
+====  ==================================================================================
+ 0    new filled cells in the line since its last application
+ 1    new empty cells in the line since its last application
+ 2    unknown cells, when the line's filled or empty quota is met (it completes for sure)
+ 3    unknown cells
+ 4    line length
+ 5    cells an all-unknown line deduces by overlap, while the line is still all unknown
+      (every cell of an empty line or a line without slack, the overlap of each block
+      longer than the slack; 0 for circle and square clues)
+ 6    bad guesses on the line so far
+ 7    applications of the line so far
+ 8    min(filled left, empty left) / unknown cells: 0 when the line completes, 0.5 at worst
+ 9    new cells since the last application / unknown cells
+10    1 for circle and square clues (their line solver is the slowest)
+11    the clue's blocks (3 for square clues)
+====  ==================================================================================
+
+The weights (one set without the pre-pass, one with) are in ``learned_scheduler.json`` beside
+this module, produced by ``scripts/train_scheduler.py`` (evolutionary search on training
+puzzles; docs/BENCHMARKS.md gives the training and validation figures).
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from .cells import FILLED
+from .jit import njit
+from .lineheap import heap_push, heap_remove, heap_update
+from .propagate import LS_DP, R_CONTRADICTION, S_LINESOLVERS, S_TLEN, apply_line
+from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
+from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STALLED, ST_STOPPED,
+                         count_application)
+
+N_FEATURES = 12
+WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "learned_scheduler.json")
+
+# rows of the queue array (new_learned_queue)
+_HEAP, _POS, _KF, _DF, _DE, _APP, _BAD, _TOTAL, _NBLK, _OV0 = range(10)
+N_ROWS = 10
+# ctl slots: [started, heap size]
+
+_weights_cache: dict = {}
+
+
+def load_weights(prepass: bool, path: str = WEIGHTS_FILE) -> np.ndarray:
+    """The shipped weights for a run with or without the pre-pass (float64, N_FEATURES)."""
+    key = (path, bool(prepass))
+    if key not in _weights_cache:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        names = data["features"]
+        if len(names) != N_FEATURES:
+            raise ValueError(f"{os.path.basename(path)}: {len(names)} features, expected {N_FEATURES}")
+        w = np.asarray(data["prepass" if prepass else "no_prepass"]["weights"], np.float64)
+        if w.shape != (N_FEATURES,) or not np.all(np.isfinite(w)):
+            raise ValueError(f"{os.path.basename(path)}: weights must be {N_FEATURES} finite numbers")
+        _weights_cache[key] = w
+    return _weights_cache[key]
+
+
+def new_learned_queue(n_lines):
+    """The scheduler's per-line arrays (int64 rows, see ``_HEAP``...) and its scores (float64);
+    filled in by the kernel's first call."""
+    return np.empty((N_ROWS, n_lines), np.int64), np.empty(n_lines, np.float64)
+
+
+@njit
+def _static(li, n, kind, cd, c0, c1, lq):
+    """Clue total, blocks and the all-unknown overlap of line li."""
+    total = 0
+    nblk = 0
+    big = 0
+    if kind == KIND_BLOCKS:
+        for j in range(c0, c1):
+            if cd[j] > 0:
+                total += cd[j]
+                nblk += 1
+                big = max(big, cd[j])
+    else:
+        total = cd[c0]
+        if kind == KIND_PLAIN:
+            nblk = 1 if total > 0 else 0
+            big = total
+        elif kind == KIND_CIRCLE:
+            nblk = 2
+        else:
+            nblk = 3
+    slack = n - total - max(nblk - 1, 0)
+    ov = 0
+    if total == 0 or slack <= 0:
+        ov = n
+    elif kind == KIND_BLOCKS:
+        for j in range(c0, c1):
+            if cd[j] > slack:
+                ov += cd[j] - slack
+    elif kind == KIND_PLAIN and big > slack:
+        ov = big - slack
+    lq[_TOTAL, li] = total
+    lq[_NBLK, li] = nblk
+    lq[_OV0, li] = ov
+
+
+@njit
+def _score(li, n, u, kind, lq, wts):
+    kf = lq[_KF, li]
+    df = lq[_DF, li]
+    de = lq[_DE, li]
+    total = lq[_TOTAL, li]
+    rf = total - kf
+    re = u - rf
+    uu = max(u, 1)
+    s = wts[0] * df + wts[1] * de + wts[3] * u + wts[4] * n
+    if rf == 0 or re == 0:
+        s += wts[2] * u
+    if u == n:
+        s += wts[5] * lq[_OV0, li]
+    s += wts[6] * lq[_BAD, li] + wts[7] * lq[_APP, li]
+    s += wts[8] * min(rf, re) / uu + wts[9] * (df + de) / uu
+    if kind == KIND_CIRCLE or kind == KIND_SQUARE:
+        s += wts[10]
+    s += wts[11] * lq[_NBLK, li]
+    return s
+
+
+@njit
+def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, lq, score, wts):
+    """Apply the dirty line of highest score until solved or no line is dirty. Resumable in
+    chunks of ``max_steps`` applications like the seed's kernels (state in ``ctl``, ``lq`` and
+    ``score``, see ``new_learned_queue``)."""
+    ls, kinds, cst, cd, cs, cl = net[0], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, stats = w[0], w[1], w[2], w[7]
+    heap, pos = lq[_HEAP], lq[_POS]
+    n_lines = len(kinds)
+    if ctl[0] == 0:
+        size = 0
+        for li in range(n_lines):
+            pos[li] = -1
+            lq[_KF, li] = 0
+            lq[_DF, li] = 0
+            lq[_DE, li] = 0
+            lq[_APP, li] = 0
+            lq[_BAD, li] = 0
+            if kinds[li] == 0:
+                continue
+            n = ls[li + 1] - ls[li]
+            _static(li, n, kinds[li], cd, cst[li], cst[li + 1], lq)
+            kf = 0
+            for j in range(ls[li], ls[li + 1]):
+                if state[net[1][j]] == FILLED:
+                    kf += 1
+            lq[_KF, li] = kf
+            if unk[li] > 0:
+                score[li] = _score(li, n, unk[li], kinds[li], lq, wts)
+                size = heap_push(li, size, heap, pos, score)
+        ctl[0] = 1
+    else:
+        size = ctl[1]
+    end = stats[S_LINESOLVERS] + max(max_steps, 1)
+    status = ST_STALLED
+    while True:
+        if n_unknown0 - stats[S_TLEN] == 0:
+            status = ST_SOLVED
+            break
+        if size == 0:
+            status = ST_STALLED
+            break
+        if step_limit > 0 and stats[S_LINESOLVERS] >= step_limit:
+            status = ST_STOPPED
+            break
+        if stats[S_LINESOLVERS] >= end:
+            status = ST_PAUSED
+            break
+        li = heap[0]
+        t0 = stats[S_TLEN]
+        r = apply_line(li, ls_id, budget, False, net, w)
+        count_application(r, stats)
+        if r == R_CONTRADICTION:
+            status = ST_CONTRADICTION
+            break
+        lq[_APP, li] += 1
+        if r <= 0:
+            lq[_BAD, li] += 1
+        lq[_DF, li] = 0
+        lq[_DE, li] = 0
+        for t in range(t0, stats[S_TLEN]):
+            c = trail[t]
+            filled = state[c] == FILLED
+            for k in range(cs[c], cs[c + 1]):
+                l2 = cl[k]
+                if filled:
+                    lq[_KF, l2] += 1
+                if l2 == li:
+                    continue
+                if filled:
+                    lq[_DF, l2] += 1
+                else:
+                    lq[_DE, l2] += 1
+                if unk[l2] == 0:
+                    if pos[l2] >= 0:
+                        size = heap_remove(l2, size, heap, pos, score)
+                    continue
+                score[l2] = _score(l2, ls[l2 + 1] - ls[l2], unk[l2], kinds[l2], lq, wts)
+                if pos[l2] >= 0:
+                    heap_update(l2, size, heap, pos, score)
+                else:
+                    size = heap_push(l2, size, heap, pos, score)
+        # li is clean now, unless the seed linesolver may still find more on its own output
+        if unk[li] > 0 and ls_id != LS_DP and r > 0:
+            score[li] = _score(li, ls[li + 1] - ls[li], unk[li], kinds[li], lq, wts)
+            heap_update(li, size, heap, pos, score)
+        elif pos[li] >= 0:
+            size = heap_remove(li, size, heap, pos, score)
+    ctl[1] = size
+    return status
