@@ -25,6 +25,17 @@ become known (no line solving goes into a score):
  9    new cells since the last application / unknown cells
 10    1 for circle and square clues (their line solver is the slowest)
 11    the clue's blocks (3 for square clues)
+12    a gain estimate from the counts alone: the unknown cells when the line completes; for a
+      plain clue with known filled cells spanning s cells, u - 2 * (filled left) + 2 * (s -
+      known filled), a lower bound on what it deduces (the block covers the span, so its gaps
+      fill and every unknown cell farther from the span than the filled cells left is empty);
+      otherwise 2 * (filled left + gaps between blocks) - u, the overlap the line would have
+      if its unknown cells were one run
+13    1 when that estimate is positive
+14    plain clues: for each new empty cell since the last application, the filled cells left
+      + 1 - its distance from the span of known filled cells, when positive (an empty cell
+      close to the span cuts the block's room on that side)
+15    plain clues: cells the span of known filled cells grew by since the last application
 ====  ==================================================================================
 
 The weights (one set without the pre-pass, one with) are in ``learned_scheduler.json`` beside
@@ -46,19 +57,21 @@ from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
 from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STALLED, ST_STOPPED,
                          count_application)
 
-N_FEATURES = 12
+N_FEATURES = 16
+N_GROUPS = 2  # weight sets: plain clues, the other clue kinds
 WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "learned_scheduler.json")
 
 # rows of the queue array (new_learned_queue)
-_HEAP, _POS, _KF, _DF, _DE, _APP, _BAD, _TOTAL, _NBLK, _OV0 = range(10)
-N_ROWS = 10
+_HEAP, _POS, _KF, _DF, _DE, _APP, _BAD, _TOTAL, _NBLK, _OV0, _LO, _HI, _PUSH, _GROW = range(14)
+N_ROWS = 14
 # ctl slots: [started, heap size]
 
 _weights_cache: dict = {}
 
 
 def load_weights(prepass: bool, path: str = WEIGHTS_FILE) -> np.ndarray:
-    """The shipped weights for a run with or without the pre-pass (float64, N_FEATURES)."""
+    """The shipped weights for a run with or without the pre-pass (float64, N_GROUPS *
+    N_FEATURES: the plain clues' weights, then the other kinds')."""
     key = (path, bool(prepass))
     if key not in _weights_cache:
         with open(path, encoding="utf-8") as f:
@@ -66,9 +79,10 @@ def load_weights(prepass: bool, path: str = WEIGHTS_FILE) -> np.ndarray:
         names = data["features"]
         if len(names) != N_FEATURES:
             raise ValueError(f"{os.path.basename(path)}: {len(names)} features, expected {N_FEATURES}")
-        w = np.asarray(data["prepass" if prepass else "no_prepass"]["weights"], np.float64)
-        if w.shape != (N_FEATURES,) or not np.all(np.isfinite(w)):
-            raise ValueError(f"{os.path.basename(path)}: weights must be {N_FEATURES} finite numbers")
+        w = np.asarray(data["prepass" if prepass else "no_prepass"]["weights"], np.float64).ravel()
+        if w.shape != (N_GROUPS * N_FEATURES,) or not np.all(np.isfinite(w)):
+            raise ValueError(f"{os.path.basename(path)}: weights must be {N_GROUPS} x {N_FEATURES} "
+                             "finite numbers")
         _weights_cache[key] = w
     return _weights_cache[key]
 
@@ -124,17 +138,49 @@ def _score(li, n, u, kind, lq, wts):
     rf = total - kf
     re = u - rf
     uu = max(u, 1)
-    s = wts[0] * df + wts[1] * de + wts[3] * u + wts[4] * n
+    # plain clues (one block) have their own weights, every other clue kind the second set
+    o = 0 if kind == KIND_PLAIN else N_FEATURES
+    s = wts[o + 0] * df + wts[o + 1] * de + wts[o + 3] * u + wts[o + 4] * n
     if rf == 0 or re == 0:
-        s += wts[2] * u
+        s += wts[o + 2] * u
     if u == n:
-        s += wts[5] * lq[_OV0, li]
-    s += wts[6] * lq[_BAD, li] + wts[7] * lq[_APP, li]
-    s += wts[8] * min(rf, re) / uu + wts[9] * (df + de) / uu
+        s += wts[o + 5] * lq[_OV0, li]
+    s += wts[o + 6] * lq[_BAD, li] + wts[o + 7] * lq[_APP, li]
+    s += wts[o + 8] * min(rf, re) / uu + wts[o + 9] * (df + de) / uu
     if kind == KIND_CIRCLE or kind == KIND_SQUARE:
-        s += wts[10]
-    s += wts[11] * lq[_NBLK, li]
+        s += wts[o + 10]
+    s += wts[o + 11] * lq[_NBLK, li]
+    if kind == KIND_PLAIN:
+        s += wts[o + 14] * lq[_PUSH, li] + wts[o + 15] * lq[_GROW, li]
+    if rf == 0 or re == 0:
+        est = u
+    elif kind == KIND_PLAIN and kf > 0:
+        est = u - 2 * rf + 2 * (lq[_HI, li] - lq[_LO, li] + 1 - kf)
+    else:
+        est = 2 * (rf + max(lq[_NBLK, li] - 1, 0)) - u
+    if est > 0:
+        s += wts[o + 12] * est + wts[o + 13]
     return s
+
+
+@njit(inline="always")
+def _news(l2, other, filled, q, lq):
+    """Cell q of line l2 became known: update the line's counters (``other``: by another line's
+    application, so it is news to l2)."""
+    lo, hi = lq[_LO, l2], lq[_HI, l2]
+    if filled:
+        lq[_KF, l2] += 1
+        if other:
+            lq[_DF, l2] += 1
+            if hi >= 0:
+                lq[_GROW, l2] += max(lo - q, 0) + max(q - hi, 0)
+        lq[_LO, l2] = min(lo, q)
+        lq[_HI, l2] = max(hi, q)
+    elif other:
+        lq[_DE, l2] += 1
+        if hi >= 0:
+            d = lo - q if q < lo else q - hi
+            lq[_PUSH, l2] += max(lq[_TOTAL, l2] - lq[_KF, l2] + 1 - d, 0)
 
 
 @njit
@@ -142,7 +188,7 @@ def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, lq, s
     """Apply the dirty line of highest score until solved or no line is dirty. Resumable in
     chunks of ``max_steps`` applications like the seed's kernels (state in ``ctl``, ``lq`` and
     ``score``, see ``new_learned_queue``)."""
-    ls, kinds, cst, cd, cs, cl = net[0], net[2], net[3], net[4], net[5], net[6]
+    ls, kinds, cst, cd, cs, cl, cpos = net[0], net[2], net[3], net[4], net[5], net[6], net[7]
     state, trail, unk, stats = w[0], w[1], w[2], w[7]
     heap, pos = lq[_HEAP], lq[_POS]
     n_lines = len(kinds)
@@ -155,6 +201,10 @@ def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, lq, s
             lq[_DE, li] = 0
             lq[_APP, li] = 0
             lq[_BAD, li] = 0
+            lq[_PUSH, li] = 0
+            lq[_GROW, li] = 0
+            lq[_LO, li] = 1 << 30
+            lq[_HI, li] = -1
             if kinds[li] == 0:
                 continue
             n = ls[li + 1] - ls[li]
@@ -163,6 +213,8 @@ def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, lq, s
             for j in range(ls[li], ls[li + 1]):
                 if state[net[1][j]] == FILLED:
                     kf += 1
+                    lq[_LO, li] = min(lq[_LO, li], j - ls[li])
+                    lq[_HI, li] = j - ls[li]
             lq[_KF, li] = kf
             if unk[li] > 0:
                 score[li] = _score(li, n, unk[li], kinds[li], lq, wts)
@@ -197,19 +249,16 @@ def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, lq, s
             lq[_BAD, li] += 1
         lq[_DF, li] = 0
         lq[_DE, li] = 0
+        lq[_PUSH, li] = 0
+        lq[_GROW, li] = 0
         for t in range(t0, stats[S_TLEN]):
             c = trail[t]
             filled = state[c] == FILLED
             for k in range(cs[c], cs[c + 1]):
                 l2 = cl[k]
-                if filled:
-                    lq[_KF, l2] += 1
+                _news(l2, l2 != li, filled, cpos[k] - ls[l2], lq)
                 if l2 == li:
                     continue
-                if filled:
-                    lq[_DF, l2] += 1
-                else:
-                    lq[_DE, l2] += 1
                 if unk[l2] == 0:
                     if pos[l2] >= 0:
                         size = heap_remove(l2, size, heap, pos, score)

@@ -6,7 +6,7 @@ trying every candidate: each unsolved clued line is solved on a copy of its curr
 trial is undone) and the one with the largest gain is applied. A line's gain depends only on its
 own cells, so after an application only that line and the lines through its new cells are tried
 again; the others keep their last trial's gain, which is still exact. Trials are not linesolvers
-(they are the oracle's look-ahead); ``stats["trials"]`` counts them. Every application deduces
+(they are the oracle's look-ahead; the kernel's control array counts them). Every application deduces
 something, so the oracle makes no bad guess, and it stops when no line can deduce anything
 (the same fixpoint as the other schedulers with the complete DP). A trial that finds a
 contradiction ranks first, so the next application reports it.
