@@ -7,7 +7,7 @@ from .worker import Job, JobOperator, active_job
 
 _METHODS = [('SETTINGS', "From Panel", "Use the Solve settings of the Nonogram panel"),
             ('full', "Full", ""), ('brute', "Brute", ""), ('hierarchical', "Hierarchical", ""),
-            ('heuristic', "Heuristic", "")]
+            ('heuristic', "Heuristic", ""), ('learned', "Learned", "")]
 
 
 def report_summary(report) -> dict:
