@@ -7,8 +7,9 @@
 Stages (each a separate process, so Blender and the solvers never share one):
 1. benchmarks/make_puzzles.py  3D puzzles through the add-on's path + voxelizer timings
 2. benchmarks/bench3d.py       the seed's 3D tables, `full`, CP-SAT
-3. benchmarks/bench2d.py       webpbn survey, the seed's 2D subset, two TAAI sets
-4. benchmarks/report.py        docs/BENCHMARKS.md + docs/img/*.png
+3. benchmarks/bench_sched.py   both counting rules, the greedy oracle, the learned scheduler
+4. benchmarks/bench2d.py       webpbn survey, the seed's 2D subset, two TAAI sets
+5. benchmarks/report.py        docs/BENCHMARKS.md + docs/img/*.png
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--report-only", action="store_true")
-    ap.add_argument("--skip", nargs="*", default=[], choices=("puzzles", "3d", "2d"),
+    ap.add_argument("--skip", nargs="*", default=[], choices=("puzzles", "3d", "sched", "2d"),
                     help="reuse the existing results of these stages")
     a = ap.parse_args(argv)
     single_thread_env()
@@ -38,6 +39,7 @@ def main(argv=None) -> int:
     t_begin = time.time()
     stages = [("puzzles", ["benchmarks/make_puzzles.py"] + q),
               ("3d", ["benchmarks/bench3d.py"] + q),
+              ("sched", ["benchmarks/bench_sched.py"] + q),
               ("2d", ["benchmarks/bench2d.py"] + q)]
     t0 = time.time()
     run = load_json(RESULTS / "run.json", {}) if a.report_only or a.skip else {}
