@@ -119,9 +119,9 @@ class Case:
         from engine.schedulers import ST_SOLVED, new_control
         st0 = self.state[prepass]
         w = new_work(self.net, st0)
-        lq, score = new_learned_queue(len(self.net.clue_kind))
+        hp, lq, score = new_learned_queue(len(self.net.clue_kind))
         n0 = int(np.count_nonzero(st0 == UNKNOWN))
-        st = learned(LS_DP, self.budget, 0, n0, 1 << 62, self.net, w, new_control(), lq, score,
+        st = learned(LS_DP, self.budget, 0, n0, 1 << 62, self.net, w, new_control(), hp, lq, score,
                      np.asarray(wts, np.float64).ravel())
         if st != ST_SOLVED:
             raise RuntimeError(f"{self.name}: the learned scheduler did not finish ({st})")

@@ -61,9 +61,10 @@ N_FEATURES = 16
 N_GROUPS = 2  # weight sets: plain clues, the other clue kinds
 WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "learned_scheduler.json")
 
-# rows of the queue array (new_learned_queue)
-_HEAP, _POS, _KF, _DF, _DE, _APP, _BAD, _TOTAL, _NBLK, _OV0, _LO, _HI, _PUSH, _GROW = range(14)
-N_ROWS = 14
+# columns of the per-line counters (new_learned_queue): one line's counters side by side, since
+# a new cell updates every counter of its lines at once
+_KF, _DF, _DE, _APP, _BAD, _TOTAL, _NBLK, _OV0, _LO, _HI, _PUSH, _GROW = range(12)
+N_COLUMNS = 12
 # ctl slots: [started, heap size]
 
 _weights_cache: dict = {}
@@ -88,9 +89,11 @@ def load_weights(prepass: bool, path: str = WEIGHTS_FILE) -> np.ndarray:
 
 
 def new_learned_queue(n_lines):
-    """The scheduler's per-line arrays (int64 rows, see ``_HEAP``...) and its scores (float64);
-    filled in by the kernel's first call."""
-    return np.empty((N_ROWS, n_lines), np.int64), np.empty(n_lines, np.float64)
+    """The scheduler's arrays: the heap and each line's heap slot (rows of one int64 array), the
+    per-line counters (int64, a row per line, see ``_KF``...) and the scores (float64); filled in
+    by the kernel's first call."""
+    return (np.empty((2, n_lines), np.int64), np.empty((n_lines, N_COLUMNS), np.int64),
+            np.empty(n_lines, np.float64))
 
 
 @njit
@@ -124,17 +127,17 @@ def _static(li, n, kind, cd, c0, c1, lq):
                 ov += cd[j] - slack
     elif kind == KIND_PLAIN and big > slack:
         ov = big - slack
-    lq[_TOTAL, li] = total
-    lq[_NBLK, li] = nblk
-    lq[_OV0, li] = ov
+    lq[li, _TOTAL] = total
+    lq[li, _NBLK] = nblk
+    lq[li, _OV0] = ov
 
 
 @njit
 def _score(li, n, u, kind, lq, wts):
-    kf = lq[_KF, li]
-    df = lq[_DF, li]
-    de = lq[_DE, li]
-    total = lq[_TOTAL, li]
+    kf = lq[li, _KF]
+    df = lq[li, _DF]
+    de = lq[li, _DE]
+    total = lq[li, _TOTAL]
     rf = total - kf
     re = u - rf
     uu = max(u, 1)
@@ -144,20 +147,20 @@ def _score(li, n, u, kind, lq, wts):
     if rf == 0 or re == 0:
         s += wts[o + 2] * u
     if u == n:
-        s += wts[o + 5] * lq[_OV0, li]
-    s += wts[o + 6] * lq[_BAD, li] + wts[o + 7] * lq[_APP, li]
+        s += wts[o + 5] * lq[li, _OV0]
+    s += wts[o + 6] * lq[li, _BAD] + wts[o + 7] * lq[li, _APP]
     s += wts[o + 8] * min(rf, re) / uu + wts[o + 9] * (df + de) / uu
     if kind == KIND_CIRCLE or kind == KIND_SQUARE:
         s += wts[o + 10]
-    s += wts[o + 11] * lq[_NBLK, li]
+    s += wts[o + 11] * lq[li, _NBLK]
     if kind == KIND_PLAIN:
-        s += wts[o + 14] * lq[_PUSH, li] + wts[o + 15] * lq[_GROW, li]
+        s += wts[o + 14] * lq[li, _PUSH] + wts[o + 15] * lq[li, _GROW]
     if rf == 0 or re == 0:
         est = u
     elif kind == KIND_PLAIN and kf > 0:
-        est = u - 2 * rf + 2 * (lq[_HI, li] - lq[_LO, li] + 1 - kf)
+        est = u - 2 * rf + 2 * (lq[li, _HI] - lq[li, _LO] + 1 - kf)
     else:
-        est = 2 * (rf + max(lq[_NBLK, li] - 1, 0)) - u
+        est = 2 * (rf + max(lq[li, _NBLK] - 1, 0)) - u
     if est > 0:
         s += wts[o + 12] * est + wts[o + 13]
     return s
@@ -167,44 +170,44 @@ def _score(li, n, u, kind, lq, wts):
 def _news(l2, other, filled, q, lq):
     """Cell q of line l2 became known: update the line's counters (``other``: by another line's
     application, so it is news to l2)."""
-    lo, hi = lq[_LO, l2], lq[_HI, l2]
+    lo, hi = lq[l2, _LO], lq[l2, _HI]
     if filled:
-        lq[_KF, l2] += 1
+        lq[l2, _KF] += 1
         if other:
-            lq[_DF, l2] += 1
+            lq[l2, _DF] += 1
             if hi >= 0:
-                lq[_GROW, l2] += max(lo - q, 0) + max(q - hi, 0)
-        lq[_LO, l2] = min(lo, q)
-        lq[_HI, l2] = max(hi, q)
+                lq[l2, _GROW] += max(lo - q, 0) + max(q - hi, 0)
+        lq[l2, _LO] = min(lo, q)
+        lq[l2, _HI] = max(hi, q)
     elif other:
-        lq[_DE, l2] += 1
+        lq[l2, _DE] += 1
         if hi >= 0:
             d = lo - q if q < lo else q - hi
-            lq[_PUSH, l2] += max(lq[_TOTAL, l2] - lq[_KF, l2] + 1 - d, 0)
+            lq[l2, _PUSH] += max(lq[l2, _TOTAL] - lq[l2, _KF] + 1 - d, 0)
 
 
 @njit
-def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, lq, score, wts):
+def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, hp, lq, score, wts):
     """Apply the dirty line of highest score until solved or no line is dirty. Resumable in
-    chunks of ``max_steps`` applications like the seed's kernels (state in ``ctl``, ``lq`` and
-    ``score``, see ``new_learned_queue``)."""
+    chunks of ``max_steps`` applications like the seed's kernels (state in ``ctl``, ``hp``, ``lq``
+    and ``score``, see ``new_learned_queue``)."""
     ls, kinds, cst, cd, cs, cl, cpos = net[0], net[2], net[3], net[4], net[5], net[6], net[7]
     state, trail, unk, stats = w[0], w[1], w[2], w[7]
-    heap, pos = lq[_HEAP], lq[_POS]
+    heap, pos = hp[0], hp[1]
     n_lines = len(kinds)
     if ctl[0] == 0:
         size = 0
         for li in range(n_lines):
             pos[li] = -1
-            lq[_KF, li] = 0
-            lq[_DF, li] = 0
-            lq[_DE, li] = 0
-            lq[_APP, li] = 0
-            lq[_BAD, li] = 0
-            lq[_PUSH, li] = 0
-            lq[_GROW, li] = 0
-            lq[_LO, li] = 1 << 30
-            lq[_HI, li] = -1
+            lq[li, _KF] = 0
+            lq[li, _DF] = 0
+            lq[li, _DE] = 0
+            lq[li, _APP] = 0
+            lq[li, _BAD] = 0
+            lq[li, _PUSH] = 0
+            lq[li, _GROW] = 0
+            lq[li, _LO] = 1 << 30
+            lq[li, _HI] = -1
             if kinds[li] == 0:
                 continue
             n = ls[li + 1] - ls[li]
@@ -213,9 +216,9 @@ def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, lq, s
             for j in range(ls[li], ls[li + 1]):
                 if state[net[1][j]] == FILLED:
                     kf += 1
-                    lq[_LO, li] = min(lq[_LO, li], j - ls[li])
-                    lq[_HI, li] = j - ls[li]
-            lq[_KF, li] = kf
+                    lq[li, _LO] = min(lq[li, _LO], j - ls[li])
+                    lq[li, _HI] = j - ls[li]
+            lq[li, _KF] = kf
             if unk[li] > 0:
                 score[li] = _score(li, n, unk[li], kinds[li], lq, wts)
                 size = heap_push(li, size, heap, pos, score)
@@ -244,13 +247,13 @@ def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, lq, s
         if r == R_CONTRADICTION:
             status = ST_CONTRADICTION
             break
-        lq[_APP, li] += 1
+        lq[li, _APP] += 1
         if r <= 0:
-            lq[_BAD, li] += 1
-        lq[_DF, li] = 0
-        lq[_DE, li] = 0
-        lq[_PUSH, li] = 0
-        lq[_GROW, li] = 0
+            lq[li, _BAD] += 1
+        lq[li, _DF] = 0
+        lq[li, _DE] = 0
+        lq[li, _PUSH] = 0
+        lq[li, _GROW] = 0
         for t in range(t0, stats[S_TLEN]):
             c = trail[t]
             filled = state[c] == FILLED

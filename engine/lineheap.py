@@ -4,18 +4,21 @@
 ``heap[:size]`` holds line indices, ``pos[li]`` a line's slot (-1 when it is not in the heap) and
 ``prio[li]`` its priority (any numeric array). Order: higher priority first, then the lower line
 index, so every run is deterministic.
+
+Every helper is inlined at numba level: called as functions, each level of a sift paid an atomic
+reference count of its array arguments (a heap update cost ~400 ns on a heap of 10,000 lines).
 """
 from __future__ import annotations
 
 from .jit import njit
 
 
-@njit
+@njit(inline="always")
 def _before(a, b, prio):
     return prio[a] > prio[b] or (prio[a] == prio[b] and a < b)
 
 
-@njit
+@njit(inline="always")
 def sift_up(i, heap, pos, prio):
     x = heap[i]
     while i > 0:
@@ -29,7 +32,7 @@ def sift_up(i, heap, pos, prio):
     pos[x] = i
 
 
-@njit
+@njit(inline="always")
 def sift_down(i, n, heap, pos, prio):
     x = heap[i]
     while True:
@@ -47,7 +50,7 @@ def sift_down(i, n, heap, pos, prio):
     pos[x] = i
 
 
-@njit
+@njit(inline="always")
 def heap_remove(li, size, heap, pos, prio):
     """Remove line li; returns the new size."""
     i = pos[li]
@@ -63,7 +66,7 @@ def heap_remove(li, size, heap, pos, prio):
     return size
 
 
-@njit
+@njit(inline="always")
 def heap_push(li, size, heap, pos, prio):
     """Insert line li (not in the heap) with priority prio[li]; returns the new size."""
     heap[size] = li
@@ -72,7 +75,7 @@ def heap_push(li, size, heap, pos, prio):
     return size + 1
 
 
-@njit
+@njit(inline="always")
 def heap_update(li, size, heap, pos, prio):
     """Restore the order after prio[li] changed (li is in the heap)."""
     i = pos[li]

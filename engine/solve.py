@@ -214,11 +214,11 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
             return brute_force(ls_id, budget, max_iterations, step, seed_count, n, k, net, w, ctl)
     elif method in ("learned", "oracle"):
         if method == "learned":
-            lq, score = new_learned_queue(len(net.clue_kind))
+            hp, lq, score = new_learned_queue(len(net.clue_kind))
             wts = load_weights(prepass)
 
             def run(k):
-                return learned(ls_id, budget, step, n, k, net, w, ctl, lq, score, wts)
+                return learned(ls_id, budget, step, n, k, net, w, ctl, hp, lq, score, wts)
         else:
             oq = new_oracle_queue(len(net.clue_kind))
 

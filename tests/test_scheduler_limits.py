@@ -73,7 +73,7 @@ def run_chunked(p, method, seed, linesolver, pre, chunk, max_iterations=20, step
     ctl = new_control()
     hq = new_heuristic_queue(p.n_lines)
     fifo = new_fifo(net)
-    lq, score = new_learned_queue(p.n_lines)
+    hp, lq, score = new_learned_queue(p.n_lines)
     wts = load_weights(pre)
     oq = new_oracle_queue(p.n_lines)
     while st is None or st == ST_PAUSED:
@@ -83,7 +83,7 @@ def run_chunked(p, method, seed, linesolver, pre, chunk, max_iterations=20, step
         elif method == "hierarchical":
             st = hierarchical(ls, budget, step_limit, seed, n, chunk, net, w, ctl, fifo)
         elif method == "learned":
-            st = learned(ls, budget, step_limit, n, chunk, net, w, ctl, lq, score, wts)
+            st = learned(ls, budget, step_limit, n, chunk, net, w, ctl, hp, lq, score, wts)
         elif method == "oracle":
             st = greedy_oracle(ls, budget, step_limit, n, chunk, net, w, ctl, oq)
         else:
