@@ -1,6 +1,6 @@
 """Stage 3: the schedulers side by side, DP linesolver: both counting rules, the greedy oracle and
-the learned scheduler, on the 3D model puzzles of stage 1 and the learned scheduler's training
-and validation blobs (benchmarks/train_scheduler.py states the split).
+the learned scheduler, on the 3D model puzzles of stage 1 and the learned scheduler's training,
+validation and test blobs (benchmarks/train_scheduler.py states the split).
 
 For every puzzle, the configurations of ``benchmarks.common.SCHED_CONFIGS``: the seed's five
 with the strict count, Brute / Hier / Hier+Pre counted the seed's way (the heuristic counts the
@@ -37,11 +37,12 @@ def jobs_for(key, ref, hard):
 
 
 def blob_rows(quick):
-    """The training and validation blobs, saved as puzzle files for the workers."""
+    """The training, validation and test blobs, saved as puzzle files for the workers."""
     from benchmarks import train_scheduler as T
     from engine.puzzlefile import save_puzzle
     rows = []
-    for split, specs in (("training", T.TRAIN_BLOBS), ("validation", T.VALIDATION_BLOBS)):
+    for split, specs in (("training", T.TRAIN_BLOBS), ("validation", T.VALIDATION_BLOBS),
+                         ("test", T.TEST_BLOBS)):
         if quick:
             specs = specs[:2]
         for (name, p), spec in zip(T.blob_puzzles(specs), specs):

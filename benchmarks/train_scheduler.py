@@ -45,13 +45,19 @@ VALIDATION_BLOBS = tuple((shape, seed, fill, scale) for shape in ((48, 24, 12), 
                                                                   (64, 32, 24), (30, 30, 60))
                          for fill, scale, seed in ((0.3, None, 101), (0.45, 2.0, 102)))
 
+# A test set looked at once, after the feature set and the weights were final (the validation
+# averages were consulted while choosing the features): other shapes, fills and seeds again.
+TEST_BLOBS = tuple((shape, seed, fill, scale) for shape in ((56, 28, 20), (36, 36, 36), (20, 50, 40),
+                                                            (60, 60, 12))
+                   for fill, scale, seed in ((0.35, None, 201), (0.4, 3.0, 202)))
+
 CMA_SEED = 12
 GENERATIONS = 120
 # The search starts from the seed heuristic's own idea for both clue groups (new filled cells
 # count twice as much as new empty ones, a bad guess lowers a line), plus the sure completions
 # and an untouched line's overlap; the run with the pre-pass starts from the weights found
 # without it.
-START = [2, 1, 1, 0, 0, 1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0] * 2
+START = [2, 1, 1, 0, 0, 1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] * 2
 POPULATION = 16
 DIGITS = 3  # weights are saved rounded to this many decimals (after scaling to max |w| = 1)
 
@@ -82,6 +88,10 @@ def validation_set():
     return model_puzzles(VALIDATION_RESOLUTIONS) + blob_puzzles(VALIDATION_BLOBS)
 
 
+def test_set():
+    return blob_puzzles(TEST_BLOBS)
+
+
 def split_text() -> str:
     """The split in one sentence, for the benchmark document."""
     tb = sorted({"×".join(map(str, s)) for s, *_ in TRAIN_BLOBS})
@@ -89,7 +99,9 @@ def split_text() -> str:
     return (f"training: the model puzzles at {' and '.join(f'{r}³' for r in TRAIN_RESOLUTIONS)} and "
             f"{len(TRAIN_BLOBS)} random blobs ({', '.join(tb)}); validation, never seen in training: the "
             f"model puzzles at {' and '.join(f'{r}³' for r in VALIDATION_RESOLUTIONS)} and "
-            f"{len(VALIDATION_BLOBS)} blobs of other shapes ({', '.join(vb)}) and seeds")
+            f"{len(VALIDATION_BLOBS)} blobs of other shapes ({', '.join(vb)}) and seeds; test, looked at "
+            f"once after the features and weights were final: {len(TEST_BLOBS)} more blobs "
+            f"({', '.join(sorted({'×'.join(map(str, s)) for s, *_ in TEST_BLOBS}))}) of other fills and seeds")
 
 
 class Case:

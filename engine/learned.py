@@ -32,10 +32,15 @@ become known (no line solving goes into a score):
       otherwise 2 * (filled left + gaps between blocks) - u, the overlap the line would have
       if its unknown cells were one run
 13    1 when that estimate is positive
-14    plain clues: for each new empty cell since the last application, the filled cells left
-      + 1 - its distance from the span of known filled cells, when positive (an empty cell
-      close to the span cuts the block's room on that side)
-15    plain clues: cells the span of known filled cells grew by since the last application
+14    for each new empty cell since the last application, the filled cells left + 1 - its
+      distance from the span of known filled cells, when positive (an empty cell close to the
+      span cuts a plain clue's block's room on that side)
+15    cells the span of known filled cells grew by since the last application
+16    an estimate from the extent of the unknown cells (first to last unknown cell, e): with no
+      filled cell known, 2 * (filled left + gaps between blocks) - e, the overlap if the
+      unknown cells were one run; for a plain clue with known filled cells, the cells of the
+      extent farther from the span than the filled cells left, plus the span's gaps
+17    1 when that estimate is positive
 ====  ==================================================================================
 
 The weights (one set without the pre-pass, one with) are in ``learned_scheduler.json`` beside
@@ -49,7 +54,7 @@ import os
 
 import numpy as np
 
-from .cells import FILLED
+from .cells import FILLED, UNKNOWN
 from .jit import njit
 from .lineheap import heap_push, heap_remove, heap_update
 from .propagate import LS_DP, R_CONTRADICTION, S_LINESOLVERS, S_TLEN, apply_line
@@ -57,14 +62,14 @@ from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
 from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STALLED, ST_STOPPED,
                          count_application)
 
-N_FEATURES = 16
+N_FEATURES = 18
 N_GROUPS = 2  # weight sets: plain clues, the other clue kinds
 WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "learned_scheduler.json")
 
 # columns of the per-line counters (new_learned_queue): one line's counters side by side, since
 # a new cell updates every counter of its lines at once
-_KF, _DF, _DE, _APP, _BAD, _TOTAL, _NBLK, _OV0, _LO, _HI, _PUSH, _GROW = range(12)
-N_COLUMNS = 12
+_KF, _DF, _DE, _APP, _BAD, _TOTAL, _NBLK, _OV0, _LO, _HI, _PUSH, _GROW, _UF, _UL = range(14)
+N_COLUMNS = 14
 # ctl slots: [started, heap size]
 
 _weights_cache: dict = {}
@@ -153,8 +158,18 @@ def _score(li, n, u, kind, lq, wts):
     if kind == KIND_CIRCLE or kind == KIND_SQUARE:
         s += wts[o + 10]
     s += wts[o + 11] * lq[li, _NBLK]
-    if kind == KIND_PLAIN:
-        s += wts[o + 14] * lq[li, _PUSH] + wts[o + 15] * lq[li, _GROW]
+    s += wts[o + 14] * lq[li, _PUSH] + wts[o + 15] * lq[li, _GROW]
+    lo, hi = lq[li, _LO], lq[li, _HI]
+    if kf == 0:
+        ext = 2 * (rf + max(lq[li, _NBLK] - 1, 0)) - (lq[li, _UL] - lq[li, _UF] + 1)
+    elif kind == KIND_PLAIN:
+        # the block lies within [hi - total + 1, lo + total - 1]
+        ext = (max(hi - total + 1 - lq[li, _UF], 0) + max(lq[li, _UL] - lo - total + 1, 0)
+               + hi - lo + 1 - kf)
+    else:
+        ext = 0
+    if ext > 0:
+        s += wts[o + 16] * ext + wts[o + 17]
     if rf == 0 or re == 0:
         est = u
     elif kind == KIND_PLAIN and kf > 0:
@@ -167,9 +182,20 @@ def _score(li, n, u, kind, lq, wts):
 
 
 @njit(inline="always")
-def _news(l2, other, filled, q, lq):
-    """Cell q of line l2 became known: update the line's counters (``other``: by another line's
-    application, so it is news to l2)."""
+def _news(l2, other, filled, q, lq, state, lc, s0):
+    """Cell q of line l2 (its cells ``lc[s0:]``) became known: update the line's counters
+    (``other``: by another line's application, so it is news to l2). The unknown extent's ends
+    only move inwards, past known cells, so keeping them costs each line its length once."""
+    if q == lq[l2, _UF]:
+        f = q
+        while f <= lq[l2, _UL] and state[lc[s0 + f]] != UNKNOWN:
+            f += 1
+        lq[l2, _UF] = f
+    if q == lq[l2, _UL]:
+        e = q
+        while e >= lq[l2, _UF] and state[lc[s0 + e]] != UNKNOWN:
+            e -= 1
+        lq[l2, _UL] = e
     lo, hi = lq[l2, _LO], lq[l2, _HI]
     if filled:
         lq[l2, _KF] += 1
@@ -191,7 +217,8 @@ def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, hp, l
     """Apply the dirty line of highest score until solved or no line is dirty. Resumable in
     chunks of ``max_steps`` applications like the seed's kernels (state in ``ctl``, ``hp``, ``lq``
     and ``score``, see ``new_learned_queue``)."""
-    ls, kinds, cst, cd, cs, cl, cpos = net[0], net[2], net[3], net[4], net[5], net[6], net[7]
+    ls, lc, kinds, cst, cd = net[0], net[1], net[2], net[3], net[4]
+    cs, cl, cpos = net[5], net[6], net[7]
     state, trail, unk, stats = w[0], w[1], w[2], w[7]
     heap, pos = hp[0], hp[1]
     n_lines = len(kinds)
@@ -213,11 +240,16 @@ def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, hp, l
             n = ls[li + 1] - ls[li]
             _static(li, n, kinds[li], cd, cst[li], cst[li + 1], lq)
             kf = 0
+            lq[li, _UF] = n
+            lq[li, _UL] = -1
             for j in range(ls[li], ls[li + 1]):
-                if state[net[1][j]] == FILLED:
+                if state[lc[j]] == FILLED:
                     kf += 1
                     lq[li, _LO] = min(lq[li, _LO], j - ls[li])
                     lq[li, _HI] = j - ls[li]
+                elif state[lc[j]] == UNKNOWN:
+                    lq[li, _UF] = min(lq[li, _UF], j - ls[li])
+                    lq[li, _UL] = j - ls[li]
             lq[li, _KF] = kf
             if unk[li] > 0:
                 score[li] = _score(li, n, unk[li], kinds[li], lq, wts)
@@ -259,7 +291,7 @@ def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, hp, l
             filled = state[c] == FILLED
             for k in range(cs[c], cs[c + 1]):
                 l2 = cl[k]
-                _news(l2, l2 != li, filled, cpos[k] - ls[l2], lq)
+                _news(l2, l2 != li, filled, cpos[k] - ls[l2], lq, state, lc, ls[l2])
                 if l2 == li:
                     continue
                 if unk[l2] == 0:
