@@ -57,10 +57,9 @@ import numpy as np
 from .cells import FILLED, UNKNOWN
 from .jit import njit
 from .lineheap import heap_push, heap_remove, heap_update
-from .propagate import LS_DP, R_CONTRADICTION, S_LINESOLVERS, S_TLEN, apply_line
+from .propagate import LS_DP, R_CONTRADICTION, S_LINESOLVERS, S_TLEN
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
-from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STALLED, ST_STOPPED,
-                         count_application)
+from .schedulers import ST_CONTRADICTION, apply_counted, stop_status
 
 N_FEATURES = 18
 N_GROUPS = 2  # weight sets: plain clues, the other clue kinds
@@ -258,24 +257,13 @@ def learned(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl, hp, l
     else:
         size = ctl[1]
     end = stats[S_LINESOLVERS] + max(max_steps, 1)
-    status = ST_STALLED
     while True:
-        if n_unknown0 - stats[S_TLEN] == 0:
-            status = ST_SOLVED
-            break
-        if size == 0:
-            status = ST_STALLED
-            break
-        if step_limit > 0 and stats[S_LINESOLVERS] >= step_limit:
-            status = ST_STOPPED
-            break
-        if stats[S_LINESOLVERS] >= end:
-            status = ST_PAUSED
+        status = stop_status(n_unknown0, stats, size == 0, step_limit, end)
+        if status >= 0:
             break
         li = heap[0]
         t0 = stats[S_TLEN]
-        r = apply_line(li, ls_id, budget, False, net, w)
-        count_application(r, stats)
+        r = apply_counted(li, ls_id, budget, net, w)
         if r == R_CONTRADICTION:
             status = ST_CONTRADICTION
             break

@@ -21,8 +21,7 @@ import numpy as np
 from .jit import njit
 from .lineheap import heap_push, heap_remove, heap_update
 from .propagate import R_CONTRADICTION, S_LINESOLVERS, S_TLEN, apply_line, undo_to
-from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STALLED, ST_STOPPED,
-                         count_application)
+from .schedulers import ST_CONTRADICTION, apply_counted, stop_status
 
 # ctl slots: [started, heap size, trials]
 
@@ -80,24 +79,13 @@ def greedy_oracle(ls_id, budget, step_limit, n_unknown0, max_steps, net, w, ctl,
     else:
         size = ctl[1]
     end = stats[S_LINESOLVERS] + max(max_steps, 1)
-    status = ST_STALLED
     while True:
-        if n_unknown0 - stats[S_TLEN] == 0:
-            status = ST_SOLVED
-            break
-        if size == 0 or gain[heap[0]] <= 0:
-            status = ST_STALLED
-            break
-        if step_limit > 0 and stats[S_LINESOLVERS] >= step_limit:
-            status = ST_STOPPED
-            break
-        if stats[S_LINESOLVERS] >= end:
-            status = ST_PAUSED
+        status = stop_status(n_unknown0, stats, size == 0 or gain[heap[0]] <= 0, step_limit, end)
+        if status >= 0:
             break
         li = heap[0]
         t0 = stats[S_TLEN]
-        r = apply_line(li, ls_id, budget, False, net, w)
-        count_application(r, stats)
+        r = apply_counted(li, ls_id, budget, net, w)
         if r == R_CONTRADICTION:
             status = ST_CONTRADICTION
             break

@@ -53,13 +53,32 @@ def new_control():
 
 
 @njit
-def count_application(r, stats):
-    """Count one application with result r (new cells, or an R_* code) as the seed did."""
+def apply_counted(li, ls_id, budget, net, w):
+    """Apply the line solver to line li and count it as the seed did: one linesolver, a bad guess
+    when it deduced nothing (a contradiction or a refusal included). Returns apply_line's result."""
+    r = apply_line(li, ls_id, budget, False, net, w)
+    stats = w[7]
     stats[S_LINESOLVERS] += 1
     if r <= 0:
         stats[S_BAD] += 1
     if r == R_TOO_LARGE:
         stats[S_TOO_LARGE] += 1
+    return r
+
+
+@njit
+def stop_status(n_unknown0, stats, stalled, step_limit, end):
+    """Why a priority scheduler stops before its next application (solved, ``stalled``, step
+    limit, end of its chunk), or -1 to go on."""
+    if n_unknown0 - stats[S_TLEN] == 0:
+        return ST_SOLVED
+    if stalled:
+        return ST_STALLED
+    if step_limit > 0 and stats[S_LINESOLVERS] >= step_limit:
+        return ST_STOPPED
+    if stats[S_LINESOLVERS] >= end:
+        return ST_PAUSED
+    return -1
 
 
 @njit
@@ -88,8 +107,7 @@ def brute_force(ls_id, budget, max_iterations, step_limit, seed_count, n_unknown
             if stats[S_LINESOLVERS] >= end:
                 ctl[0], ctl[1] = it, li
                 return ST_PAUSED
-            r = apply_line(li, ls_id, budget, False, net, w)
-            count_application(r, stats)
+            r = apply_counted(li, ls_id, budget, net, w)
             li += 1
             if r == R_CONTRADICTION:
                 ctl[0], ctl[1] = it, li
@@ -104,27 +122,21 @@ def brute_force(ls_id, budget, max_iterations, step_limit, seed_count, n_unknown
 
 
 @njit
-def _push_unsolved_perpendicular(t0, t1, li, net, w):
+def _queue_unsolved_perpendicular(t0, t1, li, net, w, seed_count, fifo, tail):
+    """Queue the unsolved lines through the cells trailed in [t0, t1) other than li: once each
+    (strict), or the seed's plain append to ``fifo`` even when the line is waiting already.
+    Returns the fifo's tail."""
     trail, cs, cl, unk = w[1], net[5], net[6], w[2]
     for t in range(t0, t1):
         c = trail[t]
         for k in range(cs[c], cs[c + 1]):
             l2 = cl[k]
             if l2 != li and unk[l2] > 0:
-                queue_push(l2, w)
-
-
-@njit
-def _append_unsolved_perpendicular(t0, t1, li, net, w, fifo, tail):
-    """The seed's push: a plain append, even when the line is waiting already. Returns the tail."""
-    trail, cs, cl, unk = w[1], net[5], net[6], w[2]
-    for t in range(t0, t1):
-        c = trail[t]
-        for k in range(cs[c], cs[c + 1]):
-            l2 = cl[k]
-            if l2 != li and unk[l2] > 0:
-                fifo[tail] = l2
-                tail += 1
+                if seed_count:
+                    fifo[tail] = l2
+                    tail += 1
+                else:
+                    queue_push(l2, w)
     return tail
 
 
@@ -182,20 +194,18 @@ def hierarchical(ls_id, budget, step_limit, seed_count, n_unknown0, max_steps, n
                 ctl[0], ctl[1], ctl[2], ctl[3] = l0, 1, head, tail
                 return ST_STOPPED
             t0 = stats[S_TLEN]
-            r = apply_line(li, ls_id, budget, False, net, w)
-            count_application(r, stats)
+            r = apply_counted(li, ls_id, budget, net, w)
             if r == R_CONTRADICTION:
                 ctl[0], ctl[1], ctl[2], ctl[3] = l0, 1, head, tail
                 return ST_CONTRADICTION
             if r > 0:
-                if seed_count:
-                    tail = _append_unsolved_perpendicular(t0, stats[S_TLEN], li, net, w, fifo, tail)
-                    if ls_id != LS_DP and unk[li] > 0:
+                tail = _queue_unsolved_perpendicular(t0, stats[S_TLEN], li, net, w, seed_count, fifo,
+                                                     tail)
+                if ls_id != LS_DP and unk[li] > 0:
+                    if seed_count:
                         fifo[tail] = li
                         tail += 1
-                else:
-                    _push_unsolved_perpendicular(t0, stats[S_TLEN], li, net, w)
-                    if ls_id != LS_DP and unk[li] > 0:
+                    else:
                         queue_push(li, w)
         running = 0
         l0 += 1
@@ -260,17 +270,8 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, max_steps, net, 
     end = stats[S_LINESOLVERS] + max(max_steps, 1)
     status = -1
     while size > 0:
-        if n_unknown0 - stats[S_TLEN] == 0:
-            status = ST_SOLVED
-            break
-        if not seed_exit and n_dirty == 0:
-            status = ST_STALLED
-            break
-        if step_limit > 0 and stats[S_LINESOLVERS] >= step_limit:
-            status = ST_STOPPED
-            break
-        if stats[S_LINESOLVERS] >= end:
-            status = ST_PAUSED
+        status = stop_status(n_unknown0, stats, not seed_exit and n_dirty == 0, step_limit, end)
+        if status >= 0:
             break
         li = heap[0]
         size = heap_remove(li, size, heap, pos, prio)
@@ -278,8 +279,7 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, max_steps, net, 
             dirty[li] = 0
             n_dirty -= 1
         t0 = stats[S_TLEN]
-        r = apply_line(li, ls_id, budget, False, net, w)
-        count_application(r, stats)
+        r = apply_counted(li, ls_id, budget, net, w)
         if r == R_CONTRADICTION:
             status = ST_CONTRADICTION
             break
