@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks.common import (OUT, RESULTS, ROOT, SCHED_CONFIGS, load_json, log,  # noqa: E402
+from benchmarks.common import (OUT, RESULTS, ROOT, SCHED_CONFIGS, load_puzzles3d, log,  # noqa: E402
                                machine_info, save_json, single_thread_env)
 from benchmarks.runner import run_jobs  # noqa: E402
 
@@ -61,9 +61,8 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     single_thread_env()
     from benchmarks import train_scheduler as T
-    src = load_json(RESULTS / "puzzles3d.json")
+    src = load_puzzles3d()
     if not src:
-        log("no benchmarks/results/puzzles3d.json: run benchmarks/make_puzzles.py first")
         return 1
     rows = []
     for r in src["puzzles"]:

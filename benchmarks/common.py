@@ -90,6 +90,14 @@ def machine_info() -> dict:
     return info
 
 
+def load_puzzles3d():
+    """Stage 1's puzzle list (benchmarks/results/puzzles3d.json), or None with a message."""
+    src = load_json(RESULTS / "puzzles3d.json")
+    if not src:
+        log("no benchmarks/results/puzzles3d.json: run benchmarks/make_puzzles.py first")
+    return src
+
+
 def save_json(obj, path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

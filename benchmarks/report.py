@@ -144,6 +144,9 @@ def section_machine(b3d, b2d, puz, run) -> str:
              if (run or {}).get("quick") else "full")]
     if run and run.get("elapsed_s") is not None:
         rows.append(("wall time of the whole run", ft(run["elapsed_s"])))
+    for pr in (run or {}).get("partial_runs", []):
+        rows.append(("stages re-run later (`run_all.py --skip` the others)",
+                     f"{', '.join(pr['stages'])}: started {pr['started_utc']}, {ft(pr.get('elapsed_s'))}"))
     return table(("", "this run"), rows)
 
 
@@ -555,6 +558,12 @@ def section_learned_summary(bs):
     return table(["Set (puzzles)", ""] + list(LABELS + NEW_LABELS), rows), summ
 
 
+def target_notes(va) -> list:
+    """'Learned 0.523 (target ≤ 0.75: met)' for both learned configurations of a set summary."""
+    return [f"{l} {fr(va[l][0])} (target ≤ {TARGETS[l]}: {'met' if va[l][0] <= TARGETS[l] else '**not met**'})"
+            for l in ("Learned", "Learned+Pre")]
+
+
 def headline_sched(bs) -> list:
     heads = []
     a = counting_averages(bs, (12, 24, 36))
@@ -570,10 +579,7 @@ def headline_sched(bs) -> list:
     summ = learned_summary(bs)
     va = summ.get("validation")
     if va:
-        parts = []
-        for l in ("Learned", "Learned+Pre"):
-            ok = va[l][0] <= TARGETS[l]
-            parts.append(f"{l} {fr(va[l][0])} (target ≤ {TARGETS[l]}: {'met' if ok else '**not met**'})")
+        parts = target_notes(va)
         heads.append(f"- **learned scheduler, strict count, {va['n']} validation puzzles never seen in training**: "
                      + ", ".join(parts) + f"; greedy oracle {fr(va['Oracle'][0])} / {fr(va['Oracle+Pre'][0])}, "
                      f"best seed scheduler Hier+Pre {fr(va['Hier+Pre'][0])}, Heur {fr(va['Heur'][0])} / "
@@ -588,6 +594,11 @@ def headline_sched(bs) -> list:
 
 def write_sched_sections(w, bs) -> None:
     w("## Two ways to count linesolvers: the seed's Tables 5 and 6 reproduced")
+    w("")
+    m = bs.get("machine", {})
+    w(f"*This section and the next come from `benchmarks/bench_sched.py`, run on {m.get('cpu')} "
+      f"({m.get('logical_cpus')} logical CPUs, load average {m.get('load_average')} at its start, "
+      f"{m.get('date_utc')}).*")
     w("")
     w("The tables above count strictly: a linesolver is an application to a line that still had an unknown "
       "cell, so brute force skips lines already solved and the hierarchical queue holds a line once. The "
@@ -663,10 +674,7 @@ def write_sched_sections(w, bs) -> None:
     w("")
     va = summ.get("validation")
     if va:
-        notes = []
-        for l in ("Learned", "Learned+Pre"):
-            ok = va[l][0] <= TARGETS[l]
-            notes.append(f"{l} {fr(va[l][0])} against ≤ {TARGETS[l]}: **{'met' if ok else 'not met'}**")
+        notes = target_notes(va)
         te = summ.get("test (blobs)")
         if te:
             notes.append(f"the test blobs, evaluated once after the features and weights were final (the "

@@ -44,7 +44,14 @@ def main(argv=None) -> int:
     t0 = time.time()
     run = load_json(RESULTS / "run.json", {}) if a.report_only or a.skip else {}
     if not a.report_only:
-        run.update({"quick": a.quick, "started_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        if a.skip:  # a partial re-run: the whole run's start and wall time stay those of record
+            rerun = [name for name, _cmd in stages if name not in a.skip]
+            run.setdefault("partial_runs", []).append({"stages": rerun, "started_utc": started})
+        else:
+            run["started_utc"] = started
+            run.pop("partial_runs", None)
+        run.update({"quick": a.quick,
                     "commands": ["pip install -r benchmarks/requirements.txt  # ortools, matplotlib",
                                  "python benchmarks/run_all.py" + (" --quick" if a.quick else ""),
                                  "# which runs:"], "stage_s": run.get("stage_s", {})})
@@ -65,7 +72,10 @@ def main(argv=None) -> int:
                 save_json(run, RESULTS / "run.json")
                 return rc
         run["commands"].append("python benchmarks/report.py")
-        run["elapsed_s"] = time.time() - t0
+        if a.skip:
+            run["partial_runs"][-1]["elapsed_s"] = time.time() - t0
+        else:
+            run["elapsed_s"] = time.time() - t0
         save_json(run, RESULTS / "run.json")
     log("== report: python benchmarks/report.py")
     rc = subprocess.call([sys.executable, "benchmarks/report.py"], cwd=str(ROOT))
