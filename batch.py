@@ -49,9 +49,16 @@ CSV_COLUMNS = (
     # Table 5: linesolvers and bad-guess percentage per seed solver.
     + [f"{s}_{f}" for s in SEED_SOLVERS for f in ("linesolvers", "bad_pct", "verdict", "time_s")]
     + ["verdict", "difficulty", "known_fraction", "linesolvers", "bad_pct", "solve_time_s",
-       "make_time_s", "total_time_s", "warnings", "puzzle_file", "report_file", "blend_file",
-       "png_file"]
+       "make_time_s", "total_time_s",
+       # Connectivity of the answer (6-connected pieces unless said), before and after the
+       # piece options, and the file's objects the batch left out.
+       "pieces", "pieces_26", "single_cubes", "largest_piece", "pieces_before", "voxels_added",
+       "voxels_removed", "skipped_objects",
+       "warnings", "puzzle_file", "report_file", "blend_file", "png_file"]
 )
+# Objects named like this are collision meshes (the game engines' convention), not the model.
+COLLIDER_PREFIXES = ("UCX_", "UBX_", "UCP_", "USP_", "UME_")
+GEOMETRY_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
 
 
 class BatchError(Exception):
@@ -96,6 +103,13 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--threshold", type=float, default=0.5, help="filled fraction for a sampled voxel")
     ap.add_argument("--no-robust", action="store_true",
                     help="single-axis parity instead of the 3-axis vote (leaks on open meshes)")
+    ap.add_argument("--bridge", action="store_true",
+                    help="join loose pieces to the main one through voxels the mesh passes through")
+    ap.add_argument("--thin-parts", action="store_true",
+                    help="keep parts thinner than a voxel (one voxel thick) and join them on")
+    ap.add_argument("--min-piece", type=int, default=0, metavar="N",
+                    help="drop pieces of fewer than N voxels (default: 0, keep all)")
+    ap.add_argument("--keep-largest", action="store_true", help="keep only the largest piece")
     ap.add_argument("--render", action="store_true", help="render a small Cycles PNG per puzzle")
     ap.add_argument("--render-size", type=int, default=256, help="PNG width and height (default: 256)")
     ap.add_argument("--render-samples", type=int, default=16, help="Cycles samples (default: 16)")
@@ -103,6 +117,8 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     args = ap.parse_args(argv)
     if any(r < 1 for r in args.resolution):
         ap.error("resolutions must be positive")
+    if args.min_piece < 0:
+        ap.error("--min-piece must be 0 or more")
     solvers: list = []
     for name in args.solvers:
         key = name.lower()
@@ -292,9 +308,40 @@ def _merge_to_world_mesh(objects: list, name: str):
     return mesh
 
 
+def model_objects(objects: list) -> tuple:
+    """(the objects that make the model, [(object name, why it was left out)]).
+
+    A model is what the file shows: hidden objects (and objects in hidden collections, such as
+    the glTF importer's bone shapes), objects left out of renders, wire or bounds display
+    helpers, collision meshes and armature widgets are not part of it."""
+    shapes = {pb.custom_shape for arm in objects if arm.type == 'ARMATURE'
+              for pb in arm.pose.bones if pb.custom_shape is not None}
+    used, skipped = [], []
+    for ob in objects:
+        if ob.type not in GEOMETRY_TYPES:
+            continue
+        if ob in shapes:
+            why = "an armature's bone shape"
+        elif not ob.visible_get():
+            why = "hidden"
+        elif ob.hide_render:
+            why = "not rendered"
+        elif ob.display_type in {'WIRE', 'BOUNDS'}:
+            why = f"displayed as {ob.display_type.lower()} only: a helper or collider"
+        elif ob.name.upper().startswith(COLLIDER_PREFIXES):
+            why = "a collision mesh"
+        else:
+            used.append(ob)
+            continue
+        skipped.append((ob.name, why))
+    return used, skipped
+
+
 def load_model(name: str, src: str):
-    """A new mesh object (linked to the scene) for a model file or built-in name."""
+    """A new mesh object (linked to the scene) for a model file or built-in name, and the
+    file's objects left out of it as [(name, why)]."""
     scene = bpy.context.scene
+    skipped: list = []
     if not os.path.exists(src):
         if src.lower() in BUILTINS:
             mesh = _builtin_mesh(src.lower())
@@ -314,8 +361,11 @@ def load_model(name: str, src: str):
         try:
             if "FINISHED" not in result:
                 raise BatchError(f"import failed ({', '.join(sorted(result))})")
-            meshes = [ob for ob in new if ob.type in {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}]
+            meshes, skipped = model_objects(new)
             if not meshes:
+                if skipped:
+                    raise BatchError("the file shows no mesh objects; left out: "
+                                     + describe_skipped(skipped))
                 raise BatchError("the file holds no mesh objects")
             mesh = _merge_to_world_mesh(meshes, name)
             mesh.use_fake_user = True  # survives the purge of the importer's data below
@@ -328,7 +378,11 @@ def load_model(name: str, src: str):
         raise BatchError("the model has no faces")
     obj = bpy.data.objects.new(name, mesh)
     scene.collection.objects.link(obj)
-    return obj
+    return obj, skipped
+
+
+def describe_skipped(skipped: list) -> str:
+    return "; ".join(f"{n} ({why})" for n, why in skipped)
 
 
 def purge_orphans() -> None:
@@ -343,18 +397,6 @@ def clear_scene() -> None:
 
 # ---------------------------------------------------------------------------------------------
 # one puzzle
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    if hasattr(v, "tolist"):  # numpy arrays and scalars
-        return _jsonable(v.tolist())
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    return v
 
 
 def seed_rows(addon: Addon, puzzle, wanted: list, linesolver: str, time_limit: float) -> list:
@@ -432,6 +474,20 @@ def render_png(path: str, vox, size: int, samples: int) -> list:
     return [cam, sun]
 
 
+def piece_columns(diagnostics: dict) -> dict:
+    """The summary's connectivity columns from the voxelizer's diagnostics."""
+    stats = diagnostics.get("pieces")
+    if not stats:
+        return {}
+    rep = diagnostics.get("repair") or {}
+    before = rep.get("before") or stats
+    return {"pieces": stats["pieces"], "pieces_26": stats["pieces_26"],
+            "single_cubes": stats["single_cubes"], "largest_piece": stats["largest"],
+            "pieces_before": before["pieces"],
+            "voxels_added": rep.get("thin_added", 0) + rep.get("bridge_added", 0),
+            "voxels_removed": rep.get("small_removed", 0) + rep.get("others_removed", 0)}
+
+
 def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dict) -> None:
     """Make, solve and write one puzzle; fills ``row`` (raises on failure)."""
     t0 = time.perf_counter()
@@ -440,7 +496,9 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
     base = os.path.join(out, f"{name}-{resolution}")
     obj, vox = scene_api.make_nonogram(bpy.context, source_obj, resolution=resolution,
                                        samples=args.samples, threshold=args.threshold,
-                                       robust=not args.no_robust, hide_source=True)
+                                       robust=not args.no_robust, hide_source=True,
+                                       bridge=args.bridge, thin_parts=args.thin_parts,
+                                       min_piece=args.min_piece, keep_largest=args.keep_largest)
     extra: list = []
     try:
         t_make = time.perf_counter() - t0
@@ -452,11 +510,13 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                    hidden=st["hidden"], empty=st["empty"]["count"],
                    filled=int(vox.grid.sum()), make_time_s=round(t_make, 4),
                    warnings=" | ".join(vox.warnings))
+        row.update(piece_columns(vox.diagnostics))
         for k in ("plain", "circle", "square"):
             for f in ("count", "min", "max"):
                 row[f"{k}_{f}"] = st[k][f]
-        log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled, "
-            f"{st['lines']} lines ({t_make:.2f} s)")
+        log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled"
+            + (f" in {row['pieces']} pieces" if row.get("pieces", 1) != 1 else "")
+            + f", {st['lines']} lines ({t_make:.2f} s)")
 
         report = addon.solve.solve(puzzle, method="full", time_limit=args.time_limit)
         rep = report.to_dict()
@@ -493,7 +553,10 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
             "blender": bpy.app.version_string, "numba": not addon.jit.NUMBA_ERROR,
             "options": {"samples": args.samples, "threshold": args.threshold,
                         "robust": not args.no_robust, "time_limit": args.time_limit,
-                        "linesolver": args.linesolver},
+                        "linesolver": args.linesolver, "bridge": args.bridge,
+                        "thin_parts": args.thin_parts, "min_piece": args.min_piece,
+                        "keep_largest": args.keep_largest},
+            "skipped_objects": row.get("skipped_objects", ""),
             "voxels": {"shape": list(vox.grid.shape), "filled": row["filled"],
                        "origin": vox.origin, "voxel_size": vox.voxel_size,
                        "warnings": list(vox.warnings), "diagnostics": vox.diagnostics},
@@ -512,7 +575,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         row["total_time_s"] = round(time.perf_counter() - t0, 4)
         document["time_s"] = {"make": t_make, "total": row["total_time_s"]}
         with open(report_file, "w", encoding="utf-8") as fh:
-            json.dump(_jsonable(document), fh, indent=1)
+            json.dump(scene_api.jsonable(document), fh, indent=1)
         row["report_file"] = os.path.relpath(report_file, out)
     finally:
         if extra:
@@ -524,7 +587,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
 # the batch
 
 
-def write_summary(out: str, rows: list) -> str:
+def write_summary(addon: Optional[Addon], out: str, rows: list) -> str:
     path = os.path.join(out, "summary.csv")
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=CSV_COLUMNS, extrasaction="ignore")
@@ -532,7 +595,8 @@ def write_summary(out: str, rows: list) -> str:
         for r in rows:
             w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in CSV_COLUMNS})
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as fj:
-        json.dump(_jsonable(rows), fj, indent=1)
+        # Without the add-on the rows hold only the set-up error (plain strings).
+        json.dump(addon.scene.jsonable(rows) if addon is not None else rows, fj, indent=1)
     return path
 
 
@@ -561,7 +625,10 @@ def run(args: argparse.Namespace) -> int:
         error = setup_error
         if addon is not None:
             try:
-                source = load_model(name, src)
+                source, skipped = load_model(name, src)
+                if skipped:
+                    base_row["skipped_objects"] = describe_skipped(skipped)
+                    log(f"  left out of {name}: {base_row['skipped_objects']}")
                 # Only the nonogram should show in renders; make_nonogram hides it in the viewport.
                 source.hide_render = True
             except Exception as e:
@@ -587,8 +654,8 @@ def run(args: argparse.Namespace) -> int:
             bpy.data.objects.remove(source)
             if mesh.users == 0:
                 bpy.data.meshes.remove(mesh)
-        write_summary(out, rows)  # after every model, so a crash still leaves a summary
-    summary = write_summary(out, rows)
+        write_summary(addon, out, rows)  # after every model, so a crash still leaves a summary
+    summary = write_summary(addon, out, rows)
     ok = len(rows) - failed
     log(f"done in {time.perf_counter() - t_all:.1f} s: {ok} ok, {failed} failed; summary: {summary}")
     log(f"outputs in {out}")

@@ -1,61 +1,88 @@
 import json
 
 import bpy
-from bpy.props import BoolProperty, FloatProperty, IntProperty
 
-from . import scene
+from ..panels import preferences
+from ..panels.properties import THIN_PARTS_OPTIONS, MakeOptions, option_names
+from . import polls, scene
+from .options import fill_from_panel
+from .worker import Job, JobOperator
 
-# Scripts may pass these; from the UI they come from the panel (Scene.nonogram_settings).
-_SETTINGS = ("resolution", "samples", "threshold", "robust", "hide_source")
-_HIDDEN = {'HIDDEN', 'SKIP_SAVE'}
+MAKE_OPTIONS = option_names(MakeOptions)
 
 
-class NONOGRAM_OT_make(bpy.types.Operator):
-    """Turn the active mesh into a 3D nonogram: voxels, clue labels and the stored puzzle
-    (settings in the Nonogram tab of the sidebar)"""
+def selected_sources(context):
+    """(the mesh objects to voxelize together: the active object, then the other selected
+    meshes; the other selected objects, left out, with why)."""
+    active = context.active_object
+    meshes = [active] if active is not None else []
+    left_out = []
+    for o in getattr(context, "selected_objects", None) or []:
+        if o is active:
+            continue
+        if scene.nonogram_of(o) is not None:
+            left_out.append((o.name, "a nonogram"))
+        elif o.type != 'MESH':
+            left_out.append((o.name, f"a {o.type.lower()}, not a mesh"))
+        else:
+            meshes.append(o)
+    return meshes, left_out
+
+
+class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operator):
+    """Turn the active mesh (with the other selected meshes: their union) into a 3D nonogram:
+    voxels, clue labels and the stored puzzle (in the background; Esc cancels)"""
     bl_idname = "nonogram.make"
     bl_label = "Make Nonogram"
-    bl_options = {'REGISTER', 'UNDO'}
+    bl_options = {'REGISTER', 'UNDO', 'PRESET'}
 
-    resolution: IntProperty(name="Resolution", default=12, min=1, options=_HIDDEN)
-    samples: IntProperty(name="Anti-aliasing", default=1, min=1, options=_HIDDEN)
-    threshold: FloatProperty(name="Threshold", default=0.5, min=0.0, max=1.0, options=_HIDDEN)
-    robust: BoolProperty(name="Robust", default=True, options=_HIDDEN)
-    hide_source: BoolProperty(name="Hide Source", default=False, options=_HIDDEN)
+    finish_checks = (polls.object_mode,)
+    checks = (polls.object_mode, polls.no_job, polls.mesh_source)
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        # Bad selections are explained by execute() rather than greyed out silently.
-        return context.scene is not None and context.mode == 'OBJECT'
+    def draw(self, context: bpy.types.Context):
+        self.layout.use_property_split = True
+        MakeOptions.draw_options(self.layout, self)
 
-    def execute(self, context: bpy.types.Context):
-        panel = scene.settings(context)
-        opts = {k: getattr(self if self.properties.is_property_set(k) else panel, k)
-                for k in _SETTINGS}
-        src = context.active_object
-        if src is not None and scene.nonogram_of(src) is not None:
-            self.report({'ERROR'}, f"'{src.name}' is already a nonogram: select a mesh object")
-            return {'CANCELLED'}
-        wm = context.window_manager
-
-        def progress(fraction: float) -> bool:
-            # large grids take seconds: show it on the cursor/status bar
-            wm.progress_update(fraction)
-            return False
-
-        wm.progress_begin(0.0, 1.0)
+    def make_job(self, context: bpy.types.Context):
+        # The source is read here, on the main thread; the worker only voxelizes; finish()
+        # builds the scene. Cancelling before finish() therefore leaves the file untouched.
+        options = fill_from_panel(self, context, MAKE_OPTIONS)
+        self._hide_source = options.pop("hide_source")
+        options["bridge"], options["thin_parts"] = THIN_PARTS_OPTIONS[options["thin_parts"]]
+        sources, self._left_out = selected_sources(context)
         try:
-            obj, result = scene.make_nonogram(context, src, progress=progress, **opts)
+            src = scene.read_source(context, sources, options["resolution"])
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
-            return {'CANCELLED'}
-        finally:
-            wm.progress_end()
-        for w in result.warnings:
+            return None
+        self._source_names = [o.name for o in sources]
+        return Job("make", lambda progress: scene.voxelize_source(src, progress=progress,
+                                                                   **options))
+
+    def finish(self, context: bpy.types.Context, made):
+        sources: "list[bpy.types.Object | None]" = [bpy.data.objects.get(name)
+                                                    for name in self._source_names]
+        for name, source in zip(self._source_names, sources):
+            if source is None:
+                self.report({'ERROR'}, f"'{name}' was deleted while it was being made")
+                return {'CANCELLED'}
+        obj = scene.build_made(context, sources, made, hide_source=self._hide_source,
+                               style=preferences.style(context))
+        for w in made.result.warnings:
             self.report({'WARNING'}, w)
         info = json.loads(scene.props(obj).make_info)
         X, Y, Z = info["shape"]
-        self.report({'INFO'}, f"Nonogram {X}×{Y}×{Z}: {info['filled']} filled cells, "
-                    f"{len(scene.props(obj).labels.data.vertices)} clues "
-                    f"({info['time_s']['total']:.2f} s)")
+        stats = info["diagnostics"].get("pieces")
+        n = stats["pieces"] if stats else 0
+        text = (f"Nonogram {X}×{Y}×{Z}: {info['filled']} filled cells"
+                + (f" in {n} piece{'s' if n != 1 else ''}" if n else "")
+                + f", {len(scene.props(obj).labels.data.vertices)} clues "
+                f"({info['time_s']['total']:.2f} s)")
+        if len(sources) > 1:
+            text += f"; the union of {len(sources)} meshes: " + ", ".join(self._source_names)
+        if info["changes"]:
+            text += "; " + ", ".join(info["changes"])
+        if self._left_out:
+            text += "; left out: " + ", ".join(f"'{n}' ({why})" for n, why in self._left_out)
+        self.report({'INFO'}, text)
         return {'FINISHED'}

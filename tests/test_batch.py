@@ -78,6 +78,19 @@ def test_failures_are_reported_and_give_a_nonzero_exit(batch_run):
     assert "[3/4] jeep" in proc.stdout and "FAILED" in proc.stdout
 
 
+def test_the_gltf_bone_shape_is_not_part_of_the_model(batch_run):
+    """Blender's glTF importer makes a hidden 'Icosphere' as the bones' display shape: it must
+    not become a stray cube under the T-Rex (it did, and stretched the grid)."""
+    _, out = batch_run
+    _, rows = read_summary(out)
+    for r in rows:
+        if r["model"] == "trex":
+            assert r["skipped_objects"] == "Icosphere (an armature's bone shape)", r
+            assert int(r["pieces"]) >= 1 and int(r["pieces_26"]) <= int(r["pieces"])
+        elif r["model"] == "jeep":
+            assert r["skipped_objects"] == ""
+
+
 def test_summary_has_the_seed_tables_columns(batch_run):
     batch = load_batch_module()
     _, out = batch_run
@@ -249,3 +262,55 @@ exec(compile(open(path, encoding="utf-8").read(), path, "exec"), namespace)
     assert proc.returncode == 0  # batch.py ends with sys.exit(main())
     _, rows = read_summary(out)
     assert [(r["model"], r["status"], r["size"]) for r in rows] == [("cube", "ok", "3x3x3")]
+
+
+HELPERS_SCRIPT = """
+import sys, bpy
+sys.path.insert(0, sys.argv[-2])
+import procedural as P
+bpy.ops.wm.read_factory_settings(use_empty=True)
+
+def add(name, verts, tris):
+    me = bpy.data.meshes.new(name)
+    me.from_pydata([tuple(map(float, v)) for v in verts], [], [tuple(map(int, t)) for t in tris])
+    ob = bpy.data.objects.new(name, me)
+    bpy.context.scene.collection.objects.link(ob)
+    return ob
+
+add("Spider", *P.spider())
+helper = add("Helper", *P.box([0.0, 0.0, -6.0], [0.5, 0.5, 0.5]))  # far below: would stretch the grid
+helper.hide_viewport = True
+add("UCX_Spider", *P.box([0.0, 0.0, 0.5], [2.0, 2.0, 0.6]))
+bpy.ops.export_scene.fbx(filepath=sys.argv[-1], use_visible=False, axis_forward="Y", axis_up="Z")
+"""
+
+
+def test_hidden_helpers_are_left_out_and_pieces_reported(tmp_path):
+    """A file whose model comes with a hidden helper and a collision mesh: only the visible model
+    is voxelized, the others are listed; --bridge joins the spider's legs and the summary says
+    how many pieces there were before.  (FBX keeps hidden objects hidden; the other rules of
+    batch.model_objects are tested in test_blender_pieces.py.)"""
+    fbx = tmp_path / "spider.fbx"
+    assert run(["-c", HELPERS_SCRIPT, str(ROOT / "tests"), str(fbx)]).returncode == 0
+    out = tmp_path / "out"
+    proc = run(["batch.py", "--", "--input", str(fbx), "--resolution", "24", "--out", str(out),
+                "--bridge"])
+    assert proc.returncode == 0
+    header, rows = read_summary(out)
+    (row,) = rows
+    assert row["status"] == "ok", row["error"]
+    skipped = row["skipped_objects"]
+    assert "Helper (hidden)" in skipped and "UCX_Spider (a collision mesh)" in skipped
+    assert skipped == "Helper (hidden); UCX_Spider (a collision mesh)"
+    # The grid is the spider's alone (the helper 6 units below would have stretched it).
+    import procedural
+    from engine.voxelize import voxelize
+    ref = voxelize(*procedural.spider(), resolution=24, bridge=True)
+    assert row["size"] == "x".join(str(n) for n in ref.grid.shape)
+    assert int(row["filled"]) == int(ref.grid.sum())
+    assert int(row["pieces"]) == 1 < int(row["pieces_before"])
+    assert int(row["voxels_added"]) == ref.diagnostics["repair"]["bridge_added"] > 0
+    assert row["voxels_removed"] == "0" and row["single_cubes"] == "0"
+    report = json.loads((out / row["report_file"]).read_text(encoding="utf-8"))
+    assert report["options"]["bridge"] is True and report["skipped_objects"] == skipped
+    assert report["voxels"]["diagnostics"]["pieces"]["pieces"] == 1

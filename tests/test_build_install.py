@@ -54,13 +54,15 @@ def test_zip_contents(linux_zip):
         names = set(zf.namelist())
         manifest = zf.read("blender_manifest.toml").decode()
     for needed in ("__init__.py", "batch.py", "cli_command.py", "LICENSE", "blender_manifest.toml",
-                   "engine/__init__.py", "operators/__init__.py", "operators/scene.py", "panels/__init__.py"):
+                   "engine/__init__.py", "operators/__init__.py", "operators/scene/__init__.py", "panels/__init__.py"):
         assert needed in names
     assert "engine/learned_scheduler.json" in names  # the learned scheduler's weights ship too
     wheels = sorted(n for n in names if n.endswith(".whl"))
     assert len(wheels) == 4 and all("x86_64" in w for w in wheels)
     assert not any(n.startswith(("tests/", "scripts/", "docs/", "wheels/numpy", "dist/", "benchmarks/"))
                    for n in names)
+    assert not any(n.startswith("engine/bench_") for n in names)  # development-only CLIs
+    assert "engine/solve.py" in names and "engine/__main__.py" in names
     assert not any("__pycache__" in n for n in names)
     assert 'platforms = ["linux-x64"]' in manifest  # written by Blender's builder
 
@@ -127,6 +129,9 @@ got["t_batch"] = time.perf_counter() - t2
 got["batch_file"] = sys.modules[MOD + ".batch"].__file__
 with open(os.path.join(res_dir, "batch", "summary.csv"), newline="") as fh:
     got["batch_rows"] = list(csv.DictReader(fh))
+# The preferences exist under the extension's package name; they see its kernel cache.
+got["prefs_resolution"] = bpy.context.preferences.addons[MOD].preferences.resolution
+got["numba_status"] = sys.modules[MOD + ".operators.runtime"].numba_status()
 print("RESULT " + json.dumps(got))
 """
 
@@ -167,5 +172,12 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
     assert got["batch_code"] == 0
     assert [(r["model"], r["status"], r["size"], r["verdict"]) for r in got["batch_rows"]] == [
         ("cube", "ok", "3x3x3", "unique")]
+
+    # The add-on's preferences, and the numba state they show.
+    assert got["prefs_resolution"] == 12
+    status = got["numba_status"]
+    assert status["version"] and not status["error"] and status["loaded"]
+    assert Path(status["cache_dir"]).is_relative_to(resources / "extensions"), status
+    assert status["cache_files"] > 0 and status["cache_bytes"] > 0
     print(f"install {got['t_install']:.1f} s, Make Nonogram (cold JIT) {got['t_make']:.1f} s, "
           f"batch (cold JIT of the solver) {got['t_batch']:.1f} s")

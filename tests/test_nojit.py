@@ -5,18 +5,12 @@ Both run in a subprocess, since the switches are read at import time. The script
 and seed line solvers against brute force on a few lines and builds puzzles from grids.
 """
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import run_python
 
 SCRIPT = r"""
 import json, sys
-sys.path[:0] = [sys.argv[1], sys.argv[2]]
 import numpy as np
 from engine import jit
 from engine.cells import parse_state, format_state
@@ -92,12 +86,7 @@ print(json.dumps({"have_numba": jit.HAVE_NUMBA, "numba_imported": "numba" in sys
 
 
 def run_engine_script(env_extra):
-    env = dict(os.environ)
-    env.pop("NUMBA_DISABLE_JIT", None)
-    env.pop("NONOGRAM_NO_NUMBA", None)
-    env.update(env_extra)
-    proc = subprocess.run([sys.executable, "-c", SCRIPT, str(ROOT), str(ROOT / "tests")], env=env,
-                          capture_output=True, text=True, timeout=300)
+    proc = run_python(SCRIPT, env_extra=env_extra)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 

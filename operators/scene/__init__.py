@@ -1,0 +1,42 @@
+"""Scene building for a nonogram: what the operators and the headless batch call.
+
+Layout of a generated nonogram, all in one collection "<name> Nonogram":
+- the *nonogram object*: a point mesh with one point per grid cell (local coordinates in voxel
+  units, cell (x, y, z) at (x+.5, y+.5, z+.5); the object's location is the grid's world origin
+  and its uniform scale the voxel size), per-point attributes ``solution``, ``state``, ``visible``,
+  ``highlight``, ``known_at``, and a Geometry Nodes modifier that instances a cube on the points;
+- the *clue object*, child of the nonogram object: one point per clued line, placed in front of
+  the face the line ends on, with a Geometry Nodes modifier that instances the glyph for that
+  clue (and a circle/square outline for 2-block/3+-block clues), turned to face the active camera.
+The glyph library (one FONT object per distinct clue) and the two outlines live in collections
+that are not linked to the scene: they are only instanced.
+
+One module per job: ``source`` (the mesh in), ``materials`` and ``nodes`` (shared datablocks),
+``attributes`` (point data), ``glyphs`` (clue labels), ``build`` (a nonogram from a puzzle or a
+mesh), ``store`` (data kept on the object), ``cells`` (solver results and animation), ``clear``.
+The names below are the package's public API.
+"""
+from .attributes import get_point_attribute, set_point_attribute
+from .build import (Made, SourceMesh, build_from_puzzle, build_made, make_nonogram, read_source,
+                    voxelize_source)
+from .cells import animate_solve, apply_solve_result, clear_animation, show_cells
+from .clear import clear_nonogram
+from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
+from .glyphs import KIND_CODES, clue_points
+from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
+from .source import check_resolution, grid_estimate, source_triangles, sources_triangles
+from .store import (cells_mesh, jsonable, load_stored_puzzle, load_stored_report, nonogram_of,
+                    props, settings, store_puzzle, store_report)
+
+__all__ = [
+    "DEFAULT_STYLE", "EMPTY", "FILLED", "KIND_CODES", "MAX_CELLS", "UNKNOWN", "Made",
+    "NonogramError", "SourceMesh",
+    "animate_solve", "apply_solve_result", "build_from_puzzle", "build_made", "cells_mesh",
+    "check_resolution",
+    "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
+    "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
+    "make_nonogram", "nonogram_of", "props", "read_source", "set_modifier_input",
+    "set_point_attribute", "settings", "show_cells", "source_triangles", "sources_triangles",
+    "store_puzzle",
+    "store_report", "voxel_group", "voxelize_source",
+]

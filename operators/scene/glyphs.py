@@ -1,0 +1,91 @@
+"""Clue points and the glyph library that labels them."""
+from __future__ import annotations
+
+from typing import cast
+
+import bpy
+import numpy as np
+
+from .materials import clue_material
+
+
+KIND_CODES = {2: "plain", 3: "circle", 4: "square"}
+
+
+def clue_points(puzzle) -> dict:
+    """One entry per clued line: local position (voxel units), total, kind code, line index.
+
+    An x-line's label sits in front of the +X face, a y-line's in front of -Y, a z-line's above
+    +Z: the three faces Blender's default camera looks at.
+    """
+    X, Y, Z = puzzle.shape
+    kinds = puzzle.clue_kind.astype(np.int64)
+    starts = puzzle.clue_start[:-1]
+    data = puzzle.clue_data
+    totals = np.zeros(len(kinds), dtype=np.int64)
+    has = kinds != 0
+    if data.size:
+        totals[has] = data[starts[has]]
+    off = 0.6
+    yy, zz = np.meshgrid(np.arange(Y), np.arange(Z), indexing="ij")
+    px = np.stack([np.full(Y * Z, X + off), yy.ravel() + 0.5, zz.ravel() + 0.5], axis=1)
+    xx, zz = np.meshgrid(np.arange(X), np.arange(Z), indexing="ij")
+    py = np.stack([xx.ravel() + 0.5, np.full(X * Z, -off), zz.ravel() + 0.5], axis=1)
+    xx, yy = np.meshgrid(np.arange(X), np.arange(Y), indexing="ij")
+    pz = np.stack([xx.ravel() + 0.5, yy.ravel() + 0.5, np.full(X * Y, Z + off)], axis=1)
+    pos = np.concatenate([px, py, pz]).astype(np.float32)
+    lines = np.flatnonzero(has)
+    return {"position": pos[lines], "total": totals[lines], "kind": kinds[lines], "line": lines}
+
+
+def glyph_library(name, pts, created, colours=None):
+    """Collections of FONT objects (one per distinct clue) and of the two outlines, inked in
+    ``colours`` (by clue kind; None for the defaults)."""
+    keys = pts["kind"] * (1 << 32) + pts["total"]
+    distinct, index = np.unique(keys, return_inverse=True)
+    glyphs = bpy.data.collections.new(f"{name} Glyphs")
+    created.append(glyphs)
+    for i, key in enumerate(distinct.tolist()):
+        kind, total = KIND_CODES[key >> 32], key & 0xFFFFFFFF
+        suffix = {"plain": "", "circle": "o", "square": "s"}[kind]
+        # Collection Info's Separate Children orders children by name: the zero-padded index
+        # in front makes that order the glyph index.
+        label = f"{name} glyph {i:05d} {total}{suffix}"
+        curve = cast(bpy.types.TextCurve, bpy.data.curves.new(label, 'FONT'))
+        created.append(curve)
+        curve.body = str(total)
+        curve.align_x = 'CENTER'
+        curve.align_y = 'CENTER'
+        curve.size = 0.55
+        curve.materials.append(clue_material(kind, colours))
+        ob = bpy.data.objects.new(label, curve)
+        created.append(ob)
+        ob.visible_shadow = False  # floating labels would print dark marks on the cubes
+        glyphs.objects.link(ob)
+    outlines = bpy.data.collections.new(f"{name} Outlines")
+    created.append(outlines)
+    for i, kind in enumerate(("circle", "square")):
+        mesh = _outline_mesh(f"{name} outline {i} {kind}", kind)
+        created.append(mesh)
+        mesh.materials.append(clue_material(kind, colours))
+        ob = bpy.data.objects.new(mesh.name, mesh)
+        created.append(ob)
+        ob.visible_shadow = False
+        outlines.objects.link(ob)
+    return glyphs, outlines, index.astype(np.int32)
+
+
+def _outline_mesh(name, kind, r_out=0.46, width=0.06):
+    """A flat ring (circle) or frame (square) in the XY plane, like the glyph text."""
+    n = 40 if kind == "circle" else 4
+    a = np.arange(n) * 2 * np.pi / n + (0 if kind == "circle" else np.pi / 4)
+    r_out = r_out if kind == "circle" else r_out * np.sqrt(2)
+    r_in = r_out - (width if kind == "circle" else width * np.sqrt(2))
+    ring = np.concatenate([np.stack([np.cos(a), np.sin(a)], 1) * r_out,
+                           np.stack([np.cos(a), np.sin(a)], 1) * r_in])
+    verts = [(float(x), float(y), 0.0) for x, y in ring]
+    faces = [(i, (i + 1) % n, n + (i + 1) % n, n + i) for i in range(n)]
+    mesh = bpy.data.meshes.new(name)
+    mesh.from_pydata(verts, [], faces)
+    mesh.update()
+    return mesh

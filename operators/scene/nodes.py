@@ -1,0 +1,172 @@
+"""The Geometry Nodes groups: cubes on the cell points, glyphs on the clue points."""
+from __future__ import annotations
+
+import bpy
+
+from .common import CELL_COLOURS, EMPTY, LABEL_GROUP, UNKNOWN, VOXEL_GROUP
+from .materials import new_node, own_colours, socket, tag_id, tagged, voxel_material
+
+
+def _new_group(name, colours=None):
+    ng = bpy.data.node_groups.new(name, "GeometryNodeTree")  # type: ignore[arg-type]  # stub lists only 'DUMMY' 
+    tag_id(ng, name, colours)
+    ng.interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')
+    ng.interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')
+    gin = new_node(ng, "NodeGroupInput")
+    gout = new_node(ng, "NodeGroupOutput")
+    return ng, gin, gout
+
+
+def _named(ng, name, data_type):
+    n = new_node(ng, "GeometryNodeInputNamedAttribute")
+    n.data_type = data_type
+    n.inputs["Name"].default_value = name
+    return socket(n.outputs, "Attribute")
+
+
+def _compare(ng, data_type, op, a, b):
+    n = new_node(ng, "FunctionNodeCompare")
+    n.data_type = data_type
+    n.operation = op
+    for sock, v in ((socket(n.inputs, "A"), a), (socket(n.inputs, "B"), b)):
+        if isinstance(v, bpy.types.NodeSocket):
+            ng.links.new(v, sock)
+        else:
+            sock.default_value = v
+    return n.outputs[0]
+
+
+def _boolean(ng, op, a, b):
+    n = new_node(ng, "FunctionNodeBooleanMath")
+    n.operation = op
+    ng.links.new(a, n.inputs[0])
+    ng.links.new(b, n.inputs[1])
+    return n.outputs[0]
+
+
+def voxel_group(colours=None):
+    """Cube on every point that is visible and not empty; cells still pending in a solve
+    animation (scene frame < ``known_at``) are drawn as unknown. The cubes' material has
+    ``colours`` (see ``voxel_material``): one group per set of colours."""
+    colours = own_colours(colours, CELL_COLOURS)
+    ng = tagged(bpy.data.node_groups, VOXEL_GROUP, colours)
+    if ng is not None:
+        return ng
+    material = voxel_material(colours)
+    ng, gin, gout = _new_group(VOXEL_GROUP, colours)
+    size = ng.interface.new_socket("Cube Size", in_out='INPUT', socket_type='NodeSocketFloat')
+    size.default_value, size.min_value, size.max_value = 0.92, 0.05, 1.0
+    links = ng.links
+
+    # The frame comes in through an input that only a solve animation drives: a Scene Time node
+    # would re-evaluate every nonogram on every frame change, animated or not.
+    frame_in = ng.interface.new_socket("Frame", in_out='INPUT', socket_type='NodeSocketFloat')
+    frame_in.default_value = 0.0
+    frame = gin.outputs["Frame"]
+    known_at = _named(ng, "known_at", 'INT')
+    pending = _compare(ng, 'FLOAT', 'LESS_THAN', frame, known_at)
+    sw = new_node(ng, "GeometryNodeSwitch")
+    sw.input_type = 'INT'
+    links.new(pending, sw.inputs["Switch"])
+    links.new(_named(ng, "state", 'INT'), sw.inputs["False"])
+    sw.inputs["True"].default_value = UNKNOWN
+    shown = sw.outputs[0]
+    shown_not_empty = _compare(ng, 'INT', 'NOT_EQUAL', shown, EMPTY)
+    wanted = _boolean(ng, 'OR', pending, _named(ng, "visible", 'BOOLEAN'))
+    selection = _boolean(ng, 'AND', wanted, shown_not_empty)
+
+    store = new_node(ng, "GeometryNodeStoreNamedAttribute")
+    store.data_type = 'INT'
+    store.domain = 'POINT'
+    store.inputs["Name"].default_value = "shown_state"
+    links.new(gin.outputs["Geometry"], store.inputs["Geometry"])
+    links.new(shown, socket(store.inputs, "Value"))
+
+    cube = new_node(ng, "GeometryNodeMeshCube")
+    links.new(gin.outputs["Cube Size"], cube.inputs["Size"])
+    setmat = new_node(ng, "GeometryNodeSetMaterial")
+    setmat.inputs["Material"].default_value = material
+    links.new(cube.outputs["Mesh"], setmat.inputs["Geometry"])
+
+    inst = new_node(ng, "GeometryNodeInstanceOnPoints")
+    links.new(store.outputs["Geometry"], inst.inputs["Points"])
+    links.new(selection, inst.inputs["Selection"])
+    links.new(setmat.outputs["Geometry"], inst.inputs["Instance"])
+    links.new(inst.outputs["Instances"], gout.inputs["Geometry"])
+    return ng
+
+
+def label_group():
+    """The glyph of each clue point (picked by its ``glyph`` attribute) plus a circle/square
+    outline for 2-block/3+-block clues, all rotated like the active camera (so they face it)."""
+    ng = tagged(bpy.data.node_groups, LABEL_GROUP)
+    if ng is not None:
+        return ng
+    ng, gin, gout = _new_group(LABEL_GROUP)
+    ng.interface.new_socket("Glyphs", in_out='INPUT', socket_type='NodeSocketCollection')
+    ng.interface.new_socket("Outlines", in_out='INPUT', socket_type='NodeSocketCollection')
+    ng.interface.new_socket("Show Zero Clues", in_out='INPUT', socket_type='NodeSocketBool')
+    scale = ng.interface.new_socket("Label Size", in_out='INPUT', socket_type='NodeSocketFloat')
+    scale.default_value, scale.min_value, scale.max_value = 1.0, 0.05, 10.0
+    links = ng.links
+
+    total = _named(ng, "clue_total", 'INT')
+    kind = _named(ng, "clue_kind", 'INT')
+    nonzero = _compare(ng, 'INT', 'GREATER_THAN', total, 0)
+    shown = _boolean(ng, 'OR', nonzero, gin.outputs["Show Zero Clues"])
+
+    cam = new_node(ng, "GeometryNodeInputActiveCamera")
+    info = new_node(ng, "GeometryNodeObjectInfo")
+    info.transform_space = 'RELATIVE'  # camera rotation in the clue object's own space
+    links.new(cam.outputs[0], info.inputs["Object"])
+    rotation = info.outputs["Rotation"]
+
+    def collection_info(socket_name):
+        n = new_node(ng, "GeometryNodeCollectionInfo")
+        links.new(gin.outputs[socket_name], n.inputs["Collection"])
+        n.inputs["Separate Children"].default_value = True
+        n.inputs["Reset Children"].default_value = True
+        return n.outputs[0]
+
+    def instance(selection, instances, index):
+        n = new_node(ng, "GeometryNodeInstanceOnPoints")
+        links.new(gin.outputs["Geometry"], n.inputs["Points"])
+        links.new(selection, n.inputs["Selection"])
+        links.new(instances, n.inputs["Instance"])
+        n.inputs["Pick Instance"].default_value = True
+        links.new(index, n.inputs["Instance Index"])
+        links.new(rotation, n.inputs["Rotation"])
+        links.new(gin.outputs["Label Size"], n.inputs["Scale"])
+        return n.outputs[0]
+
+    glyphs = instance(shown, collection_info("Glyphs"), _named(ng, "glyph", 'INT'))
+    # Outline children are named so that circle comes first: index = kind - KIND_CIRCLE.
+    outlined = _boolean(ng, 'AND', shown, _compare(ng, 'INT', 'GREATER_EQUAL', kind, 3))
+    sub = new_node(ng, "ShaderNodeMath")
+    sub.operation = 'SUBTRACT'
+    links.new(kind, sub.inputs[0])
+    sub.inputs[1].default_value = 3.0
+    outlines = instance(outlined, collection_info("Outlines"), sub.outputs[0])
+
+    join = new_node(ng, "GeometryNodeJoinGeometry")
+    links.new(glyphs, join.inputs[0])
+    links.new(outlines, join.inputs[0])
+    links.new(join.outputs[0], gout.inputs["Geometry"])
+    return ng
+
+
+def input_id(ng, name):
+    for item in ng.interface.items_tree:
+        if getattr(item, "in_out", None) == 'INPUT' and item.name == name:
+            return item.identifier
+    raise KeyError(name)
+
+
+def set_modifier_input(mod, name, value):
+    mod[input_id(mod.node_group, name)] = value
+    # ID-property writes do not tag the object for re-evaluation by themselves.
+    mod.id_data.update_tag()
+
+
+def get_modifier_input(mod, name):
+    return mod[input_id(mod.node_group, name)]

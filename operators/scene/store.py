@@ -1,0 +1,89 @@
+"""Data stored on a nonogram object: its puzzle, solver report, settings and JSON helpers."""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Optional, cast
+
+import bpy
+import numpy as np
+
+from ..runtime import engine
+from .common import NonogramError
+
+
+def jsonable(v: Any, max_array: Optional[int] = None) -> Any:
+    """``v`` with numpy arrays and scalars turned into plain Python, ready for ``json.dumps``.
+
+    Non-finite floats become None (JSON has no NaN). Arrays longer than ``max_array`` become a
+    short description instead: diagnostics stored on an object must stay small.
+    """
+    if isinstance(v, dict):
+        return {str(k): jsonable(x, max_array) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [jsonable(x, max_array) for x in v]
+    if isinstance(v, np.ndarray):
+        if max_array is not None and v.size > max_array:
+            return f"array{v.shape}"
+        return jsonable(v.tolist(), max_array)
+    if isinstance(v, np.generic):
+        return jsonable(v.item(), max_array)
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    return str(v)
+
+
+def cells_mesh(obj: bpy.types.Object) -> bpy.types.Mesh:
+    """The nonogram object's point mesh."""
+    return cast(bpy.types.Mesh, obj.data)
+
+
+def settings(context: Any) -> Any:
+    """The scene's Make/Solve settings (registered at run time, unknown to stubs)."""
+    return context.scene.nonogram_settings
+
+
+def props(obj: Any) -> Any:
+    """The add-on's property group on an object (registered at run time, unknown to stubs)."""
+    return obj.nonogram
+
+
+def nonogram_of(obj):
+    """The nonogram object for ``obj`` (itself, or the parent of its clue object), else None."""
+    if obj is None:
+        return None
+    if obj.nonogram.is_nonogram:
+        return obj
+    if obj.parent is not None and obj.parent.nonogram.is_nonogram:
+        return obj.parent
+    return None
+
+
+def store_puzzle(obj, puzzle) -> None:
+    pf = engine("puzzlefile")
+    pg = props(obj)
+    pg.puzzle = json.dumps(pf.puzzle_to_dict(puzzle), separators=(",", ":"))
+    if len(puzzle.shape) == 3:
+        pg.shape = tuple(int(v) for v in puzzle.shape)
+
+
+def load_stored_puzzle(obj):
+    pf = engine("puzzlefile")
+    text = obj.nonogram.puzzle
+    if not text:
+        raise NonogramError(f"'{obj.name}' holds no puzzle")
+    try:
+        return pf.puzzle_from_dict(json.loads(text), source=obj.name)
+    except (ValueError, pf.PuzzleFileError) as e:
+        raise NonogramError(f"the puzzle stored on '{obj.name}' is damaged: {e}") from None
+
+
+def store_report(obj, report_dict) -> None:
+    obj.nonogram.report = json.dumps(jsonable(report_dict)) if report_dict is not None else ""
+
+
+def load_stored_report(obj):
+    text = obj.nonogram.report
+    return json.loads(text) if text else None
