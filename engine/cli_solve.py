@@ -8,20 +8,24 @@ import argparse
 import json
 import sys
 
-from .solve import METHODS, compare, solve
+from .solve import COMPARE_CONFIGS, COUNTINGS, METHODS, REFERENCE_METHODS, compare, solve
 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m engine solve",
                                  description="Solve a nonogram: uniqueness verdict, difficulty, metrics.")
     ap.add_argument("puzzle", help="puzzle file (.json, .non, .nin, TAAI .txt[.gz]; FILE#N picks one)")
-    ap.add_argument("--solver", choices=METHODS, default="full",
-                    help="brute|hierarchical|heuristic: the seed study's schedulers; "
-                         "full: propagation + probing + search (default)")
+    ap.add_argument("--solver", choices=METHODS + REFERENCE_METHODS, default="full",
+                    help="brute|hierarchical|heuristic: the seed study's schedulers; learned: the "
+                         "scheduler with a learned line priority; oracle: the greedy oracle (a "
+                         "benchmark reference); full: propagation + probing + search (default)")
     ap.add_argument("--prepass", action="store_true", help="the seed's pre-pass (empty/complete lines first)")
     ap.add_argument("--linesolver", choices=("dp", "seed"), default="dp")
     ap.add_argument("--max-iterations", type=int, default=100, help="brute force sweeps (default 100)")
     ap.add_argument("--seed-exit", action="store_true", help="the seed's heuristic exit clause")
+    ap.add_argument("--counting", choices=COUNTINGS, default="strict",
+                    help="seed: count brute force and hierarchical linesolvers as the seed did "
+                         "(every line every sweep; a plain FIFO)")
     ap.add_argument("--time-limit", type=float, default=None, metavar="S")
     ap.add_argument("--step-limit", type=int, default=None, metavar="N")
     ap.add_argument("--no-cache", action="store_true", help="disable the line-result cache (full)")
@@ -33,7 +37,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="never hand the search over to the SAT solver (python-sat) (full)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--compare", action="store_true",
-                    help="run the seed's five configurations (Table 5 columns)")
+                    help="run the seed's five configurations (Table 5 columns) and the learned "
+                         "scheduler with and without the pre-pass")
     return ap
 
 
@@ -74,10 +79,11 @@ def main(argv) -> int:
         sys.stderr.write(f"error: {exc}\n")
         return 2
     if args.compare:
-        for method in ("brute", "hierarchical", "heuristic"):
+        for method in sorted({m for _l, m, _p in COMPARE_CONFIGS}):
             _warm_up(method, args.linesolver)
-        rows = compare(p, linesolver=args.linesolver, max_iterations=args.max_iterations,
-                       step_limit=args.step_limit, seed_exit=args.seed_exit)
+        rows = compare(p, linesolver=args.linesolver, configs=COMPARE_CONFIGS,
+                       max_iterations=args.max_iterations, step_limit=args.step_limit,
+                       seed_exit=args.seed_exit, counting=args.counting)
         if args.json:
             print(json.dumps({"puzzle": p.name or args.puzzle, "lines": p.n_lines, "rows": rows}))
         else:
@@ -91,7 +97,8 @@ def main(argv) -> int:
     r = solve(p, method=args.solver, prepass=args.prepass, linesolver=args.linesolver,
               max_iterations=args.max_iterations, time_limit=args.time_limit,
               step_limit=args.step_limit, seed_exit=args.seed_exit, cache=not args.no_cache,
-              use_known=not args.no_known, want=want, sat=not args.no_sat, grade=True)
+              use_known=not args.no_known, want=want, sat=not args.no_sat, grade=True,
+              counting=args.counting)
     if args.json:
         d = r.to_dict()
         d["puzzle"] = p.name or args.puzzle

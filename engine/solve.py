@@ -4,6 +4,9 @@ Methods (see docs/SOLVER.md):
 - ``brute``, ``hierarchical``, ``heuristic``: the seed study's ways of applying a line solver
   (``schedulers.py``), with its metrics. Verdict ``unique`` when line solving completes (and the
   grid passes every clue), ``none`` on a contradiction, ``unknown`` when it stalls or a limit hits.
+- ``learned``: a fourth scheduler of the same kind, its line priority learned from puzzles
+  (``learned.py``). ``oracle`` (a benchmark reference, not offered in the add-on): the greedy
+  oracle of ``oracle.py``.
 - ``full``: propagation with a line-result cache, FP2 probing, then search for up to two
   solutions (``search.py``): a final verdict for every puzzle unless a limit or the progress
   callback stops it.
@@ -21,18 +24,25 @@ from .propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_
                         S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
                         S_TLEN, S_TOO_LARGE, build_net, check_all, new_work, prepass_lines)
 from .puzzle import Puzzle
+from .learned import learned, load_weights, new_learned_queue
+from .oracle import greedy_oracle, new_oracle_queue
 from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, brute_force,
-                         heuristic, hierarchical, new_control, new_heuristic_queue)
+                         heuristic, hierarchical, new_control, new_fifo, new_heuristic_queue)
 from .search import Limits, run_full
 
-METHODS = ("brute", "hierarchical", "heuristic", "full")
+METHODS = ("brute", "hierarchical", "heuristic", "learned", "full")
+REFERENCE_METHODS = ("oracle",)  # solve() takes it; the add-on does not offer it
 VERDICTS = ("unique", "multiple", "none", "unknown", "solved")
+# How the seed schedulers count linesolvers (schedulers.py): strict, or the seed's own rule.
+COUNTINGS = ("strict", "seed")
 DIFFICULTIES = ("line", "probe", "search")
 
 # The seed study's Table 5 columns: (label, method, prepass).
 SEED_CONFIGS = (("Brute", "brute", False), ("Hier", "hierarchical", False),
                 ("Hier+Pre", "hierarchical", True), ("Heur", "heuristic", False),
                 ("Heur+Pre", "heuristic", True))
+# Compare Solvers in the add-on: the seed's five and the learned scheduler.
+COMPARE_CONFIGS = SEED_CONFIGS + (("Learned", "learned", False), ("Learned+Pre", "learned", True))
 
 
 @dataclass
@@ -97,7 +107,7 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
           step_limit: Optional[int] = None, progress: Optional[Callable] = None,
           seed_exit: bool = False, cache: bool = True,
           seed_budget: int = DEFAULT_SEED_BUDGET, use_known: bool = True, want: int = 2,
-          sat: bool = True, grade: bool = False) -> SolveReport:
+          sat: bool = True, grade: bool = False, counting: str = "strict") -> SolveReport:
     """Solve ``puzzle`` with ``method``; see the module docstring and docs/SOLVER.md.
 
     ``step_limit`` bounds line-solver applications (including probes and consistency checks);
@@ -111,16 +121,20 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     hand over to a CDCL solver when it wanders (python-sat, if installed; ``engine/sat.py``).
     ``grade``: give a puzzle that logic solves its difficulty ``score`` and ``band``
     (``difficulty.py``; one more logical solve).
+    ``counting``: ``"seed"`` runs brute force and the hierarchical solver as the seed counted
+    them (every line every sweep; a plain FIFO), see ``schedulers.py``; same deductions.
     """
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+    if method not in METHODS + REFERENCE_METHODS:
+        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS + REFERENCE_METHODS)})")
     if want not in (1, 2):
         raise ValueError(f"want must be 1 (first solution) or 2 (uniqueness), not {want!r}")
     ls_id = _ls_id(linesolver)
+    if counting not in COUNTINGS:
+        raise ValueError(f"unknown counting {counting!r} (choose from {', '.join(COUNTINGS)})")
     options = {"prepass": bool(prepass), "linesolver": linesolver, "max_iterations": int(max_iterations),
                "time_limit": time_limit, "step_limit": step_limit, "seed_exit": bool(seed_exit),
                "cache": bool(cache), "use_known": bool(use_known), "want": int(want),
-               "sat": bool(sat)}
+               "sat": bool(sat), "counting": counting}
     t0 = time.perf_counter()
     net = build_net(puzzle)
     n = puzzle.n_cells
@@ -156,7 +170,7 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     if time_limit is not None or progress is not None:
         limits = Limits(t0, n, time_limit, None, progress, last_call=t_call)
     status = _run_scheduler(method, bool(prepass), ls_id, budget, int(max_iterations), step,
-                            bool(seed_exit), n, net, w, limits)
+                            bool(seed_exit), counting == "seed", n, net, w, limits)
     verdict, difficulty, sols = "unknown", None, []
     if status == ST_CONTRADICTION:
         verdict, difficulty = "none", "line"
@@ -193,8 +207,8 @@ _PREPASS_DONE = -1  # the pre-pass's status once it has been over every line
 _ALL = 1 << 62  # max_steps of a run in one call
 
 
-def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_exit, n, net, w,
-                   limits):
+def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_exit, seed_count, n,
+                   net, w, limits):
     """Run the pre-pass (if asked) and a seed scheduler in chunks; between chunks check
     ``limits`` (time, progress). Returns the kernel's final status, or ST_PAUSED when a limit or
     the callback stopped the run. Without ``limits`` (no time limit, no callback) each runs in
@@ -216,16 +230,31 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
     ctl = new_control()
     if method == "brute":
         if limits is None:  # one call, no closure: a tiny puzzle pays nothing for chunking
-            return brute_force(ls_id, budget, max_iterations, step, n, _ALL, net, w, ctl)
+            return brute_force(ls_id, budget, max_iterations, step, seed_count, n, _ALL, net, w, ctl)
 
         def run(k):
-            return brute_force(ls_id, budget, max_iterations, step, n, k, net, w, ctl)
-    elif method == "hierarchical":
+            return brute_force(ls_id, budget, max_iterations, step, seed_count, n, k, net, w, ctl)
+    elif method in ("learned", "oracle"):
+        if method == "learned":
+            hp, lq, score = new_learned_queue(len(net.clue_kind))
+            wts = load_weights(prepass)
+
+            def run(k):
+                return learned(ls_id, budget, step, n, k, net, w, ctl, hp, lq, score, wts)
+        else:
+            oq = new_oracle_queue(len(net.clue_kind))
+
+            def run(k):
+                return greedy_oracle(ls_id, budget, step, n, k, net, w, ctl, oq)
         if limits is None:
-            return hierarchical(ls_id, budget, step, n, _ALL, net, w, ctl)
+            return run(_ALL)
+    elif method == "hierarchical":
+        fifo = new_fifo(net) if seed_count else np.zeros(1, np.int64)
+        if limits is None:
+            return hierarchical(ls_id, budget, step, seed_count, n, _ALL, net, w, ctl, fifo)
 
         def run(k):
-            return hierarchical(ls_id, budget, step, n, k, net, w, ctl)
+            return hierarchical(ls_id, budget, step, seed_count, n, k, net, w, ctl, fifo)
     else:
         hq = new_heuristic_queue(len(net.clue_kind))
         if limits is None:
@@ -279,12 +308,13 @@ def _cancelled_report(puzzle, method, options, t0):
                        method, options, {"cancelled": True})
 
 
-def compare(puzzle: Puzzle, linesolver: str = "dp", **kwargs) -> list:
-    """The seed's five configurations (Table 5: Brute, Hier, Hier+Pre, Heur, Heur+Pre) on one
-    puzzle: a list of dicts with ``config``, ``linesolvers``, ``bad_guesses``, ``bad_guess_rate``,
+def compare(puzzle: Puzzle, linesolver: str = "dp", configs=SEED_CONFIGS, **kwargs) -> list:
+    """The seed's five configurations (Table 5: Brute, Hier, Hier+Pre, Heur, Heur+Pre), or the
+    ``configs`` given (``COMPARE_CONFIGS`` adds the learned scheduler), on one puzzle: a list of
+    dicts with ``config``, ``linesolvers``, ``bad_guesses``, ``bad_guess_rate``,
     ``known_fraction``, ``verdict``, ``time_s``."""
     rows = []
-    for label, method, pre in SEED_CONFIGS:
+    for label, method, pre in configs:
         r = solve(puzzle, method=method, prepass=pre, linesolver=linesolver, **kwargs)
         rows.append({"config": label, "method": method, "prepass": pre, "linesolvers": r.linesolvers,
                      "bad_guesses": r.bad_guesses, "bad_guess_rate": r.bad_guess_rate,

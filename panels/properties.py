@@ -19,6 +19,7 @@ SOLVE_METHODS = [
     ('brute', "Brute", "Seed scheduler: every line, every pass"),
     ('hierarchical', "Hierarchical", "Seed scheduler: lines whose cells changed, by priority level"),
     ('heuristic', "Heuristic", "Seed scheduler: most promising line first"),
+    ('learned', "Learned", "Line priority learned from puzzles: fewest line solves of the schedulers"),
 ]
 LINE_SOLVERS = [
     ('dp', "Complete (DP)", "Exact line solver: finds every cell a line alone decides"),

@@ -174,7 +174,7 @@ def test_panels_draw_in_every_state():
     assert any(t.startswith("Line solves:") for t in labels)
     assert any(t.startswith("Cells known:") for t in labels)
     assert any(t in ("Unique solution", "Multiple solutions") for t in labels)
-    assert {"Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre"} <= set(labels)
+    assert {"Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre", "Learned", "Learned+Pre"} <= set(labels)
     assert ("operator", "nonogram.show_cells") in log and ("operator", "nonogram.animate_solve") in log
 
 

@@ -226,7 +226,11 @@ def test_schedulers_reach_the_line_solving_fixpoint(shapes, seed):
         fix = pattern_fixpoint(p)
         reports = [solve(p, method="brute", max_iterations=1000),
                    solve(p, method="hierarchical"), solve(p, method="hierarchical", prepass=True),
-                   solve(p, method="heuristic"), solve(p, method="heuristic", prepass=True)]
+                   solve(p, method="heuristic"), solve(p, method="heuristic", prepass=True),
+                   solve(p, method="learned"), solve(p, method="learned", prepass=True),
+                   solve(p, method="oracle"), solve(p, method="oracle", prepass=True),
+                   solve(p, method="brute", max_iterations=1000, counting="seed"),
+                   solve(p, method="hierarchical", counting="seed")]
         for r in reports:
             if fix is None:
                 assert r.verdict == "none"
@@ -256,7 +260,7 @@ def test_seed_linesolver_schedulers_are_sound():
     rng = np.random.default_rng(8)
     for p in random_puzzles(rng, 60, SMALL_2D + SMALL_3D, mixed_share=0.0):
         fix = pattern_fixpoint(p)
-        for method in ("brute", "hierarchical", "heuristic"):
+        for method in ("brute", "hierarchical", "heuristic", "learned", "oracle"):
             r = solve(p, method=method, linesolver="seed")
             known = r.state != UNKNOWN
             assert np.array_equal(r.state[known], fix[known])
