@@ -234,8 +234,8 @@ class _Search:
         gst = np.zeros(mp.N_GSTATS, np.int64)
         if accept is None:
             self.trials += 1
+            cur = np.ones(self.n_lines, np.int64)
             if probe:
-                cur = np.ones(self.n_lines, np.int64)
                 if mp.run_lines(net, enabled, mw) == mp.RUN_SOLVED:
                     cur = mw.contrib.copy()
             elif mp.incr_init(net, enabled, mw, inc) != mp.RUN_SOLVED:
@@ -244,11 +244,8 @@ class _Search:
             try:
                 while True:
                     t = time.perf_counter()
-                    if probe:
-                        done = mp.greedy_chunk(net, enabled, order, mw, cur, cover, gst, True, self.trial_apps,
-                                               chunk)
-                    else:
-                        done = mp.greedy_chunk_incr(net, enabled, order, mw, inc, cover, gst, chunk)
+                    done = mp.greedy_chunk(net, enabled, order, mw, inc, cur, cover, gst, probe, self.trial_apps,
+                                           chunk)
                     if done:
                         break
                     self.check(gst[mp.G_NEXT] / max(len(order), 1))
@@ -449,12 +446,14 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
     stopped = None
     minimal = False
     try:
-        if method == "random":
+        # the greedy and annealing phases work at the line level (a mask line propagation
+        # solves, probing solves too); logic ``probe`` then tries every kept clue once more with
+        # probing. A start only probing solves goes straight to that pass.
+        by_lines = not s.probe or s.solves(enabled, probe=False)
+        if method == "random" or not by_lines:
             s.phase = "hiding"
             minimal = s.prune(enabled, s.rng.permutation(n), s.probe)
         else:
-            # search at the line level (a mask that line propagation solves, probing solves too);
-            # logic ``probe`` then tries every kept clue once more with probing
             if start == "full":
                 s.phase = "building"
                 built = s.informed_start()
