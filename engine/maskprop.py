@@ -79,7 +79,7 @@ def _mset(c, v, li, state, trail, ctl, cs, cl, unk, who):
     who[c] = li
 
 
-@njit(inline="always")
+@njit
 def _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
     """Line solve of li on the current state; 0 ok (result in buf_out), else a contradiction."""
     s = ls[li]
@@ -180,7 +180,7 @@ def _mprop_any(prio, key, heap, enabled, ls, lc, kinds, cst, cd, cs, cl, state, 
 _NO_KEY = np.zeros(1)
 
 
-@njit(inline="always")
+@njit
 def _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
            words, who, contrib, ctl):
     """``_mprop_any`` with the FIFO queue."""
