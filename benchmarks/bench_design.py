@@ -212,8 +212,8 @@ def q2_two_axes(items, quick):
 
 
 def live_checks(items, quick):
-    """The live check of a hand-editing session: from the greedy design, toggle one random clue
-    at a time (a random walk) and time ``DesignSession.check`` and ``suggest`` after each."""
+    """The live check of a hand-editing session: the greedy design with one random clue toggled
+    (shown again, or hidden as well), timing ``DesignSession.check`` and ``suggest``."""
     from engine.design import DesignSession, design
     rng = np.random.default_rng(3)
     rows = []
@@ -221,11 +221,12 @@ def live_checks(items, quick):
         if res != 24:
             continue
         sess = DesignSession(g)
-        hidden = design(g).hidden.copy()
-        sess.check(hidden)
-        sess.suggest(hidden)
+        designed = design(g).hidden
+        sess.check(designed)
+        sess.suggest(designed)
         t_check, t_suggest, verdicts = [], [], {}
         for _ in range(30 if quick else 100):
+            hidden = designed.copy()
             hidden[rng.integers(len(hidden))] ^= True
             t = time.perf_counter()
             c = sess.check(hidden)
@@ -265,6 +266,22 @@ def probe_on_noise(quick):
     return rows
 
 
+def warm_up() -> float:
+    """Compile (or load) every kernel a design run and its final check use, before timing."""
+    from engine.blobs import blob_grid
+    from engine.clues import puzzle_from_grid
+    from engine.design import DesignSession, design
+    from engine.solve import solve
+    t0 = time.perf_counter()
+    g = blob_grid((6, 5, 5), seed=0, fill=0.45)
+    for kw in ({"method": "anneal"}, {"method": "random", "logic": "probe"}, {"band": "expert"},
+               {"band": "easy"}):
+        design(g, time_limit=600, anneal_moves=20, **kw)
+    DesignSession(g).suggest(np.zeros(puzzle_from_grid(g).n_lines, bool) | True)
+    solve(puzzle_from_grid(np.eye(2, dtype=bool)))  # two solutions: every stage of solve runs
+    return time.perf_counter() - t0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="12 and 24 only, fewer random grids")
@@ -272,11 +289,8 @@ def main(argv=None) -> int:
     ap.add_argument("--anneal-time", type=float, default=ANNEAL_TIME)
     a = ap.parse_args(argv)
     res_list = a.resolutions or (QUICK_RESOLUTIONS if a.quick else RESOLUTIONS)
-    from engine.design import design
     t0 = time.perf_counter()
-    design(np.array([[[1, 0], [0, 1]], [[1, 1], [0, 1]]], bool), method="anneal", logic="probe", band="easy")
-    design(np.array([[[1, 0], [0, 1]], [[1, 1], [0, 1]]], bool), method="random", logic="probe")
-    compile_s = time.perf_counter() - t0
+    compile_s = warm_up()
     log(f"design kernels ready in {compile_s:.1f} s (compiled, or loaded from numba's cache)")
     items = grids(res_list)
     t_models = time.perf_counter()

@@ -748,7 +748,7 @@ def _pct(x) -> str:
 
 
 def _cats(counts: dict) -> str:
-    order = ("line", "probe", "search", "multiple", "none", "unknown")
+    order = ("unique", "line", "probe", "search", "multiple", "none", "unknown")
     return ", ".join(f"{k} {counts[k]}" for k in order if counts.get(k))
 
 
@@ -846,9 +846,9 @@ def section_design(des) -> str:
         w("")
     live = des.get("live") or []
     if live:
-        w("The live check of a hand-editing session (`DesignSession`, 24³): from the greedy design, one "
-          "random clue toggled at a time, then `check` (verdict, logic, score, undecided cells; a search "
-          "of at most 0.1 s when logic stalls on covered cells) and `suggest`:")
+        w("The live check of a hand-editing session (`DesignSession`, 24³): the greedy design with one "
+          "random clue toggled (shown again, or hidden as well), then `check` (verdict, logic, score, "
+          "undecided cells; a search of at most 0.1 s when logic stalls on covered cells) and `suggest`:")
         w("")
         w(table(["Puzzle", "toggles", "verdicts", "check median", "check max", "suggest median", "suggest max"],
                 [[r["model"], r["toggles"], _cats(r["verdicts"]), ft(r["check_median_s"]), ft(r["check_max_s"]),

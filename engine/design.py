@@ -15,16 +15,18 @@ clue set, with a per-line "clue shown" mask. Methods:
   right now; so every shown clue was needed when it was added, and most clues are never shown.
   Measured on the shared models at resolution 24 it hides 41-72 % of the clues (median 61 %)
   where the random order hides 30-47 % (median 37 %).
-- ``anneal``: ``greedy``, then simulated annealing with reveal-one / hide-several moves: show a
-  hidden clue, propagate taking it first and the other shown lines in a random priority order,
-  and hide every shown line that deduced nothing in that run (all at once: the run is valid
-  without them). Worse states are accepted with probability exp(delta / temperature). A final
-  pass makes the best state found locally minimal.
+- ``anneal``: ``greedy`` and up to four restarts of it (the best kept), then simulated annealing
+  with reveal-one / hide-several moves: show a hidden clue, propagate taking it first and the
+  other shown lines by a priority (lines that deduced little go last), and hide every shown line
+  that deduced nothing in that run (all at once: the run is valid without them). Worse states
+  are accepted with probability exp(delta / temperature). A final pass makes the best state
+  found locally minimal.
 
-Logic ``probe`` trials add probing when line propagation stalls. A difficulty band (or a score
-range) steers the same search: when the design is too hard, clues are shown again along the
-hiding order (binary search) and a final pass hides what stays in range; when it is too easy,
-annealing maximises the score.
+Logic ``probe`` adds a last pass whose trials probe when line propagation stalls (a start that
+only probing solves gets only that pass). A difficulty band (or a score range) steers the same
+search: a design that is too hard shows clues again (a bisection along the hidden clues), one
+that is too easy is annealed with the distance to the range as the objective, and final passes
+hide what stays solvable and in range.
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ import numpy as np
 from . import maskprop as mp
 from .cells import UNKNOWN, state_from_bool
 from .clues import puzzle_from_grid
-from .difficulty import BANDS, LOGICS, Difficulty, band_of, band_range, cover_of, grade, line_costs
+from .difficulty import BANDS, LOGICS, Difficulty, band_range, cover_of, grade, line_costs
 from .propagate import build_net
 from .puzzle import KIND_NONE, Puzzle, with_hidden
 
@@ -234,8 +236,8 @@ class _Search:
         gst = np.zeros(mp.N_GSTATS, np.int64)
         if accept is None:
             self.trials += 1
+            cur = np.ones(self.n_lines, np.int64)
             if probe:
-                cur = np.ones(self.n_lines, np.int64)
                 if mp.run_lines(net, enabled, mw) == mp.RUN_SOLVED:
                     cur = mw.contrib.copy()
             elif mp.incr_init(net, enabled, mw, inc) != mp.RUN_SOLVED:
@@ -244,11 +246,8 @@ class _Search:
             try:
                 while True:
                     t = time.perf_counter()
-                    if probe:
-                        done = mp.greedy_chunk(net, enabled, order, mw, cur, cover, gst, True, self.trial_apps,
-                                               chunk)
-                    else:
-                        done = mp.greedy_chunk_incr(net, enabled, order, mw, inc, cover, gst, chunk)
+                    done = mp.greedy_chunk(net, enabled, order, mw, inc, cur, cover, gst, probe, self.trial_apps,
+                                           chunk)
                     if done:
                         break
                     self.check(gst[mp.G_NEXT] / max(len(order), 1))
@@ -449,12 +448,14 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
     stopped = None
     minimal = False
     try:
-        if method == "random":
+        # the greedy and annealing phases work at the line level (a mask line propagation
+        # solves, probing solves too); logic ``probe`` then tries every kept clue once more with
+        # probing. A start only probing solves goes straight to that pass.
+        by_lines = not s.probe or s.solves(enabled, probe=False)
+        if method == "random" or not by_lines:
             s.phase = "hiding"
             minimal = s.prune(enabled, s.rng.permutation(n), s.probe)
         else:
-            # search at the line level (a mask that line propagation solves, probing solves too);
-            # logic ``probe`` then tries every kept clue once more with probing
             if start == "full":
                 s.phase = "building"
                 built = s.informed_start()

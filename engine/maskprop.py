@@ -13,7 +13,7 @@ and the grid the clues were made from satisfies them all). Hiding clues only rem
 so what a trial learns is monotone in the shown set: a clue that could not be hidden once cannot
 be hidden later either. ``contrib[li]`` counts the cells line ``li`` deduced in the last run: a
 run that solved the puzzle without a deduction by ``li`` is still a valid run once ``li`` is
-hidden, so such a line is hidden without a trial (``greedy_chunk``, ``anneal_move``).
+hidden, so such a line is hidden without a trial (``greedy_chunk``, ``redundant_after_reveal``).
 
 Probing (logic level ``probe``) is the closure of line propagation under "assume a cell, and if
 propagation then contradicts, the cell takes its other value; cells both assumptions agree on
@@ -29,14 +29,15 @@ import numpy as np
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
 from .linebits import SCRATCH_WORDS
-from .propagate import LS_DP, _clear, _line_ok, _linesolve, _pop, _push
+from .propagate import LS_DP, S_TLEN, _clear, _line_ok, _linesolve, _pop, _push, _set, _undo
 
 # ctl slots
-M_TLEN = 0     # cells known (trail length)
+M_TLEN = S_TLEN  # cells known (trail length): the slot propagate's _set/_undo keep it in
 M_APPS = 1     # line-solver applications, all runs since the work was made
 M_RUNS = 2     # propagation runs
 M_PROBES = 3   # probe propagations
 M_STAMP = 4    # probe stamp (commons of a cell's two probes)
+M_HEAPN = 5    # dirty lines in the heap of a priority run
 N_MCTL = 6
 
 # run results
@@ -74,26 +75,11 @@ def new_mask_work(net) -> MaskWork:
 
 @njit(inline="always")
 def _mset(c, v, li, state, trail, ctl, cs, cl, unk, who):
-    state[c] = v
-    t = ctl[M_TLEN]
-    trail[t] = c
-    ctl[M_TLEN] = t + 1
+    _set(c, v, state, trail, ctl, cs, cl, unk)
     who[c] = li
-    for k in range(cs[c], cs[c + 1]):
-        unk[cl[k]] -= 1
 
 
-@njit(inline="always")
-def _mundo(mark, state, trail, ctl, cs, cl, unk):
-    for t in range(mark, ctl[M_TLEN]):
-        c = trail[t]
-        state[c] = UNKNOWN
-        for k in range(cs[c], cs[c + 1]):
-            unk[cl[k]] += 1
-    ctl[M_TLEN] = mark
-
-
-@njit(inline="always")
+@njit
 def _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
     """Line solve of li on the current state; 0 ok (result in buf_out), else a contradiction."""
     s = ls[li]
@@ -101,38 +87,6 @@ def _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
     for j in range(n):
         buf_in[j] = state[lc[s + j]]
     return _linesolve(LS_DP, 0, kinds[li], cd, cst[li], cst[li + 1], buf_in, buf_out, n, words)
-
-
-@njit(inline="always")
-def _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-           words, who, contrib, ctl):
-    """Run the dirty-line FIFO over enabled lines to a fixpoint; False on a contradiction."""
-    while q[1] > 0:
-        li = _pop(q, inq)
-        if unk[li] == 0:
-            if not _line_ok(li, ls, lc, kinds, cst, cd, state):
-                _clear(q, inq)
-                return False
-            continue
-        ctl[M_APPS] += 1
-        if _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words) != 0:
-            _clear(q, inq)
-            return False
-        s = ls[li]
-        for j in range(ls[li + 1] - s):
-            v = buf_out[j] & buf_in[j]
-            if v != buf_in[j]:
-                if v == 0:
-                    _clear(q, inq)
-                    return False
-                c = lc[s + j]
-                _mset(c, v, li, state, trail, ctl, cs, cl, unk, who)
-                contrib[li] += 1
-                for k in range(cs[c], cs[c + 1]):
-                    l2 = cl[k]
-                    if l2 != li and enabled[l2]:
-                        _push(l2, q, inq)
-    return True
 
 
 @njit(inline="always")
@@ -177,6 +131,63 @@ def _hpop(key, heap, hn, inq):
     return li, hn
 
 
+@njit(inline="always")
+def _mprop_any(prio, key, heap, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
+               buf_out, words, who, contrib, ctl):
+    """Run the dirty lines over enabled lines to a fixpoint; False on a contradiction. The dirty
+    lines are a FIFO queue, or with ``prio`` a max-heap by ``key`` (size in ctl[M_HEAPN])."""
+    while (ctl[M_HEAPN] > 0) if prio else (q[1] > 0):
+        if prio:
+            li, hn = _hpop(key, heap, ctl[M_HEAPN], inq)
+            ctl[M_HEAPN] = hn
+        else:
+            li = _pop(q, inq)
+        ok = True
+        if unk[li] == 0:
+            ok = _line_ok(li, ls, lc, kinds, cst, cd, state)
+        else:
+            ctl[M_APPS] += 1
+            ok = _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words) == 0
+            s = ls[li]
+            for j in range(ls[li + 1] - s):
+                if not ok:
+                    break
+                v = buf_out[j] & buf_in[j]
+                if v != buf_in[j]:
+                    if v == 0:
+                        ok = False
+                        break
+                    c = lc[s + j]
+                    _mset(c, v, li, state, trail, ctl, cs, cl, unk, who)
+                    contrib[li] += 1
+                    for k in range(cs[c], cs[c + 1]):
+                        l2 = cl[k]
+                        if l2 != li and enabled[l2]:
+                            if prio:
+                                ctl[M_HEAPN] = _hpush(l2, key, heap, ctl[M_HEAPN], inq)
+                            else:
+                                _push(l2, q, inq)
+        if not ok:
+            if prio:
+                inq[:] = 0
+                ctl[M_HEAPN] = 0
+            else:
+                _clear(q, inq)
+            return False
+    return True
+
+
+_NO_KEY = np.zeros(1)
+
+
+@njit
+def _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+           words, who, contrib, ctl):
+    """``_mprop_any`` with the FIFO queue."""
+    return _mprop_any(False, _NO_KEY, q, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+                      buf_in, buf_out, words, who, contrib, ctl)
+
+
 # ---------------------------------------------------------------------------------------------
 # runs
 
@@ -218,40 +229,64 @@ def run_prio(net, enabled, key, mw):
     solved when no line of higher key can deduce anything, so the run leans on the high keys and
     low-key lines that end with ``contrib == 0`` were not needed."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, inq, buf_in, buf_out, words, who, contrib, ctl, heap = \
-        mw[0], mw[1], mw[2], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10], mw[12]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl, heap = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10], mw[12]
     reset(net, mw)
     ctl[M_RUNS] += 1
-    hn = 0
+    ctl[M_HEAPN] = 0
     for li in range(len(kinds)):
         if enabled[li] and kinds[li] != 0:
-            hn = _hpush(li, key, heap, hn, inq)
-    while hn > 0:
-        li, hn = _hpop(key, heap, hn, inq)
-        if unk[li] == 0:
-            if not _line_ok(li, ls, lc, kinds, cst, cd, state):
-                inq[:] = 0
-                return RUN_CONTRADICTION
-            continue
-        ctl[M_APPS] += 1
-        if _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words) != 0:
-            inq[:] = 0
-            return RUN_CONTRADICTION
-        s = ls[li]
-        for j in range(ls[li + 1] - s):
-            v = buf_out[j] & buf_in[j]
-            if v != buf_in[j]:
-                if v == 0:
-                    inq[:] = 0
-                    return RUN_CONTRADICTION
-                c = lc[s + j]
-                _mset(c, v, li, state, trail, ctl, cs, cl, unk, who)
-                contrib[li] += 1
-                for k in range(cs[c], cs[c + 1]):
-                    l2 = cl[k]
-                    if l2 != li and enabled[l2]:
-                        hn = _hpush(l2, key, heap, hn, inq)
+            ctl[M_HEAPN] = _hpush(li, key, heap, ctl[M_HEAPN], inq)
+    if not _mprop_any(True, key, heap, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+                      buf_in, buf_out, words, who, contrib, ctl):
+        return RUN_CONTRADICTION
     return RUN_SOLVED if ctl[M_TLEN] == len(state) else RUN_STALLED
+
+
+@njit
+def probe_cell(p, net, enabled, mw):
+    """Assume cell p filled, then empty, propagating enabled lines each time; the state is
+    restored. What both assumptions agree on (or the value the other one forces, when one
+    contradicts) goes to ``mw.pbuf`` as 2*cell + (1 if filled); returns how many, or -1 when
+    both contradict (the state itself is contradictory)."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    seen_stamp, seen_val, pbuf = mw[13], mw[14], mw[15]
+    mark = ctl[M_TLEN]
+    ok1 = True
+    n_common = 0
+    ctl[M_STAMP] += 1
+    stamp = ctl[M_STAMP]
+    for side in range(2):
+        v = FILLED if side == 0 else EMPTY
+        ctl[M_PROBES] += 1
+        _mset(p, v, WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
+        for k in range(cs[p], cs[p + 1]):
+            if enabled[cl[k]]:
+                _push(cl[k], q, inq)
+        ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
+                    buf_out, words, who, contrib, ctl)
+        if side == 0:
+            ok1 = ok
+            if ok:
+                for t in range(mark + 1, ctl[M_TLEN]):
+                    c = trail[t]
+                    seen_stamp[c] = stamp
+                    seen_val[c] = state[c]
+        elif not ok and not ok1:
+            n_common = -1
+        elif ok and ok1:
+            for t in range(mark + 1, ctl[M_TLEN]):
+                c = trail[t]
+                if seen_stamp[c] == stamp and seen_val[c] == state[c]:
+                    pbuf[n_common] = 2 * c + (1 if state[c] == FILLED else 0)
+                    n_common += 1
+        else:
+            pbuf[0] = 2 * p + (1 if ok1 else 0)  # the value that did not contradict
+            n_common = 1
+        _undo(mark, state, trail, unk, ctl, cs, cl)
+    return n_common
 
 
 @njit
@@ -263,7 +298,7 @@ def probe_closure(net, enabled, cover, mw, max_apps):
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
         mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
-    seen_stamp, seen_val, pbuf = mw[13], mw[14], mw[15]
+    pbuf = mw[15]
     n = len(state)
     apps0 = ctl[M_APPS]
     idle = 0
@@ -278,44 +313,9 @@ def probe_closure(net, enabled, cover, mw, max_apps):
         if state[c0] != UNKNOWN or cover[c0] == 0:
             idle += 1
             continue
-        mark = ctl[M_TLEN]
-        ok1 = True
-        n_common = 0
-        ctl[M_STAMP] += 1
-        stamp = ctl[M_STAMP]
-        for side in range(2):
-            v = FILLED if side == 0 else EMPTY
-            ctl[M_PROBES] += 1
-            _mset(c0, v, WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
-            for k in range(cs[c0], cs[c0 + 1]):
-                if enabled[cl[k]]:
-                    _push(cl[k], q, inq)
-            ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
-                        buf_out, words, who, contrib, ctl)
-            if side == 0:
-                ok1 = ok
-                if ok:
-                    for t in range(mark + 1, ctl[M_TLEN]):
-                        c = trail[t]
-                        seen_stamp[c] = stamp
-                        seen_val[c] = state[c]
-            else:
-                if not ok and not ok1:
-                    _mundo(mark, state, trail, ctl, cs, cl, unk)
-                    return RUN_CONTRADICTION
-                if ok and ok1:
-                    for t in range(mark + 1, ctl[M_TLEN]):
-                        c = trail[t]
-                        if seen_stamp[c] == stamp and seen_val[c] == state[c]:
-                            pbuf[n_common] = 2 * c + (1 if state[c] == FILLED else 0)
-                            n_common += 1
-                elif not ok:
-                    pbuf[0] = 2 * c0 + 1  # empty contradicts: filled
-                    n_common = 1
-                else:
-                    pbuf[0] = 2 * c0      # filled contradicts: empty
-                    n_common = 1
-            _mundo(mark, state, trail, ctl, cs, cl, unk)
+        n_common = probe_cell(c0, net, enabled, mw)
+        if n_common < 0:
+            return RUN_CONTRADICTION
         if n_common == 0:
             idle += 1
             continue
@@ -377,12 +377,16 @@ def set_enabled(li, on, net, enabled, cover):
 
 
 @njit
-def greedy_chunk(net, enabled, order, mw, cur_contrib, cover, gstats, probe, trial_apps, chunk_apps):
+def greedy_chunk(net, enabled, order, mw, inc, cur_contrib, cover, gstats, probe, trial_apps, chunk_apps):
     """Try to hide the clues of lines ``order[gstats[G_NEXT]:]`` in turn, keeping each hidden when
     the rest still solves at the logic level; return after about ``chunk_apps`` line-solver
-    applications (resume with the same arguments). ``cur_contrib`` is ``contrib`` of a run that
-    solved by line propagation alone with the current ``enabled``, or all ones when unknown;
-    ``cover`` counts enabled lines per cell. True when the whole order was tried."""
+    applications (resume with the same arguments). True when the whole order was tried.
+    ``cover`` counts enabled lines per cell.
+
+    Logic line (``probe`` False): incremental trials (``incr_try_hide``) from the base run in
+    ``mw``/``inc`` (``incr_init`` with the current ``enabled``). Logic probe: a run from scratch,
+    then probing, per trial; ``cur_contrib`` is ``contrib`` of a run that solved by line
+    propagation alone with the current ``enabled``, or all ones when unknown."""
     ls, lc = net[0], net[1]
     ctl = mw[10]
     apps0 = ctl[M_APPS]
@@ -398,26 +402,32 @@ def greedy_chunk(net, enabled, order, mw, cur_contrib, cover, gstats, probe, tri
         if sole_cover(li, ls, lc, cover):
             gstats[G_COVER] += 1
             continue
-        enabled[li] = 0
-        if cur_contrib[li] == 0:
+        contrib = cur_contrib if probe else mw[9]
+        if contrib[li] == 0:
             gstats[G_FREE] += 1
         else:
             gstats[G_TRIALS] += 1
-            st = run_lines(net, enabled, mw)
-            if st == RUN_SOLVED:
-                cur_contrib[:] = mw[9]
-            elif st == RUN_STALLED and probe:
-                st = probe_closure(net, enabled, cover, mw, trial_apps)
-                # a probe's contradiction is no deduction, so contrib says nothing about need
-                cur_contrib[:] = 1
-            if st != RUN_SOLVED:
-                enabled[li] = 1
+        if probe:
+            enabled[li] = 0
+            ok = True
+            if cur_contrib[li] != 0:
+                st = run_lines(net, enabled, mw)
+                if st == RUN_SOLVED:
+                    cur_contrib[:] = mw[9]
+                elif st == RUN_STALLED:
+                    st = probe_closure(net, enabled, cover, mw, trial_apps)
+                    # a probe's contradiction is no deduction, so contrib says nothing about need
+                    cur_contrib[:] = 1
+                ok = st == RUN_SOLVED
                 if st == RUN_BUDGET:
                     gstats[G_UNSURE] += 1
-                continue
-        enabled[li] = 1
-        set_enabled(li, False, net, enabled, cover)
-        gstats[G_HIDDEN] += 1
+            enabled[li] = 1
+        else:
+            ok = incr_try_hide(net, enabled, li, mw, inc)
+            enabled[li] = 1
+        if ok:
+            set_enabled(li, False, net, enabled, cover)
+            gstats[G_HIDDEN] += 1
     gstats[G_NEXT] = i
     return True
 
@@ -531,7 +541,7 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
         mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
-    seen_stamp, seen_val = mw[13], mw[14]
+    pbuf = mw[15]
     n = len(state)
     n_lines = len(kinds)
     reset(net, mw)
@@ -588,55 +598,19 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
             for p in range(n):
                 if state[p] != UNKNOWN or cover[p] == 0:
                     continue
-                mark = ctl[M_TLEN]
-                ctl[M_STAMP] += 1
-                stamp = ctl[M_STAMP]
-                ok1 = True
-                got = nch
-                for side in range(2):
-                    v = FILLED if side == 0 else EMPTY
-                    ctl[M_PROBES] += 1
-                    _mset(p, v, WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
-                    for k in range(cs[p], cs[p + 1]):
-                        if enabled[cl[k]]:
-                            _push(cl[k], q, inq)
-                    ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
-                                buf_in, buf_out, words, who, contrib, ctl)
-                    if side == 0:
-                        ok1 = ok
-                        if ok:
-                            for t in range(mark + 1, ctl[M_TLEN]):
-                                c = trail[t]
-                                seen_stamp[c] = stamp
-                                seen_val[c] = state[c]
-                    else:
-                        if not ok and not ok1:
-                            _mundo(mark, state, trail, ctl, cs, cl, unk)
-                            return RUN_CONTRADICTION, r
-                        if ok and ok1:
-                            for t in range(mark + 1, ctl[M_TLEN]):
-                                c = trail[t]
-                                if seen_stamp[c] == stamp and seen_val[c] == state[c]:
-                                    nv = newv[c] & state[c]
-                                    if nv == 0:
-                                        _mundo(mark, state, trail, ctl, cs, cl, unk)
-                                        return RUN_CONTRADICTION, r
-                                    if newv[c] == UNKNOWN:
-                                        changed[nch] = c
-                                        nch += 1
-                                    newv[c] = nv
-                        else:
-                            pv = EMPTY if not ok1 else FILLED
-                            nv = newv[p] & pv
-                            if nv == 0:
-                                _mundo(mark, state, trail, ctl, cs, cl, unk)
-                                return RUN_CONTRADICTION, r
-                            if newv[p] == UNKNOWN:
-                                changed[nch] = p
-                                nch += 1
-                            newv[p] = nv
-                    _mundo(mark, state, trail, ctl, cs, cl, unk)
-                if nch > got:
+                m = probe_cell(p, net, enabled, mw)
+                if m < 0:
+                    return RUN_CONTRADICTION, r
+                for k in range(m):
+                    c = pbuf[k] >> 1
+                    nv = newv[c] & (FILLED if (pbuf[k] & 1) else EMPTY)
+                    if nv == 0:
+                        return RUN_CONTRADICTION, r
+                    if newv[c] == UNKNOWN:
+                        changed[nch] = c
+                        nch += 1
+                    newv[c] = nv
+                if m > 0:
                     n_act += 1
             for k in range(nch):
                 cell_cost[changed[k]] = probe_cost
@@ -775,38 +749,6 @@ def incr_try_hide(net, enabled, hide, mw, inc):
 
 
 @njit
-def greedy_chunk_incr(net, enabled, order, mw, inc, cover, gstats, chunk_apps):
-    """``greedy_chunk`` for logic ``line`` with incremental trials (``incr_try_hide``); the base
-    run must be in ``mw``/``inc`` (``incr_init`` with the current ``enabled`` solved)."""
-    ls, lc = net[0], net[1]
-    ctl = mw[10]
-    contrib = mw[9]
-    apps0 = ctl[M_APPS]
-    i = gstats[G_NEXT]
-    while i < len(order):
-        if ctl[M_APPS] - apps0 >= chunk_apps:
-            gstats[G_NEXT] = i
-            return False
-        li = order[i]
-        i += 1
-        if not enabled[li]:
-            continue
-        if sole_cover(li, ls, lc, cover):
-            gstats[G_COVER] += 1
-            continue
-        if contrib[li] == 0:
-            gstats[G_FREE] += 1
-        else:
-            gstats[G_TRIALS] += 1
-        if incr_try_hide(net, enabled, li, mw, inc):
-            enabled[li] = 1
-            set_enabled(li, False, net, enabled, cover)
-            gstats[G_HIDDEN] += 1
-    gstats[G_NEXT] = i
-    return True
-
-
-@njit
 def reveal_gains(net, enabled, mw, cands, out):
     """For each line in ``cands`` (hidden lines), the number of unknown cells line propagation
     would settle if its clue were shown, from the state in ``mw`` (a fixpoint of ``enabled``,
@@ -824,5 +766,5 @@ def reveal_gains(net, enabled, mw, cands, out):
         ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
                     words, who, contrib, ctl)
         out[i] = ctl[M_TLEN] - mark if ok else -1
-        _mundo(mark, state, trail, ctl, cs, cl, unk)
+        _undo(mark, state, trail, unk, ctl, cs, cl)
         enabled[li] = was
