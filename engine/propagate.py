@@ -23,7 +23,7 @@ import numpy as np
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
 from .linebits import COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS, blocks_into, count_into
-from .linesolve import solve_line
+from .linesolve import solve_blocks_dp, solve_count_dp
 from .linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE, Puzzle
 
@@ -135,6 +135,12 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
 # ``net`` and ``w`` against ~1 ns for an inlined helper taking plain arrays, which was most of
 # a probe's time. So the per-cell and per-line helpers below take plain arrays and are inlined
 # at numba level, and each kernel entry unpacks its tuples once (``_unpack``).
+# Inlining at numba level copies the callee's IR into every call site, which costs compile time
+# (seconds for the large ones): ``_linesolve``, ``_propagate`` and ``probe._close`` are compiled
+# once and called (measured on TAAI and survey puzzles: within 3% of inlining them, for a
+# quarter of the compile time), and Python-facing wrappers around them (``propagate``,
+# ``probe.close``, ``probe.assume``) are plain Python, as a kernel wrapper would compile the
+# line solvers once more (numba links a callee's code into each caller and optimizes it there).
 
 
 @njit(inline="always")
@@ -264,30 +270,46 @@ def _count_shortcut(state, n, total, kind, out):
 
 
 @njit(inline="always")
-def _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
-    """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n]."""
-    if ls_id == LS_DP:
-        if kind == KIND_PLAIN:
-            return 0 if _solve_plain(buf_in, n, cd[c0], buf_out) else R_CONTRADICTION
-        if kind == KIND_BLOCKS and n <= MAX_BITS:
+def _linesolve_dp(kind, cd, c0, c1, buf_in, buf_out, n, words):
+    """The complete line solvers, each on its best representation of the line."""
+    if kind == KIND_PLAIN:
+        return 0 if _solve_plain(buf_in, n, cd[c0], buf_out) else R_CONTRADICTION
+    if kind == KIND_BLOCKS:
+        if n <= MAX_BITS:
             return 0 if blocks_into(buf_in, n, cd, c0, c1 - c0, buf_out, words) else R_CONTRADICTION
-        if kind == KIND_CIRCLE or kind == KIND_SQUARE:
-            r = _count_shortcut(buf_in, n, cd[c0], kind, buf_out)
-            if r == 1:
-                return 0
-            if r == -1:
-                return R_CONTRADICTION
-            if n <= COUNT_MAX_CELLS and cd[c0] <= COUNT_MAX_TOTAL:
-                return 0 if count_into(buf_in, n, cd[c0], kind, buf_out, words) else R_CONTRADICTION
-        if solve_line(buf_in[:n], kind, cd[c0:c1], buf_out[:n]):
-            return 0
+        return 0 if solve_blocks_dp(buf_in[:n], cd[c0:c1], buf_out[:n]) else R_CONTRADICTION
+    r = _count_shortcut(buf_in, n, cd[c0], kind, buf_out)
+    if r == 1:
+        return 0
+    if r == -1:
         return R_CONTRADICTION
+    if n <= COUNT_MAX_CELLS and cd[c0] <= COUNT_MAX_TOTAL:
+        return 0 if count_into(buf_in, n, cd[c0], kind, buf_out, words) else R_CONTRADICTION
+    return 0 if solve_count_dp(buf_in[:n], cd[c0], kind, buf_out[:n]) else R_CONTRADICTION
+
+
+@njit
+def _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
+    """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n].
+
+    ``budget`` is None when the session uses the DP only (``budget_arg``): numba then prunes
+    the seed linesolver's branch before typing it, so it is never compiled. Not inlined: the
+    kernels above call one compiled copy (inlining it at numba level cost seconds of compile
+    time per call site and bought nothing measurable)."""
+    if budget is None or ls_id == LS_DP:
+        return _linesolve_dp(kind, cd, c0, c1, buf_in, buf_out, n, words)
     status, _exp = seed_solve_line(buf_in[:n], kind, cd[c0:c1], buf_out[:n], budget)
     if status == 0:
         return 0
     if status == 1:
         return R_CONTRADICTION
     return R_TOO_LARGE
+
+
+def budget_arg(ls_id: int, budget: int):
+    """The ``budget`` argument of the kernels: the seed linesolver's expansion budget (int64), or
+    None when ``ls_id`` is the DP, so that no kernel of a DP session compiles the seed linesolver."""
+    return np.int64(budget) if ls_id == LS_SEED else None
 
 
 @njit(inline="always")
@@ -483,7 +505,7 @@ def _queue_lines_of(t0, t1, skip, trail, cs, cl, q, inq):
                 _push(l2, q, inq)
 
 
-@njit(inline="always")
+@njit
 def _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
                stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
     """``propagate`` on plain arrays (see the calling convention above)."""
@@ -512,9 +534,10 @@ def _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
     return True
 
 
-@njit
 def propagate(ls_id, budget, use_cache, net, w):
-    """Run the dirty-line FIFO to a fixpoint. Returns False on a contradiction (queue cleared)."""
+    """Run the dirty-line FIFO to a fixpoint. Returns False on a contradiction (queue cleared).
+    Plain Python over the compiled ``_propagate``: a kernel wrapper would compile the whole
+    line-solver tree once more."""
     return _propagate(ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
                       w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12])
 
@@ -530,15 +553,15 @@ def queue_all(net, w):
 
 @njit
 def check_all(ls_id, budget, net, w):
-    """Whether every clued line accepts the current (fully known) state; counted as checks."""
+    """Whether every clued line accepts the current state, which must be known on every clued
+    line (a line with an unknown cell fails); one check counted per clued line. Block counts
+    only, no line solving (``ls_id`` and ``budget`` are unused), so that this kernel does not
+    compile the line solvers once more."""
     kinds = net[2]
     for li in range(len(kinds)):
         if kinds[li] != 0:
             w[7][S_CHECKS] += 1
-            if w[2][li] == 0:
-                if not known_line_ok(li, net, w[0]):
-                    return False
-            elif apply_line(li, ls_id, budget, False, net, w) == R_CONTRADICTION:
+            if w[2][li] != 0 or not known_line_ok(li, net, w[0]):
                 return False
     return True
 

@@ -19,7 +19,8 @@ import numpy as np
 from .cells import FILLED, UNKNOWN
 from .propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_HITS,
                         S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
-                        S_TLEN, S_TOO_LARGE, build_net, check_all, new_work, prepass_lines)
+                        S_TLEN, S_TOO_LARGE, build_net, check_all, new_work, prepass_lines,
+                        budget_arg)
 from .puzzle import Puzzle
 from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, brute_force,
                          heuristic, hierarchical, new_control, new_heuristic_queue)
@@ -112,7 +113,7 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     t0 = time.perf_counter()
     net = build_net(puzzle)
     n = puzzle.n_cells
-    budget = np.int64(seed_budget)
+    budget = budget_arg(ls_id, seed_budget)
     if method == "full":
         limits = Limits(t0, n, time_limit, step_limit, progress)
         if progress is not None:
