@@ -8,15 +8,17 @@ the OR of the values that cell takes over all fixes, so it is always a subset of
 - ``solve_blocks``: exact block lists (every length > 0; ``Puzzle`` strips the 0 of an empty
   line), O(L·k) states; lines of up to 62 cells run on 64-bit words (``linebits.py``), about
   10x faster.
-- ``solve_count``: 3D clues (``clue`` holds ``[total]``) (total + plain/circle/square) as a DP over (cell, filled so far,
-  blocks so far capped at 3, inside a block), never enumerating compositions of the total; on
-  lines of up to 64 cells the filled counts of a state are one machine word
-  (``linebits.count_words``), 5-27x faster.
+- ``solve_count``: 3D clues (``clue`` holds ``[total]``) (total + plain/circle/square): on
+  lines of up to 64 cells a DP over (cell, filled so far, blocks so far capped at 3, inside a
+  block) whose filled counts per state are one machine word (``linebits.count_words``); longer
+  lines in O(n) on intervals of filled counts (``linecount.py``). ``solve_count_dp``, the same
+  DP on arrays (O(n * total)), is the reference both are tested against.
 """
 import numpy as np
 
 from .cells import EMPTY, FILLED
 from .jit import njit
+from .linecount import count_intervals
 from .linebits import COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, solve_blocks_bits, solve_count_bits
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
 
@@ -129,15 +131,17 @@ def _accepts(kind, total, f, c):
 @njit
 def solve_count(state, total, kind, out):
     """3D clues: on machine words (``linebits.count_words``) when the line and total fit, else
-    the array DP below."""
+    on intervals (``linecount.count_intervals``, O(n))."""
     n = state.shape[0]
     if n <= COUNT_MAX_CELLS and 0 <= total <= COUNT_MAX_TOTAL:
         return solve_count_bits(state, total, kind, out, np.empty(8 * (n + 1), np.uint64))
-    return solve_count_dp(state, total, kind, out)
+    return count_intervals(state, total, kind, out)
 
 
 @njit
 def solve_count_dp(state, total, kind, out):
+    """The reachability DP of ``solve_count`` on arrays, O(n * total) time and memory: the
+    reference the word and interval solvers are tested against (no solver path uses it)."""
     n = state.shape[0]
     for i in range(n):
         if state[i] == 0:

@@ -23,7 +23,8 @@ import numpy as np
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
 from .linebits import COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS, blocks_into, count_into
-from .linesolve import solve_blocks_dp, solve_count_dp
+from .linecount import count_intervals, solve_plain as _solve_plain
+from .linesolve import solve_blocks_dp
 from .linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE, Puzzle
 
@@ -171,66 +172,6 @@ def _same_key(li, other, ls, kinds, cs, cd, buf, stored, slot, n):
 
 
 @njit
-def _solve_plain(state, n, t, out):
-    """Exact line solving for a plain 3D clue (one block of t cells) in O(n): the same result as
-    the DP, which is O(n^2) for count clues. Cell i is filled in every fix iff every feasible
-    block start covers it, and possibly filled iff some feasible start does."""
-    first = -1
-    last = -1
-    for i in range(n):
-        if state[i] == 0:
-            return False
-        if state[i] == FILLED:
-            if first < 0:
-                first = i
-            last = i
-    if t == 0:
-        if first >= 0:
-            return False
-        for i in range(n):
-            out[i] = EMPTY
-        return True
-    # feasible starts: [s, s+t) has no known empty and covers [first, last]
-    lo = 0 if first < 0 else max(0, last - t + 1)
-    hi = n - t if first < 0 else min(first, n - t)
-    s_min = -1
-    s_max = -1
-    run = 0  # cells without a known empty ending at i
-    for i in range(n):
-        if state[i] == EMPTY:
-            run = 0
-        else:
-            run += 1
-        s = i - t + 1
-        if run >= t and lo <= s <= hi:
-            if s_min < 0:
-                s_min = s
-            s_max = s
-    if s_min < 0:
-        return False
-    # union of the feasible intervals: cells reachable by some feasible start
-    for i in range(n):
-        out[i] = EMPTY
-    run = 0
-    reach = -1  # furthest cell covered by a feasible start seen so far
-    for i in range(n):
-        if state[i] == EMPTY:
-            run = 0
-        else:
-            run += 1
-        s = i - t + 1
-        if run >= t and lo <= s <= hi:
-            for j in range(max(s, reach + 1), i + 1):
-                out[j] = UNKNOWN
-            reach = i
-    for i in range(s_max, s_min + t):
-        out[i] = FILLED
-    for i in range(n):
-        out[i] &= state[i]
-    return True
-
-
-@njit
 def _count_shortcut(state, n, total, kind, out):
     """Count clues whose filled (or empty) quota is already met have one completion: fill the
     rest and check it. Returns 1 solved, 0 not applicable, -1 contradiction."""
@@ -285,7 +226,7 @@ def _linesolve_dp(kind, cd, c0, c1, buf_in, buf_out, n, words):
         return R_CONTRADICTION
     if n <= COUNT_MAX_CELLS and cd[c0] <= COUNT_MAX_TOTAL:
         return 0 if count_into(buf_in, n, cd[c0], kind, buf_out, words) else R_CONTRADICTION
-    return 0 if solve_count_dp(buf_in[:n], cd[c0], kind, buf_out[:n]) else R_CONTRADICTION
+    return 0 if count_intervals(buf_in[:n], cd[c0], kind, buf_out[:n]) else R_CONTRADICTION
 
 
 @njit
