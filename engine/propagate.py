@@ -47,6 +47,7 @@ S_CACHE_LOOKUPS = 6
 S_PREPASS = 7       # pre-pass applications (not counted as linesolvers)
 S_PROBES = 8        # probe propagations (both values of a cell count one each)
 S_EDGES = 9         # stored FP2 contrapositive implications
+S_STEP_CAP = 10     # _propagate pauses (lines left queued) once linesolvers + checks reach it; 0: never
 N_STATS = 12
 
 Net = namedtuple("Net", "line_start line_cells clue_kind clue_start clue_data cell_start cell_lines cell_pos")
@@ -55,6 +56,9 @@ Work = namedtuple("Work", "state trail line_unknown queue inq buf_in buf_out sta
 
 DEFAULT_SEED_BUDGET = SEED_DEFAULT_BUDGET
 DEFAULT_CACHE_SLOTS = 1 << 14
+# Memory of the line-result cache at most (fewer slots on lines over 512 cells): 16k slots of two
+# 20,000-cell lines took 0.65 GB and 10 s to allocate before a puzzle's first line was solved.
+CACHE_BYTES = 1 << 24
 
 
 @njit
@@ -107,6 +111,28 @@ def _line_unknowns(line_start, line_cells, state):
     return out
 
 
+# Line-solver applications per kernel call of the drivers (probing, search) at first, before
+# they adapt it to the measured time: enough that a call costs far more than the Python around
+# it on ordinary lines, few enough that one call stays well under the ~0.05 s between limit
+# checks on long ones.
+FIRST_CHUNK = 2000
+
+
+def first_chunk(net: Net) -> int:
+    """``FIRST_CHUNK`` scaled down by the cost of the puzzle's costliest line application: a
+    20,000-cell line takes ~2 ms where a 25-cell one takes ~0.2 us, and 2000 of them in one
+    uninterruptible call overran a 1 s limit by 13 s."""
+    lens = np.diff(net.line_start)
+    clued = net.clue_kind != 0
+    if not clued.any():
+        return FIRST_CHUNK
+    n = lens[clued].astype(np.float64)
+    blocks = np.diff(net.clue_start)[clued]
+    # word solvers up to 64 cells; long count clues O(n); long block lists O(n * blocks)
+    cost = np.where(n <= 64, 64.0, np.where(net.clue_kind[clued] == KIND_BLOCKS, n * np.maximum(blocks, 1) / 4, n))
+    return int(max(1, min(FIRST_CHUNK, FIRST_CHUNK * 64 // cost.max())))
+
+
 def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
     """Fresh solver state; ``cache_slots`` > 0 enables the line-result cache (power of two)."""
     n_lines = len(net.clue_kind)
@@ -118,6 +144,9 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
     slots = int(cache_slots)
     if slots:
         slots = 1 << max(4, int(slots - 1).bit_length())
+        # each slot stores two copies of the longest line: keep the table within CACHE_BYTES
+        while slots > 16 and 2 * slots * max_len > CACHE_BYTES:
+            slots >>= 1
     return Work(st, np.zeros(n_cells, np.int64), unknown, np.zeros(n_lines + 2, np.int64),
                 np.zeros(n_lines, np.uint8), np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
                 np.zeros(N_STATS, np.int64),
@@ -450,7 +479,10 @@ def _queue_lines_of(t0, t1, skip, trail, cs, cl, q, inq):
 def _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
                stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
     """``propagate`` on plain arrays (see the calling convention above)."""
+    cap = stats[S_STEP_CAP]
     while q[1] > 0:
+        if cap > 0 and stats[S_LINESOLVERS] + stats[S_CHECKS] >= cap:
+            return True
         li = _pop(q, inq)
         if unk[li] == 0:
             stats[S_CHECKS] += 1
