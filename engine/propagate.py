@@ -116,6 +116,9 @@ def _line_unknowns(line_start, line_cells, state):
 # it on ordinary lines, few enough that one call stays well under the ~0.05 s between limit
 # checks on long ones.
 FIRST_CHUNK = 2000
+# Chunks grow (on cheap steps) up to this multiple of the first one and no further, as the next
+# steps may be the costly ones (a 20,000-cell row after its one-cell columns).
+CHUNK_GROWTH = 4
 
 
 def first_chunk(net: Net) -> int:

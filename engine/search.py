@@ -19,7 +19,7 @@ from .jit import njit
 from .probe import (C_CHANGED, C_IDLE, C_MAX_TIER, C_NSOLS, C_TIER, P_CONTRADICTION, P_FIXPOINT, P_PAUSED,
                     P_SOLVED, assume,
                     close, mark_affected, new_probe, probe_round, reset_relations)
-from .propagate import (DEFAULT_CACHE_SLOTS, LS_DP, S_CHECKS, S_LINESOLVERS, S_STEP_CAP, S_TLEN, check_all,
+from .propagate import (CHUNK_GROWTH, DEFAULT_CACHE_SLOTS, LS_DP, S_CHECKS, S_LINESOLVERS, S_STEP_CAP, S_TLEN, check_all,
                         first_chunk, new_work, queue_all, satisfies_all, undo_to)
 from .puzzle import KIND_BLOCKS
 from .quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search
@@ -151,6 +151,8 @@ class _Driver:
         self.keep_outcomes = ls_id == LS_DP
         self.limits = limits
         self.chunk = first_chunk(net)
+        # chunks grow on cheap steps; bounded so that a run of the costliest ones stays short
+        self.max_chunk = CHUNK_GROWTH * self.chunk
 
     def probe_fixpoint(self, message):
         """Probe the current node to its fixpoint in chunks; a P_* status or STOPPED."""
@@ -173,7 +175,7 @@ class _Driver:
             dt = time.perf_counter() - t
             target = self.limits.interval / 4
             if dt < target / 2:
-                self.chunk = min(self.chunk * 2, 1 << 22)
+                self.chunk = min(self.chunk * 2, self.max_chunk)
             elif dt > target * 2:
                 self.chunk = max(self.chunk // 2, 1)
 
@@ -192,7 +194,7 @@ class _Driver:
                 if w.queue[1] == 0:
                     return True
                 if time.perf_counter() - t < self.limits.interval / 8:
-                    chunk = min(chunk * 2, 1 << 22)
+                    chunk = min(chunk * 2, self.max_chunk)
                 if self.limits.stop(w, "propagating"):
                     return STOPPED
         finally:
@@ -376,7 +378,7 @@ class _Driver:
                 break
             dt = time.perf_counter() - t
             if dt < self.limits.interval / 8:
-                chunk = min(chunk * 2, 1 << 22)
+                chunk = min(chunk * 2, self.max_chunk)
             elif dt > self.limits.interval / 2:
                 chunk = max(chunk // 2, 1)
         for k in range(int(qs.ctl[K_NSOL])):

@@ -17,9 +17,9 @@ from typing import Callable, Optional
 import numpy as np
 
 from .cells import FILLED, UNKNOWN
-from .propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_HITS,
+from .propagate import (CHUNK_GROWTH, DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_HITS,
                         S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
-                        S_TLEN, S_TOO_LARGE, build_net, check_all, new_work, prepass_lines,
+                        S_TLEN, S_TOO_LARGE, build_net, check_all, first_chunk, new_work, prepass_lines,
                         budget_arg)
 from .puzzle import Puzzle
 from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, brute_force,
@@ -164,7 +164,8 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
 
 # Line-solver applications in the first chunk of a seed scheduler run with limits: few, as one
 # application can cost from 0.1 us to ~20 ms (the seed linesolver near its budget); later chunks
-# are sized from the measured time per application (growing at most 16-fold per chunk).
+# are sized from the measured time per application (growing at most 16-fold per chunk, to at
+# most CHUNK_GROWTH times the first chunk ``propagate.first_chunk`` gives the puzzle).
 SEED_CHUNK = 4
 _PREPASS_DONE = -1  # the pre-pass's status once it has been over every line
 _ALL = 1 << 62  # max_steps of a run in one call
@@ -176,7 +177,8 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
     ``limits`` (time, progress). Returns the kernel's final status, or ST_PAUSED when a limit or
     the callback stopped the run. Without ``limits`` (no time limit, no callback) each runs in
     one call."""
-    chunk = SEED_CHUNK
+    chunk = min(SEED_CHUNK, first_chunk(net))
+    cap = CHUNK_GROWTH * first_chunk(net)
     if prepass:
         n_lines = len(net.clue_kind)
         at = [0]
@@ -187,7 +189,7 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
             if not prepass_lines(ls_id, budget, net, w, a, b):
                 return ST_CONTRADICTION
             return ST_PAUSED if b < n_lines else _PREPASS_DONE
-        status, chunk = _in_chunks(pre, chunk, w, limits)
+        status, chunk = _in_chunks(pre, chunk, cap, w, limits)
         if status != _PREPASS_DONE:
             return status
     ctl = new_control()
@@ -210,10 +212,10 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
 
         def run(k):
             return heuristic(ls_id, budget, step, seed_exit, n, k, net, w, ctl, hq)
-    return _in_chunks(run, chunk, w, limits)[0]
+    return _in_chunks(run, chunk, cap, w, limits)[0]
 
 
-def _in_chunks(run, chunk, w, limits):
+def _in_chunks(run, chunk, cap, w, limits):
     """Call ``run(max_steps)`` until it returns something else than ST_PAUSED, checking
     ``limits`` in between and sizing each chunk from the measured time per step to ~1/4 of the
     progress interval, as the full method does. Returns (status, chunk size reached), status
@@ -227,7 +229,7 @@ def _in_chunks(run, chunk, w, limits):
         if status != ST_PAUSED:
             return status, chunk
         dt = time.perf_counter() - t
-        chunk = max(1, min(int(chunk * target / max(dt, 1e-6)), 16 * chunk, 1 << 24))
+        chunk = max(1, min(int(chunk * target / max(dt, 1e-6)), 16 * chunk, cap))
         if limits.stop(w, "line solving"):
             return ST_PAUSED, chunk
 
