@@ -22,6 +22,8 @@ def register():
     panels.properties.register()
     operators.register()
     panels.sidebar.register()
+    panels.menus.register()
+    panels.preferences.register()
     if cli_command is not None:
         cli_command.register()
 
@@ -29,6 +31,8 @@ def register():
 def unregister():
     if cli_command is not None:
         cli_command.unregister()
+    panels.preferences.unregister()
+    panels.menus.unregister()
     panels.sidebar.unregister()
     operators.unregister()
     panels.properties.unregister()

@@ -9,40 +9,14 @@ from .clear import NONOGRAM_OT_clear
 from .compare import NONOGRAM_OT_compare
 from .export_puzzle import NONOGRAM_OT_export_puzzle
 from .import_puzzle import NONOGRAM_OT_import_puzzle
+from .kernel_cache import NONOGRAM_OT_clear_kernel_cache
 from .make import NONOGRAM_OT_make
+from .presets import classes as preset_classes
 from .show_cells import NONOGRAM_OT_show_cells
 from .solve import NONOGRAM_OT_solve
 
 classes = (NONOGRAM_OT_make, NONOGRAM_OT_solve, NONOGRAM_OT_compare, NONOGRAM_OT_show_cells,
-           NONOGRAM_OT_animate_solve, NONOGRAM_OT_export_puzzle, NONOGRAM_OT_import_puzzle, NONOGRAM_OT_clear)
+           NONOGRAM_OT_animate_solve, NONOGRAM_OT_export_puzzle, NONOGRAM_OT_import_puzzle,
+           NONOGRAM_OT_clear, NONOGRAM_OT_clear_kernel_cache, *preset_classes)
 # cast: the stubs declare register_classes_factory as returning None.
-_register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(classes))
-
-
-def _menu_object(self, context):
-    self.layout.separator()
-    self.layout.operator(NONOGRAM_OT_make.bl_idname, icon='MESH_GRID')
-
-
-def _menu_import(self, context):
-    self.layout.operator(NONOGRAM_OT_import_puzzle.bl_idname, text="Nonogram Puzzle (.json)")
-
-
-def _menu_export(self, context):
-    self.layout.operator(NONOGRAM_OT_export_puzzle.bl_idname, text="Nonogram Puzzle (.json)")
-
-
-_MENUS = (("VIEW3D_MT_object", _menu_object), ("TOPBAR_MT_file_import", _menu_import),
-          ("TOPBAR_MT_file_export", _menu_export))
-
-
-def register():
-    _register_classes()
-    for menu, fn in _MENUS:
-        getattr(bpy.types, menu).append(fn)
-
-
-def unregister():
-    for menu, fn in _MENUS:
-        getattr(bpy.types, menu).remove(fn)
-    _unregister_classes()
+register, unregister = cast(Any, bpy.utils.register_classes_factory(classes))

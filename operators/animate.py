@@ -1,10 +1,12 @@
 import bpy
 from bpy.props import BoolProperty
 
-from . import scene
+from ..panels.properties import AnimateOptions, option_names
+from . import polls, scene
+from .options import fill_from_panel
 
 
-class NONOGRAM_OT_animate_solve(bpy.types.Operator):
+class NONOGRAM_OT_animate_solve(polls.Polled, AnimateOptions, bpy.types.Operator):
     """Animate the last solve: on playback, cells become known in the order the solver found them"""
     bl_idname = "nonogram.animate_solve"
     bl_label = "Animate Solve"
@@ -12,17 +14,14 @@ class NONOGRAM_OT_animate_solve(bpy.types.Operator):
 
     clear: BoolProperty(name="Remove Animation", default=False, options={'SKIP_SAVE'})
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        obj = scene.nonogram_of(context.active_object)
-        return obj is not None and bool(obj.nonogram.report)
+    checks = (polls.object_mode, polls.solved)
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
         if self.clear:
             scene.clear_animation(obj)
             return {'FINISHED'}
-        frames = scene.settings(context).anim_frames
+        frames = fill_from_panel(self, context, option_names(AnimateOptions))["anim_frames"]
         try:
             n = scene.animate_solve(context.scene, obj, start=context.scene.frame_start,
                                     duration=frames)

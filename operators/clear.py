@@ -1,18 +1,15 @@
 import bpy
 
-from . import scene
-from .worker import active_job
+from . import polls, scene
 
 
-class NONOGRAM_OT_clear(bpy.types.Operator):
+class NONOGRAM_OT_clear(polls.Polled, bpy.types.Operator):
     """Delete the active nonogram and everything Make/Import created for it"""
     bl_idname = "nonogram.clear"
     bl_label = "Clear Nonogram"
     bl_options = {'REGISTER', 'UNDO'}
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        return scene.nonogram_of(context.active_object) is not None and active_job() is None
+    checks = (polls.object_mode, polls.no_job, polls.nonogram)
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event):
         return context.window_manager.invoke_confirm(self, event)

@@ -2,12 +2,12 @@ import json
 
 import bpy
 
-from . import scene
+from . import polls, scene
 from .runtime import engine
-from .worker import Job, JobOperator, active_job
+from .worker import Job, JobOperator
 
 
-class NONOGRAM_OT_compare(JobOperator, bpy.types.Operator):
+class NONOGRAM_OT_compare(polls.Polled, JobOperator, bpy.types.Operator):
     """Run the five seed solver configurations (Brute, Hier, Hier+Pre, Heur, Heur+Pre) on the
     active nonogram and show line-solver counts and bad-guess rates"""
     bl_idname = "nonogram.compare"
@@ -18,9 +18,7 @@ class NONOGRAM_OT_compare(JobOperator, bpy.types.Operator):
     # the run.
     cancel_is_cooperative = False
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        return scene.nonogram_of(context.active_object) is not None and active_job() is None
+    checks = (polls.no_job, polls.nonogram)
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)

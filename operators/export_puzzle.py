@@ -2,11 +2,11 @@ import bpy
 from bpy.props import StringProperty
 from bpy_extras.io_utils import ExportHelper
 
-from . import scene
+from . import polls, scene
 from .runtime import engine
 
 
-class NONOGRAM_OT_export_puzzle(bpy.types.Operator, ExportHelper):
+class NONOGRAM_OT_export_puzzle(polls.Polled, bpy.types.Operator, ExportHelper):
     """Save the active nonogram's puzzle as a puzzle file (the engine's JSON format)"""
     bl_idname = "nonogram.export_puzzle"
     bl_label = "Export Puzzle"
@@ -15,9 +15,7 @@ class NONOGRAM_OT_export_puzzle(bpy.types.Operator, ExportHelper):
     filename_ext = ".json"
     filter_glob: StringProperty(default="*.json", options={'HIDDEN'})
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        return scene.nonogram_of(context.active_object) is not None
+    checks = (polls.nonogram,)
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event):
         if not self.filepath:

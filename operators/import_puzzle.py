@@ -4,11 +4,12 @@ import bpy
 from bpy.props import FloatProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
-from . import scene
+from ..panels import preferences
+from . import polls, scene
 from .runtime import engine
 
 
-class NONOGRAM_OT_import_puzzle(bpy.types.Operator, ImportHelper):
+class NONOGRAM_OT_import_puzzle(polls.Polled, bpy.types.Operator, ImportHelper):
     """Build a nonogram from a 3D puzzle file (no source mesh needed)"""
     bl_idname = "nonogram.import_puzzle"
     bl_label = "Import Puzzle"
@@ -20,9 +21,7 @@ class NONOGRAM_OT_import_puzzle(bpy.types.Operator, ImportHelper):
     voxel_size: FloatProperty(name="Voxel Size", default=0.1, min=1e-4, soft_max=10.0,
                               unit='LENGTH')
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        return context.scene is not None and context.mode == 'OBJECT'
+    checks = (polls.object_mode,)
 
     def execute(self, context: bpy.types.Context):
         pf = engine("puzzlefile")
@@ -39,7 +38,7 @@ class NONOGRAM_OT_import_puzzle(bpy.types.Operator, ImportHelper):
                   cursor.y - (puzzle.shape[1] * size / 2 if puzzle.is_3d else 0), cursor.z)
         try:
             obj = scene.build_from_puzzle(context, puzzle, name=name, origin=origin,
-                                          voxel_size=size)
+                                          voxel_size=size, style=preferences.style(context))
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return {'CANCELLED'}

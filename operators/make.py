@@ -1,57 +1,53 @@
 import json
 
 import bpy
-from bpy.props import BoolProperty, FloatProperty, IntProperty
 
-from . import scene
+from ..panels import preferences
+from ..panels.properties import MakeOptions, option_names
+from . import polls, scene
+from .options import fill_from_panel
+from .worker import Job, JobOperator
 
-# Scripts may pass these; from the UI they come from the panel (Scene.nonogram_settings).
-_SETTINGS = ("resolution", "samples", "threshold", "robust", "hide_source")
-_HIDDEN = {'HIDDEN', 'SKIP_SAVE'}
+MAKE_OPTIONS = option_names(MakeOptions)
 
 
-class NONOGRAM_OT_make(bpy.types.Operator):
+class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operator):
     """Turn the active mesh into a 3D nonogram: voxels, clue labels and the stored puzzle
-    (settings in the Nonogram tab of the sidebar)"""
+    (in the background; Esc cancels)"""
     bl_idname = "nonogram.make"
     bl_label = "Make Nonogram"
-    bl_options = {'REGISTER', 'UNDO'}
+    bl_options = {'REGISTER', 'UNDO', 'PRESET'}
 
-    resolution: IntProperty(name="Resolution", default=12, min=1, options=_HIDDEN)
-    samples: IntProperty(name="Anti-aliasing", default=1, min=1, options=_HIDDEN)
-    threshold: FloatProperty(name="Threshold", default=0.5, min=0.0, max=1.0, options=_HIDDEN)
-    robust: BoolProperty(name="Robust", default=True, options=_HIDDEN)
-    hide_source: BoolProperty(name="Hide Source", default=False, options=_HIDDEN)
+    finish_checks = (polls.object_mode,)
+    checks = (polls.object_mode, polls.no_job, polls.mesh_source)
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        # Bad selections are explained by execute() rather than greyed out silently.
-        return context.scene is not None and context.mode == 'OBJECT'
+    def draw(self, context: bpy.types.Context):
+        self.layout.use_property_split = True
+        MakeOptions.draw_options(self.layout, self)
 
-    def execute(self, context: bpy.types.Context):
-        panel = scene.settings(context)
-        opts = {k: getattr(self if self.properties.is_property_set(k) else panel, k)
-                for k in _SETTINGS}
-        src = context.active_object
-        if src is not None and scene.nonogram_of(src) is not None:
-            self.report({'ERROR'}, f"'{src.name}' is already a nonogram: select a mesh object")
-            return {'CANCELLED'}
-        wm = context.window_manager
-
-        def progress(fraction: float) -> bool:
-            # large grids take seconds: show it on the cursor/status bar
-            wm.progress_update(fraction)
-            return False
-
-        wm.progress_begin(0.0, 1.0)
+    def make_job(self, context: bpy.types.Context):
+        # The source is read here, on the main thread; the worker only voxelizes; finish()
+        # builds the scene. Cancelling before finish() therefore leaves the file untouched.
+        options = fill_from_panel(self, context, MAKE_OPTIONS)
+        self._hide_source = options.pop("hide_source")
+        source = context.active_object
         try:
-            obj, result = scene.make_nonogram(context, src, progress=progress, **opts)
+            src = scene.read_source(context, source, options["resolution"])
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
+            return None
+        self._source_name = source.name
+        return Job("make", lambda progress: scene.voxelize_source(src, progress=progress,
+                                                                   **options))
+
+    def finish(self, context: bpy.types.Context, made):
+        source: "bpy.types.Object | None" = bpy.data.objects.get(self._source_name)
+        if source is None:
+            self.report({'ERROR'}, f"'{self._source_name}' was deleted while it was being made")
             return {'CANCELLED'}
-        finally:
-            wm.progress_end()
-        for w in result.warnings:
+        obj = scene.build_made(context, source, made, hide_source=self._hide_source,
+                               style=preferences.style(context))
+        for w in made.result.warnings:
             self.report({'WARNING'}, w)
         info = json.loads(scene.props(obj).make_info)
         X, Y, Z = info["shape"]

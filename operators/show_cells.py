@@ -1,10 +1,10 @@
 import bpy
 from bpy.props import EnumProperty
 
-from . import scene
+from . import polls, scene
 
 
-class NONOGRAM_OT_show_cells(bpy.types.Operator):
+class NONOGRAM_OT_show_cells(polls.Polled, bpy.types.Operator):
     """Choose which cells of the active nonogram are drawn"""
     bl_idname = "nonogram.show_cells"
     bl_label = "Show Cells"
@@ -23,10 +23,7 @@ class NONOGRAM_OT_show_cells(bpy.types.Operator):
             return "Highlight the cells the solver could not decide, or where two solutions differ"
         return "Show every cell that is not known to be empty"
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        obj = scene.nonogram_of(context.active_object)
-        return obj is not None and bool(obj.nonogram.report)
+    checks = (polls.object_mode, polls.solved)
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)

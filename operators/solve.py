@@ -1,13 +1,12 @@
 import bpy
-from bpy.props import BoolProperty, EnumProperty, FloatProperty
 
-from . import scene
+from ..panels.properties import SolveOptions, option_names
+from . import polls, scene
+from .options import fill_from_panel
 from .runtime import engine
-from .worker import Job, JobOperator, active_job
+from .worker import Job, JobOperator
 
-_METHODS = [('SETTINGS', "From Panel", "Use the Solve settings of the Nonogram panel"),
-            ('full', "Full", ""), ('brute', "Brute", ""), ('hierarchical', "Hierarchical", ""),
-            ('heuristic', "Heuristic", "")]
+SOLVE_OPTIONS = option_names(SolveOptions)
 
 
 def report_summary(report) -> dict:
@@ -22,33 +21,22 @@ def report_summary(report) -> dict:
     return d
 
 
-class NONOGRAM_OT_solve(JobOperator, bpy.types.Operator):
+class NONOGRAM_OT_solve(polls.Polled, SolveOptions, JobOperator, bpy.types.Operator):
     """Solve the active nonogram's puzzle (in the background; Esc cancels)"""
     bl_idname = "nonogram.solve"
     bl_label = "Solve Nonogram"
-    bl_options = {'REGISTER', 'UNDO'}
+    bl_options = {'REGISTER', 'UNDO', 'PRESET'}
 
-    method: EnumProperty(name="Method", items=_METHODS, default='SETTINGS',
-                         options={'SKIP_SAVE'})
-    prepass: BoolProperty(name="Pre-pass", default=False, options={'SKIP_SAVE'})
-    linesolver: EnumProperty(name="Line Solver", items=[('SETTINGS', "From Panel", ""),
-                                                        ('dp', "Complete (DP)", ""),
-                                                        ('seed', "Seed", "")],
-                             default='SETTINGS', options={'SKIP_SAVE'})
-    time_limit: FloatProperty(name="Time Limit", default=0.0, min=0.0, options={'SKIP_SAVE'},
-                              description="Seconds; 0 uses the panel's setting")
+    finish_checks = (polls.object_mode,)
+    checks = (polls.object_mode, polls.no_job, polls.nonogram)
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context):
-        return scene.nonogram_of(context.active_object) is not None and active_job() is None
+    def draw(self, context: bpy.types.Context):
+        self.layout.use_property_split = True
+        SolveOptions.draw_options(self.layout, self)
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        settings = scene.settings(context)
-        method = settings.method if self.method == 'SETTINGS' else self.method
-        prepass = settings.prepass if self.method == 'SETTINGS' else self.prepass
-        linesolver = settings.linesolver if self.linesolver == 'SETTINGS' else self.linesolver
-        time_limit = self.time_limit or settings.time_limit
+        options = fill_from_panel(self, context, SOLVE_OPTIONS)
         try:
             puzzle = scene.load_stored_puzzle(obj)
         except scene.NonogramError as e:
@@ -58,9 +46,7 @@ class NONOGRAM_OT_solve(JobOperator, bpy.types.Operator):
         self._obj_name = obj.name
         # Every method polls the progress callback, so Esc stops the engine (cooperative cancel).
         self.cancel_is_cooperative = True
-        return Job("solve", lambda progress: solve(
-            puzzle, method=method, prepass=prepass, linesolver=linesolver,
-            time_limit=time_limit, progress=progress))
+        return Job("solve", lambda progress: solve(puzzle, progress=progress, **options))
 
     def finish(self, context: bpy.types.Context, report):
         obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)

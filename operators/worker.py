@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING
 
 import bpy
 
+from . import polls
+from .scene.common import NonogramError
+
 if TYPE_CHECKING:
     _OperatorBase = bpy.types.Operator
 else:
@@ -43,6 +46,7 @@ class Job:
         self.error = None
         self.started = time.perf_counter()
         self.finished = False  # set by the main thread once it has consumed the job
+        self.on_progress = None  # fraction -> None, called from the thread that runs the job
         self._fn = fn
         self._thread = threading.Thread(target=self._run, name=f"nonogram: {label}", daemon=True)
 
@@ -50,6 +54,8 @@ class Job:
         """The engine's progress callback: returns True to ask it to stop."""
         self.fraction = float(fraction)
         self.message = str(message)
+        if self.on_progress is not None:
+            self.on_progress(self.fraction)
         return self.cancel_event.is_set()
 
     def _run(self):
@@ -93,7 +99,15 @@ class JobOperator(_OperatorBase):
         job = self.make_job(context)
         if job is None:
             return {'CANCELLED'}
-        job._run()
+        # In place, so the only progress Blender can show is the cursor's (a redo from Adjust
+        # Last Operation runs here too).
+        wm = context.window_manager
+        wm.progress_begin(0.0, 1.0)
+        job.on_progress = wm.progress_update
+        try:
+            job._run()
+        finally:
+            wm.progress_end()
         job.finished = True
         return self._conclude(context, job)
 
@@ -131,7 +145,13 @@ class JobOperator(_OperatorBase):
         if not job.done:
             self._status(context, job.status_text())
             return {'PASS_THROUGH'}
-        return self._stop(context, cancelled=job.cancel_event.is_set())
+        cancelled = job.cancel_event.is_set()
+        wait = ("" if cancelled or job.error is not None
+                else polls.why_not(context, *self.finish_checks))
+        if wait:
+            self._status(context, f"Nonogram {job.label} done: {wait} to apply it - Esc to cancel")
+            return {'PASS_THROUGH'}
+        return self._stop(context, cancelled=cancelled)
 
     def cancel(self, context: bpy.types.Context):
         # Blender ends the modal operator itself (a file is loaded, the window closes): stop the
@@ -146,6 +166,10 @@ class JobOperator(_OperatorBase):
 
     # engine calls that poll the progress callback stop soon after Esc; others are abandoned
     cancel_is_cooperative = True
+    # Checks (context -> reason, '' when fine) that must pass before finish() may change the
+    # scene: a result that lands while the user edits a mesh waits for them, rather than being
+    # written into mesh data that leaving Edit Mode would overwrite.
+    finish_checks: tuple = ()
 
     def make_job(self, context: bpy.types.Context):
         raise NotImplementedError
@@ -167,10 +191,14 @@ class JobOperator(_OperatorBase):
     def _conclude(self, context, job):
         if job.error is not None:
             err = job.error
-            self.report({'ERROR'}, f"Nonogram {job.label} failed: {type(err).__name__}: {err}")
+            self.report({'ERROR'}, str(err) if isinstance(err, NonogramError)
+                        else f"Nonogram {job.label} failed: {type(err).__name__}: {err}")
             return {'CANCELLED'}
         try:
             return self.finish(context, job.result)
+        except NonogramError as e:
+            self.report({'ERROR'}, str(e))
+            return {'CANCELLED'}
         except ReferenceError:
             self.report({'ERROR'}, f"The nonogram was deleted during the {job.label}")
             return {'CANCELLED'}

@@ -1,12 +1,16 @@
-"""N-panel UI and the add-on's property groups (display only, no logic)."""
-from . import properties, sidebar
+"""N-panel UI, menus and the add-on's property groups (display only, no logic)."""
+from . import menus, preferences, properties, sidebar
 
 
 def register():
     properties.register()
     sidebar.register()
+    menus.register()
+    preferences.register()
 
 
 def unregister():
+    preferences.unregister()
+    menus.unregister()
     sidebar.unregister()
     properties.unregister()

@@ -9,6 +9,10 @@ import bpy
 from bpy.props import (BoolProperty, EnumProperty, FloatProperty, IntProperty, IntVectorProperty,
                        PointerProperty, StringProperty)
 
+# The add-on's package, whose name is its preferences' bl_idname (as in operators/runtime.py;
+# imported from there, the operators would import these property groups half-made).
+ADDON_PACKAGE = __package__.rpartition(".")[0]
+
 SOLVE_METHODS = [
     ('full', "Full", "Line solving, probing and search: decides uniqueness (default)"),
     ('brute', "Brute", "Seed scheduler: every line, every pass"),
@@ -21,10 +25,22 @@ LINE_SOLVERS = [
 ]
 
 
-class NONOGRAM_PG_settings(bpy.types.PropertyGroup):
-    resolution: IntProperty(
-        name="Resolution", default=12, min=1, max=4096, soft_min=2, soft_max=128,
-        description="Voxels along the longest side of the mesh")
+RESOLUTION_RANGE = (1, 4096)
+
+
+def _resolution(**callbacks):
+    return IntProperty(
+        name="Resolution", default=12, min=RESOLUTION_RANGE[0], max=RESOLUTION_RANGE[1],
+        soft_min=2, soft_max=128, description="Voxels along the longest side of the mesh",
+        **callbacks)
+
+
+class MakeOptions:
+    """Make Nonogram's options: the operator's properties (Adjust Last Operation, presets) and
+    the panel's settings (``NONOGRAM_PG_settings``) are both declared here, so one more option
+    is one more line. The operator takes the panel's value for every option its caller did not
+    set (see ``operators/options.py``)."""
+    resolution: _resolution()
     samples: IntProperty(
         name="Anti-aliasing", default=1, min=1, max=8,
         description="Samples per voxel axis; a voxel is filled when the covered fraction "
@@ -37,6 +53,22 @@ class NONOGRAM_PG_settings(bpy.types.PropertyGroup):
         description="Vote between the x, y and z parity fills, so holes in the mesh leak less")
     hide_source: BoolProperty(
         name="Hide Source", default=False, description="Hide the source mesh after making")
+
+    @staticmethod
+    def draw_options(layout, data):
+        """The options of ``data`` (the panel's settings or the operator) in ``layout``."""
+        col = layout.column(align=True)
+        col.prop(data, "resolution")
+        col.prop(data, "samples")
+        sub = col.column(align=True)
+        sub.active = data.samples > 1
+        sub.prop(data, "threshold")
+        layout.prop(data, "robust")
+        layout.prop(data, "hide_source")
+
+
+class SolveOptions:
+    """Solve's options, shared by the operator and the panel as ``MakeOptions`` are."""
     method: EnumProperty(name="Method", items=SOLVE_METHODS, default='full')
     prepass: BoolProperty(
         name="Pre-pass", default=False,
@@ -45,9 +77,52 @@ class NONOGRAM_PG_settings(bpy.types.PropertyGroup):
     time_limit: FloatProperty(
         name="Time Limit", default=60.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
         description="Stop solving after this many seconds (the verdict is then 'unknown')")
+
+    @staticmethod
+    def draw_options(layout, data):
+        layout.prop(data, "method")
+        col = layout.column()
+        col.active = data.method != 'full'
+        col.prop(data, "prepass")
+        layout.prop(data, "linesolver")
+        layout.prop(data, "time_limit")
+
+
+class AnimateOptions:
     anim_frames: IntProperty(
         name="Frames", default=120, min=1, max=100000,
         description="Length of the solve animation in frames")
+
+
+def option_names(*groups) -> tuple:
+    """The property names an options class (or several) declares."""
+    return tuple(name for g in groups for name in g.__annotations__)
+
+
+def _panel_resolution(self):
+    # Until the user sets it in this scene, the resolution is the add-on preferences' default
+    # (files saved before had it stored under the same name).
+    value = self.get("resolution")
+    if value is not None:
+        return value
+    prefs = addon_preferences(bpy.context)
+    return prefs.resolution if prefs is not None else 12
+
+
+def _set_panel_resolution(self, value):
+    self["resolution"] = max(RESOLUTION_RANGE[0], min(RESOLUTION_RANGE[1], int(value)))
+
+
+def addon_preferences(context):
+    """The add-on's preferences (None where the add-on is registered without being enabled in
+    Blender's preferences, e.g. in tests)."""
+    addon = context.preferences.addons.get(ADDON_PACKAGE) if context.preferences else None
+    return addon.preferences if addon is not None else None
+
+
+class NONOGRAM_PG_settings(MakeOptions, SolveOptions, AnimateOptions, bpy.types.PropertyGroup):
+    """The scene's Make/Solve settings shown in the sidebar."""
+    resolution: _resolution(get=_panel_resolution, set=_set_panel_resolution)
 
 
 class NONOGRAM_PG_object(bpy.types.PropertyGroup):

@@ -6,10 +6,14 @@ import sys
 from typing import Any, cast
 
 import bpy
+from bl_ui.utils import PresetPanel
 
 from ..operators import scene as scene_mod
+from ..operators import polls
+from ..operators.make import NONOGRAM_OT_make
 from ..operators.runtime import ADDON_PACKAGE
 from ..operators.worker import active_job
+from .properties import MakeOptions, SolveOptions
 
 VERDICT_TEXT = {"unique": "Unique solution", "multiple": "Multiple solutions",
                 "none": "No solution", "unknown": "Unknown (stopped or stalled)"}
@@ -37,27 +41,49 @@ def _active_nonogram(context):
     return scene_mod.nonogram_of(context.active_object)
 
 
+class _OptionPresets(PresetPanel):
+    """The preset button of a panel's settings: the same files as the presets of the operator
+    ``nonogram.<operator>`` in Adjust Last Operation, applied to the sidebar's settings."""
+    operator = ""
+    preset_operator = "nonogram.preset_apply"
+    preset_subdir = preset_add_operator = ""
+    preset_operator_defaults: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.preset_subdir = f"operator/nonogram.{cls.operator}"
+        cls.preset_add_operator = f"nonogram.{cls.operator}_preset_add"
+        cls.preset_operator_defaults = {"menu_idname": cls.__name__}
+
+
+class NONOGRAM_PT_make_presets(_OptionPresets, bpy.types.Panel):
+    bl_label = "Make Presets"
+    operator = "make"
+
+
+class NONOGRAM_PT_solve_presets(_OptionPresets, bpy.types.Panel):
+    bl_label = "Solve Presets"
+    operator = "solve"
+
+
 class NONOGRAM_PT_make(_Sidebar, bpy.types.Panel):
     bl_label = "Make Nonogram"
+
+    def draw_header_preset(self, context):
+        NONOGRAM_PT_make_presets.draw_panel_header(self.layout)
 
     def draw(self, context: bpy.types.Context):
         layout = self.layout
         s = scene_mod.settings(context)
-        col = layout.column(align=True)
-        col.prop(s, "resolution")
-        col.prop(s, "samples")
-        sub = col.column(align=True)
-        sub.active = s.samples > 1
-        sub.prop(s, "threshold")
-        layout.prop(s, "robust")
-        layout.prop(s, "hide_source")
-        ob = context.active_object
+        MakeOptions.draw_options(layout, s)
+        if _draw_job(layout):
+            return
         row = layout.row()
         row.scale_y = 1.4
-        row.enabled = ob is not None and ob.type == 'MESH' and _active_nonogram(context) is None
         row.operator("nonogram.make", icon='MESH_GRID')
-        if not row.enabled:
-            layout.label(text="Select a mesh object", icon='INFO')
+        why = polls.why_not(context, *NONOGRAM_OT_make.checks)
+        if why:
+            layout.label(text=why, icon='INFO')
         err = numba_status()
         if err:
             box = layout.box()
@@ -72,24 +98,18 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
     def poll(cls, context):
         return _active_nonogram(context) is not None
 
+    def draw_header_preset(self, context):
+        NONOGRAM_PT_solve_presets.draw_panel_header(self.layout)
+
     def draw(self, context: bpy.types.Context):
         layout = self.layout
         obj = _active_nonogram(context)
         s = scene_mod.settings(context)
         _draw_info(layout, obj)
-        layout.prop(s, "method")
-        col = layout.column()
-        col.active = s.method != 'full'
-        col.prop(s, "prepass")
-        layout.prop(s, "linesolver")
-        layout.prop(s, "time_limit")
-        job = active_job()
-        row = layout.row()
-        row.scale_y = 1.4
-        if job is not None:
-            row.label(text=f"{job.label.capitalize()}: {job.fraction:.0%} (Esc cancels)",
-                      icon='TIME')
-        else:
+        SolveOptions.draw_options(layout, s)
+        if not _draw_job(layout):
+            row = layout.row()
+            row.scale_y = 1.4
             row.operator("nonogram.solve", icon='PLAY')
         report = scene_mod.load_stored_report(obj)
         if report:
@@ -124,6 +144,17 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
                 except KeyError:
                     continue
                 col.prop(mod, f'["{ident}"]', text=name)
+
+
+def _draw_job(layout) -> bool:
+    """The running job's progress in place of a button; False when nothing runs."""
+    job = active_job()
+    if job is None:
+        return False
+    row = layout.row()
+    row.scale_y = 1.4
+    row.label(text=f"{job.label.capitalize()}: {job.fraction:.0%} (Esc cancels)", icon='TIME')
+    return True
 
 
 def _draw_info(layout, obj):
@@ -189,6 +220,7 @@ class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
         layout.operator("nonogram.clear", icon='TRASH')
 
 
-classes = (NONOGRAM_PT_make, NONOGRAM_PT_solve, NONOGRAM_PT_compare, NONOGRAM_PT_file)
+classes = (NONOGRAM_PT_make_presets, NONOGRAM_PT_solve_presets, NONOGRAM_PT_make, NONOGRAM_PT_solve,
+           NONOGRAM_PT_compare, NONOGRAM_PT_file)
 # cast: the stubs declare register_classes_factory as returning None.
 register, unregister = cast(Any, bpy.utils.register_classes_factory(classes))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import time
+from types import SimpleNamespace
 from pathlib import Path
 
 import numpy as np
@@ -91,6 +93,16 @@ def data_counts() -> dict:
                                              "materials", "curves", "cameras", "images", "actions")}
 
 
+def data_names() -> dict:
+    """The names of every datablock in bpy.data, per collection: any new or orphan datablock
+    shows here."""
+    d = bpy.data
+    return {p.identifier: sorted(idb.name for idb in getattr(d, p.identifier))
+            for p in d.bl_rna.properties
+            if p.type == 'COLLECTION' and p.identifier not in ("window_managers", "screens",
+                                                                "workspaces")}
+
+
 def add_primitive(kind: str, **kwargs):
     """Add a mesh primitive ('cube', 'uv_sphere', 'monkey', ...) and return the new object."""
     getattr(bpy.ops.mesh, f"primitive_{kind}_add")(**kwargs)
@@ -134,3 +146,161 @@ def instances_of(obj):
             seen.add(key)
             out.append((inst.object.original, m))
     return out
+
+
+class Recorder:
+    """Just enough of a window-manager context to drive JobOperator's modal loop headless:
+    timers, modal handlers and status texts are recorded; everything else (scene, view layer,
+    active object, depsgraph) is the real ``bpy.context``."""
+
+    def __init__(self):
+        self.status = []
+        self.timers = []
+        self.handlers = []
+        self.progress = []
+        self.window = object()
+        self.screen = None
+        self.workspace = self
+        self.window_manager = self
+
+    def __getattr__(self, name):
+        return getattr(bpy.context, name)
+
+    def status_text_set(self, text):
+        self.status.append(text)
+
+    def event_timer_add(self, step, window=None):
+        t = object()
+        self.timers.append(t)
+        return t
+
+    def event_timer_remove(self, timer):
+        self.timers.remove(timer)
+
+    def modal_handler_add(self, op):
+        self.handlers.append(op)
+
+    def progress_begin(self, lo, hi):
+        self.progress.append(("begin", lo, hi))
+
+    def progress_update(self, value):
+        self.progress.append(("update", value))
+
+    def progress_end(self):
+        self.progress.append(("end",))
+
+
+class Event:
+    """Only what bpy.types.Event has (no reference to the timer that fired, for one)."""
+    __slots__ = [p.identifier for p in bpy.types.Event.bl_rna.properties if p.identifier != "rna_type"]
+
+    def __init__(self, type, value='NOTHING'):
+        self.type, self.value = type, value
+
+
+def drive_modal(op, ctx, events, timeout=120.0):
+    """Feed timer ticks (and the given events first) until the operator stops (the timeout
+    allows for a first compile of the kernels)."""
+    t0 = time.perf_counter()
+    for ev in events:
+        r = op.modal(ctx, ev)
+        if r != {'RUNNING_MODAL'} and r != {'PASS_THROUGH'}:
+            return r
+    while time.perf_counter() - t0 < timeout:
+        time.sleep(0.02)
+        r = op.modal(ctx, Event('TIMER'))
+        if r not in ({'RUNNING_MODAL'}, {'PASS_THROUGH'}):
+            return r
+    raise AssertionError("modal operator did not stop")
+
+
+class _SetProperties:
+    """``op.properties`` of a stand-in: a property counts as set once assigned, as in Blender."""
+
+    def __init__(self):
+        self.set = set()
+
+    def is_property_set(self, name, ghost=True):
+        return name in self.set
+
+
+def operator_stand_in(op_class, **props):
+    """The Python side of a registered operator class (its own methods and mix-ins, the real
+    code) on a plain object: Blender cannot create an operator instance outside its operator
+    machinery, and headless it has no event loop to drive a modal one. Property values start at
+    their RNA defaults; ``props`` are set as a caller's arguments are. ``run_synchronously`` is
+    False (modal, as in the UI); reports are recorded in ``.reports``."""
+    module, name = op_class.bl_idname.split(".")
+    rna = getattr(getattr(bpy.ops, module), name).get_rna_type().properties
+    names = [p.identifier for p in rna if p.identifier != "rna_type"]
+    own = {k: v for k, v in vars(op_class).items()
+           if k not in ("__dict__", "__weakref__", "bl_rna", "__annotations__")}
+    bases = tuple(b for b in op_class.__mro__[1:]
+                  if b.__module__.startswith(PACKAGE + ".") or b.__module__ == "blender_support")
+
+    def setattr_(self, name, value):
+        object.__setattr__(self, name, value)
+        if name in names:
+            self.properties.set.add(name)
+
+    def report(self, kind, msg):
+        self.reports.append((set(kind), msg))
+
+    cls = type(op_class.__name__ + "StandIn", bases, dict(
+        own, __setattr__=setattr_, report=report, run_synchronously=lambda self, ctx: False))
+    op = cls.__new__(cls)
+    object.__setattr__(op, "properties", _SetProperties())
+    object.__setattr__(op, "reports", [])
+    object.__setattr__(op, "bl_rna", SimpleNamespace(properties=rna))
+    for name in names:
+        object.__setattr__(op, name, rna[name].default)
+    for name, value in props.items():
+        setattr(op, name, value)
+    return op
+
+
+class RecordingLayout:
+    """Records what a panel or menu draws, checking every property, operator and menu it names
+    exists (and every operator property it sets)."""
+
+    def __init__(self, log):
+        self.log = log
+        self.enabled = self.active = True
+        self.scale_y = 1.0
+        self.use_property_split = False
+
+    def _sub(self, *a, **k):
+        return RecordingLayout(self.log)
+    row = column = box = grid_flow = split = _sub
+
+    def separator(self, *a, **k):
+        pass
+
+    def context_pointer_set(self, name, data):
+        pass
+
+    def label(self, text="", **k):
+        self.log.append(("label", text))
+
+    def prop(self, data, name, **k):
+        if name.startswith('["'):
+            assert name[2:-2] in data.keys(), name
+        else:
+            assert name in data.bl_rna.properties, name
+        self.log.append(("prop", name))
+
+    def operator(self, idname, **k):
+        mod, op = idname.split(".")
+        rna = getattr(getattr(bpy.ops, mod), op).get_rna_type()
+        self.log.append(("operator", idname))
+        log = self.log
+
+        class Props:
+            def __setattr__(self, name, value):
+                assert name in rna.properties, (idname, name)
+                log.append(("operator_prop", (idname, name, value)))
+        return Props()
+
+    def menu(self, name, **k):
+        assert hasattr(bpy.types, name), name
+        self.log.append(("menu", name))

@@ -1,12 +1,16 @@
 """Make Nonogram on real meshes, and the errors that must leave bpy.data untouched."""
+import builtins
 import json
+import threading
 from collections import Counter
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from blender_support import (add_primitive, addon, addon_module, bpy, data_counts, engine, instances_of,
-                             mesh_coords, point_attribute, run_op)
+from blender_support import (Event, Recorder, RecordingLayout, add_primitive, addon, addon_module, bpy, data_counts, data_names,
+                             drive_modal, engine, instances_of, mesh_coords, operator_stand_in, point_attribute,
+                             run_op, view3d_override)
 
 pytestmark = pytest.mark.blender
 
@@ -224,3 +228,229 @@ def test_errors_leave_data_unchanged(addon):
     add_primitive("cube")
     assert _make(4) == {'FINISHED'}
     assert "already a nonogram" in _bad()
+
+
+BASIC_OPTIONS = ("resolution", "samples", "threshold", "robust", "hide_source")
+
+
+def _voxel_grid(src, res):
+    verts, tris = _world_triangles(src)
+    return engine("voxelize").voxelize(verts, tris, resolution=res, samples=1, threshold=0.5,
+                                       robust=True, fit=True).grid
+
+
+def _spy_progress(monkeypatch, hold_until_cancel=False):
+    """Record (thread, fraction) of every progress call the job gets; optionally hold the worker
+    in its first call until Esc has been pressed (so Esc lands mid-voxelization)."""
+    worker = addon_module("operators.worker")
+    real = worker.Job.progress
+    calls = []
+
+    def spy(job, fraction, message=""):
+        calls.append((threading.get_ident(), float(fraction)))
+        if hold_until_cancel:
+            assert job.cancel_event.wait(10)
+        return real(job, fraction, message)
+    monkeypatch.setattr(worker.Job, "progress", spy)
+    return calls
+
+
+def test_modal_make_reports_progress_and_builds_on_the_main_thread(addon, monkeypatch):
+    src = add_primitive("monkey")
+    bpy.context.scene.nonogram_settings.resolution = 10
+    calls = _spy_progress(monkeypatch)
+    before = data_names()
+    ctx = Recorder()
+    op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
+    assert ctx.handlers == [op] and len(ctx.timers) == 1
+    # The scene is built by finish() on the main thread, never while the worker runs.
+    assert data_names() == before
+    assert op.modal(ctx, Event('MOUSEMOVE')) == {'PASS_THROUGH'}
+    assert drive_modal(op, ctx, []) == {'FINISHED'}
+    obj = bpy.context.active_object
+    assert obj.nonogram.is_nonogram and obj.nonogram.source == src
+    assert np.array_equal(point_attribute(obj, "solution"), _voxel_grid(src, 10).ravel())
+    # The voxelizer's progress reached the job from the worker thread, in order, up to 100 %.
+    fractions = [f for _, f in calls]
+    assert len(calls) >= 3 and fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert all(t != threading.get_ident() for t, _ in calls)
+    assert any(t and t.startswith("Nonogram make:") and "Esc to cancel" in t for t in ctx.status)
+    assert ctx.status[-1] is None and ctx.timers == []
+    assert any("Nonogram" in msg and "filled cells" in msg for _, msg in op.reports)
+    assert addon_module("operators.worker").active_job() is None
+
+
+def test_modal_make_esc_restores_everything(addon, monkeypatch):
+    src = add_primitive("monkey")
+    src.modifiers.new("sub", 'SUBSURF').levels = 1
+    other = add_primitive("cube", location=(4, 0, 0))
+    other.select_set(False)
+    src.select_set(True)
+    bpy.context.view_layer.objects.active = src
+    s = bpy.context.scene.nonogram_settings
+    s.resolution, s.hide_source = 16, True
+    calls = _spy_progress(monkeypatch, hold_until_cancel=True)
+    names, counts, coords = data_names(), data_counts(), mesh_coords(src).copy()
+    selected = {o.name for o in bpy.context.selected_objects}
+    ctx = Recorder()
+    op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
+    worker = addon_module("operators.worker")
+    job = worker.active_job()
+    assert job is not None and job.label == "make"
+    # Esc while the voxelizer runs: the job is asked to stop, and stops at its next check.
+    assert op.modal(ctx, Event('ESC', value='PRESS')) == {'RUNNING_MODAL'}
+    assert drive_modal(op, ctx, []) == {'CANCELLED'}
+    assert calls and job.done and job.error is not None and "cancelled" in str(job.error)
+    assert any("Nonogram make cancelled" in msg for _, msg in op.reports)
+    # Exactly as before: no datablock added (not even an orphan), the source untouched and
+    # still visible (hide_source only applies to a finished Make), selection kept.
+    assert data_names() == names and data_counts() == counts
+    assert np.array_equal(mesh_coords(src), coords) and list(src.modifiers.keys()) == ["sub"]
+    assert src.visible_get() and bpy.context.view_layer.objects.active == src
+    assert {o.name for o in bpy.context.selected_objects} == selected
+    assert ctx.timers == [] and ctx.status[-1] is None and worker.active_job() is None
+
+
+def test_modal_make_esc_after_the_voxels_are_done_still_builds_nothing(addon):
+    add_primitive("monkey")
+    bpy.context.scene.nonogram_settings.resolution = 8
+    names = data_names()
+    ctx = Recorder()
+    op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
+    job = addon_module("operators.worker").active_job()
+    assert job.done_event.wait(120) and job.error is None
+    # Esc before the timer tick that would have built the scene.
+    assert op.modal(ctx, Event('ESC', value='PRESS')) == {'RUNNING_MODAL'}
+    assert drive_modal(op, ctx, []) == {'CANCELLED'}
+    assert data_names() == names
+
+
+def test_modal_make_waits_for_object_mode_to_build(addon):
+    add_primitive("monkey")
+    other = add_primitive("cube", location=(4, 0, 0))
+    src = bpy.data.objects["Suzanne"]
+    bpy.context.view_layer.objects.active = src
+    bpy.context.scene.nonogram_settings.resolution = 6
+    ctx = Recorder()
+    op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
+    job = addon_module("operators.worker").active_job()
+    # Meanwhile the user edits another mesh: the finished job waits instead of building.
+    bpy.context.view_layer.objects.active = other
+    with bpy.context.temp_override(**view3d_override()):
+        bpy.ops.object.mode_set(mode='EDIT')
+    names = data_names()
+    assert job.done_event.wait(120)
+    for _ in range(3):
+        assert op.modal(ctx, Event('TIMER')) == {'PASS_THROUGH'}
+    assert data_names() == names
+    assert "Switch to Object Mode to apply it" in ctx.status[-1]
+    with bpy.context.temp_override(**view3d_override()):
+        bpy.ops.object.mode_set(mode='OBJECT')
+    assert drive_modal(op, ctx, []) == {'FINISHED'}
+    assert bpy.context.active_object.nonogram.is_nonogram
+
+
+def test_make_options_are_real_properties_for_adjust_last_operation(addon):
+    cls = bpy.types.NONOGRAM_OT_make
+    assert {'REGISTER', 'UNDO', 'PRESET'} <= cls.bl_options
+    rna = bpy.ops.nonogram.make.get_rna_type().properties
+    options = addon_module("operators.make").MAKE_OPTIONS  # every option, later ones too
+    assert set(BASIC_OPTIONS) <= set(options)
+    for name in options:
+        # Shown in the redo panel, and saved in presets (Blender's skip SKIP_SAVE ones).
+        assert not rna[name].is_hidden and not rna[name].is_skip_save, name
+    # The redo panel draws every option (the operator's own draw).
+    log = []
+    op = operator_stand_in(cls)
+    op.layout = RecordingLayout(log)
+    op.draw(bpy.context)
+    assert sorted(v for kind, v in log if kind == "prop") == sorted(options)
+
+
+def test_redo_reruns_with_the_operators_own_values(addon):
+    src = add_primitive("monkey")
+    bpy.context.scene.nonogram_settings.resolution = 6
+    scene_mod = addon_module("operators.scene")
+    op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
+    # First run: the options the caller left unset come from the panel, and are then set.
+    ctx = Recorder()
+    assert op.execute(ctx) == {'FINISHED'}
+    assert op.resolution == 6 and op.properties.is_property_set("resolution")
+    # In place (scripts, redo), Make shows its progress on the cursor.
+    assert ctx.progress[0] == ("begin", 0.0, 1.0) and ctx.progress[-1] == ("end",)
+    assert ("update", 1.0) in ctx.progress
+    first = bpy.context.active_object
+    assert np.array_equal(point_attribute(first, "solution"), _voxel_grid(src, 6).ravel())
+    # Adjust Last Operation: Blender undoes the Make, sets the changed value on the operator
+    # and runs execute() again; the panel is not consulted.
+    scene_mod.clear_nonogram(first)
+    bpy.context.view_layer.objects.active = src
+    op.resolution = 9
+    assert op.execute(Recorder()) == {'FINISHED'}
+    second = bpy.context.active_object
+    assert json.loads(second.nonogram.make_info)["resolution"] == 9
+    assert np.array_equal(point_attribute(second, "solution"), _voxel_grid(src, 9).ravel())
+    assert bpy.context.scene.nonogram_settings.resolution == 6
+
+
+def _run_operator_preset(path, op):
+    """Run a preset file as Blender's redo panel does (``script.execute_preset``), with
+    ``bpy.context.active_operator`` being ``op``; headless there is no active operator."""
+    fake_bpy = SimpleNamespace(context=SimpleNamespace(active_operator=op))
+
+    def imp(name, *args, **kwargs):
+        return fake_bpy if name == "bpy" else builtins.__import__(name, *args, **kwargs)
+    code = compile(path.read_text(), str(path), "exec")
+    exec(code, {"__builtins__": dict(vars(builtins), __import__=imp)})
+
+
+def test_presets_are_written_and_applied_to_panel_and_operator(addon, tmp_path, monkeypatch):
+    # Presets go to the user's script folder: a temporary one here.
+    monkeypatch.setenv("BLENDER_USER_SCRIPTS", str(tmp_path))
+    src = add_primitive("monkey")
+    s = bpy.context.scene.nonogram_settings
+    s.resolution, s.samples, s.threshold, s.robust = 5, 2, 0.25, False
+    assert bpy.ops.nonogram.make_preset_add(name="Chunky Draft") == {'FINISHED'}
+    path = tmp_path / "presets" / "operator" / "nonogram.make" / "Chunky_Draft.py"
+    assert path.is_file()
+    text = path.read_text()
+    # Blender's operator preset format, so the redo panel's preset menu lists and applies it.
+    assert "op = bpy.context.active_operator" in text
+    assert "op.resolution = 5" in text and "op.robust = False" in text
+    assert str(path.parent) in bpy.utils.preset_paths("operator/nonogram.make")
+    # The sidebar's preset button lists it, applying it with our operator, and offers + and -.
+    panel = addon_module("panels.sidebar").NONOGRAM_PT_make_presets
+    log = []
+    fake = type("P", (), {k: getattr(panel, k) for k in (
+        "preset_subdir", "preset_operator", "preset_add_operator", "preset_operator_defaults",
+        "path_menu",)})()
+    fake.layout = RecordingLayout(log)
+    panel.draw(fake, bpy.context)
+    props = [v for kind, v in log if kind == "operator_prop"]
+    assert ("nonogram.preset_apply", "filepath", str(path)) in props
+    assert ("nonogram.preset_apply", "menu_idname", "NONOGRAM_PT_make_presets") in props
+    assert ("nonogram.make_preset_add", "remove_name", True) in props
+
+    # The sidebar applies it to the panel's settings (reading, not running, the file).
+    s.resolution, s.samples, s.threshold, s.robust = 12, 1, 0.5, True
+    assert bpy.ops.nonogram.preset_apply(filepath=str(path),
+                                         menu_idname="NONOGRAM_PT_make_presets") == {'FINISHED'}
+    assert (s.resolution, s.samples, s.threshold, s.robust) == (5, 2, 0.25, False)
+    assert bpy.types.NONOGRAM_PT_make_presets.bl_label == "Chunky Draft"
+
+    # The redo panel applies it to the operator, which then makes with those values.
+    s.resolution, s.samples, s.threshold, s.robust = 12, 1, 0.5, True
+    op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
+    _run_operator_preset(path, op)
+    assert (op.resolution, op.samples, op.robust) == (5, 2, False)
+    assert op.execute(Recorder()) == {'FINISHED'}
+    info = json.loads(bpy.context.active_object.nonogram.make_info)
+    assert (info["resolution"], info["samples"], info["threshold"], info["robust"]) == (5, 2, 0.25, False)
+
+    # Removing it (the "-" beside the preset) deletes the file.
+    assert bpy.ops.nonogram.make_preset_add(name="Chunky_Draft", remove_name=True) == {'FINISHED'}
+    assert not path.exists()

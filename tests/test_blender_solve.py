@@ -6,8 +6,8 @@ import time
 import numpy as np
 import pytest
 
-from blender_support import (add_primitive, addon, addon_module, bpy, engine, instances_of, point_attribute,
-                             run_op)
+from blender_support import (Event, Recorder, add_primitive, addon, addon_module, bpy, drive_modal, engine,
+                             instances_of, point_attribute, run_op)
 
 pytestmark = pytest.mark.blender
 
@@ -164,41 +164,6 @@ def test_worker_job_runs_off_the_main_thread_and_cancels(addon):
     assert isinstance(job.error, ValueError)
 
 
-class _Recorder:
-    """Just enough of a window-manager context to drive JobOperator's modal loop headless."""
-
-    def __init__(self):
-        self.status = []
-        self.timers = []
-        self.handlers = []
-        self.window = object()
-        self.screen = None
-        self.workspace = self
-        self.window_manager = self
-
-    def status_text_set(self, text):
-        self.status.append(text)
-
-    def event_timer_add(self, step, window=None):
-        t = object()
-        self.timers.append(t)
-        return t
-
-    def event_timer_remove(self, timer):
-        self.timers.remove(timer)
-
-    def modal_handler_add(self, op):
-        self.handlers.append(op)
-
-
-class _Event:
-    """Only what bpy.types.Event has (no reference to the timer that fired, for one)."""
-    __slots__ = [p.identifier for p in bpy.types.Event.bl_rna.properties if p.identifier != "rna_type"]
-
-    def __init__(self, type, value='NOTHING'):
-        self.type, self.value = type, value
-
-
 def _modal_op(addon, fn, cooperative=True):
     worker = addon_module("operators.worker")
 
@@ -223,23 +188,8 @@ def _modal_op(addon, fn, cooperative=True):
     return Op()
 
 
-def _drive(op, ctx, events, timeout=10.0):
-    """Feed timer ticks (and the given events first) until the operator stops."""
-    t0 = time.perf_counter()
-    for ev in events:
-        r = op.modal(ctx, ev)
-        if r != {'RUNNING_MODAL'} and r != {'PASS_THROUGH'}:
-            return r
-    while time.perf_counter() - t0 < timeout:
-        time.sleep(0.02)
-        r = op.modal(ctx, _Event('TIMER'))
-        if r not in ({'RUNNING_MODAL'}, {'PASS_THROUGH'}):
-            return r
-    raise AssertionError("modal operator did not stop")
-
-
 def test_modal_solve_reports_progress_and_finishes(addon):
-    ctx = _Recorder()
+    ctx = Recorder()
 
     def work(progress):
         for i in range(10):
@@ -247,11 +197,11 @@ def test_modal_solve_reports_progress_and_finishes(addon):
             time.sleep(0.02)
         return 42
     op = _modal_op(addon, work)
-    assert op.invoke(ctx, _Event('NONE')) == {'RUNNING_MODAL'}
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
     assert ctx.handlers == [op] and len(ctx.timers) == 1
     # Other events pass through: Blender stays usable while the job runs.
-    assert op.modal(ctx, _Event('MOUSEMOVE')) == {'PASS_THROUGH'}
-    assert _drive(op, ctx, []) == {'FINISHED'}
+    assert op.modal(ctx, Event('MOUSEMOVE')) == {'PASS_THROUGH'}
+    assert drive_modal(op, ctx, []) == {'FINISHED'}
     assert op.finished_with == 42
     assert ctx.timers == [] and ctx.status[-1] is None
     assert any(s and "test job" in s and "%" in s for s in ctx.status)
@@ -259,7 +209,7 @@ def test_modal_solve_reports_progress_and_finishes(addon):
 
 
 def test_modal_esc_cancels_and_changes_nothing(addon):
-    ctx = _Recorder()
+    ctx = Recorder()
     stopped = threading.Event()
 
     def work(progress):
@@ -268,31 +218,31 @@ def test_modal_esc_cancels_and_changes_nothing(addon):
         stopped.set()
         return "should be dropped"
     op = _modal_op(addon, work)
-    assert op.invoke(ctx, _Event('NONE')) == {'RUNNING_MODAL'}
-    assert _drive(op, ctx, [_Event('ESC', value='PRESS')]) == {'CANCELLED'}
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
+    assert drive_modal(op, ctx, [Event('ESC', value='PRESS')]) == {'CANCELLED'}
     assert stopped.is_set()  # the engine saw the request through its progress callback
     assert op.finished_with is None and ctx.timers == []
     assert any("cancelled" in msg for _, msg in op.reports)
 
 
 def test_modal_esc_abandons_a_job_that_does_not_poll(addon):
-    ctx = _Recorder()
+    ctx = Recorder()
     release = threading.Event()
 
     def work(progress):
         release.wait(10)
         return "late"
     op = _modal_op(addon, work, cooperative=False)
-    assert op.invoke(ctx, _Event('NONE')) == {'RUNNING_MODAL'}
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
     t0 = time.perf_counter()
-    assert op.modal(ctx, _Event('ESC', value='PRESS')) == {'CANCELLED'}
+    assert op.modal(ctx, Event('ESC', value='PRESS')) == {'CANCELLED'}
     assert time.perf_counter() - t0 < 0.5  # does not wait for the engine
     assert op.finished_with is None and ctx.timers == []
     release.set()
 
 
 def test_blender_ending_the_modal_operator_stops_the_job(addon):
-    ctx = _Recorder()
+    ctx = Recorder()
     saw_cancel = threading.Event()
 
     def work(progress):
@@ -301,7 +251,7 @@ def test_blender_ending_the_modal_operator_stops_the_job(addon):
         saw_cancel.set()
         return "dropped"
     op = _modal_op(addon, work)
-    assert op.invoke(ctx, _Event('NONE')) == {'RUNNING_MODAL'}
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
     op.cancel(ctx)  # what Blender calls when it removes the handler (e.g. on file load)
     assert saw_cancel.wait(5)
     assert ctx.timers == [] and ctx.status[-1] is None

@@ -128,6 +128,9 @@ got["t_batch"] = time.perf_counter() - t2
 got["batch_file"] = sys.modules[MOD + ".batch"].__file__
 with open(os.path.join(res_dir, "batch", "summary.csv"), newline="") as fh:
     got["batch_rows"] = list(csv.DictReader(fh))
+# The preferences exist under the extension's package name; they see its kernel cache.
+got["prefs_resolution"] = bpy.context.preferences.addons[MOD].preferences.resolution
+got["numba_status"] = sys.modules[MOD + ".operators.runtime"].numba_status()
 print("RESULT " + json.dumps(got))
 """
 
@@ -168,5 +171,12 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
     assert got["batch_code"] == 0
     assert [(r["model"], r["status"], r["size"], r["verdict"]) for r in got["batch_rows"]] == [
         ("cube", "ok", "3x3x3", "unique")]
+
+    # The add-on's preferences, and the numba state they show.
+    assert got["prefs_resolution"] == 12
+    status = got["numba_status"]
+    assert status["version"] and not status["error"] and status["loaded"]
+    assert Path(status["cache_dir"]).is_relative_to(resources / "extensions"), status
+    assert status["cache_files"] > 0 and status["cache_bytes"] > 0
     print(f"install {got['t_install']:.1f} s, Make Nonogram (cold JIT) {got['t_make']:.1f} s, "
           f"batch (cold JIT of the solver) {got['t_batch']:.1f} s")

@@ -17,10 +17,11 @@ mesh), ``store`` (data kept on the object), ``cells`` (solver results and animat
 The names below are the package's public API.
 """
 from .attributes import get_point_attribute, set_point_attribute
-from .build import build_from_puzzle, make_nonogram
+from .build import (Made, SourceMesh, build_from_puzzle, build_made, make_nonogram, read_source,
+                    voxelize_source)
 from .cells import animate_solve, apply_solve_result, clear_animation, show_cells
 from .clear import clear_nonogram
-from .common import EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
+from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
 from .source import check_resolution, grid_estimate, source_triangles
@@ -28,10 +29,13 @@ from .store import (cells_mesh, jsonable, load_stored_puzzle, load_stored_report
                     props, settings, store_puzzle, store_report)
 
 __all__ = [
-    "EMPTY", "FILLED", "KIND_CODES", "MAX_CELLS", "UNKNOWN", "NonogramError",
-    "animate_solve", "apply_solve_result", "build_from_puzzle", "cells_mesh", "check_resolution",
+    "DEFAULT_STYLE", "EMPTY", "FILLED", "KIND_CODES", "MAX_CELLS", "UNKNOWN", "Made",
+    "NonogramError", "SourceMesh",
+    "animate_solve", "apply_solve_result", "build_from_puzzle", "build_made", "cells_mesh",
+    "check_resolution",
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
     "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
-    "make_nonogram", "nonogram_of", "props", "set_modifier_input", "set_point_attribute",
-    "settings", "show_cells", "source_triangles", "store_puzzle", "store_report", "voxel_group",
+    "make_nonogram", "nonogram_of", "props", "read_source", "set_modifier_input",
+    "set_point_attribute", "settings", "show_cells", "source_triangles", "store_puzzle",
+    "store_report", "voxel_group", "voxelize_source",
 ]

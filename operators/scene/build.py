@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import json
 import time
-from typing import cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 import bpy
 import numpy as np
 
 from ..runtime import engine
 from .attributes import points_mesh, set_point_attribute
-from .common import MAX_CELLS, UNKNOWN, NonogramError
+from .common import DEFAULT_STYLE, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import glyph_library, clue_points
 from .nodes import label_group, set_modifier_input, voxel_group
 from .source import check_resolution, source_triangles
@@ -34,13 +35,16 @@ def _remove_ids(ids):
 
 
 def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(0.0, 0.0, 0.0),
-                      voxel_size: float = 1.0) -> bpy.types.Object:
-    """Build the nonogram scene for a 3D puzzle; returns the nonogram object (made active)."""
+                      voxel_size: float = 1.0, style=None) -> bpy.types.Object:
+    """Build the nonogram scene for a 3D puzzle; returns the nonogram object (made active).
+
+    ``style``: colours and label size (``DEFAULT_STYLE``'s keys; missing ones are defaults)."""
     if not getattr(puzzle, "is_3d", False):
         raise NonogramError(f"'{puzzle.name or name}' is a {len(puzzle.shape)}D puzzle; only 3D "
                             "puzzles can be built in the scene")
     if puzzle.clue_kind.size and int(puzzle.clue_kind.max()) == 1:
         raise NonogramError("block-list clues cannot be shown on a 3D nonogram")
+    style = {**DEFAULT_STYLE, **(style or {})}
     X, Y, Z = puzzle.shape
     if X * Y * Z > MAX_CELLS:
         raise NonogramError(f"a {X}×{Y}×{Z} puzzle has too many cells (limit {MAX_CELLS:,})")
@@ -69,10 +73,10 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         obj.location = tuple(float(v) for v in origin)
         obj.scale = (float(voxel_size),) * 3
         mod = cast(bpy.types.NodesModifier, obj.modifiers.new("Nonogram Voxels", 'NODES'))
-        mod.node_group = voxel_group()
+        mod.node_group = voxel_group(style)
 
         pts = clue_points(puzzle)
-        glyphs, outlines, glyph_index = glyph_library(name, pts, created)
+        glyphs, outlines, glyph_index = glyph_library(name, pts, created, style)
         lmesh = points_mesh(f"{name} Clue Points", pts["position"])
         created.append(lmesh)
         set_point_attribute(lmesh, "glyph", glyph_index)
@@ -89,6 +93,7 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         set_modifier_input(lmod, "Glyphs", glyphs)
         set_modifier_input(lmod, "Outlines", outlines)
         set_modifier_input(lmod, "Show Zero Clues", False)
+        set_modifier_input(lmod, "Label Size", float(style["label_size"]))
 
         pg = props(obj)
         pg.is_nonogram = True
@@ -114,24 +119,51 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
     return obj
 
 
-def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.5, robust=True,
-                  hide_source=False, progress=None):
-    """Voxelize the evaluated mesh of ``source_obj`` in world space and build its nonogram.
+@dataclass
+class SourceMesh:
+    """A source mesh read on the main thread: all the voxelizer needs, and no bpy data."""
+    name: str
+    verts: np.ndarray
+    tris: np.ndarray
+    times: dict
 
-    ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it).
 
-    Returns (nonogram object, VoxelResult). Raises NonogramError, with bpy.data unchanged, on
-    input that cannot make a puzzle. Timings land in ``obj.nonogram.make_info`` (JSON).
+@dataclass
+class Made:
+    """What ``voxelize_source`` hands to ``build_made``: the voxels and their puzzle."""
+    name: str
+    result: Any  # engine.voxelize.VoxelResult
+    puzzle: Any  # engine.puzzle.Puzzle
+    options: dict
+    times: dict
+
+
+def read_source(context, source_obj, resolution) -> SourceMesh:
+    """The evaluated mesh of ``source_obj`` in world space, checked against ``resolution``.
+
+    Main thread only (it reads bpy). It also imports the engine, so that numba's cache folder
+    is set on the main thread; compiling, if needed, happens in ``voxelize_source``.
     """
     t0 = time.perf_counter()
     verts, tris = source_triangles(context, source_obj)
     check_resolution(verts, int(resolution))
-    tl = time.perf_counter()
-    vox = engine("voxelize")  # first call: imports numba and loads cached kernels
-    clues = engine("clues")
+    t1 = time.perf_counter()
+    engine("voxelize")  # first call: imports numba
+    engine("clues")
+    t2 = time.perf_counter()
+    return SourceMesh(source_obj.name, verts, tris,
+                      {"triangles": t1 - t0, "engine_import": t2 - t1})
+
+
+def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5, robust=True,
+                    progress=None) -> Made:
+    """Voxels and clues for a source read by ``read_source``. Touches no bpy, so it may run in
+    a worker thread. ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels
+    it: NonogramError("cancelled"))."""
+    vox = engine("voxelize")
     t1 = time.perf_counter()
     try:
-        result = vox.voxelize(verts, tris, resolution=int(resolution), samples=int(samples),
+        result = vox.voxelize(src.verts, src.tris, resolution=int(resolution), samples=int(samples),
                               threshold=float(threshold), robust=bool(robust), fit=True,
                               progress=progress)
     except vox.VoxelizeError as e:
@@ -140,23 +172,50 @@ def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.
         raise NonogramError(f"Resolution {resolution} needs more memory than is available") from None
     t2 = time.perf_counter()
     if not result.grid.any():
-        raise NonogramError(f"'{source_obj.name}' gave no filled voxels at resolution {resolution} "
+        raise NonogramError(f"'{src.name}' gave no filled voxels at resolution {resolution} "
                             "(is it flat, or too thin for the grid?)")
-    puzzle = clues.puzzle_from_grid(result.grid, name=source_obj.name)
+    puzzle = engine("clues").puzzle_from_grid(result.grid, name=src.name)
     t3 = time.perf_counter()
-    obj = build_from_puzzle(context, puzzle, name=source_obj.name, origin=result.origin,
-                            voxel_size=result.voxel_size)
+    options = {"resolution": int(resolution), "samples": int(samples),
+               "threshold": float(threshold), "robust": bool(robust)}
+    return Made(src.name, result, puzzle, options,
+                dict(src.times, voxelize=t2 - t1, puzzle=t3 - t2))
+
+
+def build_made(context, source_obj, made: Made, *, hide_source=False,
+               style=None) -> bpy.types.Object:
+    """The nonogram scene for ``made`` (main thread); timings land in ``make_info`` (JSON)."""
+    t3 = time.perf_counter()
+    result = made.result
+    obj = build_from_puzzle(context, made.puzzle, name=made.name, origin=result.origin,
+                            voxel_size=result.voxel_size, style=style)
     t4 = time.perf_counter()
     pg = props(obj)
     pg.source = source_obj
-    info = {"resolution": int(resolution), "samples": int(samples), "threshold": float(threshold),
-            "robust": bool(robust), "shape": [int(s) for s in result.grid.shape],
-            "filled": int(result.grid.sum()), "warnings": list(result.warnings),
-            "diagnostics": jsonable(result.diagnostics, max_array=64),
-            "time_s": {"triangles": tl - t0, "engine_import": t1 - tl, "voxelize": t2 - t1, "puzzle": t3 - t2,
-                       "build": t4 - t3, "total": t4 - t0}}
+    times = dict(made.times, build=t4 - t3)
+    times["total"] = sum(times.values())
+    info = dict(made.options, shape=[int(s) for s in result.grid.shape],
+                filled=int(result.grid.sum()), warnings=list(result.warnings),
+                diagnostics=jsonable(result.diagnostics, max_array=64), time_s=times)
     pg.make_info = json.dumps(info)
     if hide_source:
         source_obj.hide_set(True)
         pg.hid_source = True
-    return obj, result
+    return obj
+
+
+def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.5, robust=True,
+                  hide_source=False, progress=None, style=None):
+    """Voxelize the evaluated mesh of ``source_obj`` in world space and build its nonogram, in
+    one go (the Make operator runs the same three steps, the middle one in a worker thread).
+
+    ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it).
+
+    Returns (nonogram object, VoxelResult). Raises NonogramError, with bpy.data unchanged, on
+    input that cannot make a puzzle. Timings land in ``obj.nonogram.make_info`` (JSON).
+    """
+    src = read_source(context, source_obj, resolution)
+    made = voxelize_source(src, resolution=resolution, samples=samples, threshold=threshold,
+                           robust=robust, progress=progress)
+    return (build_made(context, source_obj, made, hide_source=hide_source, style=style),
+            made.result)

@@ -10,6 +10,12 @@ CLUE_MATERIALS = {"plain": "Nonogram Clue", "circle": "Nonogram Clue Circle",
 # Dark ink on light cubes, as in Picross 3D; circles and squares also get their own colour.
 CLUE_COLOURS = {"plain": (0.02, 0.02, 0.02, 1.0), "circle": (0.02, 0.12, 0.6, 1.0),
                 "square": (0.6, 0.05, 0.02, 1.0)}
+# Cubes by solver state (unknown light grey, as the player starts), and highlighted cells.
+CELL_COLOURS = {"unknown": (0.75, 0.75, 0.72, 1.0), "filled": (0.2, 0.45, 0.9, 1.0),
+                "empty": (0.8, 0.35, 0.3, 1.0), "highlight": (1.0, 0.45, 0.0, 1.0)}
+# How a new nonogram looks (the add-on's preferences hold the user's own): colours by name,
+# and the clue labels' size. Materials are shared by the nonograms of one style.
+DEFAULT_STYLE = {**CELL_COLOURS, **CLUE_COLOURS, "label_size": 1.0}
 
 EMPTY, FILLED, UNKNOWN = 1, 2, 3
 

@@ -38,8 +38,9 @@ def clue_points(puzzle) -> dict:
     return {"position": pos[lines], "total": totals[lines], "kind": kinds[lines], "line": lines}
 
 
-def glyph_library(name, pts, created):
-    """Collections of FONT objects (one per distinct clue) and of the two outlines."""
+def glyph_library(name, pts, created, colours=None):
+    """Collections of FONT objects (one per distinct clue) and of the two outlines, inked in
+    ``colours`` (by clue kind; None for the defaults)."""
     keys = pts["kind"] * (1 << 32) + pts["total"]
     distinct, index = np.unique(keys, return_inverse=True)
     glyphs = bpy.data.collections.new(f"{name} Glyphs")
@@ -56,7 +57,7 @@ def glyph_library(name, pts, created):
         curve.align_x = 'CENTER'
         curve.align_y = 'CENTER'
         curve.size = 0.55
-        curve.materials.append(clue_material(kind))
+        curve.materials.append(clue_material(kind, colours))
         ob = bpy.data.objects.new(label, curve)
         created.append(ob)
         ob.visible_shadow = False  # floating labels would print dark marks on the cubes
@@ -66,7 +67,7 @@ def glyph_library(name, pts, created):
     for i, kind in enumerate(("circle", "square")):
         mesh = _outline_mesh(f"{name} outline {i} {kind}", kind)
         created.append(mesh)
-        mesh.materials.append(clue_material(kind))
+        mesh.materials.append(clue_material(kind, colours))
         ob = bpy.data.objects.new(mesh.name, mesh)
         created.append(ob)
         ob.visible_shadow = False

@@ -6,21 +6,43 @@ from typing import Any
 
 import bpy
 
-from .common import CLUE_COLOURS, CLUE_MATERIALS, GN_VERSION, TAG, VOXEL_MATERIAL
+from .common import CELL_COLOURS, CLUE_COLOURS, CLUE_MATERIALS, GN_VERSION, TAG, VOXEL_MATERIAL
 
 
-def tagged(coll, name):
-    """Our current-version ``name`` in ``coll``: found by tag, so a user's datablock that happens
-    to have the same name is never reused or removed."""
+def colours_key(colours) -> str:
+    """A datablock's colours as a tag value: nonograms of the same colours share it. The
+    default colours' key is '' (what datablocks made before colours could change carry)."""
+    if colours is None:
+        return ""
+    return ";".join(f"{k}={','.join(f'{c:.4f}' for c in v)}" for k, v in sorted(colours.items()))
+
+
+def tagged(coll, name, colours=None):
+    """Our current-version ``name`` (of these colours) in ``coll``: found by tag, so a user's
+    datablock that happens to have the same name is never reused or removed."""
+    key = colours_key(colours)
     for item in coll:
-        if item.get(TAG) == GN_VERSION and item.get(TAG + "_role") == name:
+        if (item.get(TAG) == GN_VERSION and item.get(TAG + "_role") == name
+                and item.get(TAG + "_colours", "") == key):
             return item
     return None
 
 
-def tag_id(item, name):
+def tag_id(item, name, colours=None):
     item[TAG] = GN_VERSION
     item[TAG + "_role"] = name
+    key = colours_key(colours)
+    if key:
+        item[TAG + "_colours"] = key
+
+
+def own_colours(colours, defaults):
+    """``colours`` restricted to ``defaults``' names; None when they are the defaults."""
+    picked = {k: tuple(float(c) for c in colours[k]) for k in defaults} if colours else None
+    if picked is None or all(abs(a - b) < 1e-4 for k in defaults
+                             for a, b in zip(picked[k], defaults[k])):
+        return None
+    return picked
 
 
 def new_node(tree, bl_idname: str) -> Any:
@@ -40,12 +62,15 @@ def socket(sockets, name):
     raise KeyError(name)
 
 
-def voxel_material():
-    mat = tagged(bpy.data.materials, VOXEL_MATERIAL)
+def voxel_material(colours=None):
+    """The cubes' material; ``colours`` by state (CELL_COLOURS' names), None for the defaults."""
+    colours = own_colours(colours, CELL_COLOURS)
+    mat = tagged(bpy.data.materials, VOXEL_MATERIAL, colours)
     if mat is not None:
         return mat
+    c = colours or CELL_COLOURS
     mat = bpy.data.materials.new(VOXEL_MATERIAL)
-    tag_id(mat, VOXEL_MATERIAL)
+    tag_id(mat, VOXEL_MATERIAL, colours)
     _use_nodes(mat)
     mat.diffuse_color = (0.55, 0.6, 0.7, 1.0)
     nt = mat.node_tree
@@ -63,11 +88,11 @@ def voxel_material():
     els = ramp.color_ramp.elements
     # state/4: contradiction 0, empty .25, filled .5, unknown .75
     els[0].position, els[0].color = 0.0, (1.0, 0.0, 1.0, 1.0)
-    els[1].position, els[1].color = 0.2, (0.8, 0.35, 0.3, 1.0)
+    els[1].position, els[1].color = 0.2, c["empty"]
     e = els.new(0.45)
-    e.color = (0.2, 0.45, 0.9, 1.0)
+    e.color = c["filled"]
     e = els.new(0.7)
-    e.color = (0.75, 0.75, 0.72, 1.0)
+    e.color = c["unknown"]
     nt.links.new(scale.outputs[0], ramp.inputs["Fac"])
     hl = new_node(nt, "ShaderNodeAttribute")
     hl.attribute_type = 'INSTANCER'
@@ -76,7 +101,7 @@ def voxel_material():
     mix.data_type = 'RGBA'
     nt.links.new(hl.outputs["Fac"], socket(mix.inputs, "Factor"))
     nt.links.new(ramp.outputs["Color"], socket(mix.inputs, "A"))
-    socket(mix.inputs, "B").default_value = (1.0, 0.45, 0.0, 1.0)
+    socket(mix.inputs, "B").default_value = c["highlight"]
     nt.links.new(socket(mix.outputs, "Result"), bsdf.inputs["Base Color"])
     return mat
 
@@ -87,17 +112,21 @@ def _use_nodes(mat):
         mat.use_nodes = True
 
 
-def clue_material(kind):
+def clue_material(kind, colours=None):
+    """The ink of ``kind`` clues ("plain", "circle", "square"); ``colours`` by kind, None for
+    the defaults."""
     name = CLUE_MATERIALS[kind]
-    mat = tagged(bpy.data.materials, name)
+    colour = own_colours(colours, {kind: CLUE_COLOURS[kind]})
+    mat = tagged(bpy.data.materials, name, colour)
     if mat is not None:
         return mat
+    ink = (colour or CLUE_COLOURS)[kind]
     mat = bpy.data.materials.new(name)
-    tag_id(mat, name)
-    mat.diffuse_color = CLUE_COLOURS[kind]
+    tag_id(mat, name, colour)
+    mat.diffuse_color = ink
     _use_nodes(mat)
     nt = mat.node_tree
     bsdf = bsdf_node(nt)
-    bsdf.inputs["Base Color"].default_value = CLUE_COLOURS[kind]
+    bsdf.inputs["Base Color"].default_value = ink
     bsdf.inputs["Roughness"].default_value = 1.0
     return mat

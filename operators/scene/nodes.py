@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import bpy
 
-from .common import EMPTY, LABEL_GROUP, TAG, UNKNOWN, VOXEL_GROUP
-from .materials import new_node, socket, tag_id, tagged, voxel_material
+from .common import CELL_COLOURS, EMPTY, LABEL_GROUP, UNKNOWN, VOXEL_GROUP
+from .materials import new_node, own_colours, socket, tag_id, tagged, voxel_material
 
 
-def _new_group(name):
+def _new_group(name, colours=None):
     ng = bpy.data.node_groups.new(name, "GeometryNodeTree")  # type: ignore[arg-type]  # stub lists only 'DUMMY' 
-    tag_id(ng, name)
+    tag_id(ng, name, colours)
     ng.interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')
     ng.interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')
     gin = new_node(ng, "NodeGroupInput")
@@ -44,13 +44,16 @@ def _boolean(ng, op, a, b):
     return n.outputs[0]
 
 
-def voxel_group():
+def voxel_group(colours=None):
     """Cube on every point that is visible and not empty; cells still pending in a solve
-    animation (scene frame < ``known_at``) are drawn as unknown."""
-    ng = tagged(bpy.data.node_groups, VOXEL_GROUP)
+    animation (scene frame < ``known_at``) are drawn as unknown. The cubes' material has
+    ``colours`` (see ``voxel_material``): one group per set of colours."""
+    colours = own_colours(colours, CELL_COLOURS)
+    ng = tagged(bpy.data.node_groups, VOXEL_GROUP, colours)
     if ng is not None:
         return ng
-    ng, gin, gout = _new_group(VOXEL_GROUP)
+    material = voxel_material(colours)
+    ng, gin, gout = _new_group(VOXEL_GROUP, colours)
     size = ng.interface.new_socket("Cube Size", in_out='INPUT', socket_type='NodeSocketFloat')
     size.default_value, size.min_value, size.max_value = 0.92, 0.05, 1.0
     links = ng.links
@@ -82,7 +85,7 @@ def voxel_group():
     cube = new_node(ng, "GeometryNodeMeshCube")
     links.new(gin.outputs["Cube Size"], cube.inputs["Size"])
     setmat = new_node(ng, "GeometryNodeSetMaterial")
-    setmat.inputs["Material"].default_value = voxel_material()
+    setmat.inputs["Material"].default_value = material
     links.new(cube.outputs["Mesh"], setmat.inputs["Geometry"])
 
     inst = new_node(ng, "GeometryNodeInstanceOnPoints")

@@ -1,0 +1,82 @@
+"""Shared poll checks: each returns why an operator cannot run now ('' when it can).
+
+Operators combine them with ``check`` in ``poll()``, which hands the first reason to
+``poll_message_set``: F3, menus and buttons then say why an operator is greyed out instead of
+"poll() failed, context is incorrect". Panels show the same reasons.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from . import scene, worker
+
+Check = Callable[..., str]
+
+
+class Polled:
+    """Mix-in: ``poll()`` runs the class's ``checks`` in order."""
+    checks: tuple = ()
+
+    @classmethod
+    def poll(cls, context) -> bool:
+        return check(cls, context, *cls.checks)
+
+
+def check(cls, context, *checks: Check) -> bool:
+    """True when every check passes; otherwise the first reason becomes the poll message."""
+    for condition in checks:
+        why = condition(context)
+        if why:
+            cls.poll_message_set(why)
+            return False
+    return True
+
+
+def why_not(context, *checks: Check) -> str:
+    """The first reason among ``checks`` ('' when all pass), for panels."""
+    for condition in checks:
+        why = condition(context)
+        if why:
+            return why
+    return ""
+
+
+def object_mode(context) -> str:
+    # Our operators change objects and their mesh data, which edit and paint modes hold apart.
+    if context.scene is None:
+        return "No scene"
+    if context.mode != 'OBJECT':
+        return "Switch to Object Mode"
+    return ""
+
+
+def no_job(context) -> str:
+    job = worker.active_job()
+    return f"A nonogram {job.label} is still running (Esc cancels it)" if job is not None else ""
+
+
+def mesh_source(context) -> str:
+    """The active object can be made into a nonogram."""
+    ob = context.active_object
+    if ob is None:
+        return "No active object: select a mesh object to make a nonogram from"
+    if scene.nonogram_of(ob) is not None:
+        return f"'{ob.name}' is already a nonogram: select a mesh object"
+    if ob.type != 'MESH':
+        return f"'{ob.name}' is a {ob.type.lower()} object, not a mesh: select a mesh object"
+    return ""
+
+
+def nonogram(context) -> str:
+    if scene.nonogram_of(context.active_object) is None:
+        return "Select a nonogram (made by Make Nonogram or Import Puzzle)"
+    return ""
+
+
+def solved(context) -> str:
+    why = nonogram(context)
+    if why:
+        return why
+    if not scene.props(scene.nonogram_of(context.active_object)).report:
+        return "Solve the nonogram first"
+    return ""
