@@ -94,19 +94,22 @@ def solve_plain(state, n, t, out):
 
 
 @njit
-def _cell(state, n, rev, i):
-    """Cell i of the line, or of the reversed line when ``rev``."""
-    return state[n - 1 - i] if rev else state[i]
+def _reversed(state, n):
+    """The line backwards (a copy: one kernel signature serves both directions)."""
+    r = np.empty(n, np.int8)
+    for i in range(n):
+        r[i] = state[n - 1 - i]
+    return r
 
 
 @njit
-def _one_block(state, n, rev, p, q):
-    """Prefix intervals of the line (reversed when ``rev``), for j = 0..n (cells [0, j)):
+def _one_block(state, n, p, q):
+    """Prefix intervals of the line, for j = 0..n (cells [0, j)):
     p[2j], p[2j+1]: lengths of a single block ending at cell j-1 with every other cell of the
     prefix empty; q[2j], q[2j+1]: filled counts of prefixes holding exactly one block."""
     first_f = n  # first known filled cell of the whole line
     for i in range(n):
-        if _cell(state, n, rev, i) == FILLED:
+        if state[i] == FILLED:
             first_f = i
             break
     last_e = -1  # last known empty cell before j
@@ -115,7 +118,7 @@ def _one_block(state, n, rev, p, q):
     q[0] = _BIG
     q[1] = -_BIG
     for j in range(1, n + 1):
-        v = _cell(state, n, rev, j - 1)
+        v = state[j - 1]
         if v == EMPTY:
             last_e = j - 1
         lo = _BIG
@@ -134,7 +137,7 @@ def _one_block(state, n, rev, p, q):
         q[2 * j + 1] = hi
 
 
-@njit
+@njit(inline="always")
 def _meets(alo, ahi, blo, bhi, t):
     """Whether some a in [alo, ahi] and b in [blo, bhi] add up to t."""
     return alo <= ahi and blo <= bhi and alo + blo <= t <= ahi + bhi
@@ -146,8 +149,8 @@ def _circle(state, n, t, out):
     q = np.empty(2 * (n + 1), np.int64)
     rp = np.empty(2 * (n + 1), np.int64)  # the reversed line's: blocks starting at cell n - j
     rq = np.empty(2 * (n + 1), np.int64)
-    _one_block(state, n, False, p, q)
-    _one_block(state, n, True, rp, rq)
+    _one_block(state, n, p, q)
+    _one_block(_reversed(state, n), n, rp, rq)
     cover = np.zeros(n + 1, np.int64)
     a_max = -1  # latest start of a first block over all fixes
     b_min = n + 1  # earliest end of a second block
@@ -187,16 +190,15 @@ def _circle(state, n, t, out):
 
 
 @njit
-def _at_least(state, n, rev, g):
+def _at_least(state, n, g):
     """g[((j*4 + k)*2 + s)*2 + (0 lo | 1 hi)]: the filled counts of prefixes [0, j) of the line
-    (reversed when ``rev``) with at least k blocks (k = 3: three or more) whose last cell is
-    filled iff s."""
+    with at least k blocks (k = 3: three or more) whose last cell is filled iff s."""
     for x in range(16):
         g[x] = _BIG if x % 2 == 0 else -_BIG
     g[0] = 0  # j = 0, k = 0, s = 0: the empty prefix
     g[1] = 0
     for j in range(n):
-        v = _cell(state, n, rev, j)
+        v = state[j]
         a = 16 * j
         b = 16 * (j + 1)
         for k in range(4):
@@ -224,8 +226,8 @@ def _at_least(state, n, rev, g):
 def _square(state, n, t, out):
     g = np.empty(16 * (n + 1), np.int64)
     h = np.empty(16 * (n + 1), np.int64)  # the reversed line's: suffixes
-    _at_least(state, n, False, g)
-    _at_least(state, n, True, h)
+    _at_least(state, n, g)
+    _at_least(_reversed(state, n), n, h)
     ok = False
     for s in range(2):
         if g[16 * n + 12 + 2 * s] <= t <= g[16 * n + 13 + 2 * s]:

@@ -533,11 +533,11 @@ def check_all(ls_id, budget, net, w):
     line (a line with an unknown cell fails); one check counted per clued line. Block counts
     only, no line solving (``ls_id`` and ``budget`` are unused), so that this kernel does not
     compile the line solvers once more."""
-    kinds = net[2]
+    ls, lc, kinds, cs, cd, state, unk, stats = net[0], net[1], net[2], net[3], net[4], w[0], w[2], w[7]
     for li in range(len(kinds)):
         if kinds[li] != 0:
-            w[7][S_CHECKS] += 1
-            if w[2][li] != 0 or not known_line_ok(li, net, w[0]):
+            stats[S_CHECKS] += 1
+            if unk[li] != 0 or not _line_ok(li, ls, lc, kinds, cs, cd, state):
                 return False
     return True
 

@@ -16,6 +16,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from . import warmup
 from .cells import FILLED, UNKNOWN
 from .propagate import (CHUNK_GROWTH, DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_HITS,
                         S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
@@ -110,6 +111,11 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     options = {"prepass": bool(prepass), "linesolver": linesolver, "max_iterations": int(max_iterations),
                "time_limit": time_limit, "step_limit": step_limit, "seed_exit": bool(seed_exit),
                "cache": bool(cache), "use_known": bool(use_known)}
+    # compile (or load) the kernels first: neither time_s nor time_limit counts it
+    parts = warmup.parts_for(method, linesolver)
+    if progress is not None and not warmup.ready(*parts) and progress(0.0, "preparing solver"):
+        return _cancelled_report(puzzle, method, options, time.perf_counter())
+    compile_s = warmup.ensure(*parts)
     t0 = time.perf_counter()
     net = build_net(puzzle)
     n = puzzle.n_cells
@@ -120,7 +126,7 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
             limits.last_call = time.perf_counter()
             if progress(0.0, "propagating"):
                 limits.cancelled = True
-                return _cancelled_report(puzzle, method, options, t0)
+                return _cancelled_report(puzzle, method, options, t0, compile_s)
         known = puzzle.solution if use_known else None
         res, w = run_full(net, ls_id, budget, limits, use_cache=cache, known=known)
         sols = res.solutions
@@ -128,13 +134,13 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
         stats = _stats(w)
         stats.update(nodes=res.nodes, max_depth=res.max_depth, probe_fixed=res.probe_fixed,
                      quick_nodes=res.quick_nodes, restarts=res.restarts, known_solution=res.known_used,
-                     cancelled=res.cancelled)
+                     cancelled=res.cancelled, compile_s=compile_s)
         return _report(res.verdict, res.difficulty, w, res.state, list(sols), differing, res.order,
                        method, options, t0, stats)
     # the seed's schedulers
     t_call = time.perf_counter()  # progress is called about every 0.05 s from here on
     if progress is not None and progress(0.0, "line solving"):
-        report = _cancelled_report(puzzle, method, options, t0)
+        report = _cancelled_report(puzzle, method, options, t0, compile_s)
         report.stats["stopped"] = True
         return report
     w = new_work(net)
@@ -156,6 +162,7 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     stats = _stats(w)
     stats["stopped"] = status == ST_STOPPED or status == ST_PAUSED
     stats["cancelled"] = limits is not None and limits.cancelled
+    stats["compile_s"] = compile_s
     if progress is not None and not limits.cancelled:
         progress(float(np.count_nonzero(w.state != UNKNOWN)) / max(n, 1), "done")
     return _report(verdict, difficulty, w, w.state.copy(), sols, np.zeros(0, np.int64),
@@ -251,11 +258,11 @@ def _report(verdict, difficulty, w, state, sols, differing, order, method, optio
                        np.asarray(order, np.int64), method, options, stats)
 
 
-def _cancelled_report(puzzle, method, options, t0):
+def _cancelled_report(puzzle, method, options, t0, compile_s=0.0):
     n = puzzle.n_cells
     return SolveReport("unknown", None, 0, 0, 0.0, 0.0, time.perf_counter() - t0,
                        np.full(n, UNKNOWN, np.int8), [], np.zeros(0, np.int64), np.zeros(0, np.int64),
-                       method, options, {"cancelled": True})
+                       method, options, {"cancelled": True, "compile_s": compile_s})
 
 
 def compare(puzzle: Puzzle, linesolver: str = "dp", **kwargs) -> list:

@@ -11,8 +11,9 @@ the cost of loading every kernel from disk in a fresh session.
 
 Workloads: ``real`` does what a session does (Make on a small mesh, full solves that probe and
 search, 2D puzzles, long lines, the seed schedulers with both line solvers, the CLI's warm-up);
-``warmup`` runs ``engine.warmup`` (what the add-on and the CLI compile ahead), then the real
-workload, and lists any kernel the real workload still had to compile (the warm-up missed it).
+``warmup`` runs ``engine.warmup``'s parts (``--parts``; the add-on and the CLI warm up
+make,solve), then the real workload's stages, and lists any kernel the real workload still had
+to compile (the warm-up missed it).
 Figures are wall times on whatever else the machine runs: repeat, and read the spread.
 """
 from __future__ import annotations
@@ -107,7 +108,7 @@ def real_workload(stage, only=tuple(STAGES)):
                 fn()
 
 
-def child(workload, only):
+def child(workload, only, parts):
     """Run the workload; per-kernel figures in CPU seconds of this process (compilation is
     single-threaded, and CPU time is far less disturbed than wall time by other work on a shared
     machine); stage and process figures in wall seconds."""
@@ -184,8 +185,9 @@ def child(workload, only):
     missed_after_warmup = []
     if workload == "warmup":
         from engine import warmup
-        with stage("warmup"):
-            warmup.warm_up()
+        for part in parts:
+            with stage("warm-up " + part):
+                warmup.ensure(part)
         n0 = len(events)
         real_workload(stage, only)
         missed_after_warmup = sorted({(k, s) for _, k, s, _, _ in events[n0:]})
@@ -199,10 +201,11 @@ def child(workload, only):
 # parent
 
 
-def run_child(workload, only, cache_dir):
+def run_child(workload, only, parts, cache_dir):
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
     env.pop("NUMBA_DISABLE_JIT", None)
-    p = subprocess.run([sys.executable, __file__, "--child", workload, "--stages", ",".join(only)], env=env, capture_output=True,
+    p = subprocess.run([sys.executable, __file__, "--child", workload, "--stages", ",".join(only),
+                        "--parts", ",".join(parts)], env=env, capture_output=True,
                        text=True, timeout=1800)
     for line in p.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -223,17 +226,21 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=60, help="kernels listed (by compile time)")
     ap.add_argument("--json", help="also write the raw figures to this file")
     ap.add_argument("--stages", default=",".join(STAGES), help="workload stages to run (comma-separated)")
+    ap.add_argument("--parts", default="make,solve",
+                    help="warm-up parts (engine/warmup.py PARTS) for --workload warmup; the add-on "
+                         "and the CLI warm up make,solve")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     only = [s for s in args.stages.split(",") if s]
+    parts = [p for p in args.parts.split(",") if p]
     if args.child:
-        child(args.child, only)
+        child(args.child, only, parts)
         return 0
     cold, cached = [], []
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory(prefix="nonogram-compile-") as d:
-            cold.append(run_child(args.workload, only, d))
-            cached.append(run_child(args.workload, only, d))
+            cold.append(run_child(args.workload, only, parts, d))
+            cached.append(run_child(args.workload, only, parts, d))
     if args.json:
         Path(args.json).write_text(json.dumps({"cold": cold, "cached": cached}))
     per_kernel = defaultdict(list)
