@@ -143,6 +143,8 @@ def njit(*args, **kwargs):
     kwargs.setdefault("nogil", True)
 
     def decorate(func):
+        if not HAVE_NUMBA:  # NUMBA_DISABLE_JIT: numba's own interpreting stand-in
+            return _numba.njit(**kwargs)(func)
         if not cache:
             return _unliteral_calls(_numba.njit(**kwargs)(func))
         if _EngineCache is not None:

@@ -27,6 +27,7 @@ import numpy as np
 _lock = threading.RLock()
 _done: set = set()
 _running: set = set()  # parts the thread holding _lock is running (ensure re-enters through solve)
+_external = None  # see set_external
 _status = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0}
 
 
@@ -99,7 +100,7 @@ def parts_for(method: str, linesolver: str) -> tuple:
     return parts + (("seed",) if linesolver == "seed" else ())
 
 
-def _run(parts, on_step=None):
+def run_parts(parts, on_step=None):
     """Run the steps of the parts not done yet, one thread at a time; ``on_step(name)`` is
     called after each step."""
     with _lock:
@@ -117,6 +118,14 @@ def _run(parts, on_step=None):
             _done.add(part)
 
 
+def set_external(wait) -> None:
+    """Before compiling a part itself, ``ensure`` calls ``wait(part)`` (None: no such hook): the
+    add-on has another process compile the kernels into the same disk cache, and a solve
+    started meanwhile waits for it and then only loads them, instead of compiling them twice."""
+    global _external
+    _external = wait
+
+
 def ready(*parts) -> bool:
     """Whether the kernels of ``parts`` are compiled (or loaded) in this process."""
     return all(p in _done for p in parts)
@@ -128,7 +137,11 @@ def ensure(*parts) -> float:
     if ready(*parts):
         return 0.0
     t0 = time.perf_counter()
-    _run(parts)
+    if _external is not None:
+        for part in parts:
+            if part not in _done:
+                _external(part)
+    run_parts(parts)
     return time.perf_counter() - t0
 
 
@@ -137,8 +150,8 @@ def start(parts=DEFAULT_PARTS) -> threading.Thread:
     GIL most of the time, but hands it over every few milliseconds (Python's switch interval),
     so a thread drawing a UI meanwhile waits milliseconds, not for the compile."""
     todo = [p for p in parts if p not in _done]
-    _status.update(state="running", done=0, total=sum(len(PARTS[p]) for p in todo), step="",
-                   error="", seconds=0.0)
+    _status.update(state="running", done=0, total=sum(len(PARTS[p]) for p in todo), error="",
+                   seconds=0.0)
 
     def on_step(name):
         _status["done"] += 1
@@ -146,7 +159,7 @@ def start(parts=DEFAULT_PARTS) -> threading.Thread:
     def run():
         t0 = time.perf_counter()
         try:
-            _run(todo, on_step)
+            run_parts(todo, on_step)
             _status.update(state="ready")
         except Exception as exc:  # reported by status(); a real call raises it again
             _status.update(state="failed", error=f"{type(exc).__name__}: {exc}")

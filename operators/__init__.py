@@ -4,6 +4,7 @@ from typing import Any, cast
 
 import bpy
 
+from . import warmup
 from .animate import NONOGRAM_OT_animate_solve
 from .clear import NONOGRAM_OT_clear
 from .compare import NONOGRAM_OT_compare
@@ -19,4 +20,14 @@ classes = (NONOGRAM_OT_make, NONOGRAM_OT_solve, NONOGRAM_OT_compare, NONOGRAM_OT
            NONOGRAM_OT_animate_solve, NONOGRAM_OT_export_puzzle, NONOGRAM_OT_import_puzzle,
            NONOGRAM_OT_clear, NONOGRAM_OT_clear_kernel_cache, *preset_classes)
 # cast: the stubs declare register_classes_factory as returning None.
-register, unregister = cast(Any, bpy.utils.register_classes_factory(classes))
+_register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(classes))
+
+
+def register():
+    _register_classes()
+    warmup.register()
+
+
+def unregister():
+    warmup.unregister()
+    _unregister_classes()

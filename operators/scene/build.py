@@ -161,6 +161,7 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
     a worker thread. ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels
     it: NonogramError("cancelled"))."""
     vox = engine("voxelize")
+    engine("warmup").ensure("make")  # compiled, or compiling ahead elsewhere: wait, do not redo
     t1 = time.perf_counter()
     try:
         result = vox.voxelize(src.verts, src.tris, resolution=int(resolution), samples=int(samples),
