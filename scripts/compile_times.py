@@ -118,59 +118,44 @@ def child(workload, only, parts):
     events = []  # (stage, kernel, sig, incl, excl)
     passes = defaultdict(float)
     cur = {"stage": "import"}
-    stack = []
 
-    class Compile(ev.Listener):
+    class Nested(ev.Listener):
+        """Times events that nest (a compile inside a compile): ``record(event, incl, own)``."""
+
+        def __init__(self, record):
+            self.stack, self.record = [], record
+
         def on_start(self, event):
-            stack.append([_clock(), 0.0])
+            self.stack.append([_clock(), 0.0])
 
         def on_end(self, event):
-            t0, nested = stack.pop()
+            t0, nested = self.stack.pop()
             incl = _clock() - t0
-            if stack:
-                stack[-1][1] += incl
-            d = event.data["dispatcher"].py_func
-            events.append((cur["stage"], f"{d.__module__}.{d.__qualname__}",
-                           str(tuple(event.data["args"])), incl, incl - nested))
+            if self.stack:
+                self.stack[-1][1] += incl
+            self.record(event, incl, incl - nested)
 
-    pstack = []
+    def compiled(event, incl, own):
+        d = event.data["dispatcher"].py_func
+        events.append((cur["stage"], f"{d.__module__}.{d.__qualname__}", str(tuple(event.data["args"])),
+                       incl, own))
 
-    class Pass(ev.Listener):
-        def on_start(self, event):
-            pstack.append([_clock(), 0.0])
+    def passed(event, incl, own):
+        passes[event.data["name"].split(" [")[0]] += own
 
-        def on_end(self, event):
-            t0, nested = pstack.pop()
-            dt = _clock() - t0
-            if pstack:
-                pstack[-1][1] += dt
-            passes[event.data["name"].split(" [")[0]] += dt - nested
+    def llvm(event, incl, own):
+        passes["(llvm lock)"] += own
 
-    lstack = []
-
-    class Llvm(ev.Listener):
-        def on_start(self, event):
-            lstack.append([_clock(), 0.0])
-
-        def on_end(self, event):
-            t0, nested = lstack.pop()
-            dt = _clock() - t0
-            if lstack:
-                lstack[-1][1] += dt
-            passes["(llvm lock)"] += dt - nested
-
-    ev.register("numba:compile", Compile())
-    ev.register("numba:run_pass", Pass())
-    ev.register("numba:llvm_lock", Llvm())
+    ev.register("numba:compile", Nested(compiled))
+    ev.register("numba:run_pass", Nested(passed))
+    ev.register("numba:llvm_lock", Nested(llvm))
     stages = {}
 
     class stage:
-        def __init__(self, name, run=True):
-            self.name, self.run = name, run
+        def __init__(self, name):
+            self.name = name
 
         def __enter__(self):
-            if not self.run:
-                raise _Skip
             cur["stage"] = self.name
             self.t = time.perf_counter()
 
