@@ -169,9 +169,9 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
 # a probe's time. So the per-cell and per-line helpers below take plain arrays and are inlined
 # at numba level, and each kernel entry unpacks its tuples once (``_unpack``).
 # Inlining at numba level copies the callee's IR into every call site, which costs compile time
-# (seconds for the large ones): ``_linesolve``, ``_propagate`` and ``probe._close`` are compiled
-# once and called (measured on TAAI and survey puzzles: within 3% of inlining them, for a
-# quarter of the compile time), and Python-facing wrappers around them (``propagate``,
+# (seconds for the large ones): ``_propagate`` and ``probe._close`` are compiled once and called
+# (measured on TAAI and survey puzzles: no difference within the noise, for a third of the
+# compile time), and Python-facing wrappers around them (``propagate``,
 # ``probe.close``, ``probe.assume``) are plain Python, as a kernel wrapper would compile the
 # line solvers once more (numba links a callee's code into each caller and optimizes it there).
 
@@ -261,14 +261,15 @@ def _linesolve_dp(kind, cd, c0, c1, buf_in, buf_out, n, words):
     return 0 if count_intervals(buf_in[:n], cd[c0], kind, buf_out[:n]) else R_CONTRADICTION
 
 
-@njit
+@njit(inline="always")
 def _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
     """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n].
 
     ``budget`` is None when the session uses the DP only (``budget_arg``): numba then prunes
-    the seed linesolver's branch before typing it, so it is never compiled. Not inlined: the
-    kernels above call one compiled copy (inlining it at numba level cost seconds of compile
-    time per call site and bought nothing measurable)."""
+    the seed linesolver's branch before typing it, so it is never compiled (numba prunes
+    branches on the type of an argument again after inlining, in the kernel whose argument
+    budget is). Inlined: a call per line application measured 2.4% slower on TAAI and
+    survey puzzles, for 3 s less compile time."""
     if budget is None or ls_id == LS_DP:
         return _linesolve_dp(kind, cd, c0, c1, buf_in, buf_out, n, words)
     status, _exp = seed_solve_line(buf_in[:n], kind, cd[c0:c1], buf_out[:n], budget)
