@@ -8,8 +8,9 @@ MODELS are files (.obj .ply .stl .glb .gltf .fbx), directories (their model file
 recursive) or built-in meshes (suzanne, cube, sphere, icosphere, cylinder, cone). For every model
 and resolution the batch writes ``<model>-<res>.puzzle.json`` (the puzzle file),
 ``<model>-<res>.report.json`` and one row of ``summary.csv`` (also ``summary.json``); with
-``--blend`` the .blend and with ``--render`` a small Cycles PNG. A model that fails is reported in
-the summary and the batch goes on; the exit status is 1 if anything failed. See docs/BATCH.md.
+``--blend`` the .blend and with ``--render [designer|player]`` a Cycles PNG of that view. A model
+that fails is reported in the summary and the batch goes on; the exit status is 1 if anything
+failed. See docs/BATCH.md.
 
 The batch clears the objects of the open file before it starts: run it on an empty session.
 """
@@ -48,10 +49,21 @@ CSV_COLUMNS = (
     + [f"{k}_{f}" for k in ("plain", "circle", "square") for f in ("count", "min", "max")]
     # Table 5: linesolvers and bad-guess percentage per seed solver.
     + [f"{s}_{f}" for s in SEED_SOLVERS for f in ("linesolvers", "bad_pct", "verdict", "time_s")]
-    + ["verdict", "difficulty", "known_fraction", "linesolvers", "bad_pct", "solve_time_s",
-       "make_time_s", "total_time_s", "warnings", "puzzle_file", "report_file", "blend_file",
-       "png_file"]
+    + ["verdict", "difficulty", "score", "band", "known_fraction", "linesolvers", "bad_pct",
+       "solve_time_s", "make_time_s", "total_time_s",
+       # Connectivity of the answer (6-connected pieces unless said), before and after the
+       # piece options, and the file's objects the batch left out.
+       "pieces", "pieces_26", "single_cubes", "largest_piece", "pieces_before", "voxels_added",
+       "voxels_removed", "skipped_objects",
+       "warnings", "puzzle_file", "report_file", "blend_file", "png_file"]
+    # --design: the designed puzzle (clues hidden), its hidden share and difficulty
+    + ["design_target", "design_hidden", "design_hidden_pct", "design_score", "design_band",
+       "design_in_target", "design_locally_minimal", "design_time_s", "design_message", "design_file"]
 )
+# Objects named like this are collision meshes (the game engines' convention), not the model.
+COLLIDER_PREFIXES = ("UCX_", "UBX_", "UCP_", "USP_", "UME_")
+GEOMETRY_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
+DESIGN_BANDS = ("easy", "medium", "hard", "expert")
 
 
 class BatchError(Exception):
@@ -96,13 +108,33 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--threshold", type=float, default=0.5, help="filled fraction for a sampled voxel")
     ap.add_argument("--no-robust", action="store_true",
                     help="single-axis parity instead of the 3-axis vote (leaks on open meshes)")
-    ap.add_argument("--render", action="store_true", help="render a small Cycles PNG per puzzle")
+    ap.add_argument("--bridge", action="store_true",
+                    help="join loose pieces to the main one through voxels the mesh passes through")
+    ap.add_argument("--thin-parts", action="store_true",
+                    help="keep parts thinner than a voxel (one voxel thick) and join them on")
+    ap.add_argument("--min-piece", type=int, default=0, metavar="N",
+                    help="drop pieces of fewer than N voxels (default: 0, keep all)")
+    ap.add_argument("--keep-largest", action="store_true", help="keep only the largest piece")
+    ap.add_argument("--render", nargs="?", const="designer", default=None,
+                    choices=("player", "designer"),
+                    help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
+                         "with every clue beside them; the default) or the player's view (the block "
+                         "of cubes with the clues on their faces)")
     ap.add_argument("--render-size", type=int, default=256, help="PNG width and height (default: 256)")
     ap.add_argument("--render-samples", type=int, default=16, help="Cycles samples (default: 16)")
     ap.add_argument("--blend", action="store_true", help="save a .blend per puzzle")
+    ap.add_argument("--design", nargs="?", const="any", default=None, choices=("any",) + DESIGN_BANDS,
+                    metavar="BAND", help="also hide clues (unique, solvable by logic), at a difficulty band ("
+                                         + ", ".join(DESIGN_BANDS) + ") or as many as it can (no BAND)")
+    ap.add_argument("--design-method", choices=("greedy", "anneal", "random"), default="greedy",
+                    help="design search (default: greedy)")
+    ap.add_argument("--design-logic", choices=("line", "probe"), default="line",
+                    help="logic the designed puzzle must be solvable with (default: line)")
     args = ap.parse_args(argv)
     if any(r < 1 for r in args.resolution):
         ap.error("resolutions must be positive")
+    if args.min_piece < 0:
+        ap.error("--min-piece must be 0 or more")
     solvers: list = []
     for name in args.solvers:
         key = name.lower()
@@ -166,6 +198,7 @@ class Addon:
         self.scene = importlib.import_module(f"{name}.operators.scene")
         runtime = importlib.import_module(f"{name}.operators.runtime")
         self.solve = runtime.engine("solve")
+        self.design = runtime.engine("design")
         self.stats = runtime.engine("stats")
         self.puzzlefile = runtime.engine("puzzlefile")
         self.jit = runtime.engine("jit")
@@ -292,9 +325,40 @@ def _merge_to_world_mesh(objects: list, name: str):
     return mesh
 
 
+def model_objects(objects: list) -> tuple:
+    """(the objects that make the model, [(object name, why it was left out)]).
+
+    A model is what the file shows: hidden objects (and objects in hidden collections, such as
+    the glTF importer's bone shapes), objects left out of renders, wire or bounds display
+    helpers, collision meshes and armature widgets are not part of it."""
+    shapes = {pb.custom_shape for arm in objects if arm.type == 'ARMATURE'
+              for pb in arm.pose.bones if pb.custom_shape is not None}
+    used, skipped = [], []
+    for ob in objects:
+        if ob.type not in GEOMETRY_TYPES:
+            continue
+        if ob in shapes:
+            why = "an armature's bone shape"
+        elif not ob.visible_get():
+            why = "hidden"
+        elif ob.hide_render:
+            why = "not rendered"
+        elif ob.display_type in {'WIRE', 'BOUNDS'}:
+            why = f"displayed as {ob.display_type.lower()} only: a helper or collider"
+        elif ob.name.upper().startswith(COLLIDER_PREFIXES):
+            why = "a collision mesh"
+        else:
+            used.append(ob)
+            continue
+        skipped.append((ob.name, why))
+    return used, skipped
+
+
 def load_model(name: str, src: str):
-    """A new mesh object (linked to the scene) for a model file or built-in name."""
+    """A new mesh object (linked to the scene) for a model file or built-in name, and the
+    file's objects left out of it as [(name, why)]."""
     scene = bpy.context.scene
+    skipped: list = []
     if not os.path.exists(src):
         if src.lower() in BUILTINS:
             mesh = _builtin_mesh(src.lower())
@@ -314,8 +378,11 @@ def load_model(name: str, src: str):
         try:
             if "FINISHED" not in result:
                 raise BatchError(f"import failed ({', '.join(sorted(result))})")
-            meshes = [ob for ob in new if ob.type in {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}]
+            meshes, skipped = model_objects(new)
             if not meshes:
+                if skipped:
+                    raise BatchError("the file shows no mesh objects; left out: "
+                                     + describe_skipped(skipped))
                 raise BatchError("the file holds no mesh objects")
             mesh = _merge_to_world_mesh(meshes, name)
             mesh.use_fake_user = True  # survives the purge of the importer's data below
@@ -328,7 +395,11 @@ def load_model(name: str, src: str):
         raise BatchError("the model has no faces")
     obj = bpy.data.objects.new(name, mesh)
     scene.collection.objects.link(obj)
-    return obj
+    return obj, skipped
+
+
+def describe_skipped(skipped: list) -> str:
+    return "; ".join(f"{n} ({why})" for n, why in skipped)
 
 
 def purge_orphans() -> None:
@@ -381,7 +452,8 @@ def render_png(path: str, vox, size: int, samples: int) -> list:
     cam_data = bpy.data.cameras.new("Batch Camera")
     cam = bpy.data.objects.new("Batch Camera", cam_data)
     scene.collection.objects.link(cam)
-    direction = Vector((1.0, -1.3, 0.9)).normalized()
+    # Blender's default camera direction: the +X, -Y and +Z faces, where clue labels are.
+    direction = Vector((7.36, -6.93, 4.96)).normalized()
     distance = radius / math.sin(cam_data.angle / 2) * 1.05
     cam.location = center + direction * distance
     cam.rotation_euler = (-direction).to_track_quat('-Z', 'Y').to_euler()
@@ -420,6 +492,20 @@ def render_png(path: str, vox, size: int, samples: int) -> list:
     return [cam, sun]
 
 
+def piece_columns(diagnostics: dict) -> dict:
+    """The summary's connectivity columns from the voxelizer's diagnostics."""
+    stats = diagnostics.get("pieces")
+    if not stats:
+        return {}
+    rep = diagnostics.get("repair") or {}
+    before = rep.get("before") or stats
+    return {"pieces": stats["pieces"], "pieces_26": stats["pieces_26"],
+            "single_cubes": stats["single_cubes"], "largest_piece": stats["largest"],
+            "pieces_before": before["pieces"],
+            "voxels_added": rep.get("thin_added", 0) + rep.get("bridge_added", 0),
+            "voxels_removed": rep.get("small_removed", 0) + rep.get("others_removed", 0)}
+
+
 def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dict) -> None:
     """Make, solve and write one puzzle; fills ``row`` (raises on failure)."""
     t0 = time.perf_counter()
@@ -428,7 +514,9 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
     base = os.path.join(out, f"{name}-{resolution}")
     obj, vox = scene_api.make_nonogram(bpy.context, source_obj, resolution=resolution,
                                        samples=args.samples, threshold=args.threshold,
-                                       robust=not args.no_robust, hide_source=True)
+                                       robust=not args.no_robust, hide_source=True,
+                                       bridge=args.bridge, thin_parts=args.thin_parts,
+                                       min_piece=args.min_piece, keep_largest=args.keep_largest)
     extra: list = []
     try:
         t_make = time.perf_counter() - t0
@@ -440,15 +528,18 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                    hidden=st["hidden"], empty=st["empty"]["count"],
                    filled=int(vox.grid.sum()), make_time_s=round(t_make, 4),
                    warnings=" | ".join(vox.warnings))
+        row.update(piece_columns(vox.diagnostics))
         for k in ("plain", "circle", "square"):
             for f in ("count", "min", "max"):
                 row[f"{k}_{f}"] = st[k][f]
-        log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled, "
-            f"{st['lines']} lines ({t_make:.2f} s)")
+        log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled"
+            + (f" in {row['pieces']} pieces" if row.get("pieces", 1) != 1 else "")
+            + f", {st['lines']} lines ({t_make:.2f} s)")
 
-        report = addon.solve.solve(puzzle, method="full", time_limit=args.time_limit)
+        report = addon.solve.solve(puzzle, method="full", time_limit=args.time_limit, grade=True)
         rep = report.to_dict()
-        row.update(verdict=report.verdict, difficulty=report.difficulty or "",
+        row.update(verdict=report.verdict, difficulty=report.difficulty or "", score=report.score,
+                   band=report.band or "",
                    known_fraction=round(report.known_fraction, 6), linesolvers=report.linesolvers,
                    bad_pct=round(100.0 * report.bad_guess_rate, 2), solve_time_s=round(report.time_s, 4))
         log(f"  {name} @ {resolution}: {report.verdict} ({report.difficulty}), "
@@ -474,6 +565,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         puzzle_file = base + ".puzzle.json"
         addon.puzzlefile.save_puzzle(puzzle, puzzle_file)
         row["puzzle_file"] = os.path.relpath(puzzle_file, out)
+        designed = design_puzzle(addon, args, puzzle, base, row, obj) if args.design else None
 
         report_file = base + ".report.json"
         document = {
@@ -481,15 +573,20 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
             "blender": bpy.app.version_string, "numba": not addon.jit.NUMBA_ERROR,
             "options": {"samples": args.samples, "threshold": args.threshold,
                         "robust": not args.no_robust, "time_limit": args.time_limit,
-                        "linesolver": args.linesolver},
+                        "linesolver": args.linesolver, "bridge": args.bridge,
+                        "thin_parts": args.thin_parts, "min_piece": args.min_piece,
+                        "keep_largest": args.keep_largest},
+            "skipped_objects": row.get("skipped_objects", ""),
             "voxels": {"shape": list(vox.grid.shape), "filled": row["filled"],
                        "origin": vox.origin, "voxel_size": vox.voxel_size,
                        "warnings": list(vox.warnings), "diagnostics": vox.diagnostics},
             "stats": st, "solve": rep, "seed_solvers": seed, "puzzle_file": row["puzzle_file"],
+            "design": designed,
         }
         if args.render:
             png = base + ".png"
             t = time.perf_counter()
+            scene_api.set_view(obj, args.render.upper())
             extra = render_png(png, vox, args.render_size, args.render_samples)
             row["png_file"] = os.path.relpath(png, out)
             log(f"  {name} @ {resolution}: rendered {png} ({time.perf_counter() - t:.1f} s)")
@@ -506,6 +603,43 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         if extra:
             bpy.data.batch_remove(extra)
         scene_api.clear_nonogram(obj)
+
+
+_warm = {"design": False}
+
+
+def design_puzzle(addon: Addon, args, puzzle, base: str, row: dict, obj=None) -> Optional[dict]:
+    """``--design``: hide clues of the puzzle, write ``<model>-<res>.designed.json`` and fill the
+    row's design columns; returns the design summary for the report (None when it failed).
+    With ``obj`` (its nonogram) the clues are hidden there too, so a render or .blend shows the
+    designed puzzle."""
+    band = None if args.design == "any" else args.design
+    row["design_target"] = args.design
+    if not _warm["design"]:
+        # compile (or load) the design kernels first, so the time limit measures designing
+        import numpy as np
+        tiny = np.array([[[1, 0], [0, 1]], [[1, 1], [0, 1]]], bool)
+        addon.design.design(tiny, band=band, method=args.design_method, logic=args.design_logic)
+        _warm["design"] = True
+    try:
+        r = addon.design.design(puzzle, band=band, method=args.design_method, logic=args.design_logic,
+                                time_limit=args.time_limit)
+    except addon.design.DesignError as e:
+        row["design_message"] = str(e)
+        log(f"  design: {e}")
+        return None
+    path = base + ".designed.json"
+    addon.puzzlefile.save_puzzle(r.puzzle, path)
+    if obj is not None:
+        addon.scene.set_hidden(obj, r.hidden)
+        addon.scene.store_design(obj, {k: v for k, v in r.to_dict().items() if k != "stats"})
+    row.update(design_hidden=r.hidden_count, design_hidden_pct=round(100.0 * r.hidden_fraction, 2),
+               design_score=r.score, design_band=r.band or "", design_in_target=r.in_target,
+               design_locally_minimal=r.locally_minimal, design_time_s=round(r.time_s, 4),
+               design_message=r.message, design_file=os.path.relpath(path, os.path.abspath(args.out)))
+    log(f"  design: {r.hidden_count} of {r.n_lines} clues hidden ({100 * r.hidden_fraction:.1f}%), "
+        f"score {r.score} ({r.band}), {r.time_s:.2f} s" + (f"; {r.message}" if r.message else ""))
+    return r.to_dict()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -550,7 +684,10 @@ def run(args: argparse.Namespace) -> int:
         error = setup_error
         if addon is not None:
             try:
-                source = load_model(name, src)
+                source, skipped = load_model(name, src)
+                if skipped:
+                    base_row["skipped_objects"] = describe_skipped(skipped)
+                    log(f"  left out of {name}: {base_row['skipped_objects']}")
                 # Only the nonogram should show in renders; make_nonogram hides it in the viewport.
                 source.hide_render = True
             except Exception as e:

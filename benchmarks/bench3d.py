@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks.common import (LINESOLVERS, RESULTS, ROOT, SEED_CONFIGS, load_json, log,  # noqa: E402
+from benchmarks.common import (LINESOLVERS, RESULTS, ROOT, SEED_CONFIGS, load_puzzles3d, log,  # noqa: E402
                                machine_info, save_json, single_thread_env)
 from benchmarks.runner import run_jobs  # noqa: E402
 
@@ -86,9 +86,8 @@ def main(argv=None) -> int:
     ap.add_argument("--time-scale", type=float, default=1.0, help="multiply every time limit")
     a = ap.parse_args(argv)
     single_thread_env()
-    src = load_json(RESULTS / "puzzles3d.json")
+    src = load_puzzles3d()
     if not src:
-        log("no benchmarks/results/puzzles3d.json: run benchmarks/make_puzzles.py first")
         return 1
     tls = QUICK_TIME_LIMIT if a.quick else TIME_LIMIT
     hards = QUICK_SCHEDULER_HARD if a.quick else SCHEDULER_HARD

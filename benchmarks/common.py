@@ -90,6 +90,14 @@ def machine_info() -> dict:
     return info
 
 
+def load_puzzles3d():
+    """Stage 1's puzzle list (benchmarks/results/puzzles3d.json), or None with a message."""
+    src = load_json(RESULTS / "puzzles3d.json")
+    if not src:
+        log("no benchmarks/results/puzzles3d.json: run benchmarks/make_puzzles.py first")
+    return src
+
+
 def save_json(obj, path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -133,6 +141,13 @@ SEED_CONFIGS = [  # (label, method, prepass) in the seed's column order
     ("Heur+Pre", "heuristic", True),
 ]
 LINESOLVERS = ("seed", "dp")
+# benchmarks/bench_sched.py, DP linesolver: (label, method, prepass, counting). The seed's counting
+# rule changes brute force and the hierarchical solver only (the heuristic counts the same either
+# way); then the greedy oracle (a reference) and the learned scheduler.
+SCHED_CONFIGS = ([(label, method, pre, "strict") for label, method, pre in SEED_CONFIGS]
+                 + [(label, method, pre, "seed") for label, method, pre in SEED_CONFIGS[:3]]
+                 + [("Oracle", "oracle", False, "strict"), ("Oracle+Pre", "oracle", True, "strict"),
+                    ("Learned", "learned", False, "strict"), ("Learned+Pre", "learned", True, "strict")])
 
 
 def engine_solve():
@@ -160,11 +175,14 @@ def report_dict(rep) -> dict:
     return d
 
 
-def run_solver(solve, puzzle, method, prepass=False, linesolver="dp", time_limit=None) -> dict:
+def run_solver(solve, puzzle, method, prepass=False, linesolver="dp", time_limit=None,
+               counting="strict") -> dict:
     """One timed engine solve; exceptions become a row with verdict 'error'."""
     t0 = time.perf_counter()
     try:
         kw = dict(method=method, prepass=prepass, linesolver=linesolver)
+        if counting != "strict":
+            kw["counting"] = counting
         if time_limit is not None:
             kw["time_limit"] = float(time_limit)
         rep = solve(puzzle, **kw)
@@ -186,7 +204,7 @@ def warm_up(solve) -> float:
                puzzle_from_grid(rng.random((4, 5, 3)) < 0.5)]
     for p in puzzles:
         for ls in LINESOLVERS:
-            for _lab, method, pre in SEED_CONFIGS:
-                run_solver(solve, p, method, pre, ls, time_limit=30)
+            for _lab, method, pre, counting in SCHED_CONFIGS:
+                run_solver(solve, p, method, pre, ls, time_limit=30, counting=counting)
             run_solver(solve, p, "full", False, ls, time_limit=30)
     return time.perf_counter() - t0

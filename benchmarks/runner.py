@@ -9,7 +9,8 @@ after it. When a job overruns its hard limit the parent kills the worker, record
 ``verdict: "timeout"`` and starts a new worker for the jobs still pending. So one runaway solve costs
 at most its hard limit, and the numba kernels come from the on-disk cache when a worker restarts.
 
-Engine jobs: ``method``, ``prepass``, ``linesolver``. CP-SAT jobs: ``workers`` (default 1), ``mode``.
+Engine jobs: ``method``, ``prepass``, ``linesolver``, ``counting``. CP-SAT jobs: ``workers``
+(default 1), ``mode``.
 Every engine job whose puzzle has a known solution also reports ``matches_solution`` for a unique
 verdict. Solutions of both solvers are compared by the parent script, not here.
 """
@@ -70,7 +71,8 @@ def run_job(job: dict, cache: dict, solve=None) -> dict:
 
         def once():
             return run_solver(solve, p, job["method"], job.get("prepass", False),
-                              job.get("linesolver", "dp"), job.get("time_limit"))
+                              job.get("linesolver", "dp"), job.get("time_limit"),
+                              job.get("counting", "strict"))
     # Short solves are timed as the best of a few runs (the machine is shared and noisy); the
     # counts (linesolvers, verdicts) are deterministic, so the first run's are kept.
     d = once()

@@ -7,6 +7,7 @@ COMMANDS = {
     "convert": ("cli_puzzle", "convert a puzzle between file formats (chosen by extension)"),
     "linesolve": ("bench_linesolve", "line solver micro-benchmark"),
     "solve": ("cli_solve", "solve a puzzle: verdict, difficulty, metrics"),
+    "design": ("cli_design", "hide clues: unique, solvable by logic, at a difficulty"),
     "voxelize-bench": ("bench_voxelize", "voxelizer benchmark"),
 }
 

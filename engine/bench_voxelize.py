@@ -223,7 +223,7 @@ def triangle_driven_z(vertices, triangles, n):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="python -m engine voxelize-bench", description=__doc__.split("\n\n")[1])
-    ap.add_argument("--model", default=str(DEFAULT_MODEL), help="mesh file (.obj, .ply, .glb)")
+    ap.add_argument("--model", default=str(DEFAULT_MODEL), help="mesh file (.obj, .ply, .stl, .glb)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--repeat", type=int, default=7, help="best of N warm runs (default 7)")
     ap.add_argument("--no-cold", action="store_true", help="skip the cold-start subprocesses")

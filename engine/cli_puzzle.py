@@ -34,6 +34,9 @@ def _stats_parser():
                    help="puzzle file (.json .non .nonpack .nin .txt, optionally .gz); FILE#N picks puzzle N")
     p.add_argument("--json", action="store_true",
                    help="print JSON: one object for a single puzzle, else a list of objects")
+    p.add_argument("--difficulty", nargs="?", const="line", choices=("line", "probe"), default=None,
+                   metavar="LOGIC", help="add the difficulty score and band of puzzles that logic solves "
+                                         "(line propagation, or with probing: --difficulty probe)")
     return p
 
 
@@ -51,7 +54,12 @@ def cmd_stats(args) -> int:
     for src in args.puzzles:
         puzzles = load_puzzles(src)
         for p in puzzles:
-            results.append((p.name or src, puzzle_stats(p)))
+            s = puzzle_stats(p)
+            if args.difficulty:
+                from .difficulty import difficulty
+                d = difficulty(p, args.difficulty)
+                s["score"], s["band"] = d.score, d.band
+            results.append((p.name or src, s))
     if args.json:
         objs = [s for _, s in results]
         json.dump(objs[0] if len(objs) == 1 else objs, sys.stdout)

@@ -1,8 +1,10 @@
-"""Small triangle-mesh loader: OBJ, PLY (ASCII and binary) and GLB (glTF 2.0 binary).
+"""Small triangle-mesh loader: OBJ, PLY (ASCII and binary), STL (ASCII and binary) and GLB
+(glTF 2.0 binary).
 
 ``load_mesh(path, weld=False) -> (vertices float64 (n, 3), triangles int64 (m, 3))``; with
 ``weld=True`` only the vertices triangles use are kept, one per distinct position.
-Polygons are fan-triangulated.  For GLB the triangles of every mesh node of the default scene are
+Polygons are fan-triangulated.  STL repeats every vertex per facet, as the file does (weld to
+share them).  For GLB the triangles of every mesh node of the default scene are
 placed with the node's world transform.  Used by tests and benchmarks; no dependencies beyond numpy.
 """
 import json
@@ -19,9 +21,10 @@ class MeshFileError(ValueError):
 def load_mesh(path, weld=False):
     path = Path(path)
     suffix = path.suffix.lower()
-    loaders = {".obj": _load_obj, ".ply": _load_ply, ".glb": _load_glb}
+    loaders = {".obj": _load_obj, ".ply": _load_ply, ".stl": _load_stl, ".glb": _load_glb}
     if suffix not in loaders:
-        raise MeshFileError(f"{path}: unsupported mesh format {suffix!r} (use .obj, .ply or .glb)")
+        raise MeshFileError(f"{path}: unsupported mesh format {suffix!r} "
+                            "(use .obj, .ply, .stl or .glb)")
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -234,6 +237,51 @@ def _ply_binary(data, pos, elements, order):
                     pos += it.itemsize * n
         values.append(cols)
     return _ply_pick(elements, values)
+
+
+def _load_stl(data):
+    # A binary STL may also begin with "solid" (some exporters write it into the header), so
+    # the size decides: 84 bytes + 50 per facet exactly means binary.
+    if len(data) >= 84:
+        count = struct.unpack_from("<I", data, 80)[0]
+        if len(data) == 84 + 50 * count:
+            rec = np.dtype([("normal", "<f4", 3), ("v", "<f4", (3, 3)), ("attr", "<u2")])
+            facets = np.frombuffer(data, rec, count, 84)
+            verts = facets["v"].reshape(-1, 3).astype(np.float64)
+            return verts, np.arange(len(verts), dtype=np.int64).reshape(-1, 3)
+    text = data.decode("ascii", errors="replace")
+    if not text.lstrip().startswith("solid"):
+        if len(data) >= 84:
+            count = struct.unpack_from("<I", data, 80)[0]
+            raise MeshFileError(f"a binary STL of {count:,} facets needs {84 + 50 * count:,} bytes, "
+                                f"this file has {len(data):,}")
+        raise MeshFileError("not an STL file (no 'solid' and too short to be binary)")
+    verts = []
+    n_facet = 0
+    in_loop = 0
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        w = raw.split()
+        if not w:
+            continue
+        if w[0] == "outer":
+            in_loop = 0
+        elif w[0] == "vertex":
+            if len(w) < 4:
+                raise MeshFileError(f"line {lineno}: a vertex needs x y z")
+            try:
+                verts.append((float(w[1]), float(w[2]), float(w[3])))
+            except ValueError:
+                raise MeshFileError(f"line {lineno}: bad vertex coordinates") from None
+            in_loop += 1
+        elif w[0] == "endloop":
+            if in_loop != 3:
+                raise MeshFileError(f"line {lineno}: a facet has {in_loop} vertices (STL facets "
+                                    "are triangles)")
+            n_facet += 1
+    if len(verts) != 3 * n_facet:
+        raise MeshFileError("the file ends inside a facet")
+    v = np.asarray(verts, np.float64).reshape(-1, 3)
+    return v, np.arange(len(v), dtype=np.int64).reshape(-1, 3)
 
 
 _GLTF_COMPONENTS = {5120: "i1", 5121: "u1", 5122: "i2", 5123: "u2", 5125: "u4", 5126: "f4"}

@@ -431,6 +431,116 @@ def weld_ids(bits):
     return ids, n_ids
 
 
+
+# A cell of ``weld_near`` keeps at most this many positions to compare with, which bounds the
+# cost of a dense cluster (its later vertices then weld through the first ones).
+WELD_CELL_CAP = 64
+
+
+@njit
+def weld_near(verts, bits, used, tol, side):
+    """Welded id per vertex: used vertices within ``tol`` (> 0) of each other on every axis
+    share an id (so do exact copies, used or not); ids are numbered in first-seen order.
+
+    ``bits``: the int64 bit patterns of ``verts + 0.0`` (so -0.0 is 0.0).  Exact copies are
+    merged first (``weld_ids``: one hash probe each); the distinct positions are then hashed
+    into cells of size ``side`` (>= 2 * tol) and compared with the positions kept for their own
+    cell, and for a neighbour cell when they lie within ``tol`` of the side between them: with
+    ``side`` many times ``tol`` most vertices cost one probe, but a cell must not hold more than
+    ``WELD_CELL_CAP`` positions of the mesh.
+    """
+    n = verts.shape[0]
+    exact, n_exact = weld_ids(bits)
+    rep = np.full(n_exact, -1, np.int64)  # a used vertex of each exact position
+    for i in range(n):
+        if used[i] and rep[exact[i]] < 0:
+            rep[exact[i]] = i
+    size = _table_size(n_exact)
+    mask = size - 1
+    # One row per slot, so a probe touches one cache line: cell x, y, z, the first kept
+    # position of the cell (-1: empty slot), how many are kept.
+    table = np.zeros((size, 5), np.int64)
+    table[:, 3] = -1
+    nxt = np.full(n_exact, -1, np.int64)
+    parent = np.arange(n_exact)
+    cell = np.zeros(3, np.int64)
+    lo = np.zeros(3, np.int64)
+    hi = np.zeros(3, np.int64)
+    for e in range(n_exact):
+        i = rep[e]
+        if i < 0:
+            continue
+        for d in range(3):
+            c = int(np.floor(verts[i, d] / side))
+            cell[d] = c
+            off = verts[i, d] - c * side
+            lo[d] = c - 1 if off <= 1.001 * tol else c
+            hi[d] = c + 1 if side - off <= 1.001 * tol else c
+        own = -1
+        for cx in range(lo[0], hi[0] + 1):
+            for cy in range(lo[1], hi[1] + 1):
+                for cz in range(lo[2], hi[2] + 1):
+                    slot = _cell_slot(table, mask, cx, cy, cz)
+                    if cx == cell[0] and cy == cell[1] and cz == cell[2]:
+                        own = slot
+                    f = table[slot, 3]
+                    while f >= 0:
+                        j = rep[f]
+                        if (abs(verts[j, 0] - verts[i, 0]) <= tol
+                                and abs(verts[j, 1] - verts[i, 1]) <= tol
+                                and abs(verts[j, 2] - verts[i, 2]) <= tol):
+                            a = _root(parent, e)
+                            b = _root(parent, f)
+                            if a != b:
+                                parent[max(a, b)] = min(a, b)
+                        f = nxt[f]
+        if table[own, 3] < 0:
+            table[own, 0] = cell[0]
+            table[own, 1] = cell[1]
+            table[own, 2] = cell[2]
+        if table[own, 4] < WELD_CELL_CAP:
+            nxt[e] = table[own, 3]
+            table[own, 3] = e
+            table[own, 4] += 1
+    label = np.empty(n_exact, np.int64)
+    n_ids = 0
+    for e in range(n_exact):
+        r = _root(parent, e)  # a set's root is its smallest index: numbered before e
+        if r == e:
+            label[e] = n_ids
+            n_ids += 1
+        else:
+            label[e] = label[r]
+    ids = np.empty(n, np.int64)
+    for i in range(n):
+        ids[i] = label[exact[i]]
+    return ids, n_ids
+
+
+@njit
+def _root(parent, a):
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a
+
+
+@njit
+def _cell_slot(table, mask, x, y, z):
+    """The slot of cell (x, y, z) in ``weld_near``'s open-addressing table: its own, or the
+    empty one where it would go.  Coordinates are folded to 32 bits before mixing so the
+    products cannot overflow (the same code then runs as plain Python where numba is missing)."""
+    h = ((x ^ (x >> 32)) & 0xFFFFFFFF) * 0x2545F491
+    h ^= ((y ^ (y >> 32)) & 0xFFFFFFFF) * 0x1E3779B1
+    h ^= ((z ^ (z >> 32)) & 0xFFFFFFFF) * 0x05EBCA77
+    h ^= h >> 29
+    slot = h & mask
+    while table[slot, 3] >= 0 and not (table[slot, 0] == x and table[slot, 1] == y
+                                        and table[slot, 2] == z):
+        slot = (slot + 1) & mask
+    return slot
+
+
 @njit
 def degenerate_triangles(verts, tris, welded, out):
     """out[t] = triangle t has a repeated welded vertex or an exactly zero cross product."""

@@ -4,6 +4,9 @@ Methods (see docs/SOLVER.md):
 - ``brute``, ``hierarchical``, ``heuristic``: the seed study's ways of applying a line solver
   (``schedulers.py``), with its metrics. Verdict ``unique`` when line solving completes (and the
   grid passes every clue), ``none`` on a contradiction, ``unknown`` when it stalls or a limit hits.
+- ``learned``: a fourth scheduler of the same kind, its line priority learned from puzzles
+  (``learned.py``). ``oracle`` (a benchmark reference, not offered in the add-on): the greedy
+  oracle of ``oracle.py``.
 - ``full``: propagation with a line-result cache, FP2 probing, then search for up to two
   solutions (``search.py``): a final verdict for every puzzle unless a limit or the progress
   callback stops it.
@@ -23,18 +26,25 @@ from .propagate import (CHUNK_GROWTH, DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S
                         S_TLEN, S_TOO_LARGE, build_net, check_all, first_chunk, new_work, prepass_lines,
                         budget_arg)
 from .puzzle import Puzzle
+from .learned import learned, load_weights, new_learned_queue
+from .oracle import greedy_oracle, new_oracle_queue
 from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, brute_force,
-                         heuristic, hierarchical, new_control, new_heuristic_queue)
+                         heuristic, hierarchical, new_control, new_fifo, new_heuristic_queue)
 from .search import Limits, run_full
 
-METHODS = ("brute", "hierarchical", "heuristic", "full")
-VERDICTS = ("unique", "multiple", "none", "unknown")
+METHODS = ("brute", "hierarchical", "heuristic", "learned", "full")
+REFERENCE_METHODS = ("oracle",)  # solve() takes it; the add-on does not offer it
+VERDICTS = ("unique", "multiple", "none", "unknown", "solved")
+# How the seed schedulers count linesolvers (schedulers.py): strict, or the seed's own rule.
+COUNTINGS = ("strict", "seed")
 DIFFICULTIES = ("line", "probe", "search")
 
 # The seed study's Table 5 columns: (label, method, prepass).
 SEED_CONFIGS = (("Brute", "brute", False), ("Hier", "hierarchical", False),
                 ("Hier+Pre", "hierarchical", True), ("Heur", "heuristic", False),
                 ("Heur+Pre", "heuristic", True))
+# Compare Solvers in the add-on: the seed's five and the learned scheduler.
+COMPARE_CONFIGS = SEED_CONFIGS + (("Learned", "learned", False), ("Learned+Pre", "learned", True))
 
 
 @dataclass
@@ -55,6 +65,8 @@ class SolveReport:
     method: str
     options: dict
     stats: dict = field(default_factory=dict)
+    score: Optional[float] = None   # difficulty score (``difficulty.py``), when graded and logic solves it
+    band: Optional[str] = None
 
     @property
     def solution(self):
@@ -76,6 +88,7 @@ class SolveReport:
             "solutions": [_bits(s) for s in self.solutions],
             "differing_cells": [int(c) for c in self.differing_cells],
             "options": dict(self.options), "stats": dict(self.stats),
+            "score": self.score, "band": self.band,
         }
         return d
 
@@ -95,7 +108,8 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
           max_iterations: int = 100, time_limit: Optional[float] = None,
           step_limit: Optional[int] = None, progress: Optional[Callable] = None,
           seed_exit: bool = False, cache: bool = True,
-          seed_budget: int = DEFAULT_SEED_BUDGET, use_known: bool = True) -> SolveReport:
+          seed_budget: int = DEFAULT_SEED_BUDGET, use_known: bool = True, want: int = 2,
+          sat: bool = True, grade: bool = False, counting: str = "strict") -> SolveReport:
     """Solve ``puzzle`` with ``method``; see the module docstring and docs/SOLVER.md.
 
     ``step_limit`` bounds line-solver applications (including probes and consistency checks);
@@ -104,15 +118,27 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     ``use_known``: when the puzzle carries its solution (``puzzle.solution``, e.g. the voxel grid
     a 3D puzzle was made from) and it satisfies every clue, ``full`` guesses its values first:
     the verdict is the same, found far sooner on puzzles with several solutions.
+    ``want=1`` (``full`` only): stop at the first solution, verdict ``solved`` (or ``none``),
+    instead of searching for a second one to settle uniqueness. ``sat``: let ``full``'s search
+    hand over to a CDCL solver when it wanders (python-sat, if installed; ``engine/sat.py``).
+    ``grade``: give a puzzle that logic solves its difficulty ``score`` and ``band``
+    (``difficulty.py``; one more logical solve).
+    ``counting``: ``"seed"`` runs brute force and the hierarchical solver as the seed counted
+    them (every line every sweep; a plain FIFO), see ``schedulers.py``; same deductions.
     """
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+    if method not in METHODS + REFERENCE_METHODS:
+        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS + REFERENCE_METHODS)})")
+    if want not in (1, 2):
+        raise ValueError(f"want must be 1 (first solution) or 2 (uniqueness), not {want!r}")
     ls_id = _ls_id(linesolver)
+    if counting not in COUNTINGS:
+        raise ValueError(f"unknown counting {counting!r} (choose from {', '.join(COUNTINGS)})")
     options = {"prepass": bool(prepass), "linesolver": linesolver, "max_iterations": int(max_iterations),
                "time_limit": time_limit, "step_limit": step_limit, "seed_exit": bool(seed_exit),
-               "cache": bool(cache), "use_known": bool(use_known)}
+               "cache": bool(cache), "use_known": bool(use_known), "want": int(want),
+               "sat": bool(sat), "counting": counting}
     # compile (or load) the kernels first: neither time_s nor time_limit counts it
-    parts = warmup.parts_for(method, linesolver)
+    parts = warmup.parts_for(method, linesolver, bool(grade))
     if progress is not None and not warmup.ready(*parts) and progress(0.0, "preparing solver"):
         return _cancelled_report(puzzle, method, options, time.perf_counter())
     compile_s = warmup.ensure(*parts)
@@ -128,15 +154,16 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
                 limits.cancelled = True
                 return _cancelled_report(puzzle, method, options, t0, compile_s)
         known = puzzle.solution if use_known else None
-        res, w = run_full(net, ls_id, budget, limits, use_cache=cache, known=known)
+        res, w = run_full(net, ls_id, budget, limits, use_cache=cache, known=known, want=want, use_sat=sat)
         sols = res.solutions
         differing = (np.flatnonzero(sols[0] != sols[1]) if len(sols) == 2 else np.zeros(0, np.int64))
         stats = _stats(w)
         stats.update(nodes=res.nodes, max_depth=res.max_depth, probe_fixed=res.probe_fixed,
                      quick_nodes=res.quick_nodes, restarts=res.restarts, known_solution=res.known_used,
+                     sat_conflicts=res.sat_conflicts,
                      cancelled=res.cancelled, compile_s=compile_s)
-        return _report(res.verdict, res.difficulty, w, res.state, list(sols), differing, res.order,
-                       method, options, t0, stats)
+        return _graded(puzzle, grade, _report(res.verdict, res.difficulty, w, res.state, list(sols), differing,
+                                              res.order, method, options, t0, stats))
     # the seed's schedulers
     t_call = time.perf_counter()  # progress is called about every 0.05 s from here on
     if progress is not None and progress(0.0, "line solving"):
@@ -150,7 +177,7 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     if time_limit is not None or progress is not None:
         limits = Limits(t0, n, time_limit, None, progress, last_call=t_call)
     status = _run_scheduler(method, bool(prepass), ls_id, budget, int(max_iterations), step,
-                            bool(seed_exit), n, net, w, limits)
+                            bool(seed_exit), counting == "seed", n, net, w, limits)
     verdict, difficulty, sols = "unknown", None, []
     if status == ST_CONTRADICTION:
         verdict, difficulty = "none", "line"
@@ -159,14 +186,25 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
             verdict, difficulty, sols = "unique", "line", [w.state == FILLED]
         else:
             verdict, difficulty = "none", "line"
+    if want == 1 and verdict == "unique":
+        verdict = "solved"
     stats = _stats(w)
     stats["stopped"] = status == ST_STOPPED or status == ST_PAUSED
     stats["cancelled"] = limits is not None and limits.cancelled
     stats["compile_s"] = compile_s
     if progress is not None and not limits.cancelled:
         progress(float(np.count_nonzero(w.state != UNKNOWN)) / max(n, 1), "done")
-    return _report(verdict, difficulty, w, w.state.copy(), sols, np.zeros(0, np.int64),
-                   w.trail[:w.stats[S_TLEN]].copy(), method, options, t0, stats)
+    return _graded(puzzle, grade, _report(verdict, difficulty, w, w.state.copy(), sols, np.zeros(0, np.int64),
+                                          w.trail[:w.stats[S_TLEN]].copy(), method, options, t0, stats))
+
+
+def _graded(puzzle, grade, report):
+    """The report with the difficulty score of a puzzle logic solved (when asked)."""
+    if grade and report.verdict in ("unique", "solved") and report.difficulty in ("line", "probe"):
+        from .difficulty import difficulty
+        d = difficulty(puzzle, report.difficulty)
+        report.score, report.band = d.score, d.band
+    return report
 
 
 # Line-solver applications in the first chunk of a seed scheduler run with limits: few, as one
@@ -178,8 +216,8 @@ _PREPASS_DONE = -1  # the pre-pass's status once it has been over every line
 _ALL = 1 << 62  # max_steps of a run in one call
 
 
-def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_exit, n, net, w,
-                   limits):
+def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_exit, seed_count, n,
+                   net, w, limits):
     """Run the pre-pass (if asked) and a seed scheduler in chunks; between chunks check
     ``limits`` (time, progress). Returns the kernel's final status, or ST_PAUSED when a limit or
     the callback stopped the run. Without ``limits`` (no time limit, no callback) each runs in
@@ -202,16 +240,31 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
     ctl = new_control()
     if method == "brute":
         if limits is None:  # one call, no closure: a tiny puzzle pays nothing for chunking
-            return brute_force(ls_id, budget, max_iterations, step, n, _ALL, net, w, ctl)
+            return brute_force(ls_id, budget, max_iterations, step, seed_count, n, _ALL, net, w, ctl)
 
         def run(k):
-            return brute_force(ls_id, budget, max_iterations, step, n, k, net, w, ctl)
-    elif method == "hierarchical":
+            return brute_force(ls_id, budget, max_iterations, step, seed_count, n, k, net, w, ctl)
+    elif method in ("learned", "oracle"):
+        if method == "learned":
+            hp, lq, score = new_learned_queue(len(net.clue_kind))
+            wts = load_weights(prepass)
+
+            def run(k):
+                return learned(ls_id, budget, step, n, k, net, w, ctl, hp, lq, score, wts)
+        else:
+            oq = new_oracle_queue(len(net.clue_kind))
+
+            def run(k):
+                return greedy_oracle(ls_id, budget, step, n, k, net, w, ctl, oq)
         if limits is None:
-            return hierarchical(ls_id, budget, step, n, _ALL, net, w, ctl)
+            return run(_ALL)
+    elif method == "hierarchical":
+        fifo = new_fifo(net) if seed_count else np.zeros(1, np.int64)
+        if limits is None:
+            return hierarchical(ls_id, budget, step, seed_count, n, _ALL, net, w, ctl, fifo)
 
         def run(k):
-            return hierarchical(ls_id, budget, step, n, k, net, w, ctl)
+            return hierarchical(ls_id, budget, step, seed_count, n, k, net, w, ctl, fifo)
     else:
         hq = new_heuristic_queue(len(net.clue_kind))
         if limits is None:
@@ -265,12 +318,13 @@ def _cancelled_report(puzzle, method, options, t0, compile_s=0.0):
                        method, options, {"cancelled": True, "compile_s": compile_s})
 
 
-def compare(puzzle: Puzzle, linesolver: str = "dp", **kwargs) -> list:
-    """The seed's five configurations (Table 5: Brute, Hier, Hier+Pre, Heur, Heur+Pre) on one
-    puzzle: a list of dicts with ``config``, ``linesolvers``, ``bad_guesses``, ``bad_guess_rate``,
+def compare(puzzle: Puzzle, linesolver: str = "dp", configs=SEED_CONFIGS, **kwargs) -> list:
+    """The seed's five configurations (Table 5: Brute, Hier, Hier+Pre, Heur, Heur+Pre), or the
+    ``configs`` given (``COMPARE_CONFIGS`` adds the learned scheduler), on one puzzle: a list of
+    dicts with ``config``, ``linesolvers``, ``bad_guesses``, ``bad_guess_rate``,
     ``known_fraction``, ``verdict``, ``time_s``."""
     rows = []
-    for label, method, pre in SEED_CONFIGS:
+    for label, method, pre in configs:
         r = solve(puzzle, method=method, prepass=pre, linesolver=linesolver, **kwargs)
         rows.append({"config": label, "method": method, "prepass": pre, "linesolvers": r.linesolvers,
                      "bad_guesses": r.bad_guesses, "bad_guess_rate": r.bad_guess_rate,

@@ -69,6 +69,10 @@ def format_range(s: dict) -> str:
     return f"{s['count']} ({r})"
 
 
+def _or_dash(v) -> str:
+    return "-" if v is None else str(v)
+
+
 def format_table(rows) -> str:
     """A plain-text table of ``[(label, stats), ...]``, one block per dimension present."""
     parts = []
@@ -77,12 +81,16 @@ def format_table(rows) -> str:
              ("empty", "plain", "circle", "square")),
             (2, ("Puzzle", "Size", "Cells", "Lines", "Hidden", "Empty", "Filled/line", "Blocks/line"),
              ("empty", "filled", "blocks"))):
+        graded = any("score" in s for _, s in rows)  # python -m engine stats --difficulty
+        if graded:
+            heads = heads + ("Score", "Band")
         table = [list(heads)]
         for label, s in rows:
             if len(s["shape"]) != dim:
                 continue
             table.append([label, "×".join(map(str, s["shape"])), str(s["cells"]), str(s["lines"]),
-                          str(s["hidden"])] + [format_range(s[k]) for k in keys])
+                          str(s["hidden"])] + [format_range(s[k]) for k in keys]
+                         + ([_or_dash(s.get("score")), _or_dash(s.get("band"))] if graded else []))
         if len(table) == 1:
             continue
         widths = [max(len(r[i]) for r in table) for i in range(len(heads))]

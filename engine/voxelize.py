@@ -10,12 +10,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import raycast
+from . import pieces, raycast
 
 MAX_PER_AXIS = 1024
 MAX_VOXELS = 2**31
 MAX_SAMPLES = 8
 MAX_HITS = 2**28
+# Vertices closer than this (times the longest extent) are one vertex for judging whether the
+# mesh is closed: exporters' rounding leaves copies a few float32 steps apart (Blender's STL
+# import keeps them), which would otherwise count as holes.  Far from the origin a float32 step
+# is larger: the tolerance grows to WELD_FLOAT32_STEPS steps of the largest coordinate, but
+# never beyond WELD_TOLERANCE_MAX of the extent (a voxel is at least 1/1024 of it).
+WELD_TOLERANCE = 1e-5
+WELD_FLOAT32_STEPS = 4 * 2.0**-23
+WELD_TOLERANCE_MAX = 1e-3
+# A vertex farther from the rest of the mesh than this many times the rest's size is a stray.
+STRAY_FACTOR = 1000.0
+# Coordinates this many times larger than the mesh lose the precision voxelizing needs.
+FAR_FACTOR = 1e9
 BAND_COLUMNS = 2**18  # fine columns rasterized per call: bounds memory, paces progress/cancel
 BAND_VOXELS = 2**24  # voxels combined per call, for the same reason
 # samples (columns x depth) filled per call: a 1024x1024x16 grid at 4 samples per axis had one
@@ -38,6 +50,7 @@ class VoxelResult:
     fraction: np.ndarray | None = None
     diagnostics: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
+    changes: np.ndarray | None = None  # int8 per voxel: what the piece options did (pieces.py)
 
     def centres(self) -> np.ndarray:
         """World-space centres of the filled voxels, shape (n, 3)."""
@@ -46,7 +59,8 @@ class VoxelResult:
 
 
 def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=None, samples=1,
-             threshold=0.5, robust=True, fit=True, progress=None) -> VoxelResult:
+             threshold=0.5, robust=True, fit=True, progress=None, thin_parts=False, bridge=False,
+             min_piece=0, keep_largest=False) -> VoxelResult:
     """Voxelize a triangle mesh given in world space.
 
     Exactly one of ``resolution`` (voxels along the longest bounding-box axis) and
@@ -56,40 +70,58 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
     ``robust`` votes over rays along x, y and z and unites the parity of each connected part.
     ``fit`` shrinks the grid to the filled voxels.  ``progress(fraction) -> bool`` is called
     between passes and bands; returning True cancels with ``VoxelizeError("cancelled")``.
+    The piece options (``thin_parts``, ``bridge``, ``min_piece``, ``keep_largest``; see
+    ``pieces.repair``) change the grid after the fill; ``changes`` then says where.
     """
     t_start = time.perf_counter()
     verts, tris = _check_mesh(vertices, triangles)
     k, need = _check_sampling(samples, threshold)
+    try:
+        repair_opts = pieces.check_options(thin_parts, bridge, min_piece, keep_largest)
+    except ValueError as exc:
+        raise VoxelizeError(str(exc)) from None
     if progress is not None and not callable(progress):
         raise VoxelizeError("progress must be a callable taking a fraction and returning a bool")
     bmin, bmax, n_bad, first_bad = raycast.mesh_bounds(verts, tris)
     if n_bad:
         raise VoxelizeError(
             f"the mesh has vertices with NaN or infinite coordinates (first: vertex {first_bad})")
+    used = np.zeros(verts.shape[0], np.bool_)
+    used[tris.ravel()] = True
+    _check_coordinates(verts, used, bmin, bmax)
     lattice, vs, base_lo, base_hi = _grid_spec(bmin, bmax, resolution, voxel_size, origin, fit)
     # Only cells overlapping the bounding box can hold anything: compute just those.
     c_lo = np.clip(np.floor((bmin - lattice) / vs).astype(np.int64), base_lo, base_hi - 1)
     c_hi = np.clip(np.ceil((bmax - lattice) / vs).astype(np.int64), c_lo + 1, base_hi)
     shape = tuple(int(n) for n in c_hi - c_lo)
     axes = (2, 0, 1) if robust else (2,)
-    _check_memory(shape, tuple(int(n) for n in base_hi - base_lo), k, len(axes), fit)
+    _check_memory(shape, tuple(int(n) for n in base_hi - base_lo), k, len(axes), fit,
+                  any(repair_opts))
 
     _tick(progress, 0.0)
-    welded_ids, n_welded = raycast.weld_ids((verts + 0.0).view(np.int64))  # +0.0: -0 is 0
-    welded = welded_ids[tris]
     degenerate = np.empty(tris.shape[0], np.bool_)
-    n_degenerate = raycast.degenerate_triangles(verts, tris, welded, degenerate)
-    if n_degenerate:
-        keep = np.flatnonzero(~degenerate)
-        wt = np.ascontiguousarray(welded[keep])
-        run_tris = np.ascontiguousarray(tris[keep])
-    else:
-        wt, run_tris = welded, tris
+    n_degenerate = raycast.degenerate_triangles(verts, tris, tris, degenerate)
+    run_tris = np.ascontiguousarray(tris[~degenerate]) if n_degenerate else tris
+    # Topology (parts, boundary edges) on vertices welded within a tolerance; the rays use the
+    # exact positions.  A triangle that the weld collapses has no edges of its own.
+    extent = float((bmax - bmin).max())
+    reach = float(np.abs(np.concatenate([bmin, bmax])).max())
+    tol = max(WELD_TOLERANCE * extent, min(WELD_FLOAT32_STEPS * reach, WELD_TOLERANCE_MAX * extent))
+    # Hash cells of 64 base tolerances: one probe for most vertices, and few vertices per cell.
+    side = max(2.0 * tol, 64.0 * WELD_TOLERANCE * extent)
+    welded_ids, n_welded = raycast.weld_near(verts, (verts + 0.0).view(np.int64), used, tol, side)
+    wt = np.ascontiguousarray(welded_ids[run_tris])
     if robust and len(run_tris):
         parts, n_parts = raycast.triangle_parts(wt, n_welded)
     else:
         parts, n_parts = np.zeros(len(run_tris), np.int32), 1 if len(run_tris) else 0
-    boundary, non_manifold, open_edges = raycast.edge_stats(wt, n_welded, parts, n_parts)
+    collapsed = (wt[:, 0] == wt[:, 1]) | (wt[:, 1] == wt[:, 2]) | (wt[:, 0] == wt[:, 2])
+    if collapsed.any():
+        keep = np.flatnonzero(~collapsed)
+        boundary, non_manifold, open_edges = raycast.edge_stats(
+            np.ascontiguousarray(wt[keep]), n_welded, np.ascontiguousarray(parts[keep]), n_parts)
+    else:
+        boundary, non_manifold, open_edges = raycast.edge_stats(wt, n_welded, parts, n_parts)
     cavity = _cavities(verts, run_tris, parts, n_parts, open_edges, (bmin + bmax) / 2.0)
     cell_origin = lattice + c_lo * vs
     g = (verts - cell_origin) / vs  # voxel units: voxel i spans [i, i + 1)
@@ -116,16 +148,36 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
         x_hi = min(x_lo + slab, shape[0])
         disagreements += raycast.combine_axes(outs[0], c1, c2, mode, need, k > 1, med, grid, box,
                                               x_lo, x_hi)
-        _tick(progress, 0.9 + 0.1 * x_hi / shape[0])
-    if box[3] == 0:
-        box[:] = 0
+        _tick(progress, 0.9 + 0.05 * x_hi / shape[0])
     disagreements = int(disagreements) if robust else None
     frac = med.astype(np.float32) / np.float32(k**3) if k > 1 else None
+
+    changes = None
+    repair_info = None
+    if any(repair_opts):
+        t_rep = time.perf_counter()
+        before = pieces.piece_stats(grid)
+        surface = None
+        if repair_opts[0] or repair_opts[1]:
+            surface = np.zeros(shape, np.bool_)
+            pieces.surface_voxels(g, run_tris, surface)
+            _tick(progress, 0.97)
+        try:
+            grid, changes, effects = pieces.repair(
+                grid, surface, thin_parts=repair_opts[0], bridge=repair_opts[1],
+                min_piece=repair_opts[2], keep_largest=repair_opts[3])
+        except ValueError as exc:
+            raise VoxelizeError(str(exc)) from None
+        repair_info = dict(effects, before=before, time_s=time.perf_counter() - t_rep)
+        box[:] = _filled_box(grid)
+    if box[3] == 0:
+        box[:] = 0
 
     if fit:
         sl = tuple(slice(int(box[a]), int(box[a + 3])) for a in range(3))
         grid = np.ascontiguousarray(grid[sl])
         frac = None if frac is None else np.ascontiguousarray(frac[sl])
+        changes = None if changes is None else np.ascontiguousarray(changes[sl])
         out_origin = cell_origin + box[:3] * vs
     else:
         full = tuple(int(n) for n in base_hi - base_lo)
@@ -139,45 +191,128 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
                 bigf = np.zeros(full, np.float32)
                 bigf[sl] = frac
                 frac = bigf
+            if changes is not None:
+                bigc = np.zeros(full, np.int8)
+                bigc[sl] = changes
+                changes = bigc
         out_origin = lattice + base_lo * vs
     _tick(progress, 1.0)
 
     filled = int(np.count_nonzero(grid))
-    looks_open = boundary > 0 or (
-        disagreements is not None and disagreements > max(8, 0.01 * filled))
-    warnings = []
-    if looks_open:
-        what = f"{boundary} boundary edges" if boundary else "no boundary edges"
-        if disagreements is not None:
-            warnings.append(
-                f"The mesh looks open ({what}; the x, y and z passes disagree on "
-                f"{disagreements} voxels): holes were bridged by a majority vote, check the result")
-        else:
-            warnings.append(
-                f"The mesh looks open ({what}): a single-axis fill may leak through holes; "
-                "turn on robust mode")
+    t_pieces = time.perf_counter()
+    piece_info = pieces.piece_stats(grid)
+    t_pieces = time.perf_counter() - t_pieces
+    warnings = _mesh_warnings(boundary, disagreements, filled)
     if filled == 0:
         warnings.append(
             "Nothing was filled: the mesh is flat, open or thinner than a voxel at this "
             "resolution (try a higher resolution or more samples)")
+    elif piece_info is not None and piece_info["pieces"] > 1:
+        warnings.append(
+            f"The voxels fall apart into {pieces.describe(piece_info)}: a puzzle's answer "
+            "reads best as one connected shape (the thin-part, bridge and piece-removal "
+            "options can join or drop the loose pieces)")
     diagnostics = {
         "triangles": int(tris.shape[0]),
         "degenerate_triangles": int(n_degenerate),
         "vertices_welded": int(n_welded),
+        "weld_tolerance": tol,
         "parts": int(n_parts),
         "cavities": int(cavity.sum()),
         "boundary_edges": int(boundary),
         "non_manifold_edges": int(non_manifold),
         "disagreements": disagreements,
         "watertight": boundary == 0,
-        "looks_open": bool(looks_open),
+        "looks_open": bool(boundary > 0),
         "filled": filled,
+        "pieces": piece_info,
+        "pieces_time_s": t_pieces,
+        "repair": repair_info,
         "computed_shape": shape,
         "samples": k,
         "axes": "xyz" if robust else "z",
         "time_s": time.perf_counter() - t_start,
     }
-    return VoxelResult(grid, np.asarray(out_origin, np.float64), float(vs), frac, diagnostics, warnings)
+    return VoxelResult(grid, np.asarray(out_origin, np.float64), float(vs), frac, diagnostics, warnings,
+                       changes)
+
+
+def _mesh_warnings(boundary, disagreements, filled):
+    """'Open' only for real boundary edges (after the tolerance weld), with what the holes did
+    to the voxels; a closed mesh whose fills still disagree has another problem, named so."""
+    if disagreements is None:
+        if boundary:
+            return [f"The mesh is open ({boundary:,} boundary edges): a single-axis fill may leak "
+                    "through the holes; turn on robust mode"]
+        return []
+    share = f"{100.0 * disagreements / max(filled, 1):.1f} % of the filled voxels"
+    if boundary:
+        if disagreements:
+            return [f"The mesh is open ({boundary:,} boundary edges): the x, y and z fills "
+                    f"disagree on {disagreements:,} voxels ({share}), settled by a majority "
+                    "vote; check the result where the holes are"]
+        return [f"The mesh is open ({boundary:,} boundary edges), but the holes changed no "
+                "voxel: the x, y and z fills agree"]
+    if disagreements > max(8, 0.01 * filled):
+        return [f"The x, y and z fills disagree on {disagreements:,} voxels ({share}) although "
+                "the mesh is closed: it probably intersects itself or has faces inside; the "
+                "majority vote settled them, check the result"]
+    return []
+
+
+def _filled_box(grid):
+    """(lo x, lo y, lo z, hi x, hi y, hi z) of the filled voxels, zeros when there are none."""
+    box = np.zeros(6, np.int64)
+    for a in range(3):
+        other = tuple(b for b in range(3) if b != a)
+        nz = np.flatnonzero(grid.any(axis=other))
+        if len(nz) == 0:
+            return np.zeros(6, np.int64)
+        box[a], box[a + 3] = nz[0], nz[-1] + 1
+    return box
+
+
+def _check_coordinates(verts, used, bmin, bmax):
+    """Specific messages for coordinates that would make a useless grid: a stray vertex far from
+    the rest (it stretches the grid until the model is smaller than a voxel), and a mesh so far
+    from the origin that its coordinates have lost the precision voxels need."""
+    pts = verts[used]
+    if len(pts) < 2:
+        return
+    # The body's centre and size from (a stride of at most ~4,000 of) the vertices: the median
+    # (the upper one for an even count), and the distance within which 90 % of them lie.
+    # (numpy's median and max along the short axis cost ~1 ms on any mesh: partition rows.)
+    sample = np.ascontiguousarray(pts[::max(1, len(pts) // 4096)].T)
+    half = sample.shape[1] // 2
+    centre = np.partition(sample, half, axis=1)[:, half]
+    with np.errstate(over="ignore", invalid="ignore"):
+        off = np.abs(sample - centre[:, None])
+        sample_dist = np.maximum(np.maximum(off[0], off[1]), off[2])
+        k = int(0.9 * (len(sample_dist) - 1))
+        body = float(np.partition(sample_dist, k)[k])
+        reach = max(float((bmax - centre).max()), float((centre - bmin).max()))
+    if 0.0 < body < np.inf and reach > STRAY_FACTOR * body:
+        with np.errstate(over="ignore", invalid="ignore"):
+            dist = np.abs(pts - centre).max(axis=1)
+        stray = dist > STRAY_FACTOR * body
+        if stray.any():
+            ids = np.flatnonzero(used)[stray]
+            worst = ids[np.argmax(dist[stray])]
+            p = ", ".join(f"{c:.4g}" for c in verts[worst])
+            c = ", ".join(f"{x:.4g}" for x in centre)
+            more = f" ({len(ids):,} vertices like it)" if len(ids) > 1 else ""
+            raise VoxelizeError(
+                f"vertex {int(worst)} is at ({p}), far away from the rest of the mesh, which lies "
+                f"within {body:.4g} of ({c}){more}: such a stray vertex stretches the grid until "
+                "the model is smaller than a voxel; delete or move it")
+    with np.errstate(over="ignore", invalid="ignore"):
+        extent = float((bmax - bmin).max())
+        reach = float(np.abs(np.concatenate([bmin, bmax])).max())
+    if extent > 0.0 and np.isfinite(extent) and reach > FAR_FACTOR * extent:
+        raise VoxelizeError(
+            f"the mesh is {reach:.4g} units from the world origin but only {extent:.4g} across: "
+            "at that distance its coordinates have lost the precision voxels need; move it "
+            "near the origin")
 
 
 def _cavities(verts, tris, parts, n_parts, open_edges, centre):
@@ -368,13 +503,19 @@ def _available_memory():
         return 4 * 2**30
 
 
-def _check_memory(shape, full, k, n_axes, fit):
+def _check_memory(shape, full, k, n_axes, fit, repair=False):
     voxels = math.prod(shape)
     cb = np.dtype(_count_dtype(k)).itemsize
     counters = 1 if k == 1 else n_axes + 1  # votes, or counts per pass and their median
     per_voxel = counters * cb + 1 + (8 if k > 1 else 0)  # + grid, fraction (and its copy)
     need = voxels * per_voxel + (0 if fit else math.prod(full) * (1 + (4 if k > 1 else 0)))
     need += BAND_COLUMNS * 8 * 3
+    if repair:
+        if voxels > pieces.MAX_REPAIR_VOXELS:
+            raise VoxelizeError(
+                f"the piece options work on grids of up to {pieces.MAX_REPAIR_VOXELS:,} voxels; "
+                f"this one has {voxels:,}: lower the resolution")
+        need += voxels * pieces.REPAIR_BYTES_PER_VOXEL
     avail = _available_memory()
     size = "×".join(str(n) for n in (full if not fit else shape))
     if voxels > MAX_VOXELS or (not fit and math.prod(full) > MAX_VOXELS) or need > avail // 2:

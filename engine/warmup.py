@@ -10,8 +10,10 @@ Parts (``PARTS``), each a list of named steps (the add-on shows "Preparing solve
 - ``make``: the voxelizer and the clues of a grid;
 - ``solve``: the full method with the complete line solvers (line solving, quick search,
   probing, search, long lines);
-- ``schedulers``: the seed study's schedulers and pre-pass with the complete line solvers;
-- ``seed``: the seed study's linesolver, in the full method and the schedulers.
+- ``schedulers``: the seed study's schedulers, the learned one and the pre-pass with the
+  complete line solvers;
+- ``seed``: the seed study's linesolver, in the full method and the schedulers;
+- ``grade``: the difficulty score (``solve(grade=True)``).
 A session that never asks for the seed's methods never compiles them. The inputs are built
 with the same functions and types as real ones, so every kernel signature a real call uses is
 compiled here (scripts/compile_times.py --workload warmup lists any a real workload still had to
@@ -72,15 +74,23 @@ def _quick_search(linesolver):
 
 
 def _probing(linesolver):
-    """No solution given, 24 solutions: probing, then search."""
+    """No solution given, 24 solutions: probing, then search (for two solutions, and for one)."""
     from .puzzle import make_2d
     from .solve import solve
     solve(make_2d([[1]] * 4, [[1]] * 4), linesolver=linesolver, time_limit=10.0)
+    solve(make_2d([[1]] * 4, [[1]] * 4), linesolver=linesolver, time_limit=10.0, want=1)
 
 
 def _schedulers(linesolver):
-    from .solve import compare
-    compare(_blob(), linesolver=linesolver, time_limit=10.0)
+    from .solve import COMPARE_CONFIGS, compare
+    compare(_blob(), linesolver=linesolver, configs=COMPARE_CONFIGS, time_limit=10.0)
+    compare(_blob(), linesolver=linesolver, time_limit=10.0, counting="seed")
+
+
+def _grading():
+    """The difficulty score of a puzzle logic solves (``solve(grade=True)``, the CLI's)."""
+    from .solve import solve
+    solve(_blob(hidden_every=50), grade=True, time_limit=10.0)
 
 
 PARTS = {
@@ -88,16 +98,17 @@ PARTS = {
     "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
               ("probing and search", lambda: _probing("dp"))],
     "schedulers": [("seed schedulers", lambda: _schedulers("dp"))],
+    "grade": [("difficulty score", _grading)],
     "seed": [("seed linesolver", lambda: (_line_solving("seed"), _quick_search("seed"), _probing("seed"))),
              ("seed schedulers with the seed linesolver", lambda: _schedulers("seed"))],
 }
 DEFAULT_PARTS = ("make", "solve")
 
 
-def parts_for(method: str, linesolver: str) -> tuple:
-    """The parts ``solve(method=..., linesolver=...)`` needs."""
+def parts_for(method: str, linesolver: str, grade: bool = False) -> tuple:
+    """The parts ``solve(method=..., linesolver=..., grade=...)`` needs."""
     parts = ("solve",) if method == "full" else ("schedulers",)
-    return parts + (("seed",) if linesolver == "seed" else ())
+    return parts + (("seed",) if linesolver == "seed" else ()) + (("grade",) if grade else ())
 
 
 def run_parts(parts, on_step=None):

@@ -4,30 +4,45 @@ from typing import Any, cast
 
 import bpy
 
-from . import warmup
+from . import live_check, warmup
 from .animate import NONOGRAM_OT_animate_solve
 from .clear import NONOGRAM_OT_clear
 from .compare import NONOGRAM_OT_compare
+from .design import (NONOGRAM_OT_hide_clues, NONOGRAM_OT_pick_clues, NONOGRAM_OT_show_all_clues,
+                     NONOGRAM_OT_suggest_clue, NONOGRAM_OT_toggle_clues)
 from .export_puzzle import NONOGRAM_OT_export_puzzle
 from .import_puzzle import NONOGRAM_OT_import_puzzle
 from .kernel_cache import NONOGRAM_OT_clear_kernel_cache
 from .make import NONOGRAM_OT_make
 from .presets import classes as preset_classes
-from .show_cells import NONOGRAM_OT_show_cells
+from .show_cells import NONOGRAM_OT_show_added, NONOGRAM_OT_show_cells
 from .solve import NONOGRAM_OT_solve
+from .view import NONOGRAM_OT_set_view
 
 classes = (NONOGRAM_OT_make, NONOGRAM_OT_solve, NONOGRAM_OT_compare, NONOGRAM_OT_show_cells,
+           NONOGRAM_OT_show_added,
            NONOGRAM_OT_animate_solve, NONOGRAM_OT_export_puzzle, NONOGRAM_OT_import_puzzle,
-           NONOGRAM_OT_clear, NONOGRAM_OT_clear_kernel_cache, *preset_classes)
+           NONOGRAM_OT_clear, NONOGRAM_OT_clear_kernel_cache, *preset_classes,
+           NONOGRAM_OT_set_view, NONOGRAM_OT_hide_clues, NONOGRAM_OT_show_all_clues,
+           NONOGRAM_OT_toggle_clues, NONOGRAM_OT_pick_clues, NONOGRAM_OT_suggest_clue)
 # cast: the stubs declare register_classes_factory as returning None.
 _register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(classes))
+
+# Undo and redo bring hidden clues back without our operators: the live check follows them.
+_HANDLERS = (bpy.app.handlers.undo_post, bpy.app.handlers.redo_post)
 
 
 def register():
     _register_classes()
+    for handlers in _HANDLERS:
+        handlers.append(live_check.recheck_after_undo)
     warmup.register()
 
 
 def unregister():
     warmup.unregister()
+    for handlers in _HANDLERS:
+        if live_check.recheck_after_undo in handlers:
+            handlers.remove(live_check.recheck_after_undo)
+    live_check.cancel_all()
     _unregister_classes()

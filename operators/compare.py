@@ -8,8 +8,9 @@ from .worker import Job, JobOperator
 
 
 class NONOGRAM_OT_compare(polls.Polled, JobOperator, bpy.types.Operator):
-    """Run the five seed solver configurations (Brute, Hier, Hier+Pre, Heur, Heur+Pre) on the
-    active nonogram and show line-solver counts and bad-guess rates"""
+    """Run the five seed solver configurations (Brute, Hier, Hier+Pre, Heur, Heur+Pre) and the
+    learned scheduler (with and without pre-pass) on the active nonogram and show line-solver
+    counts and bad-guess rates"""
     bl_idname = "nonogram.compare"
     bl_label = "Compare Solvers"
     bl_options = {'REGISTER', 'UNDO'}
@@ -29,11 +30,12 @@ class NONOGRAM_OT_compare(polls.Polled, JobOperator, bpy.types.Operator):
             return None
         self._obj_name = obj.name
         linesolver = scene.settings(context).linesolver
-        compare = engine("solve").compare
+        solve = engine("solve")
+        configs = solve.COMPARE_CONFIGS
 
         def run(progress):
-            progress(0.0, "Brute, Hier, Hier+Pre, Heur, Heur+Pre")
-            return compare(puzzle, linesolver=linesolver)
+            progress(0.0, ", ".join(label for label, _m, _p in configs))
+            return solve.compare(puzzle, linesolver=linesolver, configs=configs)
         return Job("solver comparison", run)
 
     def finish(self, context: bpy.types.Context, rows):

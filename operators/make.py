@@ -3,7 +3,7 @@ import json
 import bpy
 
 from ..panels import preferences
-from ..panels.properties import MakeOptions, option_names
+from ..panels.properties import THIN_PARTS_OPTIONS, MakeOptions, option_names
 from . import polls, scene
 from .options import fill_from_panel
 from .worker import Job, JobOperator
@@ -11,9 +11,27 @@ from .worker import Job, JobOperator
 MAKE_OPTIONS = option_names(MakeOptions)
 
 
+def selected_sources(context):
+    """(the mesh objects to voxelize together: the active object, then the other selected
+    meshes; the other selected objects, left out, with why)."""
+    active = context.active_object
+    meshes = [active] if active is not None else []
+    left_out = []
+    for o in getattr(context, "selected_objects", None) or []:
+        if o is active:
+            continue
+        if scene.nonogram_of(o) is not None:
+            left_out.append((o.name, "a nonogram"))
+        elif o.type != 'MESH':
+            left_out.append((o.name, f"a {o.type.lower()}, not a mesh"))
+        else:
+            meshes.append(o)
+    return meshes, left_out
+
+
 class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operator):
-    """Turn the active mesh into a 3D nonogram: voxels, clue labels and the stored puzzle
-    (in the background; Esc cancels)"""
+    """Turn the active mesh (with the other selected meshes: their union) into a 3D nonogram:
+    voxels, clue labels and the stored puzzle (in the background; Esc cancels)"""
     bl_idname = "nonogram.make"
     bl_label = "Make Nonogram"
     bl_options = {'REGISTER', 'UNDO', 'PRESET'}
@@ -30,28 +48,41 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
         # builds the scene. Cancelling before finish() therefore leaves the file untouched.
         options = fill_from_panel(self, context, MAKE_OPTIONS)
         self._hide_source = options.pop("hide_source")
-        source = context.active_object
+        options["bridge"], options["thin_parts"] = THIN_PARTS_OPTIONS[options["thin_parts"]]
+        sources, self._left_out = selected_sources(context)
         try:
-            src = scene.read_source(context, source, options["resolution"])
+            src = scene.read_source(context, sources, options["resolution"])
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return None
-        self._source_name = source.name
+        self._source_names = [o.name for o in sources]
         return Job("make", lambda progress: scene.voxelize_source(src, progress=progress,
                                                                    **options))
 
     def finish(self, context: bpy.types.Context, made):
-        source: "bpy.types.Object | None" = bpy.data.objects.get(self._source_name)
-        if source is None:
-            self.report({'ERROR'}, f"'{self._source_name}' was deleted while it was being made")
-            return {'CANCELLED'}
-        obj = scene.build_made(context, source, made, hide_source=self._hide_source,
+        sources: "list[bpy.types.Object | None]" = [bpy.data.objects.get(name)
+                                                    for name in self._source_names]
+        for name, source in zip(self._source_names, sources):
+            if source is None:
+                self.report({'ERROR'}, f"'{name}' was deleted while it was being made")
+                return {'CANCELLED'}
+        obj = scene.build_made(context, sources, made, hide_source=self._hide_source,
                                style=preferences.style(context))
         for w in made.result.warnings:
             self.report({'WARNING'}, w)
         info = json.loads(scene.props(obj).make_info)
         X, Y, Z = info["shape"]
-        self.report({'INFO'}, f"Nonogram {X}×{Y}×{Z}: {info['filled']} filled cells, "
-                    f"{len(scene.props(obj).labels.data.vertices)} clues "
-                    f"({info['time_s']['total']:.2f} s)")
+        stats = info["diagnostics"].get("pieces")
+        n = stats["pieces"] if stats else 0
+        text = (f"Nonogram {X}×{Y}×{Z}: {info['filled']} filled cells"
+                + (f" in {n} piece{'s' if n != 1 else ''}" if n else "")
+                + f", {len(scene.props(obj).labels.data.vertices)} clues "
+                f"({info['time_s']['total']:.2f} s)")
+        if len(sources) > 1:
+            text += f"; the union of {len(sources)} meshes: " + ", ".join(self._source_names)
+        if info["changes"]:
+            text += "; " + ", ".join(info["changes"])
+        if self._left_out:
+            text += "; left out: " + ", ".join(f"'{n}' ({why})" for n, why in self._left_out)
+        self.report({'INFO'}, text)
         return {'FINISHED'}

@@ -6,6 +6,7 @@ Operators combine them with ``check`` in ``poll()``, which hands the first reaso
 """
 from __future__ import annotations
 
+import json
 from typing import Callable
 
 from . import scene, worker
@@ -70,6 +71,18 @@ def mesh_source(context) -> str:
 def nonogram(context) -> str:
     if scene.nonogram_of(context.active_object) is None:
         return "Select a nonogram (made by Make Nonogram or Import Puzzle)"
+    return ""
+
+
+def piece_changes(context) -> str:
+    """Make's piece options added cells to the active nonogram."""
+    why = nonogram(context)
+    if why:
+        return why
+    info = scene.props(scene.nonogram_of(context.active_object)).make_info
+    repair = (json.loads(info).get("diagnostics", {}).get("repair") or {}) if info else {}
+    if not (repair.get("thin_added") or repair.get("bridge_added")):
+        return "Make added no cells: its Thin Parts option was off or changed nothing"
     return ""
 
 

@@ -18,9 +18,19 @@ class NONOGRAM_MT_object(bpy.types.Menu):
         layout.operator("nonogram.show_cells", text="Show Unknown Cells",
                         icon='VIEWZOOM').mode = 'UNDECIDED'
         layout.operator("nonogram.show_cells", text="Show Result", icon='HIDE_OFF').mode = 'RESULT'
+        layout.operator("nonogram.show_added", icon='VIEWZOOM')
         layout.operator("nonogram.animate_solve", icon='RENDER_ANIMATION')
         layout.operator("nonogram.animate_solve", text="Remove Solve Animation",
                         icon='X').clear = True
+        layout.separator()
+        layout.operator("nonogram.hide_clues", icon='HIDE_ON')
+        layout.operator("nonogram.show_all_clues", icon='HIDE_OFF')
+        layout.operator("nonogram.pick_clues", icon='RESTRICT_SELECT_OFF')
+        layout.operator("nonogram.toggle_clues", icon='ARROW_LEFTRIGHT')
+        layout.operator("nonogram.suggest_clue", icon='LIGHT')
+        layout.operator("nonogram.set_view", text="Player's View", icon='VIEW3D').view = 'PLAYER'
+        layout.operator("nonogram.set_view", text="Designer's View",
+                        icon='MESH_GRID').view = 'DESIGNER'
         layout.separator()
         layout.operator("nonogram.import_puzzle", text="Import Puzzle…", icon='IMPORT')
         layout.operator("nonogram.export_puzzle", text="Export Puzzle…", icon='EXPORT')

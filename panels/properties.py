@@ -1,4 +1,5 @@
-"""Property groups: the Make/Solve settings (per scene) and what a nonogram object stores.
+"""Property groups: the Make/Solve settings (per scene) and what a nonogram object stores
+(its puzzle, reports, and Hide Clues options and results).
 
 The puzzle and reports are JSON strings (they are saved in the .blend with the object); per-cell
 data lives in the point mesh's attributes, never here.
@@ -6,8 +7,8 @@ data lives in the point mesh's attributes, never here.
 from typing import Any, cast
 
 import bpy
-from bpy.props import (BoolProperty, EnumProperty, FloatProperty, IntProperty, IntVectorProperty,
-                       PointerProperty, StringProperty)
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty,
+                       IntVectorProperty, PointerProperty, StringProperty)
 
 # The add-on's package, whose name is its preferences' bl_idname (as in operators/runtime.py;
 # imported from there, the operators would import these property groups half-made).
@@ -18,14 +19,55 @@ SOLVE_METHODS = [
     ('brute', "Brute", "Seed scheduler: every line, every pass"),
     ('hierarchical', "Hierarchical", "Seed scheduler: lines whose cells changed, by priority level"),
     ('heuristic', "Heuristic", "Seed scheduler: most promising line first"),
+    ('learned', "Learned", "Line priority learned from puzzles: fewest line solves of the schedulers"),
 ]
 LINE_SOLVERS = [
     ('dp', "Complete (DP)", "Exact line solver: finds every cell a line alone decides"),
     ('seed', "Seed", "The seed study's enumerating line solver"),
 ]
 
+DESIGN_LOGICS = [
+    ('line', "Line", "The player solves it line by line: each line's clue against what is known"),
+    ('probe', "Line + Probing", "Line solving, and trying a cell both ways when lines stall; "
+                                "never guessing"),
+]
+DESIGN_BANDS = [
+    ('ANY', "Any", "Hide as many clues as logic allows, whatever the difficulty"),
+    ('easy', "Easy", ""), ('medium', "Medium", ""), ('hard', "Hard", ""), ('expert', "Expert", ""),
+]
+DESIGN_METHODS = [
+    ('greedy', "Quick", "Informed greedy search: a few seconds"),
+    ('anneal', "Thorough", "Greedy, then simulated annealing until the time limit: hides more"),
+]
+
+
+class NONOGRAM_PG_design(bpy.types.PropertyGroup):
+    """Hide Clues options, kept with the nonogram (and so in the .blend)."""
+    logic: EnumProperty(name="Logic", items=DESIGN_LOGICS, default='line',
+                        description="What the player may need to solve the puzzle")
+    band: EnumProperty(name="Difficulty", items=DESIGN_BANDS, default='ANY',
+                       description="Difficulty band to aim for")
+    method: EnumProperty(name="Method", items=DESIGN_METHODS, default='greedy')
+    seed: IntProperty(name="Seed", default=0, min=0,
+                      description="Same seed, same clues hidden (when no time limit stops it)")
+    time_limit: FloatProperty(
+        name="Time Limit", default=20.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
+        description="Stop the search after this many seconds and keep the best design so far")
+
 
 RESOLUTION_RANGE = (1, 4096)
+
+# What to do about parts too thin for the grid, and the voxelizer's options for each:
+# (bridge, thin_parts).
+THIN_PARTS = [
+    ('NONE', "As Voxelized", "Keep the voxels as the mesh fills them: thin parts may fall apart "
+                             "into loose cubes or vanish"),
+    ('BRIDGE', "Bridge Pieces", "Join every loose piece to the main one through the fewest voxels "
+                                "the mesh passes through"),
+    ('RESTORE', "Restore Thin Parts", "Keep parts thinner than a voxel, one voxel thick, and join "
+                                      "them on"),
+]
+THIN_PARTS_OPTIONS = {'NONE': (False, False), 'BRIDGE': (True, False), 'RESTORE': (True, True)}
 
 
 def _resolution(**callbacks):
@@ -52,7 +94,14 @@ class MakeOptions:
         name="Robust (open meshes)", default=True,
         description="Vote between the x, y and z parity fills, so holes in the mesh leak less")
     hide_source: BoolProperty(
-        name="Hide Source", default=False, description="Hide the source mesh after making")
+        name="Hide Source", default=False, description="Hide the source meshes after making")
+    thin_parts: EnumProperty(name="Thin Parts", items=THIN_PARTS, default='NONE')
+    min_piece: IntProperty(
+        name="Drop Pieces Under", default=0, min=0, soft_max=64,
+        description="Remove pieces of fewer voxels than this (0: keep every piece)")
+    keep_largest: BoolProperty(
+        name="Largest Piece Only", default=False,
+        description="Keep only the largest connected piece of voxels")
 
     @staticmethod
     def draw_options(layout, data):
@@ -64,6 +113,10 @@ class MakeOptions:
         sub.active = data.samples > 1
         sub.prop(data, "threshold")
         layout.prop(data, "robust")
+        col = layout.column(align=True)
+        col.prop(data, "thin_parts")
+        col.prop(data, "min_piece")
+        col.prop(data, "keep_largest")
         layout.prop(data, "hide_source")
 
 
@@ -125,6 +178,11 @@ class NONOGRAM_PG_settings(MakeOptions, SolveOptions, AnimateOptions, bpy.types.
     resolution: _resolution(get=_panel_resolution, set=_set_panel_resolution)
 
 
+class NONOGRAM_PG_source(bpy.types.PropertyGroup):
+    object: PointerProperty(type=bpy.types.Object, name="Source")
+    hid_render: BoolProperty(options={'HIDDEN'})  # Make switched its render visibility off
+
+
 class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     is_nonogram: BoolProperty(options={'HIDDEN'})
     is_clue_object: BoolProperty(options={'HIDDEN'})
@@ -135,14 +193,22 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     make_info: StringProperty(name="Make Info", options={'HIDDEN'})
     shape: IntVectorProperty(name="Grid", size=3, options={'HIDDEN'})
     source: PointerProperty(type=bpy.types.Object, name="Source")
+    sources: CollectionProperty(type=NONOGRAM_PG_source, options={'HIDDEN'})
     hid_source: BoolProperty(options={'HIDDEN'})
     collection: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})
     labels: PointerProperty(type=bpy.types.Object, options={'HIDDEN'})
     glyphs: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})
     outlines: PointerProperty(type=bpy.types.Collection, options={'HIDDEN'})
+    hidden: StringProperty(name="Hidden Clues", options={'HIDDEN'},
+                           description="One bit per line, packed, base64: clue hidden from the player")
+    design_options: PointerProperty(type=NONOGRAM_PG_design)
+    design: StringProperty(name="Design", description="The last Hide Clues result (JSON)",
+                           options={'HIDDEN'})
+    check: StringProperty(name="Check", description="The live check of the puzzle as the "
+                                                    "player gets it (JSON)", options={'HIDDEN'})
 
 
-_classes = (NONOGRAM_PG_settings, NONOGRAM_PG_object)
+_classes = (NONOGRAM_PG_design, NONOGRAM_PG_settings, NONOGRAM_PG_source, NONOGRAM_PG_object)
 # cast: the stubs declare register_classes_factory as returning None.
 _register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(_classes))
 

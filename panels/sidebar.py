@@ -10,7 +10,7 @@ from bl_ui.utils import PresetPanel
 
 from ..operators import scene as scene_mod
 from ..operators import polls, warmup
-from ..operators.make import NONOGRAM_OT_make
+from ..operators.make import NONOGRAM_OT_make, selected_sources
 from ..operators.runtime import ADDON_PACKAGE
 from ..operators.worker import active_job
 from .properties import MakeOptions, SolveOptions
@@ -84,6 +84,10 @@ class NONOGRAM_PT_make(_Sidebar, bpy.types.Panel):
         why = polls.why_not(context, *NONOGRAM_OT_make.checks)
         if why:
             layout.label(text=why, icon='INFO')
+        else:
+            n = len(selected_sources(context)[0])
+            if n > 1:
+                layout.label(text=f"The union of {n} selected meshes", icon='INFO')
         err = numba_status()
         if err:
             box = layout.box()
@@ -105,7 +109,7 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
         layout = self.layout
         obj = _active_nonogram(context)
         s = scene_mod.settings(context)
-        _draw_info(layout, obj)
+        _draw_info(layout, obj, context)
         SolveOptions.draw_options(layout, s)
         prepared = warmup.status_text()
         if prepared:
@@ -162,17 +166,38 @@ def _draw_job(layout) -> bool:
     return True
 
 
-def _draw_info(layout, obj):
+def _draw_info(layout, obj, context):
     """Grid size and clue count; the voxelizer's warnings for a made (not imported) puzzle."""
     pg = scene_mod.props(obj)
     X, Y, Z = pg.shape
     n_clues = len(pg.labels.data.vertices) if pg.labels is not None else 0
     layout.label(text=f"{X}×{Y}×{Z} cells, {n_clues} clues", icon='MESH_GRID')
     if pg.make_info:
-        for w in json.loads(pg.make_info).get("warnings", []):
+        info = json.loads(pg.make_info)
+        stats = info.get("diagnostics", {}).get("pieces")
+        col = layout.column(align=True)
+        if len(info.get("sources", [])) > 1:
+            col.label(text=f"From {len(info['sources'])} meshes: " + ", ".join(info["sources"]))
+        if stats:
+            col.label(text=_pieces_text(stats), icon='CHECKMARK' if stats["pieces"] == 1 else 'ERROR')
+        for phrase in info.get("changes", []):
+            col.label(text=phrase, icon='BLANK1')
+        if not polls.piece_changes(context):
+            layout.operator("nonogram.show_added", icon='VIEWZOOM')
+        for w in info.get("warnings", []):
             box = layout.box()
             for i, line in enumerate(_wrap(w, 40)):
                 box.label(text=line, icon='ERROR' if i == 0 else 'BLANK1')
+
+
+def _pieces_text(stats):
+    n, singles = stats["pieces"], stats["single_cubes"]
+    text = f"{n} piece{'s' if n != 1 else ''}"
+    if singles:
+        text += f", {singles} single cube{'s' if singles != 1 else ''}"
+    if stats.get("pieces_26", n) != n:
+        text += f" ({stats['pieces_26']} counting edges/corners)"
+    return text
 
 
 def _wrap(text, width):
@@ -225,7 +250,10 @@ class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
         layout.operator("nonogram.clear", icon='TRASH')
 
 
+from . import design  # noqa: E402  (design's panels share _Sidebar above)
+
+# Registration order is the order in the sidebar: Design and View come below Solve.
 classes = (NONOGRAM_PT_make_presets, NONOGRAM_PT_solve_presets, NONOGRAM_PT_make, NONOGRAM_PT_solve,
-           NONOGRAM_PT_compare, NONOGRAM_PT_file)
+           *design.classes, NONOGRAM_PT_compare, NONOGRAM_PT_file)
 # cast: the stubs declare register_classes_factory as returning None.
 register, unregister = cast(Any, bpy.utils.register_classes_factory(classes))

@@ -191,6 +191,12 @@ def check_zip(path: Path, platform: str, expected_wheels: list, scripts: Path) -
     return problems
 
 
+def zip_name(manifest: dict, platform: str, version: str | None = None) -> str:
+    """The file name Blender's builder gives a platform's zip: it writes the platform with an
+    underscore (linux-x64 -> nonogram3d-<version>-linux_x64.zip)."""
+    return f"{manifest['id']}-{version or manifest['version']}-{platform.replace('-', '_')}.zip"
+
+
 def build(platforms: list | None = None, *, download: bool = True, out_dir: Path | None = None,
           root: Path = ROOT) -> list:
     """Build and check one zip per platform; returns their paths."""
@@ -224,7 +230,7 @@ def build(platforms: list | None = None, *, download: bool = True, out_dir: Path
         if proc.returncode != 0:
             raise BuildError(f"blender_ext.py build failed:\n{proc.stdout}{proc.stderr}")
     for platform in platforms:
-        path = out_dir / f"{manifest['id']}-{manifest['version']}-{platform.replace('-', '_')}.zip"
+        path = out_dir / zip_name(manifest, platform)
         if not path.is_file():
             raise BuildError(f"the builder did not write {path}")
         problems = check_zip(path, platform, by_platform[platform], scripts)

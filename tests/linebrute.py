@@ -14,6 +14,8 @@ Shared by tests (import with ``from linebrute import ...``; tests/ is on sys.pat
   code in common with the engine, and checked against ``brute_solve`` in the tests.
 - ``clues_for_length(length)``: every (kind, clue) pair that has a fix on the line, plus some that
   do not.
+- ``count_solutions(puzzle, cap=2) -> (count, solutions)``: every grid of a whole puzzle of at
+  most 16 cells enumerated against every clued line (the first ``cap`` solutions as bool arrays).
 """
 from __future__ import annotations
 
@@ -232,3 +234,27 @@ def reference_solve(state, kind: int, clue):
     if not good[0]:
         return None
     return np.array(result, dtype=np.int8)
+
+
+def count_solutions(puzzle, cap=2):
+    """Number of grids satisfying every clue of ``puzzle`` (enumerating all 2**n_cells grids, so
+    at most 16 cells), and the first ``cap`` of them as bool arrays."""
+    n = puzzle.n_cells
+    assert n <= 16
+    codes = np.arange(2 ** n, dtype=np.int64)
+    ok = np.ones(2 ** n, dtype=bool)
+    for li in range(puzzle.n_lines):
+        kind = int(puzzle.clue_kind[li])
+        if kind == KIND_NONE:
+            continue
+        cells = puzzle.line(li)
+        L = len(cells)
+        nums = [int(v) for v in puzzle.clue_numbers(li)]
+        table = np.array([satisfies_clue(kind, nums, [(p >> k) & 1 for k in range(L)])
+                          for p in range(2 ** L)], dtype=bool)
+        line_code = np.zeros(2 ** n, dtype=np.int64)
+        for k, c in enumerate(cells):
+            line_code |= ((codes >> int(c)) & 1) << k
+        ok &= table[line_code]
+    sols = np.flatnonzero(ok)
+    return len(sols), [np.array([(s >> i) & 1 for i in range(n)], dtype=bool) for s in sols[:cap]]

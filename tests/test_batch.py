@@ -48,7 +48,8 @@ def read_summary(out: Path) -> tuple:
 
 @pytest.fixture(scope="module")
 def batch_run(tmp_path_factory):
-    """trex + jeep at two resolutions, plus a missing and a corrupt file, with the seed solvers."""
+    """trex + jeep at two resolutions, plus a missing and a corrupt file, with the seed solvers,
+    designing each puzzle (clues hidden) as well."""
     trex = shared_path("models", "trex.glb")
     jeep = shared_path("models", "jeep.obj")
     tmp = tmp_path_factory.mktemp("batch")
@@ -56,7 +57,7 @@ def batch_run(tmp_path_factory):
     corrupt.write_bytes(b"glTF\x02\x00\x00\x00 this is not a model")
     out = tmp / "out"
     proc = run(["batch.py", "--", "--input", str(trex), str(tmp / "missing.obj"), str(jeep), str(corrupt),
-                "--resolution", "8", "12", "--out", str(out), "--solvers", "seed"])
+                "--resolution", "8", "12", "--out", str(out), "--solvers", "seed", "--design"])
     return proc, out
 
 
@@ -76,6 +77,19 @@ def test_failures_are_reported_and_give_a_nonzero_exit(batch_run):
         assert status[("jeep", res)]["status"] == "ok", status[("jeep", res)]["error"]
         assert status[("trex", res)]["status"] == "ok", status[("trex", res)]["error"]
     assert "[3/4] jeep" in proc.stdout and "FAILED" in proc.stdout
+
+
+def test_the_gltf_bone_shape_is_not_part_of_the_model(batch_run):
+    """Blender's glTF importer makes a hidden 'Icosphere' as the bones' display shape: it must
+    not become a stray cube under the T-Rex (it did, and stretched the grid)."""
+    _, out = batch_run
+    _, rows = read_summary(out)
+    for r in rows:
+        if r["model"] == "trex":
+            assert r["skipped_objects"] == "Icosphere (an armature's bone shape)", r
+            assert int(r["pieces"]) >= 1 and int(r["pieces_26"]) <= int(r["pieces"])
+        elif r["model"] == "jeep":
+            assert r["skipped_objects"] == ""
 
 
 def test_summary_has_the_seed_tables_columns(batch_run):
@@ -133,6 +147,41 @@ def test_puzzle_and_report_files(batch_run):
     assert not list(out.glob("*.png")) and not list(out.glob("*.blend"))
 
 
+def test_designed_puzzles(batch_run):
+    """--design: a designed puzzle per model and resolution, its hidden share, score and band."""
+    from engine.puzzlefile import load_puzzle
+    from engine.solve import solve
+    _, out = batch_run
+    _, rows = read_summary(out)
+    ok = [r for r in rows if r["status"] == "ok"]
+    for r in ok:
+        assert r["score"] and r["band"] in ("easy", "medium", "hard", "expert")
+        assert r["design_target"] == "any" and r["design_locally_minimal"] == "True"
+        designed = load_puzzle(out / r["design_file"])
+        hidden = int(np.count_nonzero(designed.clue_kind == 0))
+        assert hidden == int(r["design_hidden"]) > 0
+        assert abs(float(r["design_hidden_pct"]) - 100.0 * hidden / int(r["lines"])) < 0.01
+        check = solve(designed, grade=True)
+        assert check.verdict == "unique" and check.difficulty == "line"
+        assert check.score == float(r["design_score"]) and check.band == r["design_band"]
+        assert designed.meta["design"]["hidden_count"] == hidden
+        report = json.loads((out / r["report_file"]).read_text(encoding="utf-8"))
+        assert report["design"]["hidden_count"] == hidden
+
+
+# A fresh Python with the bpy module: this checkout imported as the package nonogram3d, registered.
+LOAD_ADDON = f"""
+import importlib.util, sys
+import bpy
+spec = importlib.util.spec_from_file_location("nonogram3d", {str(ROOT / '__init__.py')!r},
+                                              submodule_search_locations=[{str(ROOT)!r}])
+pkg = importlib.util.module_from_spec(spec)
+sys.modules["nonogram3d"] = pkg
+spec.loader.exec_module(pkg)
+pkg.register()
+"""
+
+
 def _png_size(path: Path) -> tuple:
     head = path.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
@@ -145,19 +194,11 @@ def test_cli_command_with_render_and_blend(tmp_path):
     There is no blender binary here, so the handler registered by cli_command is called the way
     Blender would call it, with the arguments after `-c nonogram`."""
     out = tmp_path / "out"
-    script = f"""
-import importlib.util, sys
-import bpy
-spec = importlib.util.spec_from_file_location("nonogram3d", {str(ROOT / '__init__.py')!r},
-                                              submodule_search_locations=[{str(ROOT)!r}])
-pkg = importlib.util.module_from_spec(spec)
-sys.modules["nonogram3d"] = pkg
-spec.loader.exec_module(pkg)
-pkg.register()
+    script = LOAD_ADDON + f"""
 cli = sys.modules["nonogram3d.cli_command"]
 assert cli._handle is not None, "register() did not register the command"
 code = cli.execute(["--input", "suzanne", "--resolution", "6", "--out", {str(out)!r},
-                    "--render", "--render-size", "48", "--render-samples", "2", "--blend"])
+                    "--render", "player", "--render-size", "48", "--render-samples", "2", "--blend"])
 # The saved .blend holds the nonogram with its puzzle and solve report, and a camera.
 import glob, json
 bpy.ops.wm.open_mainfile(filepath=glob.glob({str(out)!r} + "/*.blend")[0])
@@ -167,7 +208,8 @@ assert len(nonograms) == 1, [o.name for o in bpy.data.objects]
 report = scene_api.load_stored_report(nonograms[0])
 print("BLEND " + json.dumps({{"verdict": report["verdict"],
                               "cells": scene_api.load_stored_puzzle(nonograms[0]).n_cells,
-                              "camera": bpy.context.scene.camera is not None}}))
+                              "camera": bpy.context.scene.camera is not None,
+                              "view": scene_api.current_view(nonograms[0])}}))
 pkg.unregister()
 assert cli._handle is None
 sys.exit(code)
@@ -181,7 +223,9 @@ sys.exit(code)
     assert blend.read_bytes()[:7] == b"BLENDER" or blend.read_bytes()[:2] == b"\x28\xb5"  # zstd
     assert "outputs in" in proc.stdout
     saved = json.loads(next(ln for ln in proc.stdout.splitlines() if ln.startswith("BLEND "))[6:])
-    assert saved == {"verdict": rows[0]["verdict"], "cells": int(rows[0]["cells"]), "camera": True}
+    # --render player renders the player's view (and the .blend keeps it).
+    assert saved == {"verdict": rows[0]["verdict"], "cells": int(rows[0]["cells"]), "camera": True,
+                     "view": "PLAYER"}
 
 
 def test_arguments_and_inputs(tmp_path):
@@ -194,6 +238,11 @@ def test_arguments_and_inputs(tmp_path):
     with pytest.raises(SystemExit):
         batch.parse_args(["--input", "cube", "--resolution", "0"])
     assert batch.main(["--input", "cube", "--resolution", "-3"]) == 2
+    assert batch.parse_args(["-i", "cube"]).render is None
+    assert batch.parse_args(["-i", "cube", "--render"]).render == "designer"
+    assert batch.parse_args(["-i", "cube", "--render", "player"]).render == "player"
+    with pytest.raises(SystemExit):
+        batch.parse_args(["-i", "cube", "--render", "both"])
 
     (tmp_path / "a.obj").write_text("")
     (tmp_path / "b.STL").write_text("")
@@ -249,3 +298,85 @@ exec(compile(open(path, encoding="utf-8").read(), path, "exec"), namespace)
     assert proc.returncode == 0  # batch.py ends with sys.exit(main())
     _, rows = read_summary(out)
     assert [(r["model"], r["status"], r["size"]) for r in rows] == [("cube", "ok", "3x3x3")]
+
+
+HELPERS_SCRIPT = """
+import sys, bpy
+sys.path.insert(0, sys.argv[-2])
+import procedural as P
+bpy.ops.wm.read_factory_settings(use_empty=True)
+
+def add(name, verts, tris):
+    me = bpy.data.meshes.new(name)
+    me.from_pydata([tuple(map(float, v)) for v in verts], [], [tuple(map(int, t)) for t in tris])
+    ob = bpy.data.objects.new(name, me)
+    bpy.context.scene.collection.objects.link(ob)
+    return ob
+
+add("Spider", *P.spider())
+helper = add("Helper", *P.box([0.0, 0.0, -6.0], [0.5, 0.5, 0.5]))  # far below: would stretch the grid
+helper.hide_viewport = True
+add("UCX_Spider", *P.box([0.0, 0.0, 0.5], [2.0, 2.0, 0.6]))
+bpy.ops.export_scene.fbx(filepath=sys.argv[-1], use_visible=False, axis_forward="Y", axis_up="Z")
+"""
+
+
+def test_hidden_helpers_are_left_out_and_pieces_reported(tmp_path):
+    """A file whose model comes with a hidden helper and a collision mesh: only the visible model
+    is voxelized, the others are listed; --bridge joins the spider's legs and the summary says
+    how many pieces there were before.  (FBX keeps hidden objects hidden; the other rules of
+    batch.model_objects are tested in test_blender_pieces.py.)"""
+    fbx = tmp_path / "spider.fbx"
+    assert run(["-c", HELPERS_SCRIPT, str(ROOT / "tests"), str(fbx)]).returncode == 0
+    out = tmp_path / "out"
+    proc = run(["batch.py", "--", "--input", str(fbx), "--resolution", "24", "--out", str(out),
+                "--bridge"])
+    assert proc.returncode == 0
+    header, rows = read_summary(out)
+    (row,) = rows
+    assert row["status"] == "ok", row["error"]
+    skipped = row["skipped_objects"]
+    assert "Helper (hidden)" in skipped and "UCX_Spider (a collision mesh)" in skipped
+    assert skipped == "Helper (hidden); UCX_Spider (a collision mesh)"
+    # The grid is the spider's alone (the helper 6 units below would have stretched it).
+    import procedural
+    from engine.voxelize import voxelize
+    ref = voxelize(*procedural.spider(), resolution=24, bridge=True)
+    assert row["size"] == "x".join(str(n) for n in ref.grid.shape)
+    assert int(row["filled"]) == int(ref.grid.sum())
+    assert int(row["pieces"]) == 1 < int(row["pieces_before"])
+    assert int(row["voxels_added"]) == ref.diagnostics["repair"]["bridge_added"] > 0
+    assert row["voxels_removed"] == "0" and row["single_cubes"] == "0"
+    report = json.loads((out / row["report_file"]).read_text(encoding="utf-8"))
+    assert report["options"]["bridge"] is True and report["skipped_objects"] == skipped
+    assert report["voxels"]["diagnostics"]["pieces"]["pieces"] == 1
+
+
+def test_design_with_render_shows_the_designed_puzzle(tmp_path):
+    """--design with --render player and --blend: the nonogram in the .blend (and so in the PNG)
+    hides exactly the clues the designed puzzle file has as null."""
+    out = tmp_path / "out"
+    blend_check = tmp_path / "check.py"
+    blend_check.write_text(LOAD_ADDON + f"""
+import glob, json
+bpy.ops.wm.open_mainfile(filepath=glob.glob({str(out)!r} + "/*.blend")[0])
+scene = sys.modules["nonogram3d.operators.scene"]
+(obj,) = [o for o in bpy.data.objects if o.nonogram.is_nonogram]
+print("BLEND " + json.dumps({{"hidden": int(scene.hidden_mask(obj).sum()),
+                             "view": scene.current_view(obj),
+                             "design": (scene.load_design(obj) or {{}}).get("hidden_count")}}))
+""")
+    proc = run(["batch.py", "--", "--input", "suzanne", "--resolution", "8", "--out", str(out),
+                "--design", "--render", "player", "--render-size", "48", "--render-samples", "1",
+                "--blend"])
+    assert proc.returncode == 0
+    _, rows = read_summary(out)
+    r = rows[0]
+    assert r["status"] == "ok" and int(r["design_hidden"]) > 0
+    doc = json.loads((out / r["design_file"]).read_text())
+    nulls = sum(v is None for axis in "xyz" for row in doc[axis] for v in row)
+    assert nulls == int(r["design_hidden"])
+    assert _png_size(out / r["png_file"]) == (48, 48)
+    proc = run([str(blend_check)])
+    saved = json.loads(next(ln for ln in proc.stdout.splitlines() if ln.startswith("BLEND "))[6:])
+    assert saved == {"hidden": nulls, "view": "PLAYER", "design": nulls}

@@ -11,9 +11,11 @@ from blender_support import PACKAGE, ROOT, RecordingLayout, bpy, is_registered, 
 pytestmark = pytest.mark.blender
 
 OPERATORS = ("make", "solve", "compare", "show_cells", "animate_solve", "export_puzzle", "import_puzzle", "clear",
-             "clear_kernel_cache", "make_preset_add", "solve_preset_add", "preset_apply")
+             "clear_kernel_cache", "make_preset_add", "solve_preset_add", "preset_apply",
+             "set_view", "hide_clues", "show_all_clues", "toggle_clues", "pick_clues", "suggest_clue")
 PANELS = ("NONOGRAM_PT_make", "NONOGRAM_PT_solve", "NONOGRAM_PT_compare", "NONOGRAM_PT_file",
-          "NONOGRAM_PT_make_presets", "NONOGRAM_PT_solve_presets")
+          "NONOGRAM_PT_make_presets", "NONOGRAM_PT_solve_presets", "NONOGRAM_PT_design",
+          "NONOGRAM_PT_view")
 
 
 def _state():
@@ -172,7 +174,7 @@ def test_panels_draw_in_every_state():
     assert any(t.startswith("Line solves:") for t in labels)
     assert any(t.startswith("Cells known:") for t in labels)
     assert any(t in ("Unique solution", "Multiple solutions") for t in labels)
-    assert {"Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre"} <= set(labels)
+    assert {"Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre", "Learned", "Learned+Pre"} <= set(labels)
     assert ("operator", "nonogram.show_cells") in log and ("operator", "nonogram.animate_solve") in log
 
 

@@ -24,7 +24,7 @@ NUMBERS = ("verdict", "difficulty", "linesolvers", "bad_guesses", "bad_guess_rat
 
 
 @pytest.mark.parametrize("method,prepass,linesolver", [
-    ("full", False, "dp"), ("heuristic", True, "seed"), ("brute", False, "dp")])
+    ("full", False, "dp"), ("heuristic", True, "seed"), ("brute", False, "dp"), ("learned", True, "dp")])
 def test_solve_stores_the_engines_report(addon, method, prepass, linesolver):
     obj = _monkey_nonogram()
     s = bpy.context.scene.nonogram_settings
@@ -121,13 +121,16 @@ def test_animate_solve_reveals_cells_in_solver_order(addon):
     assert len(instances_of(obj)) == n_drawn_end
 
 
-def test_compare_stores_the_five_configurations(addon):
+def test_compare_stores_the_seven_configurations(addon):
     obj = _monkey_nonogram(6)
     assert run_op(bpy.ops.nonogram.compare) == {'FINISHED'}
     rows = json.loads(obj.nonogram.compare)
     scene = addon_module("operators.scene")
-    ref = addon_module("engine.solve").compare(scene.load_stored_puzzle(obj), linesolver="dp")
-    assert [r["config"] for r in rows] == ["Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre"]
+    engine_solve = addon_module("engine.solve")
+    ref = engine_solve.compare(scene.load_stored_puzzle(obj), linesolver="dp",
+                               configs=engine_solve.COMPARE_CONFIGS)
+    assert [r["config"] for r in rows] == ["Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre", "Learned",
+                                           "Learned+Pre"]
     for got, want in zip(rows, ref):
         for k in ("linesolvers", "bad_guesses", "bad_guess_rate", "verdict"):
             assert got[k] == want[k], (got["config"], k)

@@ -56,6 +56,7 @@ def test_zip_contents(linux_zip):
     for needed in ("__init__.py", "batch.py", "cli_command.py", "LICENSE", "blender_manifest.toml",
                    "engine/__init__.py", "operators/__init__.py", "operators/scene/__init__.py", "panels/__init__.py"):
         assert needed in names
+    assert "engine/learned_scheduler.json" in names  # the learned scheduler's weights ship too
     wheels = sorted(n for n in names if n.endswith(".whl"))
     assert len(wheels) == 4 and all("x86_64" in w for w in wheels)
     assert not any(n.startswith(("tests/", "scripts/", "docs/", "wheels/numpy", "dist/", "benchmarks/"))

@@ -13,37 +13,14 @@ import numpy as np
 import pytest
 
 from engine.clues import blocks_of, puzzle_from_grid
+from linebrute import count_solutions as brute_count
 from linebrute import satisfies_clue
-from engine.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, make_2d,
-                           with_hidden)
+from engine.puzzle import KIND_CIRCLE, KIND_NONE, KIND_SQUARE, make_2d, with_hidden
 
 cpsat = pytest.importorskip("benchmarks.cpsat", reason="benchmarks/cpsat.py not importable")
 if not cpsat.HAVE_ORTOOLS:
     pytest.skip("ortools is not installed (pip install -r benchmarks/requirements.txt): "
                 + cpsat.ORTOOLS_IMPORT_ERROR, allow_module_level=True)
-
-
-def brute_count(puzzle, cap=2):
-    """Number of grids (up to ``cap``) satisfying every clue, by enumerating all 2**n_cells grids."""
-    n = puzzle.n_cells
-    assert n <= 16
-    codes = np.arange(2 ** n, dtype=np.int64)
-    ok = np.ones(2 ** n, dtype=bool)
-    for li in range(puzzle.n_lines):
-        kind = int(puzzle.clue_kind[li])
-        if kind == KIND_NONE:
-            continue
-        cells = puzzle.line(li)
-        L = len(cells)
-        nums = [int(v) for v in puzzle.clue_numbers(li)]
-        table = np.array([satisfies_clue(kind, nums, [(p >> k) & 1 for k in range(L)])
-                          for p in range(2 ** L)], dtype=bool)
-        line_code = np.zeros(2 ** n, dtype=np.int64)
-        for k, c in enumerate(cells):
-            line_code |= ((codes >> int(c)) & 1) << k
-        ok &= table[line_code]
-    sols = np.flatnonzero(ok)
-    return len(sols), [np.array([(s >> i) & 1 for i in range(n)], dtype=bool) for s in sols[:cap]]
 
 
 def satisfies(puzzle, sol) -> bool:

@@ -120,3 +120,15 @@ def test_zip_check_flags_numpy_and_development_files(scripts_dir, tmp_path):
     assert "numpy must not be bundled" in text
     assert "development file in the zip: tests/test_x.py" in text
     assert "LICENSE missing" in text
+
+
+def test_readme_names_the_zips_the_build_writes():
+    """The README tells users which file to pick: it must name the zips as the build writes them
+    (Blender's builder turns linux-x64 into linux_x64 in the file name)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = manifest()
+    for platform in m["platforms"]:
+        name = build_extension.zip_name(m, platform, version="<version>")
+        suffix = name.split("-<version>-")[1]
+        assert suffix in readme, f"README does not name {name}"
+        assert f"-<version>-{platform}.zip" not in readme

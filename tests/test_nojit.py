@@ -5,18 +5,12 @@ Both run in a subprocess, since the switches are read at import time. The script
 and seed line solvers against brute force on a few lines and builds puzzles from grids.
 """
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import run_python
 
 SCRIPT = r"""
 import json, sys
-sys.path[:0] = [sys.argv[1], sys.argv[2]]
 import numpy as np
 from engine import jit
 from engine.cells import parse_state, format_state
@@ -86,18 +80,25 @@ for puzzle in (p2, p3):
             failures.append(f"{puzzle.name} line {i}: {format_state(out)} misses the solution")
         checked += 1
 
+# puzzle design (maskprop kernels, the score, the final check by solve) runs without JIT too
+from engine.design import DesignSession, design
+g = np.zeros((3, 4, 3), bool)
+g[0, :, :] = True
+g[1, 1:3, 1] = True
+g[2, 0, :] = True
+r = design(g, seed=1)
+c = DesignSession(g).check(r.hidden)
+if not (r.locally_minimal and r.hidden_count > 0 and r.score is not None and c.verdict == "unique"):
+    failures.append(f"design: {r.to_dict()}")
+checked += 1
+
 print(json.dumps({"have_numba": jit.HAVE_NUMBA, "numba_imported": "numba" in sys.modules,
                   "checked": checked, "failures": failures}))
 """
 
 
 def run_engine_script(env_extra):
-    env = dict(os.environ)
-    env.pop("NUMBA_DISABLE_JIT", None)
-    env.pop("NONOGRAM_NO_NUMBA", None)
-    env.update(env_extra)
-    proc = subprocess.run([sys.executable, "-c", SCRIPT, str(ROOT), str(ROOT / "tests")], env=env,
-                          capture_output=True, text=True, timeout=300)
+    proc = run_python(SCRIPT, env_extra=env_extra)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 

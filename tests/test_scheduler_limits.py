@@ -12,15 +12,28 @@ from engine.cells import UNKNOWN
 from engine.clues import puzzle_from_grid
 from engine.propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, S_BAD, S_LINESOLVERS, S_TLEN,
                               S_TOO_LARGE, build_net, new_work, prepass)
+from engine.learned import learned, load_weights, new_learned_queue
+from engine.oracle import greedy_oracle, new_oracle_queue
 from engine.schedulers import (ST_PAUSED, ST_STOPPED, brute_force, heuristic, hierarchical,
-                               new_control, new_heuristic_queue)
+                               new_control, new_fifo, new_heuristic_queue)
 from engine.solve import solve
 
 from test_solve_random import mixed_puzzle
 
-# (method, seed_exit): the heuristic's seed exit keeps a counter across chunks
-RUNS = (("brute", False), ("hierarchical", False), ("heuristic", False), ("heuristic", True))
+# (method, seed flag): the heuristic's seed exit keeps a counter across chunks; brute force and
+# the hierarchical solver count the seed's way (the latter on its own plain FIFO)
+RUNS = (("brute", False), ("brute", True), ("hierarchical", False), ("hierarchical", True),
+        ("heuristic", False), ("heuristic", True), ("learned", False), ("oracle", False))
 BIG = 1 << 62
+
+
+def seed_kw(method, seed):
+    """solve()'s option for a run's seed flag."""
+    if method == "heuristic":
+        return {"seed_exit": seed}
+    if method in ("learned", "oracle"):
+        return {}
+    return {"counting": "seed" if seed else "strict"}
 
 
 def checkerboard(n):
@@ -46,7 +59,7 @@ def _puzzles():
 PUZZLES = _puzzles()
 
 
-def run_chunked(p, method, seed_exit, linesolver, pre, chunk, max_iterations=20, step_limit=0):
+def run_chunked(p, method, seed, linesolver, pre, chunk, max_iterations=20, step_limit=0):
     """Call the kernel with ``max_steps=chunk`` until it stops pausing."""
     net = build_net(p)
     w = new_work(net)
@@ -59,14 +72,22 @@ def run_chunked(p, method, seed_exit, linesolver, pre, chunk, max_iterations=20,
         st = "prepass contradiction"
     ctl = new_control()
     hq = new_heuristic_queue(p.n_lines)
+    fifo = new_fifo(net)
+    hp, lq, score = new_learned_queue(p.n_lines)
+    wts = load_weights(pre)
+    oq = new_oracle_queue(p.n_lines)
     while st is None or st == ST_PAUSED:
         before = int(w.stats[S_LINESOLVERS])
         if method == "brute":
-            st = brute_force(ls, budget, max_iterations, step_limit, n, chunk, net, w, ctl)
+            st = brute_force(ls, budget, max_iterations, step_limit, seed, n, chunk, net, w, ctl)
         elif method == "hierarchical":
-            st = hierarchical(ls, budget, step_limit, n, chunk, net, w, ctl)
+            st = hierarchical(ls, budget, step_limit, seed, n, chunk, net, w, ctl, fifo)
+        elif method == "learned":
+            st = learned(ls, budget, step_limit, n, chunk, net, w, ctl, hp, lq, score, wts)
+        elif method == "oracle":
+            st = greedy_oracle(ls, budget, step_limit, n, chunk, net, w, ctl, oq)
         else:
-            st = heuristic(ls, budget, step_limit, seed_exit, n, chunk, net, w, ctl, hq)
+            st = heuristic(ls, budget, step_limit, seed, n, chunk, net, w, ctl, hq)
         calls += 1
         assert calls < 100_000, "the kernel does not get anywhere across pauses"
         done = int(w.stats[S_LINESOLVERS]) - before
@@ -87,19 +108,19 @@ def assert_same(a, b):
 
 @pytest.mark.parametrize("linesolver", ["dp", "seed"])
 @pytest.mark.parametrize("pre", [False, True])
-@pytest.mark.parametrize("method,seed_exit", RUNS)
-def test_chunked_equals_unchunked(method, seed_exit, pre, linesolver):
+@pytest.mark.parametrize("method,seed", RUNS)
+def test_chunked_equals_unchunked(method, seed, pre, linesolver):
     paused = 0
     for i, p in enumerate(PUZZLES):
-        whole = run_chunked(p, method, seed_exit, linesolver, pre, BIG)
+        whole = run_chunked(p, method, seed, linesolver, pre, BIG)
         assert whole["calls"] == (0 if whole["status"] == "prepass contradiction" else 1)
         # solve() (no limits: one call) agrees with the kernel run
-        r = solve(p, method=method, prepass=pre, linesolver=linesolver, seed_exit=seed_exit,
-                  max_iterations=20)
+        r = solve(p, method=method, prepass=pre, linesolver=linesolver, max_iterations=20,
+                  **seed_kw(method, seed))
         assert (r.linesolvers, r.bad_guesses) == (whole["ls"], whole["bad"]), i
         assert np.array_equal(r.state, whole["state"]) and np.array_equal(r.order, whole["order"])
         for chunk in (1, 3, 7):
-            part = run_chunked(p, method, seed_exit, linesolver, pre, chunk)
+            part = run_chunked(p, method, seed, linesolver, pre, chunk)
             assert_same(part, whole)
             paused += part["calls"] > 1
             if chunk == 1:
@@ -107,18 +128,20 @@ def test_chunked_equals_unchunked(method, seed_exit, pre, linesolver):
     assert paused >= len(PUZZLES) * 2  # the runs really were split
 
 
-@pytest.mark.parametrize("method,seed_exit", RUNS)
-def test_chunks_and_step_limit(method, seed_exit):
-    """The kernel's exact step limit still holds across pauses."""
-    p = puzzle_from_grid(checkerboard(5))
-    whole = run_chunked(p, method, seed_exit, "dp", False, BIG, step_limit=37)
+@pytest.mark.parametrize("method,seed", RUNS)
+def test_chunks_and_step_limit(method, seed):
+    """The kernel's exact step limit still holds across pauses (on a puzzle every scheduler
+    needs far more than 37 applications for; the learned one solves the 5³ checkerboard in
+    fewer)."""
+    p = blob_puzzle((10, 9, 8), seed=3)
+    whole = run_chunked(p, method, seed, "dp", False, BIG, step_limit=37)
     assert whole["status"] == ST_STOPPED and whole["ls"] == 37
     for chunk in (1, 3, 7, 36, 37, 38):
-        assert_same(run_chunked(p, method, seed_exit, "dp", False, chunk, step_limit=37), whole)
+        assert_same(run_chunked(p, method, seed, "dp", False, chunk, step_limit=37), whole)
 
 
-@pytest.mark.parametrize("method,seed_exit", RUNS)
-def test_solve_in_chunks_matches_one_call(monkeypatch, method, seed_exit):
+@pytest.mark.parametrize("method,seed", RUNS)
+def test_solve_in_chunks_matches_one_call(monkeypatch, method, seed):
     """solve() with a progress callback runs in chunks (from 1 application on) and reports the
     same as without one."""
     monkeypatch.setattr(solve_module, "SEED_CHUNK", 1)
@@ -129,8 +152,8 @@ def test_solve_in_chunks_matches_one_call(monkeypatch, method, seed_exit):
         return False
     for p, pre in zip(PUZZLES[-4:] * 2, [False] * 4 + [True] * 4):
         for linesolver in ("dp", "seed"):
-            kw = dict(method=method, prepass=pre, seed_exit=seed_exit, linesolver=linesolver,
-                      max_iterations=30)
+            kw = dict(method=method, prepass=pre, linesolver=linesolver, max_iterations=30,
+                      **seed_kw(method, seed))
             a = solve(p, **kw)
             b = solve(p, progress=progress, time_limit=60.0, **kw)
             assert (a.verdict, a.linesolvers, a.bad_guesses) == (b.verdict, b.linesolvers, b.bad_guesses)
@@ -144,7 +167,8 @@ def test_solve_in_chunks_matches_one_call(monkeypatch, method, seed_exit):
 # the 28^3 checkerboard, ~9 s for the lines, ~9 s more for the pre-pass): one line-solver
 # application can be expensive too.
 LONG_RUNS = (("brute", 64, 1000, False), ("hierarchical", 28, 100, False),
-             ("heuristic", 28, 100, False), ("heuristic", 28, 100, True))
+             ("heuristic", 28, 100, False), ("heuristic", 28, 100, True), ("learned", 28, 100, False),
+             ("learned", 28, 100, True))
 
 
 @pytest.mark.parametrize("method,side,max_iterations,pre", LONG_RUNS)
@@ -180,7 +204,7 @@ def test_time_limit_stops_promptly(method, side, max_iterations, pre):
 
 
 @pytest.mark.parametrize("linesolver", ["dp", "seed"])
-@pytest.mark.parametrize("method", ["brute", "hierarchical", "heuristic"])
+@pytest.mark.parametrize("method", ["brute", "hierarchical", "heuristic", "learned"])
 def test_progress_cancels(method, linesolver):
     """A callback that answers True on its 3rd call stops the run there. It takes 0.06 s per call
     (longer than the 0.05 s interval), so every chunk boundary calls it: the test does not

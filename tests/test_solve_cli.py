@@ -45,7 +45,7 @@ def test_json_2d_multiple(tmp_path, capsys):
     assert d["differing_cells"] == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("solver", ["brute", "hierarchical", "heuristic", "full"])
+@pytest.mark.parametrize("solver", ["brute", "hierarchical", "heuristic", "learned", "oracle", "full"])
 def test_each_solver_plain_output(tmp_path, capsys, solver):
     g = np.array([[1, 1, 0], [0, 1, 1], [1, 1, 1]], dtype=bool)
     f = tmp_path / "p.non"
@@ -60,10 +60,13 @@ def test_compare(capsys, shared):
     f = shared("puzzles2d", "webpbn-survey", "webpbn-00023.nin")  # Edge: nothing deducible
     rc, out, _ = run(capsys, f, "--compare", "--linesolver", "seed")
     assert rc == 0
-    for label in ("Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre"):
+    for label in ("Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre", "Learned", "Learned+Pre"):
         assert label in out
-    # the seed's Table 8 row for Edge: 2100 (100%) then 21 (100%) four times
-    assert "2100 (100%)" in out and out.count(" 21 (100%)") == 4
+    # the seed's Table 8 row for Edge: 2100 (100%) then 21 (100%) four times; the learned
+    # scheduler also tries each line once
+    assert "2100 (100%)" in out and out.count(" 21 (100%)") == 6
+    rc, out, _ = run(capsys, f, "--compare", "--counting", "seed")
+    assert rc == 0 and "2100 (100%)" in out and out.count(" 21 (100%)") == 6
 
 
 def test_bad_input(tmp_path, capsys):

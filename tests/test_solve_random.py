@@ -147,6 +147,17 @@ def random_puzzles(rng, count, shapes, mixed_share=0.25, hide_max=0.3):
             yield puzzle_from_grid(a, hidden=hidden)
 
 
+def tournament_puzzles(count):
+    """The first ``count`` TAAI 2011 puzzles (random 25x25; probing leaves most of them to the
+    search), or none when ../shared is absent."""
+    from conftest import SHARED
+    path = SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / "taai2011.txt.gz"
+    if not path.exists():
+        return []
+    from engine.puzzlefile import load_puzzles
+    return load_puzzles(path)[:count]
+
+
 def check_report(p, r, sols):
     """The report against the reference solutions (a list of up to 2)."""
     expect = {0: "none", 1: "unique", 2: "multiple"}[len(sols)]
@@ -215,7 +226,11 @@ def test_schedulers_reach_the_line_solving_fixpoint(shapes, seed):
         fix = pattern_fixpoint(p)
         reports = [solve(p, method="brute", max_iterations=1000),
                    solve(p, method="hierarchical"), solve(p, method="hierarchical", prepass=True),
-                   solve(p, method="heuristic"), solve(p, method="heuristic", prepass=True)]
+                   solve(p, method="heuristic"), solve(p, method="heuristic", prepass=True),
+                   solve(p, method="learned"), solve(p, method="learned", prepass=True),
+                   solve(p, method="oracle"), solve(p, method="oracle", prepass=True),
+                   solve(p, method="brute", max_iterations=1000, counting="seed"),
+                   solve(p, method="hierarchical", counting="seed")]
         for r in reports:
             if fix is None:
                 assert r.verdict == "none"
@@ -245,7 +260,7 @@ def test_seed_linesolver_schedulers_are_sound():
     rng = np.random.default_rng(8)
     for p in random_puzzles(rng, 60, SMALL_2D + SMALL_3D, mixed_share=0.0):
         fix = pattern_fixpoint(p)
-        for method in ("brute", "hierarchical", "heuristic"):
+        for method in ("brute", "hierarchical", "heuristic", "learned", "oracle"):
             r = solve(p, method=method, linesolver="seed")
             known = r.state != UNKNOWN
             assert np.array_equal(r.state[known], fix[known])

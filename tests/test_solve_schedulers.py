@@ -1,11 +1,14 @@
 """The seed's schedulers: its published figures where they are exact, exit clauses, pre-pass,
 limits, and the report's fields."""
+from collections import deque
+
 import numpy as np
 import pytest
 
 from engine.blobs import blob_grid, blob_puzzle
 from engine.cells import UNKNOWN
 from engine.clues import puzzle_from_grid
+from engine.propagate import LS_DP, S_TLEN, apply_line, build_net, new_work
 from engine.puzzle import Clue3D, make_2d, make_puzzle
 from engine.solve import compare, solve
 
@@ -19,17 +22,172 @@ def checkerboard(n):
     return (x + y + z) % 2 == 0
 
 
+@pytest.mark.parametrize("counting", ["strict", "seed"])
 @pytest.mark.parametrize("linesolver", ["dp", "seed"])
-def test_checkerboard_matches_seed_table5(linesolver):
+def test_checkerboard_matches_seed_table5(linesolver, counting):
     """Table 5's Check rows: nothing is deducible, brute force spends 100 x lines, the others
-    apply every line once, all bad guesses."""
+    apply every line once, all bad guesses (nothing is ever solved, so both rules agree)."""
     p = puzzle_from_grid(checkerboard(6))
-    rows = {r["config"]: r for r in compare(p, linesolver=linesolver)}
+    rows = {r["config"]: r for r in compare(p, linesolver=linesolver, counting=counting)}
     assert rows["Brute"]["linesolvers"] == 100 * p.n_lines
     for label in ("Hier", "Hier+Pre", "Heur", "Heur+Pre"):
         assert rows[label]["linesolvers"] == p.n_lines
     for r in rows.values():
         assert r["bad_guess_rate"] == 1.0 and r["known_fraction"] == 0.0 and r["verdict"] == "unknown"
+
+
+# Worked by hand below: lines are the rows top to bottom, then the columns left to right.
+ONE_SWEEP = ([[5], [], [2, 1]], [[1, 1], [1, 1], [1], [1], [1, 1]])   # #####/...../##..#
+TWICE_QUEUED = ([[3], [1], []], [[2], [1], [1], []])                  # ###./#.../....
+
+
+@pytest.mark.parametrize("linesolver", ["dp", "seed"])
+def test_seed_count_brute_force_by_hand(linesolver):
+    """One sweep solves ONE_SWEEP: row 0 [5] fills itself, row 1 [] empties itself, row 2 [2,1]
+    finds its 2nd cell (filled in all three arrangements). Column 0 [1,1] then finds row 2's
+    first cell; column 1 is now fully known: the strict rule skips it, the seed's applies it
+    (a bad guess). Columns 2, 3 and 4 each find row 2's last unknowns; column 4 completes the
+    grid. Strict: 7 linesolvers, no bad guess; the seed's: all 8 lines, 1 bad guess."""
+    p = make_2d(*ONE_SWEEP)
+    strict = solve(p, method="brute", linesolver=linesolver)
+    seed = solve(p, method="brute", linesolver=linesolver, counting="seed")
+    assert (strict.linesolvers, strict.bad_guesses) == (7, 0)
+    assert (seed.linesolvers, seed.bad_guesses) == (8, 1) == (p.n_lines, 1)
+    for r in (strict, seed):
+        assert r.verdict == "unique" and r.solution.tolist() == [True] * 5 + [False] * 5 + [
+            True, True, False, False, True]
+    assert np.array_equal(strict.order, seed.order)
+    assert seed.options["counting"] == "seed" and strict.options["counting"] == "strict"
+
+
+def test_seed_count_hierarchical_by_hand():
+    """TWICE_QUEUED: row 0 [3] fills its middle cells; columns 1 and 2 [1] then empty rows 1 and
+    2 below them, each queueing rows 1 and 2. The strict queue holds them once (row 1, row 2),
+    the seed's twice (row 1, row 2, row 1, row 2). Row 1 [1] deduces nothing (bad guess);
+    row 2 [] empties itself and queues columns 0 and 3. The seed's queue now pops row 1 again:
+    nothing new in it, a second bad guess; row 2 is solved and skipped. Column 0 [2] fills rows
+    0 and 1, column 3 [] empties the rest: done. Strict 7 linesolvers (1 bad), seed's 8 (2)."""
+    p = make_2d(*TWICE_QUEUED)
+    strict = solve(p, method="hierarchical")
+    seed = solve(p, method="hierarchical", counting="seed")
+    assert (strict.linesolvers, strict.bad_guesses) == (7, 1)
+    assert (seed.linesolvers, seed.bad_guesses) == (8, 2)
+    assert strict.verdict == seed.verdict == "unique"
+    assert np.array_equal(strict.state, seed.state)
+
+
+def fifo_reference(p, seed_count, linesolver_id=LS_DP):
+    """Fig. 29 in plain Python on a deque: (linesolvers, bad guesses, state)."""
+    net = build_net(p)
+    w = new_work(net)
+    budget = np.int64(1 << 20)
+    kinds, unk = net.clue_kind, w.line_unknown
+    queue, waiting = deque(), set()
+    n_ls = n_bad = 0
+
+    def push(li):
+        if seed_count or li not in waiting:
+            waiting.add(li)
+            queue.append(li)
+    for l0 in range(p.n_lines):
+        if kinds[l0] == 0 or unk[l0] == 0:
+            continue
+        push(l0)
+        while queue:
+            li = queue.popleft()
+            if li not in queue:
+                waiting.discard(li)
+            if unk[li] == 0:
+                continue
+            t0 = int(w.stats[S_TLEN])
+            r = apply_line(li, linesolver_id, budget, False, net, w)
+            n_ls += 1
+            n_bad += r <= 0
+            if r < 0:
+                return n_ls, n_bad, None
+            for c in w.trail[t0:int(w.stats[S_TLEN])]:
+                for l2 in net.cell_lines[net.cell_start[c]:net.cell_start[c + 1]]:
+                    if l2 != li and unk[l2] > 0:
+                        push(int(l2))
+        if not np.any(w.state == UNKNOWN):
+            break
+    return n_ls, n_bad, w.state.copy()
+
+
+def test_seed_count_hierarchical_is_a_plain_fifo():
+    """Both rules against a deque written from Fig. 29: same counts; the same fixpoint."""
+    rng = np.random.default_rng(17)
+    differ = 0
+    for k in range(80):
+        shape = [(6, 5), (7, 7), (4, 4, 3), (5, 4, 4)][k % 4]
+        p = puzzle_from_grid(rng.random(shape) < 0.5)
+        states = []
+        for counting in ("strict", "seed"):
+            r = solve(p, method="hierarchical", counting=counting)
+            n_ls, n_bad, state = fifo_reference(p, counting == "seed")
+            assert (r.linesolvers, r.bad_guesses) == (n_ls, n_bad), (k, counting)
+            if state is not None:
+                assert np.array_equal(r.state, state)
+            states.append(r.state)
+        assert np.array_equal(*states) or r.verdict == "none"
+        differ += solve(p, method="hierarchical").linesolvers != r.linesolvers
+    assert differ >= 5  # the rules really differ
+
+
+def greedy_reference(p):
+    """The greedy oracle written plainly: at every step try every unsolved line on a copy of the
+    state, apply the first of largest gain. (linesolvers, state) or None on a contradiction."""
+    net = build_net(p)
+    w = new_work(net)
+    budget = np.int64(1 << 20)
+    n_ls = 0
+    while np.any(w.state == UNKNOWN):
+        best, best_gain = -1, 0
+        for li in range(p.n_lines):
+            if net.clue_kind[li] == 0 or w.line_unknown[li] == 0:
+                continue
+            trial = new_work(net, w.state)
+            g = apply_line(li, LS_DP, budget, False, net, trial)
+            if g < 0:
+                return None
+            if g > best_gain:
+                best, best_gain = li, g
+        if best < 0:
+            break
+        apply_line(best, LS_DP, budget, False, net, w)
+        n_ls += 1
+    return n_ls, w.state.copy()
+
+
+def test_oracle_is_greedy_and_never_guesses_badly():
+    rng = np.random.default_rng(23)
+    for k in range(60):
+        shape = [(6, 5), (7, 6), (4, 4, 3), (5, 4, 4)][k % 4]
+        p = puzzle_from_grid(rng.random(shape) < 0.5)
+        r = solve(p, method="oracle")
+        ref = greedy_reference(p)
+        if ref is None:
+            assert r.verdict == "none"
+            continue
+        assert (r.linesolvers, r.bad_guesses) == (ref[0], 0), k
+        assert np.array_equal(r.state, ref[1])
+        assert r.stats["prepass_lines"] == 0
+    # on a real model the look-ahead pays: fewer linesolvers than any other scheduler
+    p = blob_puzzle((12, 12, 12), seed=3)
+    best = solve(p, method="oracle").linesolvers
+    for method in SEED_METHODS + ("learned",):
+        assert best < solve(p, method=method).linesolvers, method
+
+
+def test_learned_weights_file_is_checked(tmp_path):
+    from engine.learned import N_FEATURES, N_GROUPS, load_weights
+    for prepass in (False, True):
+        w = load_weights(prepass)
+        assert w.shape == (N_GROUPS * N_FEATURES,) and np.all(np.isfinite(w)) and np.any(w != 0)
+    bad = tmp_path / "w.json"
+    bad.write_text('{"features": ["a"], "no_prepass": {"weights": [1]}, "prepass": {"weights": [1]}}')
+    with pytest.raises(ValueError, match="features"):
+        load_weights(False, str(bad))
 
 
 def test_seed_exit_stops_early_on_knot(shared):

@@ -4,6 +4,8 @@ import math
 import numpy as np
 import pytest
 
+import procedural
+from conftest import run_without_numba
 from engine import voxelize as vox_mod
 from engine.voxelize import VoxelizeError, voxelize
 
@@ -56,24 +58,7 @@ def grid_surface_mesh(occ, rng):
 
 
 def uv_sphere(centre, r, n_lon=32, n_lat=16):
-    verts = [(0.0, 0.0, r), (0.0, 0.0, -r)]
-    for i in range(1, n_lat):
-        th = math.pi * i / n_lat
-        for j in range(n_lon):
-            ph = 2 * math.pi * j / n_lon
-            verts.append((r * math.sin(th) * math.cos(ph), r * math.sin(th) * math.sin(ph), r * math.cos(th)))
-
-    def ring(i, j):
-        return 2 + (i - 1) * n_lon + j % n_lon
-
-    tris = []
-    for j in range(n_lon):
-        tris.append((0, ring(1, j), ring(1, j + 1)))
-        tris.append((1, ring(n_lat - 1, j + 1), ring(n_lat - 1, j)))
-        for i in range(1, n_lat - 1):
-            tris += [(ring(i, j), ring(i + 1, j), ring(i + 1, j + 1)),
-                     (ring(i, j), ring(i + 1, j + 1), ring(i, j + 1))]
-    return np.array(verts) + centre, np.array(tris)
+    return procedural.ellipsoid(centre, r, n_lon, n_lat)
 
 
 def torus(centre, R, r, n_u=96, n_v=48):
@@ -328,12 +313,92 @@ def test_open_box_warns_and_robust_fill_bridges_the_hole():
     open_t = t[keep]
     r = voxelize(v, open_t, voxel_size=0.1, origin=(0, 0, 0), fit=False)
     assert r.diagnostics["looks_open"] and r.diagnostics["boundary_edges"] == 4
-    assert r.diagnostics["disagreements"] > 0
-    assert any("looks open" in w for w in r.warnings)
+    dis = r.diagnostics["disagreements"]
+    assert dis > 0
+    assert any(w.startswith("The mesh is open (4 boundary edges)") and f"disagree on {dis:,} voxels" in w
+               for w in r.warnings), r.warnings
     assert r.grid.sum() == 1000  # x and y passes still see a closed box in every column
     plain = voxelize(v, open_t, voxel_size=0.1, origin=(0, 0, 0), fit=False, robust=False)
     assert any("robust" in w for w in plain.warnings)
     assert plain.grid.sum() != 1000
+
+
+def test_near_duplicate_vertices_are_welded_before_judging_openness():
+    """An STL-like closed mesh: every facet has its own copies of its vertices, a few float32
+    steps apart (as exporters' rounding leaves them, and Blender's STL import keeps them)."""
+    v, t = procedural.stegosaurus()
+    rng = np.random.default_rng(1)
+    soup = v[t].reshape(-1, 3) + rng.uniform(-1e-6, 1e-6, (3 * len(t), 3))
+    soup_t = np.arange(len(soup)).reshape(-1, 3)
+    r = voxelize(soup, soup_t, resolution=24)
+    exact = voxelize(v, t, resolution=24)
+    assert r.diagnostics["boundary_edges"] == 0 and not r.diagnostics["looks_open"]
+    assert r.diagnostics["vertices_welded"] == exact.diagnostics["vertices_welded"] == len(np.unique(v, axis=0))
+    assert r.diagnostics["parts"] == exact.diagnostics["parts"]
+    assert not any("open" in w for w in r.warnings)
+    assert np.array_equal(r.grid, exact.grid)
+    # Far from the origin a float32 step is larger (0.00024 at 3000): copies two steps apart.
+    far = (v + 3000.0)[t].reshape(-1, 3).astype(np.float32).astype(float)
+    far += rng.choice([-2, 0, 2], far.shape) * np.spacing(np.float32(3000.0))
+    f = voxelize(far, soup_t, resolution=24)
+    assert f.diagnostics["boundary_edges"] == 0 and not any("open" in w for w in f.warnings)
+    assert f.diagnostics["weld_tolerance"] < 1e-3 * 4.6
+    # Copies farther apart than the tolerance (1e-5 of the model's size) are real gaps.
+    gaps = v[t].reshape(-1, 3) + rng.uniform(-1e-3, 1e-3, (3 * len(t), 3))
+    g = voxelize(gaps, soup_t, resolution=24)
+    assert g.diagnostics["boundary_edges"] > 0 and any(w.startswith("The mesh is open") for w in g.warnings)
+
+
+def test_weld_near_matches_brute_force():
+    from engine import raycast
+    rng = np.random.default_rng(2)
+    base = rng.uniform(-1, 1, (300, 3))
+    v = np.vstack([base, base[:200] + rng.uniform(-4e-4, 4e-4, (200, 3)), [[np.nan, 0, 0]]])
+    used = np.ones(len(v), bool)
+    used[-1] = False
+    ids, n = raycast.weld_near(v, (v + 0.0).view(np.int64), used, 1e-3, 0.064)
+    # Reference: union of all pairs within the tolerance on every axis (the points are spread
+    # out, so there are no chains for the greedy cell rule to cut short).
+    close = (np.abs(v[:-1, None, :] - v[None, :-1, :]) <= 1e-3).all(axis=2)
+    comp = np.arange(len(v) - 1)
+    for i, j in zip(*np.nonzero(close)):
+        a, b = comp[i], comp[j]
+        comp[comp == max(a, b)] = min(a, b)
+    assert n == len(np.unique(comp)) + 1 == 301
+    assert np.array_equal(ids[:-1][:, None] == ids[:-1][None, :], comp[:, None] == comp[None, :])
+    assert ids[-1] == n - 1 and ids[0] == 0
+    # Cells of twice the tolerance: every vertex looks into neighbour cells; same answer.
+    ids2, n2 = raycast.weld_near(v, (v + 0.0).view(np.int64), used, 1e-3, 2e-3)
+    assert n2 == n and np.array_equal(ids2, ids)
+
+
+def test_open_mesh_messages_say_what_the_holes_did():
+    # A hole that no ray passes through differently: open, but no voxel changed.
+    v, t = box_mesh((0.03, 0.02, 0.04), (1.01, 1.02, 1.03))
+    hole_v = np.vstack([v, [[0.5, 0.5, 1.03], [0.51, 0.5, 1.03], [0.5, 0.51, 1.03]]])
+    hole_t = np.vstack([t, [[8, 9, 10]]])  # a stray one-sided triangle between the rays
+    r = voxelize(hole_v, hole_t, voxel_size=0.1, origin=(0, 0, 0))
+    assert r.diagnostics["boundary_edges"] == 3
+    assert any("open (3 boundary edges), but the holes changed no voxel" in w for w in r.warnings), r.warnings
+    from engine.voxelize import _mesh_warnings
+    assert _mesh_warnings(0, 0, 100) == [] and _mesh_warnings(0, 8, 100) == []
+    closed_bad = _mesh_warnings(0, 50, 1000)
+    assert len(closed_bad) == 1 and "disagree on 50 voxels (5.0 % of the filled voxels)" in closed_bad[0]
+    assert "closed" in closed_bad[0] and "intersects itself" in closed_bad[0]
+    assert "robust" in _mesh_warnings(2, None, 100)[0] and _mesh_warnings(0, None, 100) == []
+
+
+def test_absurd_coordinates_have_their_own_messages():
+    v = np.vstack([CUBE_V, [[1e30, 0.0, 0.0]]])
+    t = np.vstack([CUBE_T, [[0, 1, 8]]])
+    with pytest.raises(VoxelizeError, match=r"vertex 8 is at \(1e\+30, 0, 0\), far away from the rest"):
+        voxelize(v, t, resolution=12)
+    # Unused, it is ignored; a merely large model part is not a stray.
+    assert voxelize(v, CUBE_T, resolution=4).grid.all()
+    spike = np.vstack([CUBE_V, [[40.0, 0.5, 0.5]]])
+    assert voxelize(spike, t, resolution=80).grid.any()
+    with pytest.raises(VoxelizeError, match="1e\\+12 units from the world origin but only 1 across"):
+        voxelize(CUBE_V + 1e12, CUBE_T, resolution=4)
 
 
 def test_progress_is_called_and_can_cancel():
@@ -451,14 +516,7 @@ def test_unused_nan_vertices_are_ignored():
 
 def test_plain_python_fallback_without_numba():
     """Where numba is missing the same kernels run as plain Python (engine/jit.py): same grid."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
     code = (
-        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]\n"
         "import numpy as np\n"
         "from engine import jit; assert not jit.HAVE_NUMBA\n"
         "from engine.voxelize import voxelize\n"
@@ -468,9 +526,7 @@ def test_plain_python_fallback_without_numba():
         "assert np.array_equal(r.grid, convex_inside(v, t, centres(r), 1e-6))\n"
         "r2 = voxelize(v, t, resolution=6, samples=2)\n"
         "print(int(r.grid.sum()), r.diagnostics['disagreements'], r2.fraction is not None)\n")
-    env = dict(os.environ, NONOGRAM_NO_NUMBA="1")
-    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code, str(root),
-                          str(root / "tests")], env=env, capture_output=True, text=True, timeout=300)
+    out = run_without_numba(code, "-W", "error::RuntimeWarning")
     assert out.returncode == 0, out.stderr
     n, dis, has_frac = out.stdout.split()
     assert int(n) > 200 and dis == "0" and has_frac == "True"

@@ -65,7 +65,9 @@ def test_closed_models_match_reference_exactly(name):
             r = voxelize(v, t, resolution=n, fit=False, robust=robust)
             assert r.grid.shape == (n, n, n)
             assert int(r.grid.sum()) == ref[n][0], (name, n, robust)
-            assert r.warnings == [] and not r.diagnostics["looks_open"]
+            # Thin legs may fall apart into pieces (said so); nothing else is wrong.
+            assert [w for w in r.warnings if "fall apart" not in w] == []
+            assert not r.diagnostics["looks_open"]
             if robust:
                 assert r.diagnostics["disagreements"] == 0
                 assert r.diagnostics["parts"] == 1 and r.diagnostics["boundary_edges"] == 0
@@ -83,7 +85,7 @@ def test_open_models_are_plausible(name):
             assert abs(int(r.grid.sum()) - winding) <= 0.03 * winding, (name, n)
             assert r.diagnostics["looks_open"] and r.diagnostics["boundary_edges"] > 0
             assert r.diagnostics["watertight"] is False and r.diagnostics["disagreements"] > 0
-            assert any("looks open" in w for w in r.warnings)
+            assert any(w.startswith("The mesh is open") for w in r.warnings)
             assert streak_voxels(r, v) == 0, (name, n)
 
 

@@ -4,7 +4,9 @@ Layout of a generated nonogram, all in one collection "<name> Nonogram":
 - the *nonogram object*: a point mesh with one point per grid cell (local coordinates in voxel
   units, cell (x, y, z) at (x+.5, y+.5, z+.5); the object's location is the grid's world origin
   and its uniform scale the voxel size), per-point attributes ``solution``, ``state``, ``visible``,
-  ``highlight``, ``known_at``, and a Geometry Nodes modifier that instances a cube on the points;
+  ``highlight``, ``known_at``, ``face_x/y/z``, and a Geometry Nodes modifier that instances a
+  cube on the points; a second one, on instead of it in the player's view, draws the block of
+  cubes the player starts from with the clues on its faces (``player``);
 - the *clue object*, child of the nonogram object: one point per clued line, placed in front of
   the face the line ends on, with a Geometry Nodes modifier that instances the glyph for that
   clue (and a circle/square outline for 2-block/3+-block clues), turned to face the active camera.
@@ -13,7 +15,10 @@ that are not linked to the scene: they are only instanced.
 
 One module per job: ``source`` (the mesh in), ``materials`` and ``nodes`` (shared datablocks),
 ``attributes`` (point data), ``glyphs`` (clue labels), ``build`` (a nonogram from a puzzle or a
-mesh), ``store`` (data kept on the object), ``cells`` (solver results and animation), ``clear``.
+mesh), ``store`` (data kept on the object), ``hidden`` (clues the player does not see),
+``player`` (the player's view and slicing), ``check`` (design and live-check results on the
+object), ``picking`` (the clue under the mouse), ``cells`` (solver results and animation),
+``clear``.
 The names below are the package's public API.
 """
 from .attributes import get_point_attribute, set_point_attribute
@@ -24,8 +29,14 @@ from .clear import clear_nonogram
 from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
-from .source import check_resolution, grid_estimate, source_triangles
-from .store import (cells_mesh, jsonable, load_stored_puzzle, load_stored_report, nonogram_of,
+from .source import check_resolution, grid_estimate, source_triangles, sources_triangles
+from .check import apply_check, load_check, load_design, store_design
+from .hidden import (clue_lines, designed_puzzle, hidden_mask, line_name, load_stored_puzzle,
+                     mask_key, select_clue, set_hidden, split_designed)
+from .picking import label_anchors, pick_label
+from .player import (current_view, find_player_modifier, kept_block, player_modifier, set_slice,
+                     set_view)
+from .store import (cells_mesh, jsonable, load_full_puzzle, load_stored_report, n_lines, nonogram_of,
                     props, settings, store_puzzle, store_report)
 
 __all__ = [
@@ -36,6 +47,11 @@ __all__ = [
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
     "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
     "make_nonogram", "nonogram_of", "props", "read_source", "set_modifier_input",
-    "set_point_attribute", "settings", "show_cells", "source_triangles", "store_puzzle",
+    "set_point_attribute", "settings", "show_cells", "source_triangles", "sources_triangles",
+    "store_puzzle",
     "store_report", "voxel_group", "voxelize_source",
+    "current_view", "designed_puzzle", "hidden_mask", "kept_block", "load_full_puzzle",
+    "player_modifier", "set_hidden", "set_slice", "set_view", "split_designed",
+    "apply_check", "clue_lines", "label_anchors", "line_name", "load_check", "load_design",
+    "n_lines", "pick_label", "select_clue", "store_design", "find_player_modifier", "mask_key",
 ]

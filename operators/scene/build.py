@@ -13,9 +13,13 @@ from ..runtime import engine
 from .attributes import points_mesh, set_point_attribute
 from .common import DEFAULT_STYLE, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import glyph_library, clue_points
+from .check import store_design
+from .hidden import set_hidden, split_designed
+from .materials import tag_id
 from .nodes import label_group, set_modifier_input, voxel_group
-from .source import check_resolution, source_triangles
-from .store import jsonable, props, store_puzzle
+from .player import player_modifier
+from .source import check_resolution, sources_triangles
+from .store import cells_mesh, jsonable, props, store_puzzle
 
 
 def _remove_ids(ids):
@@ -38,7 +42,9 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
                       voxel_size: float = 1.0, style=None) -> bpy.types.Object:
     """Build the nonogram scene for a 3D puzzle; returns the nonogram object (made active).
 
-    ``style``: colours and label size (``DEFAULT_STYLE``'s keys; missing ones are defaults)."""
+    ``style``: colours and label size (``DEFAULT_STYLE``'s keys; missing ones are defaults).
+    A designed puzzle (lines without a clue, and a solution) is shown as designed: its missing
+    clues are hidden ones the designer can show again (``hidden.split_designed``)."""
     if not getattr(puzzle, "is_3d", False):
         raise NonogramError(f"'{puzzle.name or name}' is a {len(puzzle.shape)}D puzzle; only 3D "
                             "puzzles can be built in the scene")
@@ -48,9 +54,12 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
     X, Y, Z = puzzle.shape
     if X * Y * Z > MAX_CELLS:
         raise NonogramError(f"a {X}×{Y}×{Z} puzzle has too many cells (limit {MAX_CELLS:,})")
+    design_info = puzzle.meta.get("design")
+    puzzle, hidden = split_designed(puzzle)
     created: list = []
     groups_before = set(bpy.data.node_groups)
     materials_before = set(bpy.data.materials)
+    fonts_before = set(bpy.data.fonts)  # the first text curve loads Blender's built-in font
     try:
         coll = bpy.data.collections.new(f"{name} Nonogram")
         created.append(coll)
@@ -103,13 +112,22 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         pg.outlines = outlines
         props(labels).is_clue_object = True
         store_puzzle(obj, puzzle)
+        set_hidden(obj, hidden)
+        if hidden.any() and isinstance(design_info, dict):
+            store_design(obj, design_info)  # a designed puzzle file says how it was designed
+        player_modifier(obj, style)
+        set_modifier_input(player_modifier(obj), "Label Size", float(style["label_size"]))
     except Exception:
         _remove_ids(created)
         for ng in set(bpy.data.node_groups) - groups_before:
             bpy.data.node_groups.remove(ng)
         for m in set(bpy.data.materials) - materials_before:
             bpy.data.materials.remove(m)
+        for f in set(bpy.data.fonts) - fonts_before:
+            bpy.data.fonts.remove(f)
         raise
+    for f in set(bpy.data.fonts) - fonts_before:
+        tag_id(f, "Glyph Font")  # ours: Clear removes it with the last glyph that uses it
 
     for ob in context.view_layer.objects:
         if ob.select_get():
@@ -121,11 +139,13 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
 
 @dataclass
 class SourceMesh:
-    """A source mesh read on the main thread: all the voxelizer needs, and no bpy data."""
+    """A source mesh read on the main thread: all the voxelizer needs, and no bpy data.
+    Several source objects are one mesh, their union (named after the first)."""
     name: str
     verts: np.ndarray
     tris: np.ndarray
     times: dict
+    names: list
 
 
 @dataclass
@@ -138,85 +158,117 @@ class Made:
     times: dict
 
 
+def _sources(source_obj) -> list:
+    """One source object or several, as a list."""
+    return list(source_obj) if isinstance(source_obj, (list, tuple)) else [source_obj]
+
+
 def read_source(context, source_obj, resolution) -> SourceMesh:
-    """The evaluated mesh of ``source_obj`` in world space, checked against ``resolution``.
+    """The evaluated mesh of ``source_obj`` (an object, or a list of them: their union) in world
+    space, checked against ``resolution``.
 
     Main thread only (it reads bpy). It also imports the engine, so that numba's cache folder
     is set on the main thread; compiling, if needed, happens in ``voxelize_source``.
     """
     t0 = time.perf_counter()
-    verts, tris = source_triangles(context, source_obj)
+    objs = _sources(source_obj)
+    verts, tris = sources_triangles(context, objs)
     check_resolution(verts, int(resolution))
     t1 = time.perf_counter()
     engine("voxelize")  # first call: imports numba
     engine("clues")
     t2 = time.perf_counter()
-    return SourceMesh(source_obj.name, verts, tris,
-                      {"triangles": t1 - t0, "engine_import": t2 - t1})
+    return SourceMesh(objs[0].name, verts, tris, {"triangles": t1 - t0, "engine_import": t2 - t1},
+                      [o.name for o in objs])
 
 
 def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5, robust=True,
-                    progress=None) -> Made:
+                    progress=None, bridge=False, thin_parts=False, min_piece=0,
+                    keep_largest=False) -> Made:
     """Voxels and clues for a source read by ``read_source``. Touches no bpy, so it may run in
     a worker thread. ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels
-    it: NonogramError("cancelled"))."""
+    it: NonogramError("cancelled")); so are the piece options ``bridge``, ``thin_parts``,
+    ``min_piece`` and ``keep_largest``."""
     vox = engine("voxelize")
     engine("warmup").ensure("make")  # compiled, or compiling ahead elsewhere: wait, do not redo
     t1 = time.perf_counter()
     try:
         result = vox.voxelize(src.verts, src.tris, resolution=int(resolution), samples=int(samples),
                               threshold=float(threshold), robust=bool(robust), fit=True,
-                              progress=progress)
+                              progress=progress, bridge=bool(bridge), thin_parts=bool(thin_parts),
+                              min_piece=int(min_piece), keep_largest=bool(keep_largest))
     except vox.VoxelizeError as e:
         raise NonogramError(str(e)) from None
     except MemoryError:
         raise NonogramError(f"Resolution {resolution} needs more memory than is available") from None
     t2 = time.perf_counter()
     if not result.grid.any():
-        raise NonogramError(f"'{src.name}' gave no filled voxels at resolution {resolution} "
+        what = f"'{src.name}'" if len(src.names) == 1 else f"the {len(src.names)} selected meshes"
+        raise NonogramError(f"{what} gave no filled voxels at resolution {resolution} "
                             "(is it flat, or too thin for the grid?)")
     puzzle = engine("clues").puzzle_from_grid(result.grid, name=src.name)
     t3 = time.perf_counter()
     options = {"resolution": int(resolution), "samples": int(samples),
-               "threshold": float(threshold), "robust": bool(robust)}
+               "threshold": float(threshold), "robust": bool(robust), "bridge": bool(bridge),
+               "thin_parts": bool(thin_parts), "min_piece": int(min_piece),
+               "keep_largest": bool(keep_largest), "sources": list(src.names)}
     return Made(src.name, result, puzzle, options,
                 dict(src.times, voxelize=t2 - t1, puzzle=t3 - t2))
 
 
 def build_made(context, source_obj, made: Made, *, hide_source=False,
                style=None) -> bpy.types.Object:
-    """The nonogram scene for ``made`` (main thread); timings land in ``make_info`` (JSON)."""
+    """The nonogram scene for ``made`` (main thread) from ``source_obj`` (an object or the list
+    ``read_source`` had). Timings, the sources, the pieces and what the piece options changed
+    land in ``make_info`` (JSON); the cells the options changed get the point attribute
+    ``repair`` (the voxelizer's codes)."""
     t3 = time.perf_counter()
     result = made.result
     obj = build_from_puzzle(context, made.puzzle, name=made.name, origin=result.origin,
                             voxel_size=result.voxel_size, style=style)
+    if result.changes is not None:
+        set_point_attribute(cells_mesh(obj), "repair", result.changes.ravel())
     t4 = time.perf_counter()
     pg = props(obj)
-    pg.source = source_obj
+    sources = _sources(source_obj)
+    pg.source = sources[0]
+    for src in sources:
+        item = pg.sources.add()
+        item.object = src
+        # The cubes have gaps: a visible source would show through them in renders. Showing it
+        # again (Object Properties > Visibility > Renders) is the way to ask for it.
+        if not src.hide_render:
+            src.hide_render = item.hid_render = True
     times = dict(made.times, build=t4 - t3)
     times["total"] = sum(times.values())
     info = dict(made.options, shape=[int(s) for s in result.grid.shape],
                 filled=int(result.grid.sum()), warnings=list(result.warnings),
+                changes=engine("pieces").describe_repair(result.diagnostics.get("repair")),
                 diagnostics=jsonable(result.diagnostics, max_array=64), time_s=times)
     pg.make_info = json.dumps(info)
     if hide_source:
-        source_obj.hide_set(True)
+        for src in sources:
+            src.hide_set(True)
         pg.hid_source = True
     return obj
 
 
 def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.5, robust=True,
-                  hide_source=False, progress=None, style=None):
-    """Voxelize the evaluated mesh of ``source_obj`` in world space and build its nonogram, in
-    one go (the Make operator runs the same three steps, the middle one in a worker thread).
+                  hide_source=False, progress=None, style=None, bridge=False, thin_parts=False,
+                  min_piece=0, keep_largest=False):
+    """Voxelize the evaluated mesh of ``source_obj`` (an object, or a list of them: their union)
+    in world space and build its nonogram, in one go (the Make operator runs the same three
+    steps, the middle one in a worker thread).
 
-    ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it).
+    ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it); so are the
+    piece options (``voxelize_source``).
 
     Returns (nonogram object, VoxelResult). Raises NonogramError, with bpy.data unchanged, on
     input that cannot make a puzzle. Timings land in ``obj.nonogram.make_info`` (JSON).
     """
     src = read_source(context, source_obj, resolution)
     made = voxelize_source(src, resolution=resolution, samples=samples, threshold=threshold,
-                           robust=robust, progress=progress)
+                           robust=robust, progress=progress, bridge=bridge, thin_parts=thin_parts,
+                           min_piece=min_piece, keep_largest=keep_largest)
     return (build_made(context, source_obj, made, hide_source=hide_source, style=style),
             made.result)

@@ -34,15 +34,31 @@ def apply_solve_result(obj: bpy.types.Object, report) -> None:
 
 
 def show_cells(obj: bpy.types.Object, mode: str) -> int:
-    """'UNDECIDED': only the cells logic left unknown or where two solutions differ, highlighted;
-    'RESULT': every cell that is not known empty. Returns the number of cells shown."""
+    """'UNDECIDED': only the cells logic left unknown or where two solutions differ, highlighted
+    (when there are none the view is left as it is: hiding every cube would say nothing);
+    'CHANGES': the answer, with the cells Make's piece options added highlighted (removed cells
+    are empty cells of the answer: the make info counts them);
+    'RESULT': every cell that is not known empty. Returns the number of cells marked
+    (UNDECIDED, CHANGES) or shown (RESULT)."""
     mesh = cells_mesh(obj)
+    if mode == 'CHANGES':
+        repair = get_point_attribute(mesh, "repair")
+        if repair is None:
+            return 0
+        mark = repair > 0
+        visible = get_point_attribute(mesh, "solution").astype(bool)
+        set_point_attribute(mesh, "visible", visible, 'BOOLEAN')
+        set_point_attribute(mesh, "highlight", mark, 'BOOLEAN')
+        obj.update_tag()
+        return int(mark.sum())
     state = get_point_attribute(mesh, "state")
     differs = get_point_attribute(mesh, "differs")
     if differs is None:
         differs = np.zeros_like(state, dtype=bool)
     if mode == 'UNDECIDED':
         mark = (state == UNKNOWN) | differs
+        if not mark.any():
+            return 0
         visible = mark
     else:
         mark = np.zeros_like(differs)

@@ -15,11 +15,15 @@ def clear_nonogram(nonogram_obj: bpy.types.Object) -> None:
     if obj is None:
         raise NonogramError(f"'{nonogram_obj.name if nonogram_obj else None}' is not a nonogram")
     pg = obj.nonogram
-    if pg.hid_source and pg.source is not None:
-        try:
-            pg.source.hide_set(False)
-        except RuntimeError:  # source not in the current view layer
-            pass
+    if pg.hid_source:
+        for src in {pg.source, *(item.object for item in pg.sources)} - {None}:
+            try:
+                src.hide_set(False)
+            except RuntimeError:  # source not in the current view layer
+                pass
+    for item in pg.sources:
+        if item.hid_render and item.object is not None:
+            item.object.hide_render = False
     coll, glyphs, outlines = pg.collection, pg.glyphs, pg.outlines
     objects = [obj] + [c for c in obj.children if c.nonogram.is_clue_object]
     if pg.labels is not None and pg.labels not in objects:
@@ -48,3 +52,6 @@ def clear_nonogram(nonogram_obj: bpy.types.Object) -> None:
     for m in list(bpy.data.materials):
         if m.get(TAG) is not None and m.users == 0:
             bpy.data.materials.remove(m)
+    for f in list(bpy.data.fonts):
+        if f.get(TAG) is not None and f.users == 0:
+            bpy.data.fonts.remove(f)

@@ -38,6 +38,19 @@ def clue_points(puzzle) -> dict:
     return {"position": pos[lines], "total": totals[lines], "kind": kinds[lines], "line": lines}
 
 
+# Advance of a digit of Blender's built-in font, per unit of text size.
+DIGIT_WIDTH = 0.64
+GLYPH_BEVEL = 0.02
+
+
+def glyph_size(total: int, kind: str) -> float:
+    """Text size that fills a cell face (1 voxel) as far as the digits allow: large labels
+    read at a few pixels per cell; framed ones stay inside their circle or square."""
+    digits = len(str(total))
+    width, cap = (0.82, 0.72) if kind == "plain" else (0.66, 0.6)
+    return min(cap, width / (DIGIT_WIDTH * digits))
+
+
 def glyph_library(name, pts, created, colours=None):
     """Collections of FONT objects (one per distinct clue) and of the two outlines, inked in
     ``colours`` (by clue kind; None for the defaults)."""
@@ -56,7 +69,11 @@ def glyph_library(name, pts, created, colours=None):
         curve.body = str(total)
         curve.align_x = 'CENTER'
         curve.align_y = 'CENTER'
-        curve.size = 0.55
+        curve.size = glyph_size(total, kind)
+        # Bolder strokes read better at a few pixels per cell (``offset`` would do it too, but
+        # breaks closed digits like 6 and 8).
+        curve.bevel_depth = GLYPH_BEVEL
+        curve.bevel_resolution = 1
         curve.materials.append(clue_material(kind, colours))
         ob = bpy.data.objects.new(label, curve)
         created.append(ob)
@@ -75,7 +92,7 @@ def glyph_library(name, pts, created, colours=None):
     return glyphs, outlines, index.astype(np.int32)
 
 
-def _outline_mesh(name, kind, r_out=0.46, width=0.06):
+def _outline_mesh(name, kind, r_out=0.47, width=0.07):
     """A flat ring (circle) or frame (square) in the XY plane, like the glyph text."""
     n = 40 if kind == "circle" else 4
     a = np.arange(n) * 2 * np.pi / n + (0 if kind == "circle" else np.pi / 4)

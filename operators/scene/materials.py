@@ -6,7 +6,8 @@ from typing import Any
 
 import bpy
 
-from .common import CELL_COLOURS, CLUE_COLOURS, CLUE_MATERIALS, GN_VERSION, TAG, VOXEL_MATERIAL
+from .common import (CELL_COLOURS, CLUE_COLOURS, CLUE_MATERIALS, FLOATING_CLUE_COLOURS, GN_VERSION,
+                     HIDDEN_CLUE_FADE, TAG, VOXEL_MATERIAL)
 
 
 def colours_key(colours) -> str:
@@ -62,6 +63,38 @@ def socket(sockets, name):
     raise KeyError(name)
 
 
+def instancer_attribute(tree, name):
+    """The ``Fac`` of the instancer's attribute ``name``: point attributes reach instanced
+    geometry only through the instancer (0 where the attribute does not exist)."""
+    node = new_node(tree, "ShaderNodeAttribute")
+    node.attribute_type = 'INSTANCER'
+    node.attribute_name = name
+    return node.outputs["Fac"]
+
+
+def mix_colour(tree, factor, a, b):
+    """An RGBA mix from ``a`` (factor 0) to ``b`` (factor 1): sockets or colours."""
+    mix = new_node(tree, "ShaderNodeMix")
+    mix.data_type = 'RGBA'
+    tree.links.new(factor, socket(mix.inputs, "Factor"))
+    for name, v in (("A", a), ("B", b)):
+        if isinstance(v, bpy.types.NodeSocket):
+            tree.links.new(v, socket(mix.inputs, name))
+        else:
+            socket(mix.inputs, name).default_value = v
+    return socket(mix.outputs, "Result")
+
+
+def new_material(name, colours, diffuse):
+    """A new tagged material ``name`` (of ``colours``) with a node tree: (material, node tree,
+    its Principled BSDF). ``diffuse`` is what Solid mode shows."""
+    mat = bpy.data.materials.new(name)
+    tag_id(mat, name, colours)
+    _use_nodes(mat)
+    mat.diffuse_color = diffuse
+    return mat, mat.node_tree, bsdf_node(mat.node_tree)
+
+
 def voxel_material(colours=None):
     """The cubes' material; ``colours`` by state (CELL_COLOURS' names), None for the defaults."""
     colours = own_colours(colours, CELL_COLOURS)
@@ -69,20 +102,11 @@ def voxel_material(colours=None):
     if mat is not None:
         return mat
     c = colours or CELL_COLOURS
-    mat = bpy.data.materials.new(VOXEL_MATERIAL)
-    tag_id(mat, VOXEL_MATERIAL, colours)
-    _use_nodes(mat)
-    mat.diffuse_color = (0.55, 0.6, 0.7, 1.0)
-    nt = mat.node_tree
-    bsdf = bsdf_node(nt)
-    # Point attributes reach the instanced cubes only through the instancer.
-    state = new_node(nt, "ShaderNodeAttribute")
-    state.attribute_type = 'INSTANCER'
-    state.attribute_name = "shown_state"
+    mat, nt, bsdf = new_material(VOXEL_MATERIAL, colours, (0.55, 0.6, 0.7, 1.0))
     scale = new_node(nt, "ShaderNodeMath")
     scale.operation = 'DIVIDE'
     scale.inputs[1].default_value = 4.0
-    nt.links.new(state.outputs["Fac"], scale.inputs[0])
+    nt.links.new(instancer_attribute(nt, "shown_state"), scale.inputs[0])
     ramp = new_node(nt, "ShaderNodeValToRGB")
     ramp.color_ramp.interpolation = 'CONSTANT'
     els = ramp.color_ramp.elements
@@ -94,15 +118,8 @@ def voxel_material(colours=None):
     e = els.new(0.7)
     e.color = c["unknown"]
     nt.links.new(scale.outputs[0], ramp.inputs["Fac"])
-    hl = new_node(nt, "ShaderNodeAttribute")
-    hl.attribute_type = 'INSTANCER'
-    hl.attribute_name = "highlight"
-    mix = new_node(nt, "ShaderNodeMix")
-    mix.data_type = 'RGBA'
-    nt.links.new(hl.outputs["Fac"], socket(mix.inputs, "Factor"))
-    nt.links.new(ramp.outputs["Color"], socket(mix.inputs, "A"))
-    socket(mix.inputs, "B").default_value = c["highlight"]
-    nt.links.new(socket(mix.outputs, "Result"), bsdf.inputs["Base Color"])
+    nt.links.new(mix_colour(nt, instancer_attribute(nt, "highlight"), ramp.outputs["Color"],
+                            c["highlight"]), bsdf.inputs["Base Color"])
     return mat
 
 
@@ -121,12 +138,22 @@ def clue_material(kind, colours=None):
     if mat is not None:
         return mat
     ink = (colour or CLUE_COLOURS)[kind]
-    mat = bpy.data.materials.new(name)
-    tag_id(mat, name, colour)
-    mat.diffuse_color = ink
-    _use_nodes(mat)
-    nt = mat.node_tree
-    bsdf = bsdf_node(nt)
-    bsdf.inputs["Base Color"].default_value = ink
+    mat, nt, bsdf = new_material(name, colour, ink)
     bsdf.inputs["Roughness"].default_value = 1.0
+    # ``ink`` on the player's light cubes; light ink for the designer's labels, which float
+    # over the (dark) background. The label nodes mark those with ``floating``.
+    nt.links.new(mix_colour(nt, instancer_attribute(nt, "floating"), ink,
+                            FLOATING_CLUE_COLOURS[kind]), bsdf.inputs["Base Color"])
+    # A hidden clue (designer's view) is drawn faint: mostly transparent, on any background.
+    faint = new_node(nt, "ShaderNodeMath")
+    faint.operation = 'MULTIPLY'
+    nt.links.new(instancer_attribute(nt, "hidden"), faint.inputs[0])
+    faint.inputs[1].default_value = HIDDEN_CLUE_FADE
+    clear = new_node(nt, "ShaderNodeBsdfTransparent")
+    mix = new_node(nt, "ShaderNodeMixShader")
+    nt.links.new(faint.outputs[0], mix.inputs["Fac"])
+    nt.links.new(bsdf.outputs[0], mix.inputs[1])
+    nt.links.new(clear.outputs[0], mix.inputs[2])
+    out = next(n for n in nt.nodes if n.bl_idname == "ShaderNodeOutputMaterial")
+    nt.links.new(mix.outputs[0], out.inputs["Surface"])
     return mat

@@ -96,9 +96,20 @@ def voxel_group(colours=None):
     return ng
 
 
+def collection_instances(ng, collection):
+    """One instance per child of ``collection`` (a socket), in name order, each at the origin:
+    what Instance on Points' Pick Instance picks from by index."""
+    n = new_node(ng, "GeometryNodeCollectionInfo")
+    ng.links.new(collection, n.inputs["Collection"])
+    n.inputs["Separate Children"].default_value = True
+    n.inputs["Reset Children"].default_value = True
+    return n.outputs[0]
+
+
 def label_group():
     """The glyph of each clue point (picked by its ``glyph`` attribute) plus a circle/square
-    outline for 2-block/3+-block clues, all rotated like the active camera (so they face it)."""
+    outline for 2-block/3+-block clues, all rotated like the active camera (so they face it).
+    Points with ``hidden`` set are clues the player does not see: drawn greyed, or not at all."""
     ng = tagged(bpy.data.node_groups, LABEL_GROUP)
     if ng is not None:
         return ng
@@ -106,6 +117,9 @@ def label_group():
     ng.interface.new_socket("Glyphs", in_out='INPUT', socket_type='NodeSocketCollection')
     ng.interface.new_socket("Outlines", in_out='INPUT', socket_type='NodeSocketCollection')
     ng.interface.new_socket("Show Zero Clues", in_out='INPUT', socket_type='NodeSocketBool')
+    ghosts = ng.interface.new_socket("Show Hidden Clues", in_out='INPUT', socket_type='NodeSocketBool')
+    ghosts.default_value = True
+    ghosts.description = "Draw hidden clues greyed (the player does not see them)"
     scale = ng.interface.new_socket("Label Size", in_out='INPUT', socket_type='NodeSocketFloat')
     scale.default_value, scale.min_value, scale.max_value = 1.0, 0.05, 10.0
     links = ng.links
@@ -114,6 +128,10 @@ def label_group():
     kind = _named(ng, "clue_kind", 'INT')
     nonzero = _compare(ng, 'INT', 'GREATER_THAN', total, 0)
     shown = _boolean(ng, 'OR', nonzero, gin.outputs["Show Zero Clues"])
+    # Hidden clues stay drawable (greyed by their material) so the designer can pick them.
+    hidden = _named(ng, "hidden", 'BOOLEAN')
+    shown = _boolean(ng, 'AND', shown, _boolean(ng, 'OR', _boolean(ng, 'NOT', hidden, hidden),
+                                                 gin.outputs["Show Hidden Clues"]))
 
     cam = new_node(ng, "GeometryNodeInputActiveCamera")
     info = new_node(ng, "GeometryNodeObjectInfo")
@@ -121,16 +139,17 @@ def label_group():
     links.new(cam.outputs[0], info.inputs["Object"])
     rotation = info.outputs["Rotation"]
 
-    def collection_info(socket_name):
-        n = new_node(ng, "GeometryNodeCollectionInfo")
-        links.new(gin.outputs[socket_name], n.inputs["Collection"])
-        n.inputs["Separate Children"].default_value = True
-        n.inputs["Reset Children"].default_value = True
-        return n.outputs[0]
+    # The labels' material draws floating labels with light ink (see materials.clue_material).
+    floating = new_node(ng, "GeometryNodeStoreNamedAttribute")
+    floating.data_type = 'BOOLEAN'
+    floating.domain = 'POINT'
+    floating.inputs["Name"].default_value = "floating"
+    links.new(gin.outputs["Geometry"], floating.inputs["Geometry"])
+    socket(floating.inputs, "Value").default_value = True
 
     def instance(selection, instances, index):
         n = new_node(ng, "GeometryNodeInstanceOnPoints")
-        links.new(gin.outputs["Geometry"], n.inputs["Points"])
+        links.new(floating.outputs["Geometry"], n.inputs["Points"])
         links.new(selection, n.inputs["Selection"])
         links.new(instances, n.inputs["Instance"])
         n.inputs["Pick Instance"].default_value = True
@@ -139,14 +158,16 @@ def label_group():
         links.new(gin.outputs["Label Size"], n.inputs["Scale"])
         return n.outputs[0]
 
-    glyphs = instance(shown, collection_info("Glyphs"), _named(ng, "glyph", 'INT'))
+    glyphs = instance(shown, collection_instances(ng, gin.outputs["Glyphs"]),
+                      _named(ng, "glyph", 'INT'))
     # Outline children are named so that circle comes first: index = kind - KIND_CIRCLE.
     outlined = _boolean(ng, 'AND', shown, _compare(ng, 'INT', 'GREATER_EQUAL', kind, 3))
     sub = new_node(ng, "ShaderNodeMath")
     sub.operation = 'SUBTRACT'
     links.new(kind, sub.inputs[0])
     sub.inputs[1].default_value = 3.0
-    outlines = instance(outlined, collection_info("Outlines"), sub.outputs[0])
+    outlines = instance(outlined, collection_instances(ng, gin.outputs["Outlines"]),
+                        sub.outputs[0])
 
     join = new_node(ng, "GeometryNodeJoinGeometry")
     links.new(glyphs, join.inputs[0])

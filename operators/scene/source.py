@@ -36,6 +36,19 @@ def source_triangles(context: bpy.types.Context, obj: Optional[bpy.types.Object]
     return verts, tris.reshape(-1, 3)
 
 
+def sources_triangles(context: bpy.types.Context, objs) -> tuple:
+    """The union of several objects' world-space triangles, as one (vertices, triangles)."""
+    verts, tris, n = [], [], 0
+    for obj in objs:
+        v, t = source_triangles(context, obj)
+        verts.append(v)
+        tris.append(t.astype(np.int64) + n)
+        n += len(v)
+    if not verts:
+        raise NonogramError("No mesh selected: select one or more mesh objects first")
+    return np.concatenate(verts), np.concatenate(tris)
+
+
 def grid_estimate(verts: np.ndarray, resolution: int) -> tuple:
     """The grid shape a fitted voxelization at ``resolution`` will roughly have."""
     ext = verts.max(axis=0) - verts.min(axis=0)

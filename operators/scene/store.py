@@ -61,6 +61,12 @@ def nonogram_of(obj):
     return None
 
 
+def n_lines(obj) -> int:
+    """Lines of the stored 3D puzzle (x-, y- then z-lines)."""
+    X, Y, Z = props(obj).shape
+    return Y * Z + X * Z + X * Y
+
+
 def store_puzzle(obj, puzzle) -> None:
     pf = engine("puzzlefile")
     pg = props(obj)
@@ -69,7 +75,8 @@ def store_puzzle(obj, puzzle) -> None:
         pg.shape = tuple(int(v) for v in puzzle.shape)
 
 
-def load_stored_puzzle(obj):
+def load_full_puzzle(obj):
+    """The stored puzzle with every clue, hidden ones included (see ``hidden``)."""
     pf = engine("puzzlefile")
     text = obj.nonogram.puzzle
     if not text:

@@ -1,0 +1,134 @@
+"""``python -m engine design INPUT -o OUT.json [options]``: hide clues so the puzzle stays unique and
+solvable by logic, at a chosen difficulty.
+
+INPUT is a puzzle file that carries its solution (hidden clues are written as null) or a mesh
+file (.obj .ply .glb, voxelized with the add-on's settings at ``--resolution``). The designed
+puzzle keeps its solution and records the design options and its score in its meta. Progress
+goes to stderr for runs over a second. Exit status: 0 when a puzzle was written (even if the
+band asked for could not be reached: the message says so), 2 on bad input.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from .design import METHODS, DesignError, design
+from .difficulty import BANDS, LOGICS
+
+MESH_EXTENSIONS = (".obj", ".ply", ".glb")
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m engine design",
+                                 description="Hide clues of a puzzle: unique, solvable by logic, at a difficulty.")
+    ap.add_argument("input", help="puzzle file with its solution (.json ...; FILE#N picks one) or a mesh "
+                                  "(.obj .ply .glb)")
+    ap.add_argument("-o", "--output", required=True, help="designed puzzle file (.json, .non, ...)")
+    ap.add_argument("--logic", choices=LOGICS, default="line",
+                    help="line: line propagation alone solves it (default); probe: with probing")
+    ap.add_argument("--difficulty", choices=BANDS, default=None, metavar="BAND",
+                    help="target band: " + ", ".join(BANDS))
+    ap.add_argument("--score-range", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                    help="target score range instead of a band")
+    ap.add_argument("--method", choices=METHODS, default="greedy",
+                    help="greedy (default), anneal (greedy + simulated annealing), random (baseline)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--time-limit", type=float, default=None, metavar="S",
+                    help="seconds (anneal and band steering default to 20)")
+    ap.add_argument("--start", choices=("full", "current"), default="full",
+                    help="current: keep the clues the input already hides hidden")
+    ap.add_argument("--resolution", type=int, default=24, metavar="N",
+                    help="voxels along the longest side when INPUT is a mesh (default 24)")
+    ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    return ap
+
+
+def _load(path: str, resolution: int):
+    from .puzzlefile import load_puzzle
+    base = path.split("#")[0].lower()
+    if base.endswith(MESH_EXTENSIONS):
+        from .clues import puzzle_from_grid
+        from .meshio import load_mesh
+        from .voxelize import voxelize
+        v, t = load_mesh(path)
+        r = voxelize(v, t, resolution=resolution, samples=1, threshold=0.5, robust=True, fit=True)
+        if not r.grid.any():
+            raise ValueError(f"{path}: no voxel is filled at resolution {resolution}")
+        name = os.path.splitext(os.path.basename(path))[0]
+        return puzzle_from_grid(r.grid, name=f"{name}-{resolution}")
+    return load_puzzle(path)
+
+
+class _Progress:
+    """Progress on stderr once a run has taken a second, at most twice a second."""
+
+    def __init__(self):
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, fraction, message):
+        now = time.perf_counter() - self.t0
+        if now >= 1.0 and now - self.last >= 0.5:
+            self.last = now
+            self.shown = True
+            sys.stderr.write(f"\r{message} {100 * fraction:5.1f}%  {now:6.1f} s ")
+            sys.stderr.flush()
+        return False
+
+    def done(self):
+        if self.shown:
+            sys.stderr.write("\n")
+
+
+def _warm_up():
+    """Load the compiled kernels first, so ``time_s`` measures designing, not numba's cache."""
+    import numpy as np
+    design(np.array([[[1, 0], [0, 1]], [[1, 1], [0, 1]]], bool))
+
+
+def main(argv) -> int:
+    args = _parser().parse_args(list(argv[1:]))
+    from .meshio import MeshFileError
+    from .puzzlefile import PuzzleFileError, save_puzzle
+    from .voxelize import VoxelizeError
+    try:
+        src = _load(args.input, args.resolution)
+    except (PuzzleFileError, MeshFileError, VoxelizeError, OSError, ValueError) as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    _warm_up()
+    progress = _Progress()
+    try:
+        r = design(src, logic=args.logic, band=args.difficulty,
+                   score_range=tuple(args.score_range) if args.score_range else None, method=args.method,
+                   seed=args.seed, time_limit=args.time_limit, progress=progress, start=args.start)
+    except (DesignError, ValueError) as exc:
+        progress.done()
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    progress.done()
+    try:
+        save_puzzle(r.puzzle, args.output)
+    except (PuzzleFileError, OSError) as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    if args.json:
+        d = r.to_dict()
+        d["output"] = args.output
+        print(json.dumps(d))
+    else:
+        p = r.puzzle
+        shape = "x".join(str(s) for s in p.shape)
+        print(f"{p.name or args.input}: {shape}, {r.n_lines} clues, {r.hidden_count} hidden "
+              f"({100 * r.hidden_fraction:.1f}%), logic {r.logic}, method {r.method}, seed {r.seed}")
+        print(f"difficulty: score {r.score} ({r.band}), {r.difficulty.rounds} rounds")
+        print(f"trials: {r.trials}, time: {r.time_s:.3f} s"
+              + ("" if r.locally_minimal else " (not proven locally minimal)"))
+        if r.message:
+            print(r.message)
+        print(f"wrote {args.output}")
+    return 0

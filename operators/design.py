@@ -1,0 +1,248 @@
+"""Design operators: Hide Clues (the engine's design, in the background), Show All Clues,
+hiding/showing clues by hand (selected clue points, or the Pick Clues tool), Suggest Clue.
+Every change of the hidden clues starts a live check (``live_check``)."""
+import bpy
+import numpy as np
+from bpy.props import BoolProperty, EnumProperty
+
+from . import live_check, polls, scene
+from .runtime import engine
+from .worker import Job, JobOperator, active_job
+
+
+def _labels_in_edit_mode(context) -> str:
+    labels = scene.props(scene.nonogram_of(context.active_object)).labels
+    if labels is None or labels.mode != 'EDIT':
+        return "Select clue points in Edit Mode of the clue labels (or use Pick Clues)"
+    return ""
+
+
+def _in_3d_view(context) -> str:
+    if context.area is None or context.area.type != 'VIEW_3D':
+        return "Run it from a 3D View"
+    return ""
+
+
+def change_hidden(obj, mask) -> int:
+    """Hide exactly ``mask``'s clues and check the puzzle again; returns the hidden count."""
+    n = scene.set_hidden(obj, mask)
+    live_check.request(obj)
+    return n
+
+
+def warm_up(design, options, progress) -> None:
+    """Run the design once on a tiny grid: on first use numba compiles the kernels there, so
+    the compile time (tens of seconds, once per install) does not eat the real run's time
+    limit. Costs a few milliseconds once they are compiled."""
+    grid = np.zeros((3, 3, 3), dtype=bool)
+    grid[1, :, 1] = grid[:, 1, 1] = grid[1, 1, :] = True
+    progress(0.0, "preparing (the first run compiles the design kernels)")
+    try:
+        design(grid, progress=progress, **dict(options, time_limit=None, band=None))
+    except Exception:  # only a warm-up: the real run reports its own errors
+        pass
+
+
+class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
+    """Hide as many clues as the puzzle allows while it keeps exactly one solution and stays
+    solvable by the chosen logic (in the background; Esc cancels)"""
+    bl_idname = "nonogram.hide_clues"
+    bl_label = "Hide Clues"
+    bl_options = {'REGISTER', 'UNDO'}
+    checks = (polls.nonogram, polls.no_job)
+
+    def make_job(self, context: bpy.types.Context):
+        obj = scene.nonogram_of(context.active_object)
+        opts = scene.props(obj).design_options
+        options = {"logic": opts.logic, "band": None if opts.band == 'ANY' else opts.band,
+                   "method": opts.method, "seed": int(opts.seed), "time_limit": float(opts.time_limit)}
+        try:
+            full = scene.load_full_puzzle(obj)
+            design = engine("design").design
+        except scene.NonogramError as e:
+            self.report({'ERROR'}, str(e))
+            return None
+        self._obj_name = obj.name
+        self._options = options
+        self.cancel_is_cooperative = True  # design polls its progress callback
+
+        def run(progress):
+            warm_up(design, options, progress)
+            return design(full, progress=progress, **options)
+        return Job("design", run)
+
+    def finish(self, context: bpy.types.Context, result):
+        obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
+        if obj is None or scene.nonogram_of(obj) is not obj:
+            self.report({'ERROR'}, "The nonogram was deleted while its clues were being hidden")
+            return {'CANCELLED'}
+        change_hidden(obj, result.hidden)
+        info = {k: v for k, v in result.to_dict().items() if k != "stats"}
+        scene.store_design(obj, dict(info, options=self._options))
+        kind = "hidden" + (" (stopped early: best so far)" if result.stopped_early else "")
+        band = f", {result.band} ({result.score})" if result.score is not None else ""
+        self.report({'WARNING' if result.message else 'INFO'},
+                    f"{result.hidden_count} of {result.n_lines} clues {kind}{band}"
+                    + (f": {result.message}" if result.message else ""))
+        return {'FINISHED'}
+
+    def _conclude(self, context, job):
+        # The engine refuses some puzzles with a message meant for the user.
+        err = job.error
+        if err is not None and type(err).__name__ == "DesignError":
+            self.report({'ERROR'}, str(err))
+            return {'CANCELLED'}
+        return JobOperator._conclude(self, context, job)
+
+
+class NONOGRAM_OT_show_all_clues(polls.Polled, bpy.types.Operator):
+    """Show every clue to the player again"""
+    bl_idname = "nonogram.show_all_clues"
+    bl_label = "Show All Clues"
+    bl_options = {'REGISTER', 'UNDO'}
+    checks = (polls.nonogram, polls.no_job)
+
+    def execute(self, context: bpy.types.Context):
+        obj = scene.nonogram_of(context.active_object)
+        change_hidden(obj, np.zeros(scene.n_lines(obj), dtype=bool))
+        scene.store_design(obj, None)
+        return {'FINISHED'}
+
+
+class NONOGRAM_OT_toggle_clues(polls.Polled, bpy.types.Operator):
+    """Hide or show the clues whose points are selected (Edit Mode of the clue labels)"""
+    bl_idname = "nonogram.toggle_clues"
+    bl_label = "Hide/Show Selected Clues"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    action: EnumProperty(name="Action", items=[
+        ('TOGGLE', "Toggle", "Hide shown clues and show hidden ones"),
+        ('HIDE', "Hide", "Hide the selected clues"),
+        ('SHOW', "Show", "Show the selected clues")], default='TOGGLE')
+
+    checks = (polls.nonogram, polls.no_job, _labels_in_edit_mode)
+
+    def execute(self, context: bpy.types.Context):
+        obj = scene.nonogram_of(context.active_object)
+        labels = scene.props(obj).labels
+        labels.update_from_editmode()
+        sel = np.zeros(len(labels.data.vertices), dtype=bool)
+        labels.data.vertices.foreach_get("select", sel)
+        if not sel.any():
+            self.report({'WARNING'}, "No clue points selected")
+            return {'CANCELLED'}
+        lines = scene.clue_lines(obj)[sel]
+        mask = scene.hidden_mask(obj)
+        mask[lines] = {'TOGGLE': ~mask[lines], 'HIDE': True, 'SHOW': False}[self.action]
+        n = change_hidden(obj, mask)
+        self.report({'INFO'}, f"{len(lines)} clue(s) changed; {n} hidden")
+        return {'FINISHED'}
+
+
+class NONOGRAM_OT_pick_clues(polls.Polled, bpy.types.Operator):
+    """Click clues in the 3D View to hide or show them (Esc or right-click to finish); the
+    puzzle is checked again after every click"""
+    bl_idname = "nonogram.pick_clues"
+    bl_label = "Pick Clues"
+    # Each click is its own undo step (pushed by hand), not the whole session.
+    bl_options = {'REGISTER', 'BLOCKING'}
+
+    checks = (polls.nonogram, polls.no_job, polls.object_mode, _in_3d_view)
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event):
+        self._name = scene.nonogram_of(context.active_object).name
+        self._changed = 0
+        context.window_manager.modal_handler_add(self)
+        context.area.header_text_set("Pick Clues: click a clue to hide or show it · "
+                                     "Esc / right-click: done")
+        return {'RUNNING_MODAL'}
+
+    def modal(self, context: bpy.types.Context, event: bpy.types.Event):
+        obj: "bpy.types.Object | None" = bpy.data.objects.get(self._name)
+        if obj is None or event.type in {'ESC', 'RIGHTMOUSE'}:
+            context.area.header_text_set(None)
+            return {'FINISHED'} if self._changed else {'CANCELLED'}
+        if event.type == 'LEFTMOUSE' and event.value == 'PRESS':
+            region, rv3d = context.region, context.region_data
+            if region is None or rv3d is None or region.type != 'WINDOW':
+                return {'PASS_THROUGH'}
+            line = pick_at(obj, region, rv3d, (event.mouse_region_x, event.mouse_region_y))
+            if line is not None:
+                hidden = toggle_line(obj, line)
+                self._changed += 1
+                self.report({'INFO'}, f"Clue of {scene.line_name(obj, line)} "
+                                      f"{'hidden' if hidden else 'shown'}")
+                bpy.ops.ed.undo_push(message="Pick Clue")
+            return {'RUNNING_MODAL'}
+        return {'PASS_THROUGH'}
+
+
+def pick_at(obj, region, rv3d, mouse):
+    """The line of the clue drawn under ``mouse`` (region pixels) in ``region``, or None."""
+    pos, normals, lines = scene.label_anchors(obj)
+    return scene.pick_label(pos, normals, lines, rv3d.perspective_matrix, rv3d.view_matrix,
+                            rv3d.is_perspective, (region.width, region.height), mouse)
+
+
+def toggle_line(obj, line: int) -> bool:
+    """Hide the clue of ``line`` if shown, else show it; returns whether it is now hidden."""
+    mask = scene.hidden_mask(obj)
+    mask[line] = not mask[line]
+    change_hidden(obj, mask)
+    return bool(mask[line])
+
+
+class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
+    """Find the hidden clue that settles the most undecided cells, and show it (or only
+    select it)"""
+    bl_idname = "nonogram.suggest_clue"
+    bl_label = "Suggest Clue"
+    bl_options = {'REGISTER', 'UNDO'}
+    checks = (polls.nonogram, polls.no_job)
+
+    reveal: BoolProperty(name="Show It", default=True,
+                         description="Show the suggested clue to the player (else only report it)")
+
+    def make_job(self, context: bpy.types.Context):
+        obj = scene.nonogram_of(context.active_object)
+        hidden = scene.hidden_mask(obj)
+        if not hidden.any():
+            self.report({'INFO'}, "No clue is hidden: nothing to suggest")
+            return None
+        try:
+            sess, lock = live_check.session(obj)
+        except scene.NonogramError as e:
+            self.report({'ERROR'}, str(e))
+            return None
+        logic = scene.props(obj).design_options.logic
+        self._obj_name = obj.name
+        self._key = scene.mask_key(hidden)
+        # The engine's suggestion does not poll for cancellation (it takes milliseconds).
+        self.cancel_is_cooperative = False
+
+        def run(progress):
+            with lock:
+                found = sess.suggest(hidden, logic, k=1)
+            return (found[0].line, found[0].settles) if found else None
+        return Job("clue suggestion", run)
+
+    def finish(self, context: bpy.types.Context, found):
+        obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
+        if obj is None or scene.nonogram_of(obj) is not obj:
+            self.report({'ERROR'}, "The nonogram was deleted meanwhile")
+            return {'CANCELLED'}
+        if scene.mask_key(scene.hidden_mask(obj)) != self._key:
+            self.report({'WARNING'}, "The clues changed meanwhile: suggest again")
+            return {'CANCELLED'}
+        if found is None:
+            self.report({'INFO'}, "Every cell is decided: no hidden clue would help")
+            return {'CANCELLED'}
+        line, settled = found
+        name = scene.line_name(obj, line)
+        if self.reveal:
+            toggle_line(obj, line)
+            self.report({'INFO'}, f"Showed the clue of {name}: it settles {settled} undecided cells")
+        else:
+            scene.select_clue(obj, line)
+            self.report({'INFO'}, f"The clue of {name} would settle {settled} undecided cells")
+        return {'FINISHED'}

@@ -1,0 +1,122 @@
+"""The Design and View panels (sidebar tab "Nonogram"): display only; every action is an
+operator."""
+import bpy
+
+from ..operators import live_check
+from ..operators import scene as scene_mod
+from ..operators.worker import active_job
+# sidebar.py imports this module after defining these (its panel order lists ours).
+from .sidebar import _Sidebar, _active_nonogram
+
+BAND_TEXT = {None: "no score (logic alone does not solve it)"}
+VERDICT_SHORT = {"unique": "unique", "multiple": "several solutions", "none": "no solution",
+                 "unknown": "undecided (time limit)"}
+
+
+class _NonogramPanel(_Sidebar):
+    """A sidebar panel about the active nonogram (shown only when there is one)."""
+
+    @classmethod
+    def poll(cls, context):
+        return _active_nonogram(context) is not None
+
+
+class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):
+    bl_label = "Design"
+
+    def draw(self, context: bpy.types.Context):
+        layout = self.layout
+        obj = _active_nonogram(context)
+        opts = scene_mod.props(obj).design_options
+        col = layout.column(align=True)
+        col.prop(opts, "logic")
+        col.prop(opts, "band")
+        col.prop(opts, "method")
+        row = col.row(align=True)
+        row.prop(opts, "seed")
+        row.prop(opts, "time_limit", text="Limit")
+        job = active_job()
+        row = layout.row(align=True)
+        row.scale_y = 1.4
+        if job is not None:
+            row.label(text=f"{job.label.capitalize()}: {job.fraction:.0%} (Esc cancels)", icon='TIME')
+        else:
+            row.operator("nonogram.hide_clues", icon='HIDE_ON')
+            row.operator("nonogram.show_all_clues", icon='HIDE_OFF', text="Show All")
+        _draw_design(layout, scene_mod.load_design(obj))
+
+        layout.label(text="Edit by hand:")
+        row = layout.row(align=True)
+        row.operator("nonogram.pick_clues", icon='RESTRICT_SELECT_OFF')
+        row.operator("nonogram.suggest_clue", icon='LIGHT')
+        labels = scene_mod.props(obj).labels
+        if labels is not None and labels.mode == 'EDIT':
+            layout.operator("nonogram.toggle_clues", icon='ARROW_LEFTRIGHT')
+        _draw_check(layout, obj)
+
+
+def _draw_design(layout, info):
+    if not info:
+        return
+    box = layout.box()
+    col = box.column(align=True)
+    col.label(text=f"Hidden: {info.get('hidden_count', 0):,} of {info.get('lines', 0):,} clues "
+                   f"({100 * info.get('hidden_fraction', 0):.1f} %)", icon='HIDE_ON')
+    score = info.get("score")
+    col.label(text=f"Score {score} ({info.get('band')})" if score is not None else BAND_TEXT[None])
+    minimal = info.get("locally_minimal")
+    col.label(text="Locally minimal: " + ("yes" if minimal else
+                                          "no (stopped early)" if info.get("stopped_early") else "no"))
+    col.label(text=f"{info.get('method')}, seed {info.get('seed')}, {info.get('time_s', 0):.1f} s")
+    if info.get("message"):
+        col.label(text=info["message"], icon='ERROR')
+
+
+def _draw_check(layout, obj):
+    check = scene_mod.load_check(obj)
+    box = layout.box()
+    col = box.column(align=True)
+    if live_check.running(obj):
+        col.label(text="Checking…", icon='TIME')
+    if check is None:
+        col.label(text="Not checked yet: change a clue, or Hide Clues", icon='INFO')
+        return
+    stale = live_check.stale(obj) and not live_check.running(obj)
+    ok = check.get("solvable")
+    col.label(text=("Unique: yes" if check.get("verdict") == "unique"
+                    else f"Unique: no ({VERDICT_SHORT.get(check.get('verdict'), '?')})"),
+              icon='CHECKMARK' if ok else 'ERROR')
+    logic = {"line": "line logic", "probe": "line logic + probing"}[check.get("logic", "line")]
+    col.label(text=f"Solvable by {logic}: {'yes' if ok else 'no'}")
+    if check.get("score") is not None:
+        col.label(text=f"Score {check['score']} ({check.get('band')})")
+    n = check.get("undecided", 0)
+    col.label(text=f"Undecided cells: {n:,}" + (" (highlighted)" if n else ""))
+    col.label(text=f"Hidden {check.get('hidden', 0):,} of {check.get('lines', 0):,} clues, "
+                   f"checked in {1000 * check.get('time_s', 0):.0f} ms")
+    if stale:
+        col.label(text="Out of date: the clues changed", icon='ERROR')
+
+
+class NONOGRAM_PT_view(_NonogramPanel, bpy.types.Panel):
+    bl_label = "View"
+
+    def draw(self, context: bpy.types.Context):
+        layout = self.layout
+        obj = _active_nonogram(context)
+        view = scene_mod.current_view(obj)
+        row = layout.row(align=True)
+        for ident, text in (('DESIGNER', "Designer"), ('PLAYER', "Player")):
+            row.operator("nonogram.set_view", text=text, depress=view == ident).view = ident
+        mod = scene_mod.find_player_modifier(obj)
+        if view != 'PLAYER' or mod is None:
+            return
+        col = layout.column(align=True)
+        for name in ("Slice X", "Slice Y", "Slice Z"):
+            col.prop(mod, f'["{scene_mod.input_id(mod.node_group, name)}"]', text=name)
+        col = layout.column(align=True)
+        for name in ("Cube Size", "Label Size", "Highlight Undecided"):
+            col.prop(mod, f'["{scene_mod.input_id(mod.node_group, name)}"]', text=name)
+
+
+classes = (NONOGRAM_PT_design, NONOGRAM_PT_view)

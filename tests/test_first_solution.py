@@ -1,0 +1,95 @@
+"""First-solution mode (``solve(..., want=1)``, CLI ``--first``): verdict ``solved`` with a
+solution that satisfies every clue, or ``none`` when the clues contradict; against brute-force
+enumeration (small puzzles) and an independent DFS (medium), with and without the SAT fallback."""
+import json
+
+import numpy as np
+import pytest
+
+import engine.search as search
+from engine.__main__ import main
+from engine.clues import puzzle_from_grid
+from engine.puzzlefile import save_puzzle
+from engine.sat import HAVE_SAT
+from engine.solve import solve
+from test_solve_random import (SMALL_2D, SMALL_3D, dfs_solutions, enumerate_solutions, random_puzzles, satisfies,
+                               tournament_puzzles)
+
+
+def check_first(p, r, n_solutions):
+    if n_solutions == 0:
+        assert r.verdict == "none", (r.verdict, p.clues())
+        assert r.solutions == []
+    else:
+        assert r.verdict == "solved", (r.verdict, p.clues())
+        assert len(r.solutions) == 1 and satisfies(p, r.solutions[0])
+    assert r.difficulty in ("line", "probe", "search")
+    assert r.options["want"] == 1
+    assert r.bad_guesses <= r.linesolvers
+
+
+@pytest.mark.parametrize("shapes,seed", [(SMALL_2D, 5), (SMALL_3D, 6)])
+def test_first_matches_enumeration(shapes, seed):
+    rng = np.random.default_rng(seed)
+    seen = {"solved": 0, "none": 0}
+    for p in random_puzzles(rng, 120, shapes):
+        r = solve(p, want=1)
+        check_first(p, r, len(enumerate_solutions(p, limit=1)))
+        seen[r.verdict] += 1
+    assert min(seen.values()) >= 10, seen
+
+
+@pytest.mark.parametrize("sat", [False, True])
+def test_first_matches_dfs_with_and_without_sat(monkeypatch, sat):
+    """Medium puzzles, the SAT fallback (when installed) taking over at the first guess."""
+    if sat and not HAVE_SAT:
+        pytest.skip("python-sat is not installed")
+    monkeypatch.setattr(search, "SAT_AFTER_STEPS", 0)
+    rng = np.random.default_rng(7)
+    for p in random_puzzles(rng, 30, [(9, 9), (10, 8), (4, 4, 4), (5, 4, 3)], mixed_share=0.3,
+                            hide_max=0.6):
+        r = solve(p, want=1, sat=sat)
+        check_first(p, r, len(dfs_solutions(p, limit=1)))
+        assert sat or r.stats["sat_conflicts"] == -1
+
+
+@pytest.mark.parametrize("sat", [False, True])
+def test_first_on_tournament_puzzles(monkeypatch, sat):
+    """Random 25x25 tournament puzzles need the search (probing leaves most of them open): a
+    valid solution with the search alone and with the SAT solver taking over at once."""
+    if sat and not HAVE_SAT:
+        pytest.skip("python-sat is not installed")
+    monkeypatch.setattr(search, "SAT_AFTER_STEPS", 0)
+    puzzles = tournament_puzzles(10)
+    if not puzzles:
+        pytest.skip("../shared/puzzles2d/taai-tcga-icga not found")
+    used = 0
+    for p in puzzles:
+        r = solve(p, want=1, sat=sat)
+        check_first(p, r, 1)
+        used += r.stats["sat_conflicts"] >= 0
+    assert (used >= 4) if sat else used == 0, used
+
+
+def test_first_on_a_puzzle_with_many_solutions():
+    # every 2x2 sub-square of a checkerboard can flip: many solutions, any one will do
+    g = (np.add.outer(np.arange(8), np.arange(8)) % 2).astype(bool)
+    p = puzzle_from_grid(g)
+    r = solve(p, want=1)
+    assert r.verdict == "solved" and satisfies(p, r.solutions[0])
+    assert solve(p).verdict == "multiple"
+
+
+def test_want_is_checked():
+    with pytest.raises(ValueError):
+        solve(puzzle_from_grid(np.eye(2, dtype=bool)), want=3)
+
+
+def test_cli_first(tmp_path, capsys):
+    g = np.array([[1, 0], [0, 1]], dtype=bool)  # two solutions
+    f = tmp_path / "two.nin"
+    save_puzzle(puzzle_from_grid(g), f)
+    assert main(["solve", str(f), "--first", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["verdict"] == "solved" and d["solution"] in ("1001", "0110")
+    assert d["options"]["want"] == 1

@@ -1,0 +1,109 @@
+"""The CNF encoding and SAT fallback (``engine/sat.py``) against enumeration and the CP-SAT
+reference.
+
+- The encoding: the models of the CNF, projected on the cells, are exactly the solutions found
+  by enumerating every grid, for random small 2D and 3D puzzles (every clue kind, hidden lines,
+  contradictory clue mixes), from an empty state and from partial states.
+- The search with the fallback: ``solve``'s verdicts with the CDCL solver taking over at the
+  first guess, and with the default hand-over, equal CP-SAT's on random puzzles too large to
+  enumerate (uniqueness and first-solution modes).
+Skipped when python-sat is not installed (the engine then searches without it).
+"""
+import numpy as np
+import pytest
+
+import engine.search as search
+from engine.cells import EMPTY, FILLED, UNKNOWN
+from engine.propagate import build_net
+from engine.sat import HAVE_SAT, SAT_ERROR, SatSearch
+from engine.solve import solve
+from test_solve_random import SMALL_2D, SMALL_3D, enumerate_solutions, random_puzzles, satisfies, tournament_puzzles
+
+if not HAVE_SAT:
+    pytest.skip(f"python-sat is not installed ({SAT_ERROR})", allow_module_level=True)
+
+
+def sat_solutions(p, state):
+    """Every solution of the CNF under ``state`` (blocking each one found)."""
+    constrained = np.diff(build_net(p).cell_start) > 0
+    ss = SatSearch(build_net(p), state, constrained)
+    assert ss.feed(1 << 30)
+    ss.chunk = 1 << 20
+    out = []
+    try:
+        while True:
+            r = ss.step()
+            assert r is not None
+            if r is False:
+                return out
+            out.append(r)
+            ss.block(r)
+    finally:
+        ss.close()
+
+
+def keys(sols):
+    return sorted(np.packbits(s).tobytes() for s in sols)
+
+
+@pytest.mark.parametrize("shapes,seed", [(SMALL_2D, 11), (SMALL_3D, 12)])
+def test_models_are_the_solutions(shapes, seed):
+    rng = np.random.default_rng(seed)
+    n_sols = []
+    for p in random_puzzles(rng, 80, shapes, hide_max=0.4):
+        truth = enumerate_solutions(p, limit=1 << 20)
+        # cells no clue covers are left empty by the SAT search: compare on the covered ones
+        covered = np.diff(build_net(p).cell_start) > 0
+        truth = {np.packbits(s & covered).tobytes() for s in truth}
+        empty = np.full(p.n_cells, UNKNOWN, np.int8)
+        got = sat_solutions(p, empty)
+        assert sorted(truth) == keys(got), p.clues()
+        n_sols.append(len(truth))
+        # a partial state: some cells fixed (to a solution's values, or at random)
+        if truth:
+            base = np.unpackbits(np.frombuffer(sorted(truth)[0], np.uint8))[:p.n_cells].astype(bool)
+        else:
+            base = rng.random(p.n_cells) < 0.5
+        pick = rng.random(p.n_cells) < 0.3
+        if rng.random() < 0.3:
+            base = base ^ (rng.random(p.n_cells) < 0.2)
+        state = np.where(pick, np.where(base, FILLED, EMPTY), UNKNOWN).astype(np.int8)
+        want = sorted(k for k in truth if np.array_equal(
+            np.unpackbits(np.frombuffer(k, np.uint8))[:p.n_cells].astype(bool)[pick], base[pick]))
+        assert want == keys(sat_solutions(p, state)), (p.clues(), state)
+    assert sum(1 for k in n_sols if k == 0) >= 3 and sum(1 for k in n_sols if k >= 2) >= 3, n_sols
+
+
+cpsat = pytest.importorskip("benchmarks.cpsat", reason="benchmarks/cpsat.py not importable")
+
+
+@pytest.mark.skipif(not cpsat.HAVE_ORTOOLS, reason="ortools is not installed")
+@pytest.mark.parametrize("after", [0, None])
+def test_verdicts_equal_cpsat(monkeypatch, after):
+    """Random 2D and 3D puzzles beyond enumeration (random grids are mostly settled by probing,
+    so tournament puzzles are added to reach the search): every verdict equals CP-SAT's."""
+    if after is not None:
+        monkeypatch.setattr(search, "SAT_AFTER_STEPS", after)
+    rng = np.random.default_rng(13 if after is None else 14)
+    seen = {}
+    used = 0
+    extra = tournament_puzzles(8)
+    for p in list(random_puzzles(rng, 30, [(14, 14), (15, 12), (5, 5, 5), (6, 5, 4)], mixed_share=0.3,
+                                 hide_max=0.6)) + extra:
+        ref = cpsat.cpsat_solve(p, time_limit=60)
+        assert ref.verdict in ("unique", "multiple", "none")
+        r = solve(p)
+        assert r.verdict == ref.verdict, (r.verdict, ref.verdict, p.clues())
+        if r.verdict == "unique":
+            assert np.array_equal(r.solutions[0], ref.solutions[0])
+        for s in r.solutions:
+            assert satisfies(p, s)
+        first = solve(p, want=1)
+        assert first.verdict == ("none" if ref.verdict == "none" else "solved")
+        if first.solutions:
+            assert satisfies(p, first.solutions[0])
+        used += r.stats["sat_conflicts"] >= 0
+        seen[r.verdict] = seen.get(r.verdict, 0) + 1
+    assert len(seen) == 3, seen
+    if after == 0 and extra:
+        assert used >= 4, used
