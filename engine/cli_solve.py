@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 
+from . import warmup
 from .solve import COMPARE_CONFIGS, COUNTINGS, METHODS, REFERENCE_METHODS, compare, solve
 
 
@@ -60,32 +61,27 @@ def _summary(name, p, r) -> str:
     return "\n".join(lines)
 
 
-def _warm_up(method, linesolver, want=2):
-    """Load the compiled kernels before the timed solve, so ``time_s`` measures solving, not
-    loading numba's cache (about half a second in a fresh process)."""
-    import numpy as np
-
-    from .clues import puzzle_from_grid
-    tiny = puzzle_from_grid(np.eye(2, dtype=bool))  # two solutions: every stage runs
-    solve(tiny, method=method, linesolver=linesolver, want=want)
-
-
 def main(argv) -> int:
     args = _parser().parse_args(list(argv[1:]))
+    # compile (or load) the kernels while the puzzle is read; the solve waits for them, and its
+    # time_s does not count them
+    warm = warmup.start(warmup.parts_for("brute" if args.compare else args.solver, args.linesolver,
+                                         grade=not args.compare))
     from .puzzlefile import PuzzleFileError, load_puzzle
     try:
         p = load_puzzle(args.puzzle)
     except (PuzzleFileError, OSError, ValueError) as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2
+    warm.join()
+    compile_s = warmup.status()["seconds"]
     if args.compare:
-        for method in sorted({m for _l, m, _p in COMPARE_CONFIGS}):
-            _warm_up(method, args.linesolver)
         rows = compare(p, linesolver=args.linesolver, configs=COMPARE_CONFIGS,
                        max_iterations=args.max_iterations, step_limit=args.step_limit,
                        seed_exit=args.seed_exit, counting=args.counting)
         if args.json:
-            print(json.dumps({"puzzle": p.name or args.puzzle, "lines": p.n_lines, "rows": rows}))
+            print(json.dumps({"puzzle": p.name or args.puzzle, "lines": p.n_lines, "rows": rows,
+                              "compile_s": compile_s}))
         else:
             print(f"{'Puzzle':<20}{'Lines':>7}" + "".join(f"{r['config']:>18}" for r in rows))
             cells = "".join(f"{r['linesolvers']:>10} ({100 * r['bad_guess_rate']:3.0f}%)" for r in rows)
@@ -93,7 +89,6 @@ def main(argv) -> int:
             print(f"{'known':<27}" + "".join(f"{100 * r['known_fraction']:>17.1f}%" for r in rows))
         return 0
     want = 1 if args.first else 2
-    _warm_up(args.solver, args.linesolver, want)
     r = solve(p, method=args.solver, prepass=args.prepass, linesolver=args.linesolver,
               max_iterations=args.max_iterations, time_limit=args.time_limit,
               step_limit=args.step_limit, seed_exit=args.seed_exit, cache=not args.no_cache,
@@ -103,7 +98,9 @@ def main(argv) -> int:
         d = r.to_dict()
         d["puzzle"] = p.name or args.puzzle
         d["shape"] = list(p.shape)
+        d["compile_s"] = compile_s
         print(json.dumps(d))
     else:
         print(_summary(p.name or args.puzzle, p, r))
+        print(f"compile (numba, before the solve): {compile_s:.2f} s")
     return 0

@@ -86,7 +86,7 @@ def _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
     n = ls[li + 1] - s
     for j in range(n):
         buf_in[j] = state[lc[s + j]]
-    return _linesolve(LS_DP, 0, kinds[li], cd, cst[li], cst[li + 1], buf_in, buf_out, n, words)
+    return _linesolve(LS_DP, None, kinds[li], cd, cst[li], cst[li + 1], buf_in, buf_out, n, words)
 
 
 @njit(inline="always")

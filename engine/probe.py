@@ -31,7 +31,7 @@ import numpy as np
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
 from .propagate import (LS_DP, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, _clear, _propagate,
-                        _push, _set, _undo, satisfies_all)
+                        _push, _set, _undo, queue_push, satisfies_all, set_cell)
 
 # probe_round results
 P_FIXPOINT = 0
@@ -90,7 +90,9 @@ def reset_relations(pr, new_epoch):
     """Forget every stored relation; with ``new_epoch`` forget the probe outcomes too (both were
     derived under assumptions now withdrawn). A child node of the search keeps the outcomes:
     they stay true in every extension of the state they were found in."""
-    pr[3][:] = -1
+    head = pr[3]
+    for i in range(len(head)):  # a loop: slice assignment costs seconds of compile time
+        head[i] = -1
     pr[11][C_GEN] += 1
     pr[11][C_NEDGES] = 0
     if new_epoch:
@@ -128,7 +130,7 @@ def _add_rel(src, dst, ctl, head, nxt, tgt, hkeys, hgen):
 # ``_propagate``'s order, then the relation store's.
 
 
-@njit(inline="always")
+@njit
 def _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, stats,
            buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl):
     t = t0
@@ -163,10 +165,11 @@ def _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, 
         t = t1
 
 
-@njit
 def close(ls_id, budget, use_cache, t0, net, w, pr):
     """Propagate lines and stored relations to a joint fixpoint, starting from the cells trailed
-    since ``t0`` (their lines must already be queued). False on a contradiction."""
+    since ``t0`` (their lines must already be queued). False on a contradiction.
+    Plain Python over the compiled ``_close`` (a kernel wrapper would compile the line solvers
+    once more)."""
     return _close(ls_id, budget, use_cache, t0, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
                   w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12],
                   pr[3], pr[4], pr[5], pr[11])
@@ -183,12 +186,14 @@ def _assume(c, v, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, stat
                   stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl)
 
 
-@njit
 def assume(c, v, ls_id, budget, use_cache, net, w, pr):
-    """Set cell c to v and close; False on a contradiction (the cell stays trailed)."""
-    return _assume(c, v, ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
-                   w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12],
-                   pr[3], pr[4], pr[5], pr[11])
+    """Set cell c to v and close; False on a contradiction (the cell stays trailed).
+    Plain Python over small kernels and ``_close``, for the reason given at ``close``."""
+    t0 = int(w.stats[S_TLEN])
+    set_cell(c, v, net, w)
+    for k in range(net.cell_start[c], net.cell_start[c + 1]):
+        queue_push(net.cell_lines[k], w)
+    return close(ls_id, budget, use_cache, t0, net, w, pr)
 
 
 @njit
@@ -220,7 +225,8 @@ def _store(lit, mark, state, trail, tlen, pool, start, length, ctl):
     sorted run of 2*cell+value codes in the pool."""
     m = tlen - mark
     if ctl[C_POOL] + m > len(pool):
-        length[:] = -1
+        for i in range(len(length)):
+            length[i] = -1
         ctl[C_POOL] = 0
         if m > len(pool):
             return
@@ -238,7 +244,19 @@ def _store(lit, mark, state, trail, tlen, pool, start, length, ctl):
                 j -= 1
             pool[j + 1] = x
     else:
-        pool[a:a + m] = np.sort(pool[a:a + m])
+        # Shell sort in place (gaps 3h+1): numpy's sort would add a second of compile time
+        h = 1
+        while h < m // 3:
+            h = 3 * h + 1
+        while h >= 1:
+            for i in range(a + h, a + m):
+                x = pool[i]
+                j = i
+                while j >= a + h and pool[j - h] > x:
+                    pool[j] = pool[j - h]
+                    j -= h
+                pool[j] = x
+            h //= 3
     start[lit] = a
     length[lit] = m
     ctl[C_POOL] = a + m

@@ -23,7 +23,8 @@ import numpy as np
 from .cells import EMPTY, FILLED, UNKNOWN
 from .jit import njit
 from .linebits import COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS, blocks_into, count_into
-from .linesolve import solve_line
+from .linecount import count_intervals, solve_plain as _solve_plain
+from .linesolve import solve_blocks_dp
 from .linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE, Puzzle
 
@@ -46,6 +47,7 @@ S_CACHE_LOOKUPS = 6
 S_PREPASS = 7       # pre-pass applications (not counted as linesolvers)
 S_PROBES = 8        # probe propagations (both values of a cell count one each)
 S_EDGES = 9         # stored FP2 contrapositive implications
+S_STEP_CAP = 10     # _propagate pauses (lines left queued) once linesolvers + checks reach it; 0: never
 N_STATS = 12
 
 Net = namedtuple("Net", "line_start line_cells clue_kind clue_start clue_data cell_start cell_lines cell_pos")
@@ -54,6 +56,9 @@ Work = namedtuple("Work", "state trail line_unknown queue inq buf_in buf_out sta
 
 DEFAULT_SEED_BUDGET = SEED_DEFAULT_BUDGET
 DEFAULT_CACHE_SLOTS = 1 << 14
+# Memory of the line-result cache at most (fewer slots on lines over 512 cells): 16k slots of two
+# 20,000-cell lines took 0.65 GB and 10 s to allocate before a puzzle's first line was solved.
+CACHE_BYTES = 1 << 24
 
 
 @njit
@@ -106,6 +111,31 @@ def _line_unknowns(line_start, line_cells, state):
     return out
 
 
+# Line-solver applications per kernel call of the drivers (probing, search) at first, before
+# they adapt it to the measured time: enough that a call costs far more than the Python around
+# it on ordinary lines, few enough that one call stays well under the ~0.05 s between limit
+# checks on long ones.
+FIRST_CHUNK = 2000
+# Chunks grow (on cheap steps) up to this multiple of the first one and no further, as the next
+# steps may be the costly ones (a 20,000-cell row after its one-cell columns).
+CHUNK_GROWTH = 4
+
+
+def first_chunk(net: Net) -> int:
+    """``FIRST_CHUNK`` scaled down by the cost of the puzzle's costliest line application: a
+    20,000-cell line takes ~2 ms where a 25-cell one takes ~0.2 us, and 2000 of them in one
+    uninterruptible call overran a 1 s limit by 13 s."""
+    lens = np.diff(net.line_start)
+    clued = net.clue_kind != 0
+    if not clued.any():
+        return FIRST_CHUNK
+    n = lens[clued].astype(np.float64)
+    blocks = np.diff(net.clue_start)[clued]
+    # word solvers up to 64 cells; long count clues O(n); long block lists O(n * blocks)
+    cost = np.where(n <= 64, 64.0, np.where(net.clue_kind[clued] == KIND_BLOCKS, n * np.maximum(blocks, 1) / 4, n))
+    return int(max(1, min(FIRST_CHUNK, FIRST_CHUNK * 64 // cost.max())))
+
+
 def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
     """Fresh solver state; ``cache_slots`` > 0 enables the line-result cache (power of two)."""
     n_lines = len(net.clue_kind)
@@ -117,6 +147,9 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
     slots = int(cache_slots)
     if slots:
         slots = 1 << max(4, int(slots - 1).bit_length())
+        # each slot stores two copies of the longest line: keep the table within CACHE_BYTES
+        while slots > 16 and 2 * slots * max_len > CACHE_BYTES:
+            slots >>= 1
     return Work(st, np.zeros(n_cells, np.int64), unknown, np.zeros(n_lines + 2, np.int64),
                 np.zeros(n_lines, np.uint8), np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
                 np.zeros(N_STATS, np.int64),
@@ -135,6 +168,12 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
 # ``net`` and ``w`` against ~1 ns for an inlined helper taking plain arrays, which was most of
 # a probe's time. So the per-cell and per-line helpers below take plain arrays and are inlined
 # at numba level, and each kernel entry unpacks its tuples once (``_unpack``).
+# Inlining at numba level copies the callee's IR into every call site, which costs compile time
+# (seconds for the large ones): ``_propagate`` and ``probe._close`` are compiled once and called
+# (measured on TAAI and survey puzzles: no difference within the noise, for a third of the
+# compile time), and Python-facing wrappers around them (``propagate``,
+# ``probe.close``, ``probe.assume``) are plain Python, as a kernel wrapper would compile the
+# line solvers once more (numba links a callee's code into each caller and optimizes it there).
 
 
 @njit(inline="always")
@@ -161,66 +200,6 @@ def _same_key(li, other, ls, kinds, cs, cd, buf, stored, slot, n):
     for j in range(n):
         if stored[slot, j] != buf[j]:
             return False
-    return True
-
-
-@njit
-def _solve_plain(state, n, t, out):
-    """Exact line solving for a plain 3D clue (one block of t cells) in O(n): the same result as
-    the DP, which is O(n^2) for count clues. Cell i is filled in every fix iff every feasible
-    block start covers it, and possibly filled iff some feasible start does."""
-    first = -1
-    last = -1
-    for i in range(n):
-        if state[i] == 0:
-            return False
-        if state[i] == FILLED:
-            if first < 0:
-                first = i
-            last = i
-    if t == 0:
-        if first >= 0:
-            return False
-        for i in range(n):
-            out[i] = EMPTY
-        return True
-    # feasible starts: [s, s+t) has no known empty and covers [first, last]
-    lo = 0 if first < 0 else max(0, last - t + 1)
-    hi = n - t if first < 0 else min(first, n - t)
-    s_min = -1
-    s_max = -1
-    run = 0  # cells without a known empty ending at i
-    for i in range(n):
-        if state[i] == EMPTY:
-            run = 0
-        else:
-            run += 1
-        s = i - t + 1
-        if run >= t and lo <= s <= hi:
-            if s_min < 0:
-                s_min = s
-            s_max = s
-    if s_min < 0:
-        return False
-    # union of the feasible intervals: cells reachable by some feasible start
-    for i in range(n):
-        out[i] = EMPTY
-    run = 0
-    reach = -1  # furthest cell covered by a feasible start seen so far
-    for i in range(n):
-        if state[i] == EMPTY:
-            run = 0
-        else:
-            run += 1
-        s = i - t + 1
-        if run >= t and lo <= s <= hi:
-            for j in range(max(s, reach + 1), i + 1):
-                out[j] = UNKNOWN
-            reach = i
-    for i in range(s_max, s_min + t):
-        out[i] = FILLED
-    for i in range(n):
-        out[i] &= state[i]
     return True
 
 
@@ -264,30 +243,47 @@ def _count_shortcut(state, n, total, kind, out):
 
 
 @njit(inline="always")
-def _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
-    """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n]."""
-    if ls_id == LS_DP:
-        if kind == KIND_PLAIN:
-            return 0 if _solve_plain(buf_in, n, cd[c0], buf_out) else R_CONTRADICTION
-        if kind == KIND_BLOCKS and n <= MAX_BITS:
+def _linesolve_dp(kind, cd, c0, c1, buf_in, buf_out, n, words):
+    """The complete line solvers, each on its best representation of the line."""
+    if kind == KIND_PLAIN:
+        return 0 if _solve_plain(buf_in, n, cd[c0], buf_out) else R_CONTRADICTION
+    if kind == KIND_BLOCKS:
+        if n <= MAX_BITS:
             return 0 if blocks_into(buf_in, n, cd, c0, c1 - c0, buf_out, words) else R_CONTRADICTION
-        if kind == KIND_CIRCLE or kind == KIND_SQUARE:
-            r = _count_shortcut(buf_in, n, cd[c0], kind, buf_out)
-            if r == 1:
-                return 0
-            if r == -1:
-                return R_CONTRADICTION
-            if n <= COUNT_MAX_CELLS and cd[c0] <= COUNT_MAX_TOTAL:
-                return 0 if count_into(buf_in, n, cd[c0], kind, buf_out, words) else R_CONTRADICTION
-        if solve_line(buf_in[:n], kind, cd[c0:c1], buf_out[:n]):
-            return 0
+        return 0 if solve_blocks_dp(buf_in[:n], cd[c0:c1], buf_out[:n]) else R_CONTRADICTION
+    r = _count_shortcut(buf_in, n, cd[c0], kind, buf_out)
+    if r == 1:
+        return 0
+    if r == -1:
         return R_CONTRADICTION
+    if n <= COUNT_MAX_CELLS and cd[c0] <= COUNT_MAX_TOTAL:
+        return 0 if count_into(buf_in, n, cd[c0], kind, buf_out, words) else R_CONTRADICTION
+    return 0 if count_intervals(buf_in[:n], cd[c0], kind, buf_out[:n]) else R_CONTRADICTION
+
+
+@njit(inline="always")
+def _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
+    """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n].
+
+    ``budget`` is None when the session uses the DP only (``budget_arg``): numba then prunes
+    the seed linesolver's branch before typing it, so it is never compiled (numba prunes
+    branches on the type of an argument again after inlining, in the kernel whose argument
+    budget is). Inlined: a call per line application measured 2.4% slower on TAAI and
+    survey puzzles, for 3 s less compile time."""
+    if budget is None or ls_id == LS_DP:
+        return _linesolve_dp(kind, cd, c0, c1, buf_in, buf_out, n, words)
     status, _exp = seed_solve_line(buf_in[:n], kind, cd[c0:c1], buf_out[:n], budget)
     if status == 0:
         return 0
     if status == 1:
         return R_CONTRADICTION
     return R_TOO_LARGE
+
+
+def budget_arg(ls_id: int, budget: int):
+    """The ``budget`` argument of the kernels: the seed linesolver's expansion budget (int64), or
+    None when ``ls_id`` is the DP, so that no kernel of a DP session compiles the seed linesolver."""
+    return np.int64(budget) if ls_id == LS_SEED else None
 
 
 @njit(inline="always")
@@ -483,11 +479,14 @@ def _queue_lines_of(t0, t1, skip, trail, cs, cl, q, inq):
                 _push(l2, q, inq)
 
 
-@njit(inline="always")
+@njit
 def _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
                stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
     """``propagate`` on plain arrays (see the calling convention above)."""
+    cap = stats[S_STEP_CAP]
     while q[1] > 0:
+        if cap > 0 and stats[S_LINESOLVERS] + stats[S_CHECKS] >= cap:
+            return True
         li = _pop(q, inq)
         if unk[li] == 0:
             stats[S_CHECKS] += 1
@@ -512,9 +511,10 @@ def _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
     return True
 
 
-@njit
 def propagate(ls_id, budget, use_cache, net, w):
-    """Run the dirty-line FIFO to a fixpoint. Returns False on a contradiction (queue cleared)."""
+    """Run the dirty-line FIFO to a fixpoint. Returns False on a contradiction (queue cleared).
+    Plain Python over the compiled ``_propagate``: a kernel wrapper would compile the whole
+    line-solver tree once more."""
     return _propagate(ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
                       w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12])
 
@@ -530,15 +530,15 @@ def queue_all(net, w):
 
 @njit
 def check_all(ls_id, budget, net, w):
-    """Whether every clued line accepts the current (fully known) state; counted as checks."""
-    kinds = net[2]
+    """Whether every clued line accepts the current state, which must be known on every clued
+    line (a line with an unknown cell fails); one check counted per clued line. Block counts
+    only, no line solving (``ls_id`` and ``budget`` are unused), so that this kernel does not
+    compile the line solvers once more."""
+    ls, lc, kinds, cs, cd, state, unk, stats = net[0], net[1], net[2], net[3], net[4], w[0], w[2], w[7]
     for li in range(len(kinds)):
         if kinds[li] != 0:
-            w[7][S_CHECKS] += 1
-            if w[2][li] == 0:
-                if not known_line_ok(li, net, w[0]):
-                    return False
-            elif apply_line(li, ls_id, budget, False, net, w) == R_CONTRADICTION:
+            stats[S_CHECKS] += 1
+            if unk[li] != 0 or not _line_ok(li, ls, lc, kinds, cs, cd, state):
                 return False
     return True
 

@@ -19,8 +19,8 @@ from .jit import njit
 from .probe import (C_CHANGED, C_IDLE, C_MAX_TIER, C_NSOLS, C_TIER, P_CONTRADICTION, P_FIXPOINT, P_PAUSED,
                     P_SOLVED, assume,
                     close, mark_affected, new_probe, probe_round, reset_relations)
-from .propagate import (DEFAULT_CACHE_SLOTS, LS_DP, S_CHECKS, S_LINESOLVERS, S_TLEN, check_all,
-                        new_work, queue_all, satisfies_all, undo_to)
+from .propagate import (CHUNK_GROWTH, DEFAULT_CACHE_SLOTS, LS_DP, S_CHECKS, S_LINESOLVERS, S_STEP_CAP, S_TLEN, check_all,
+                        first_chunk, new_work, queue_all, satisfies_all, undo_to)
 from .puzzle import KIND_BLOCKS
 from .quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search
 from .sat import HAVE_SAT, SatSearch, encoding_size, open_lines
@@ -176,7 +176,9 @@ class _Driver:
         # kept probe outcomes are only reusable when propagation is confluent (the DP)
         self.keep_outcomes = ls_id == LS_DP
         self.limits = limits
-        self.chunk = 2000
+        self.chunk = first_chunk(net)
+        # chunks grow on cheap steps; bounded so that a run of the costliest ones stays short
+        self.max_chunk = CHUNK_GROWTH * self.chunk
 
     def probe_fixpoint(self, message):
         """Probe the current node to its fixpoint in chunks; a P_* status or STOPPED."""
@@ -199,9 +201,30 @@ class _Driver:
             dt = time.perf_counter() - t
             target = self.limits.interval / 4
             if dt < target / 2:
-                self.chunk = min(self.chunk * 2, 1 << 22)
+                self.chunk = min(self.chunk * 2, self.max_chunk)
             elif dt > target * 2:
-                self.chunk = max(self.chunk // 2, 50)
+                self.chunk = max(self.chunk // 2, 1)
+
+    def line_solve(self):
+        """Line solving from the queued lines to their fixpoint, in chunks (on a large puzzle one
+        call can take seconds): True, False on a contradiction, or STOPPED. Before probing no
+        relations exist, so this is ``close`` at the root."""
+        net, w = self.net, self.w
+        chunk = self.chunk
+        try:
+            while True:
+                w.stats[S_STEP_CAP] = w.stats[S_LINESOLVERS] + w.stats[S_CHECKS] + chunk
+                t = time.perf_counter()
+                if not close(self.ls_id, self.budget, self.use_cache, 0, net, w, self.pr):
+                    return False
+                if w.queue[1] == 0:
+                    return True
+                if time.perf_counter() - t < self.limits.interval / 8:
+                    chunk = min(chunk * 2, self.max_chunk)
+                if self.limits.stop(w, "propagating"):
+                    return STOPPED
+        finally:
+            w.stats[S_STEP_CAP] = 0
 
     def new_node(self, child=False):
         reset_relations(self.pr, not (child and self.keep_outcomes))
@@ -239,7 +262,10 @@ class _Driver:
         self.found = []
         self.first_order = None
         queue_all(net, w)
-        if not close(self.ls_id, self.budget, self.use_cache, 0, net, w, pr):
+        ok = self.line_solve()
+        if ok == STOPPED:
+            return self._stopped(res, w.state.copy())
+        if not ok:
             res.verdict, res.difficulty = "none", "line"
             return self._finish(res, w.state.copy())
         if w.stats[S_TLEN] == self.n_target:
@@ -431,7 +457,7 @@ class _Driver:
         self.qs = qs = new_quick(self.n_cells)
         mark = int(w.stats[S_TLEN])
         left = self.quick_budget()
-        chunk = 2000
+        chunk = first_chunk(net)
         st = Q_PAUSED
         while left > 0:
             if self.limits.stop(w, "searching"):
@@ -447,8 +473,11 @@ class _Driver:
             left -= int(w.stats[S_LINESOLVERS] + w.stats[S_CHECKS]) - s0
             if st != Q_PAUSED:
                 break
-            if time.perf_counter() - t < self.limits.interval / 8:
-                chunk = min(chunk * 2, 1 << 22)
+            dt = time.perf_counter() - t
+            if dt < self.limits.interval / 8:
+                chunk = min(chunk * 2, self.max_chunk)
+            elif dt > self.limits.interval / 2:
+                chunk = max(chunk // 2, 1)
         for k in range(int(qs.ctl[K_NSOL])):
             self.add_solution(qs.sols[k] == FILLED)
         self.first_order = None  # the trail of the quick search's solution is gone

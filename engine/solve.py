@@ -19,10 +19,12 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from . import warmup
 from .cells import FILLED, UNKNOWN
-from .propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_HITS,
+from .propagate import (CHUNK_GROWTH, DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_HITS,
                         S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
-                        S_TLEN, S_TOO_LARGE, build_net, check_all, new_work, prepass_lines)
+                        S_TLEN, S_TOO_LARGE, build_net, check_all, first_chunk, new_work, prepass_lines,
+                        budget_arg)
 from .puzzle import Puzzle
 from .learned import learned, load_weights, new_learned_queue
 from .oracle import greedy_oracle, new_oracle_queue
@@ -135,17 +137,22 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
                "time_limit": time_limit, "step_limit": step_limit, "seed_exit": bool(seed_exit),
                "cache": bool(cache), "use_known": bool(use_known), "want": int(want),
                "sat": bool(sat), "counting": counting}
+    # compile (or load) the kernels first: neither time_s nor time_limit counts it
+    parts = warmup.parts_for(method, linesolver, bool(grade))
+    if progress is not None and not warmup.ready(*parts) and progress(0.0, "preparing solver"):
+        return _cancelled_report(puzzle, method, options, time.perf_counter())
+    compile_s = warmup.ensure(*parts)
     t0 = time.perf_counter()
     net = build_net(puzzle)
     n = puzzle.n_cells
-    budget = np.int64(seed_budget)
+    budget = budget_arg(ls_id, seed_budget)
     if method == "full":
         limits = Limits(t0, n, time_limit, step_limit, progress)
         if progress is not None:
             limits.last_call = time.perf_counter()
             if progress(0.0, "propagating"):
                 limits.cancelled = True
-                return _cancelled_report(puzzle, method, options, t0)
+                return _cancelled_report(puzzle, method, options, t0, compile_s)
         known = puzzle.solution if use_known else None
         res, w = run_full(net, ls_id, budget, limits, use_cache=cache, known=known, want=want, use_sat=sat)
         sols = res.solutions
@@ -154,13 +161,13 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
         stats.update(nodes=res.nodes, max_depth=res.max_depth, probe_fixed=res.probe_fixed,
                      quick_nodes=res.quick_nodes, restarts=res.restarts, known_solution=res.known_used,
                      sat_conflicts=res.sat_conflicts,
-                     cancelled=res.cancelled)
+                     cancelled=res.cancelled, compile_s=compile_s)
         return _graded(puzzle, grade, _report(res.verdict, res.difficulty, w, res.state, list(sols), differing,
                                               res.order, method, options, t0, stats))
     # the seed's schedulers
     t_call = time.perf_counter()  # progress is called about every 0.05 s from here on
     if progress is not None and progress(0.0, "line solving"):
-        report = _cancelled_report(puzzle, method, options, t0)
+        report = _cancelled_report(puzzle, method, options, t0, compile_s)
         report.stats["stopped"] = True
         return report
     w = new_work(net)
@@ -184,6 +191,7 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     stats = _stats(w)
     stats["stopped"] = status == ST_STOPPED or status == ST_PAUSED
     stats["cancelled"] = limits is not None and limits.cancelled
+    stats["compile_s"] = compile_s
     if progress is not None and not limits.cancelled:
         progress(float(np.count_nonzero(w.state != UNKNOWN)) / max(n, 1), "done")
     return _graded(puzzle, grade, _report(verdict, difficulty, w, w.state.copy(), sols, np.zeros(0, np.int64),
@@ -201,7 +209,8 @@ def _graded(puzzle, grade, report):
 
 # Line-solver applications in the first chunk of a seed scheduler run with limits: few, as one
 # application can cost from 0.1 us to ~20 ms (the seed linesolver near its budget); later chunks
-# are sized from the measured time per application (growing at most 16-fold per chunk).
+# are sized from the measured time per application (growing at most 16-fold per chunk, to at
+# most CHUNK_GROWTH times the first chunk ``propagate.first_chunk`` gives the puzzle).
 SEED_CHUNK = 4
 _PREPASS_DONE = -1  # the pre-pass's status once it has been over every line
 _ALL = 1 << 62  # max_steps of a run in one call
@@ -213,7 +222,8 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
     ``limits`` (time, progress). Returns the kernel's final status, or ST_PAUSED when a limit or
     the callback stopped the run. Without ``limits`` (no time limit, no callback) each runs in
     one call."""
-    chunk = SEED_CHUNK
+    chunk = min(SEED_CHUNK, first_chunk(net))
+    cap = CHUNK_GROWTH * first_chunk(net)
     if prepass:
         n_lines = len(net.clue_kind)
         at = [0]
@@ -224,7 +234,7 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
             if not prepass_lines(ls_id, budget, net, w, a, b):
                 return ST_CONTRADICTION
             return ST_PAUSED if b < n_lines else _PREPASS_DONE
-        status, chunk = _in_chunks(pre, chunk, w, limits)
+        status, chunk = _in_chunks(pre, chunk, cap, w, limits)
         if status != _PREPASS_DONE:
             return status
     ctl = new_control()
@@ -262,10 +272,10 @@ def _run_scheduler(method, prepass, ls_id, budget, max_iterations, step, seed_ex
 
         def run(k):
             return heuristic(ls_id, budget, step, seed_exit, n, k, net, w, ctl, hq)
-    return _in_chunks(run, chunk, w, limits)[0]
+    return _in_chunks(run, chunk, cap, w, limits)[0]
 
 
-def _in_chunks(run, chunk, w, limits):
+def _in_chunks(run, chunk, cap, w, limits):
     """Call ``run(max_steps)`` until it returns something else than ST_PAUSED, checking
     ``limits`` in between and sizing each chunk from the measured time per step to ~1/4 of the
     progress interval, as the full method does. Returns (status, chunk size reached), status
@@ -279,7 +289,7 @@ def _in_chunks(run, chunk, w, limits):
         if status != ST_PAUSED:
             return status, chunk
         dt = time.perf_counter() - t
-        chunk = max(1, min(int(chunk * target / max(dt, 1e-6)), 16 * chunk, 1 << 24))
+        chunk = max(1, min(int(chunk * target / max(dt, 1e-6)), 16 * chunk, cap))
         if limits.stop(w, "line solving"):
             return ST_PAUSED, chunk
 
@@ -301,11 +311,11 @@ def _report(verdict, difficulty, w, state, sols, differing, order, method, optio
                        np.asarray(order, np.int64), method, options, stats)
 
 
-def _cancelled_report(puzzle, method, options, t0):
+def _cancelled_report(puzzle, method, options, t0, compile_s=0.0):
     n = puzzle.n_cells
     return SolveReport("unknown", None, 0, 0, 0.0, 0.0, time.perf_counter() - t0,
                        np.full(n, UNKNOWN, np.int8), [], np.zeros(0, np.int64), np.zeros(0, np.int64),
-                       method, options, {"cancelled": True})
+                       method, options, {"cancelled": True, "compile_s": compile_s})
 
 
 def compare(puzzle: Puzzle, linesolver: str = "dp", configs=SEED_CONFIGS, **kwargs) -> list:

@@ -30,6 +30,9 @@ STRAY_FACTOR = 1000.0
 FAR_FACTOR = 1e9
 BAND_COLUMNS = 2**18  # fine columns rasterized per call: bounds memory, paces progress/cancel
 BAND_VOXELS = 2**24  # voxels combined per call, for the same reason
+# samples (columns x depth) filled per call: a 1024x1024x16 grid at 4 samples per axis had one
+# call of 1G samples (5 s without a progress tick or a chance to cancel); this is ~0.2 s
+BAND_SAMPLES = 2**26
 
 # Per ray axis: (u, v, depth) world axes, plane axes ascending (raycast.fill_columns relies on it).
 _PASS_AXES = {2: (0, 1, 2), 0: (1, 2, 0), 1: (0, 2, 1)}
@@ -340,7 +343,7 @@ def _pass(g, tris, parts, by_part, cavity, axis, shape, k, out, progress, p0, dp
     ua, va, da = _PASS_AXES[axis]
     P = np.ascontiguousarray(g[:, [ua, va, da]] * k - 0.5)  # samples on integers
     n_u, n_v, n_d = shape[ua] * k, shape[va] * k, shape[da] * k
-    rows = max(k, (BAND_COLUMNS // n_v) // k * k)
+    rows = max(k, min(BAND_COLUMNS // n_v, BAND_SAMPLES // (n_v * n_d)) // k * k)
     bands = list(range(0, n_u, rows))
     hint = min(MAX_HITS, max(4096, 2 * tris.shape[0]))
     if len(bands) > 1:

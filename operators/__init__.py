@@ -4,7 +4,7 @@ from typing import Any, cast
 
 import bpy
 
-from . import live_check
+from . import live_check, warmup
 from .animate import NONOGRAM_OT_animate_solve
 from .clear import NONOGRAM_OT_clear
 from .compare import NONOGRAM_OT_compare
@@ -36,9 +36,11 @@ def register():
     _register_classes()
     for handlers in _HANDLERS:
         handlers.append(live_check.recheck_after_undo)
+    warmup.register()
 
 
 def unregister():
+    warmup.unregister()
     for handlers in _HANDLERS:
         if live_check.recheck_after_undo in handlers:
             handlers.remove(live_check.recheck_after_undo)

@@ -1,16 +1,18 @@
 """Lazy access to the engine from inside Blender.
 
-The engine's kernels are numba ``@njit(cache=True)`` functions: numba picks the cache folder when
-a kernel is *decorated*, i.e. when its module is imported. So the cache folder must be set before
-an engine module is imported, and importing numba at ``register()`` would slow Blender's start-up
-by a second or more. Every operator therefore reaches the engine through ``engine()``.
+The engine's kernels are numba functions cached on disk, each in the folder ``engine.jit`` gives
+it when the kernel is *decorated*, i.e. when its module is imported. So the folder must be set
+before an engine module is imported, and importing numba at ``register()`` would slow Blender's
+start-up by a second or more. Every operator therefore reaches the engine through ``engine()``,
+which first points ``engine.jit`` at the add-on's user folder. numba's own process-wide
+``config.CACHE_DIR`` is never touched: other add-ons using numba keep their cache where it was.
 """
 import contextlib
 import importlib
 import os
 import sys
 import tempfile
-from typing import Any
+import threading
 
 # The add-on's own package ("bl_ext.user_default.nonogram3d" when installed, "nonogram3d" in tests).
 ADDON_PACKAGE = __package__.rpartition(".")[0]
@@ -33,45 +35,29 @@ def numba_cache_dir() -> str:
         return path
 
 
-# Installed, the engine exists in the process under this one package name, and the setting
-# stays: engine modules imported lazily at call time (puzzlefile -> formats2d) then also cache in
-# our writable folder, not the extension's own (possibly read-only) one. Elsewhere (tests, a
-# development checkout) a second copy of the engine may live in the same process under another
-# name (the engine tests' top-level ``engine``); numba keys cache files by source file, so that
-# copy must not write into our folder: its index entries name its modules, and a process without
-# them then fails to load ours ("No module named 'engine'"). There the setting is restored.
-KEEP_CACHE_SETTING = ADDON_PACKAGE.startswith("bl_ext.")
+_configure_lock = threading.Lock()
 
 
 def active_cache_dir() -> str:
-    """The folder our kernels are cached in ('' before the engine is loaded or without numba)."""
+    """The folder our kernels are cached below ('' before the engine is loaded, without numba,
+    or when ``NUMBA_CACHE_DIR`` chooses numba's folder)."""
     return _cache_dir or ""
 
 
-@contextlib.contextmanager
-def _our_numba_cache():
-    """numba's cache folder set to ours while engine modules are imported (numba picks a
-    kernel's cache folder when the kernel is decorated, i.e. when its module is imported)."""
+def _configure_jit():
+    """Point engine.jit at our folder, once, before any kernel module is imported."""
     global _cache_dir
-    config: Any = None
-    # NONOGRAM_NO_NUMBA is engine.jit's switch; an explicit NUMBA_CACHE_DIR is the user's choice.
-    if not os.environ.get("NONOGRAM_NO_NUMBA") and not os.environ.get("NUMBA_CACHE_DIR"):
-        try:
-            config = importlib.import_module("numba").config
-        except Exception:  # missing, or refusing Blender's numpy: engine.jit reports it
-            config = None
-    if config is None:
-        yield
-        return
-    if _cache_dir is None:
-        _cache_dir = numba_cache_dir()
-    previous = config.CACHE_DIR
-    config.CACHE_DIR = _cache_dir
-    try:
-        yield
-    finally:
-        if not KEEP_CACHE_SETTING:
-            config.CACHE_DIR = previous
+    with _configure_lock:
+        if _cache_dir is not None:
+            return
+        # NONOGRAM_NO_NUMBA is engine.jit's switch; an explicit NUMBA_CACHE_DIR is the user's choice.
+        if os.environ.get("NONOGRAM_NO_NUMBA") or os.environ.get("NUMBA_CACHE_DIR"):
+            _cache_dir = ""
+            return
+        jit = importlib.import_module(f"{ADDON_PACKAGE}.engine.jit")
+        _cache_dir = numba_cache_dir() if jit.HAVE_NUMBA else ""
+        if _cache_dir:
+            jit.set_cache_base(_cache_dir)
 
 
 def engine(name: str):
@@ -80,8 +66,8 @@ def engine(name: str):
     module = sys.modules.get(full)
     if module is not None:
         return module
-    with _our_numba_cache():
-        return importlib.import_module(full)
+    _configure_jit()
+    return importlib.import_module(full)
 
 
 def numba_error() -> str:
@@ -114,7 +100,8 @@ def _cache_files(folder: str) -> list:
 def numba_status() -> dict:
     """What the preferences show, without importing numba: ``version`` ('' when numba is not
     installed), ``error`` (why the kernels run as plain Python, '' when they compile),
-    ``loaded`` (the engine is in use), ``cache_dir``, ``cache_files`` and ``cache_bytes``."""
+    ``loaded`` (the engine is in use), ``cache_dir``, ``cache_files``, ``cache_bytes`` and
+    ``warmup`` (one line on compiling the kernels ahead, '' before it started)."""
     import importlib.metadata
     import importlib.util
     try:
@@ -136,8 +123,9 @@ def numba_status() -> dict:
     for f in files:
         with contextlib.suppress(OSError):
             size += os.path.getsize(f)
+    from . import warmup
     return {"version": version, "error": error, "loaded": jit is not None, "cache_dir": folder,
-            "cache_files": len(files), "cache_bytes": size}
+            "cache_files": len(files), "cache_bytes": size, "warmup": warmup.status_text()}
 
 
 def clear_kernel_cache() -> int:

@@ -24,6 +24,9 @@ else:
     # At run time the mix-in must not be an Operator itself: the concrete class is.
     _OperatorBase = object
 
+# The engine's progress message while it compiles its kernels (engine/solve.py).
+PREPARING = "preparing solver"
+
 # One engine job at a time: two solves would halve each other's speed on a laptop and their
 # results could race for the same object.
 _active = None
@@ -135,7 +138,8 @@ class JobOperator(_OperatorBase):
         job = self._job
         if event.type == 'ESC' and event.value == 'PRESS':
             job.cancel_event.set()
-            if not self.cancel_is_cooperative:
+            # compiling (or waiting for the kernels) does not poll the callback: abandon it
+            if not self.cancel_is_cooperative or job.message == PREPARING:
                 return self._stop(context, cancelled=True)
             self._status(context, job.status_text())
             return {'RUNNING_MODAL'}

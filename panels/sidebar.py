@@ -9,7 +9,7 @@ import bpy
 from bl_ui.utils import PresetPanel
 
 from ..operators import scene as scene_mod
-from ..operators import polls
+from ..operators import polls, warmup
 from ..operators.make import NONOGRAM_OT_make, selected_sources
 from ..operators.runtime import ADDON_PACKAGE
 from ..operators.worker import active_job
@@ -111,6 +111,11 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
         s = scene_mod.settings(context)
         _draw_info(layout, obj, context)
         SolveOptions.draw_options(layout, s)
+        prepared = warmup.status_text()
+        if prepared:
+            state = warmup.status()["state"]
+            layout.label(text=prepared, icon='TIME' if state == "running" else
+                         'ERROR' if state == "failed" else 'CHECKMARK')
         if not _draw_job(layout):
             row = layout.row()
             row.scale_y = 1.4

@@ -111,7 +111,7 @@ def test_engine_kernels_cache_in_our_folder_without_leaking_the_setting(tmp_path
         runtime = sys.modules['{PACKAGE}.operators.runtime']
         before = numba.config.CACHE_DIR
         runtime.engine('voxelize')
-        # Not installed (no bl_ext.*): the process-wide setting is restored.
+        # Each kernel gets our folder; numba's process-wide setting is never changed.
         assert numba.config.CACHE_DIR == before, numba.config.CACHE_DIR
         assert runtime.active_cache_dir().startswith({str(tmp_path)!r})
         paths = set()

@@ -160,7 +160,9 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
     wheel_site = resources / "extensions" / ".local"
     assert Path(got["numba_file"]).is_relative_to(wheel_site), got["numba_file"]
     assert got["have_numba"] and not got["numba_error"]
-    assert Path(got["numba_cache"]).is_relative_to(resources / "extensions"), got["numba_cache"]
+    # our kernels cache in the extension's folder (numba_status below), numba's own setting
+    # stays as it was for every other user of numba in the process
+    assert not got["numba_cache"], got["numba_cache"]
 
     # A 2×2×2 cube at resolution 12 fills its whole 12³ grid: one point per cell.
     assert got["make"] == ["FINISHED"]

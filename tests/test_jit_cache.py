@@ -1,7 +1,9 @@
 """The JIT shim's cache folder follows the engine's sources, so kernels never run stale code."""
+import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -46,3 +48,47 @@ def test_package_name_is_part_of_the_folder(engine_copy):
     out = subprocess.run([sys.executable, "-c", "import addon.engine.jit as j; print(j.cache_folder())"],
                          cwd=engine_copy, capture_output=True, text=True, check=True)
     assert "nonogram-addon_engine-" in out.stdout
+
+
+KERNELS = """
+from engine.jit import njit
+
+
+@njit
+def add(a, k):
+    return a[0] + k
+
+
+@njit
+def caller(a, k):
+    return add(a, 0) + add(a, k)  # a constant and a variable: one compilation of add
+"""
+
+SCRIPT_KERNELS = r"""
+import json, sys
+import numba
+from engine import jit
+jit.set_cache_base(sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+import kern
+import numpy as np
+kern.caller(np.ones(3), 2)
+print(json.dumps({"config": numba.config.CACHE_DIR, "folder": jit.cache_folder(),
+                  "kernel": kern.add._cache._cache_path, "sigs": [str(s) for s in kern.add.signatures]}))
+"""
+
+
+def test_kernels_cache_in_our_folder_without_touching_numbas_setting(tmp_path):
+    """Another numba user in the process (another add-on) keeps numba's own cache setting."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "kern.py").write_text(KERNELS)
+    cache = tmp_path / "cache"
+    out = subprocess.run([sys.executable, "-c", SCRIPT_KERNELS, str(cache), str(src)], cwd=ROOT,
+                         capture_output=True, text=True, env={"PATH": "", "NUMBA_CACHE_DIR": ""})
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert not got["config"], "numba.config.CACHE_DIR must stay unset"
+    assert got["folder"].startswith(str(cache)) and got["kernel"] == got["folder"]
+    assert got["sigs"] == ["(Array(float64, 1, 'C', False, aligned=True), int64)"]
+    assert any(p.name.startswith("kern.add") for p in Path(got["folder"]).iterdir())

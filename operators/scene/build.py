@@ -190,6 +190,7 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
     it: NonogramError("cancelled")); so are the piece options ``bridge``, ``thin_parts``,
     ``min_piece`` and ``keep_largest``."""
     vox = engine("voxelize")
+    engine("warmup").ensure("make")  # compiled, or compiling ahead elsewhere: wait, do not redo
     t1 = time.perf_counter()
     try:
         result = vox.voxelize(src.verts, src.tris, resolution=int(resolution), samples=int(samples),

@@ -1,0 +1,188 @@
+"""Compile ahead: run each stage's kernels once on tiny inputs.
+
+numba compiles a kernel on its first call (or loads it from its disk cache, ~1 s for the whole
+solver): without this, a session's first Make or Solve would spend seconds compiling inside the
+call, and a solve's ``time_s`` would include it. The add-on and the CLI start ``start(...)`` in
+a background thread; ``solve()`` calls ``ensure`` for what it is about to run, outside its timed
+section, and reports the seconds in ``stats["compile_s"]``.
+
+Parts (``PARTS``), each a list of named steps (the add-on shows "Preparing solver... n/m"):
+- ``make``: the voxelizer and the clues of a grid;
+- ``solve``: the full method with the complete line solvers (line solving, quick search,
+  probing, search, long lines);
+- ``schedulers``: the seed study's schedulers, the learned one and the pre-pass with the
+  complete line solvers;
+- ``seed``: the seed study's linesolver, in the full method and the schedulers;
+- ``grade``: the difficulty score (``solve(grade=True)``).
+A session that never asks for the seed's methods never compiles them. The inputs are built
+with the same functions and types as real ones, so every kernel signature a real call uses is
+compiled here (scripts/compile_times.py --workload warmup lists any a real workload still had to
+compile; tests/test_warmup.py checks it).
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+_lock = threading.RLock()
+_done: set = set()
+_running: set = set()  # parts the thread holding _lock is running (ensure re-enters through solve)
+_external = None  # see set_external
+_status = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0}
+
+
+def _cube_mesh():
+    v = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+    quads = ((0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3))
+    return v, np.array([t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))], np.int64)
+
+
+def _voxelizer():
+    from .clues import puzzle_from_grid
+    from .voxelize import voxelize
+    v, t = _cube_mesh()
+    puzzle_from_grid(voxelize(v, t, resolution=4).grid)
+    voxelize(v, t, resolution=3, samples=2, robust=False)
+
+
+def _blob(hidden_every=3):
+    from .blobs import blob_grid
+    from .clues import puzzle_from_grid
+    g = blob_grid((5, 5, 5), seed=1)
+    hidden = np.zeros(puzzle_from_grid(g).n_lines, bool)
+    hidden[::hidden_every] = True
+    return puzzle_from_grid(g, hidden=hidden)
+
+
+def _line_solving(linesolver):
+    """A puzzle line solving settles, with lines past the word solvers (both kinds of clue)."""
+    from .clues import puzzle_from_grid
+    from .solve import solve
+    g = np.zeros((1, 1, 70), bool)
+    g[0, 0, ::3] = True
+    solve(puzzle_from_grid(g), linesolver=linesolver, time_limit=10.0)
+    solve(puzzle_from_grid(g[0]), linesolver=linesolver, time_limit=10.0)
+
+
+def _quick_search(linesolver):
+    """Hidden clues: the quick search, with and without the known solution."""
+    from .solve import solve
+    solve(_blob(), linesolver=linesolver, time_limit=10.0)
+    solve(_blob(), linesolver=linesolver, use_known=False, time_limit=10.0)
+
+
+def _probing(linesolver):
+    """No solution given, 24 solutions: probing, then search (for two solutions, and for one)."""
+    from .puzzle import make_2d
+    from .solve import solve
+    solve(make_2d([[1]] * 4, [[1]] * 4), linesolver=linesolver, time_limit=10.0)
+    solve(make_2d([[1]] * 4, [[1]] * 4), linesolver=linesolver, time_limit=10.0, want=1)
+
+
+def _schedulers(linesolver):
+    from .solve import COMPARE_CONFIGS, compare
+    compare(_blob(), linesolver=linesolver, configs=COMPARE_CONFIGS, time_limit=10.0)
+    compare(_blob(), linesolver=linesolver, time_limit=10.0, counting="seed")
+
+
+def _grading():
+    """The difficulty score of a puzzle logic solves (``solve(grade=True)``, the CLI's)."""
+    from .solve import solve
+    solve(_blob(hidden_every=50), grade=True, time_limit=10.0)
+
+
+PARTS = {
+    "make": [("voxelizer", _voxelizer)],
+    "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
+              ("probing and search", lambda: _probing("dp"))],
+    "schedulers": [("seed schedulers", lambda: _schedulers("dp"))],
+    "grade": [("difficulty score", _grading)],
+    "seed": [("seed linesolver", lambda: (_line_solving("seed"), _quick_search("seed"), _probing("seed"))),
+             ("seed schedulers with the seed linesolver", lambda: _schedulers("seed"))],
+}
+DEFAULT_PARTS = ("make", "solve")
+
+
+def parts_for(method: str, linesolver: str, grade: bool = False) -> tuple:
+    """The parts ``solve(method=..., linesolver=..., grade=...)`` needs."""
+    parts = ("solve",) if method == "full" else ("schedulers",)
+    return parts + (("seed",) if linesolver == "seed" else ()) + (("grade",) if grade else ())
+
+
+def run_parts(parts, on_step=None):
+    """Run the steps of the parts not done yet, one thread at a time; ``on_step(name)`` is
+    called after each step."""
+    with _lock:
+        for part in parts:
+            if part in _done or part in _running:
+                continue
+            _running.add(part)
+            try:
+                for name, step in PARTS[part]:
+                    step()
+                    if on_step is not None:
+                        on_step(name)
+            finally:
+                _running.discard(part)
+            _done.add(part)
+
+
+def set_external(wait) -> None:
+    """Before compiling a part itself, ``ensure`` calls ``wait(part)`` (None: no such hook): the
+    add-on has another process compile the kernels into the same disk cache, and a solve
+    started meanwhile waits for it and then only loads them, instead of compiling them twice."""
+    global _external
+    _external = wait
+
+
+def ready(*parts) -> bool:
+    """Whether the kernels of ``parts`` are compiled (or loaded) in this process."""
+    return all(p in _done for p in parts)
+
+
+def ensure(*parts) -> float:
+    """Compile (or load) the kernels of ``parts`` unless done already; the seconds this took,
+    waiting for a background warm-up included (0 when everything was ready)."""
+    if ready(*parts):
+        return 0.0
+    t0 = time.perf_counter()
+    if _external is not None:
+        for part in parts:
+            if part not in _done:
+                _external(part)
+    run_parts(parts)
+    return time.perf_counter() - t0
+
+
+def start(parts=DEFAULT_PARTS) -> threading.Thread:
+    """Warm ``parts`` up in a daemon thread; ``status()`` follows it. numba compiles holding the
+    GIL most of the time, but hands it over every few milliseconds (Python's switch interval),
+    so a thread drawing a UI meanwhile waits milliseconds, not for the compile."""
+    todo = [p for p in parts if p not in _done]
+    _status.update(state="running", done=0, total=sum(len(PARTS[p]) for p in todo), error="",
+                   seconds=0.0)
+
+    def on_step(name):
+        _status["done"] += 1
+
+    def run():
+        t0 = time.perf_counter()
+        try:
+            run_parts(todo, on_step)
+            _status.update(state="ready")
+        except Exception as exc:  # reported by status(); a real call raises it again
+            _status.update(state="failed", error=f"{type(exc).__name__}: {exc}")
+        finally:
+            _status["seconds"] = time.perf_counter() - t0
+
+    thread = threading.Thread(target=run, name="nonogram: warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def status() -> dict:
+    """``state`` ('idle', 'running', 'ready', 'failed'), ``done``/``total`` steps of the last
+    ``start``, ``error`` (when failed), ``seconds`` (once finished) and the ``parts`` done."""
+    return dict(_status, parts=sorted(_done))

@@ -1,0 +1,197 @@
+"""Compiling the engine's kernels ahead, without blocking Blender.
+
+When the add-on is enabled, Python processes of their own (Blender's interpreter) compile the
+kernels of Make and of the full solver into the add-on's kernel cache, one process per part in
+parallel, and a thread here loads each finished part from that cache (well under a second). Why a process and
+not a thread: numba compiles holding the GIL most of the time, and a compiling thread beside
+Blender's UI stalled it for up to 0.5 s at a time (measured on the shared 2-core machine: 18
+stalls over 100 ms during a 56 s warm-up); the processes also use the other core. A Make or a
+Solve started meanwhile waits for its part's process, then loads, instead of compiling the same
+kernels a second time (``engine.warmup.set_external``). If a process cannot run, the thread
+compiles here instead.
+
+``status()`` / ``status_text()`` give the state the Solve panel and the preferences show:
+"Preparing solver... n/m", ready, or failed and why.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+from . import runtime
+
+PARTS = ("make", "solve")
+
+_state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0, "where": ""}
+_finished: dict = {}  # part -> threading.Event: the process compiled it (or stopped trying)
+_procs: list = []  # the compiling processes, while they run
+_thread = None
+
+# Run by Blender's Python in the second process: the engine imported under the add-on's own
+# package name (cached kernels name their modules, so the add-on loads only what was compiled
+# under its name), without the add-on itself (which needs bpy).
+_CHILD = r"""
+import importlib, sys, types
+addon_dir, package, base, parts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(",")
+names = package.split(".")
+for i in range(1, len(names) + 1):
+    module = types.ModuleType(".".join(names[:i]))
+    module.__path__ = [addon_dir] if i == len(names) else []
+    sys.modules[module.__name__] = module
+jit = importlib.import_module(package + ".engine.jit")
+if not jit.HAVE_NUMBA:
+    print("ERROR " + jit.NUMBA_ERROR, flush=True)
+    sys.exit(3)
+if base:
+    jit.set_cache_base(base)
+warmup = importlib.import_module(package + ".engine.warmup")
+print("TOTAL %d" % sum(len(warmup.PARTS[p]) for p in parts), flush=True)
+for part in parts:
+    warmup.run_parts([part], lambda name: print("STEP " + name, flush=True))
+    print("PART " + part, flush=True)
+"""
+
+
+def status() -> dict:
+    """``state`` ('idle': not started, 'running', 'ready', 'failed'), ``done``/``total`` steps,
+    ``error`` (why it failed), ``seconds`` (once finished), ``where`` ('process' or 'blender')."""
+    return dict(_state)
+
+
+def status_text() -> str:
+    """One line for the panels ('' before anything started)."""
+    st = _state["state"]
+    if st == "running":
+        total = _state["total"]
+        return f"Preparing solver... {_state['done']}/{total}" if total else "Preparing solver..."
+    if st == "ready":
+        return f"Solver ready (prepared in {_state['seconds']:.0f} s)"
+    if st == "failed":
+        return f"Solver preparation failed: {_state['error']}"
+    return ""
+
+
+def _python() -> str:
+    """Blender's Python interpreter ('' when sys.executable is not one, e.g. a Blender binary)."""
+    exe = sys.executable or ""
+    return exe if os.path.basename(exe).lower().startswith("python") else ""
+
+
+def _wait_for_process(part):
+    event = _finished.get(part)
+    if event is not None:
+        event.wait()
+
+
+def _spawn(parts, base):
+    addon_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    return subprocess.Popen(
+        [_python(), "-c", _CHILD, addon_dir, runtime.ADDON_PACKAGE, base, ",".join(parts)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env,
+        creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
+
+
+def _follow(part, warm, problems):
+    """Compile ``part`` in a process of its own and load it here once it is in the cache."""
+    try:
+        proc = _spawn([part], runtime.active_cache_dir())
+    except OSError as exc:
+        problems.append(str(exc))
+        _finished[part].set()
+        return
+    _procs.append(proc)
+    last = ""
+    try:
+        for line in proc.stdout:
+            kind, _, arg = line.strip().partition(" ")
+            if kind == "TOTAL":
+                _state["total"] += int(arg)
+            elif kind == "STEP":
+                _state["done"] += 1
+            elif kind == "ERROR":
+                last = arg
+            elif kind == "PART":
+                _finished[part].set()
+                warm.ensure(part)  # loads what the process compiled
+            elif line.strip():
+                last = line.strip()  # a traceback's last line says why
+        if proc.wait() != 0:
+            problems.append(last or f"exit status {proc.returncode}")
+    finally:
+        _finished[part].set()
+
+
+def _work(parts, use_process):
+    t0 = time.perf_counter()
+    try:
+        warm = runtime.engine("warmup")  # imports numba here, in this thread
+        if runtime.numba_error():
+            _state.update(state="idle")  # plain Python: nothing to compile
+            return
+        left = [p for p in parts if not warm.ready(p)]
+        problems: list = []
+        if left and use_process and _python():
+            # one process per part, in parallel (the other core is otherwise idle); a Make or a
+            # Solve started meanwhile waits for its part instead of compiling it a second time
+            for p in left:
+                _finished[p] = threading.Event()
+            warm.set_external(_wait_for_process)
+            _state["where"] = "process"
+            followers = [threading.Thread(target=_follow, args=(p, warm, problems), daemon=True)
+                         for p in left]
+            try:
+                for t in followers:
+                    t.start()
+                for t in followers:
+                    t.join()
+            finally:
+                warm.set_external(None)
+            left = [p for p in parts if not warm.ready(p)]
+        if left:
+            # no process (or it failed): compile here, in this thread
+            _state.update(where="blender", total=_state["done"] + sum(len(warm.PARTS[p]) for p in left))
+            warm.run_parts(left, lambda name: _state.__setitem__("done", _state["done"] + 1))
+        _state.update(state="ready", error=f"(compiled in Blender: {problems[0]})" if problems else "")
+    except Exception as exc:
+        _state.update(state="failed", error=f"{type(exc).__name__}: {exc}")
+    finally:
+        _state["seconds"] = time.perf_counter() - t0
+        _procs.clear()
+
+
+def start(parts=PARTS, use_process=True) -> threading.Thread:
+    """Start preparing ``parts`` in the background (once; later calls return the same thread)."""
+    global _thread
+    if _thread is None:
+        _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="")
+        _thread = threading.Thread(target=_work, args=(tuple(parts), use_process),
+                                   name="nonogram: prepare solver", daemon=True)
+        _thread.start()
+    return _thread
+
+
+def _start_later():
+    start()
+    return None  # a one-shot timer
+
+
+def register():
+    import bpy
+    # After Blender has finished starting; not in background mode (batch, tests), whose solves
+    # compile what they need themselves.
+    if not bpy.app.background:
+        bpy.app.timers.register(_start_later, first_interval=1.0)
+
+
+def unregister():
+    import bpy
+    if bpy.app.timers.is_registered(_start_later):
+        bpy.app.timers.unregister(_start_later)
+    for proc in list(_procs):
+        if proc.poll() is None:
+            proc.terminate()

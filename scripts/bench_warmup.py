@@ -1,0 +1,130 @@
+"""The add-on's warm-up with numba's cache empty, in real bpy (headless): how long until the
+solver is ready, how long a user who enables the add-on, makes a nonogram and clicks Solve
+some seconds later waits for kernels, and how often the main thread stalls meanwhile.
+
+    .venv/bin/python scripts/bench_warmup.py [--repeat 3] [--model PATH] [--res 24] [--delay 20]
+
+Each repeat is a fresh process with an empty cache folder (TMPDIR points at a new temporary
+folder, where the add-on keeps its kernel cache outside an installed extension). In it:
+enable the add-on and start the warm-up as its start-up timer does (background mode does not
+run timers), make a nonogram from the model (Make waits for nothing: it compiles what it needs
+if the warm-up has not got there), wait ``--delay`` seconds, then Solve. Printed per run and as
+medians: seconds until the warm-up is ready, Make's time, the Solve's wait for kernels (its
+report's ``compile_s``) and its ``time_s``, and main-thread stalls over 100 ms (a thread
+sleeping 1 ms, like a UI waiting for events). Figures are wall times on a shared machine.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MODEL = ROOT.parent / "shared" / "models" / "horse.ply"
+
+
+def child(model: str, res: int, delay: float) -> None:
+    sys.path.insert(0, str(ROOT / "tests"))
+    import blender_support as bs
+    import bpy
+    stalls = []
+    stop = threading.Event()
+
+    def watch():
+        # like a UI thread: wakes every millisecond, needs the GIL each time
+        last = time.perf_counter()
+        while not stop.is_set():
+            time.sleep(0.001)
+            now = time.perf_counter()
+            if now - last > 0.1:
+                stalls.append(now - last)
+            last = now
+
+    t0 = time.perf_counter()
+    bs.ensure_registered()
+    warm = sys.modules[bs.PACKAGE + ".operators.warmup"]
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    warm.start()  # what the add-on's start-up timer calls
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    if model and os.path.exists(model):
+        bpy.ops.wm.ply_import(filepath=model)
+    else:
+        bpy.ops.mesh.primitive_monkey_add()
+    src = bpy.context.selected_objects[0]
+    bpy.context.view_layer.objects.active = src
+    bpy.context.scene.nonogram_settings.resolution = res
+    t_make = time.perf_counter()
+    assert bpy.ops.nonogram.make() == {'FINISHED'}
+    make_s = time.perf_counter() - t_make
+    ready_at = None
+    t_click = time.perf_counter() + delay
+    while time.perf_counter() < t_click:
+        if ready_at is None and warm.status()["state"] == "ready":
+            ready_at = time.perf_counter() - t0
+        time.sleep(0.05)
+    t_solve = time.perf_counter()
+    assert bpy.ops.nonogram.solve() == {'FINISHED'}
+    solve_wall = time.perf_counter() - t_solve
+    report = json.loads(bpy.context.active_object.nonogram.report)
+    warm_thread = warm.start()
+    warm_thread.join()
+    if ready_at is None:
+        ready_at = time.perf_counter() - t0
+    stop.set()
+    st = warm.status()
+    print("RESULT " + json.dumps({
+        "ready_s": ready_at, "make_s": make_s, "solve_click_s": t_solve - t0,
+        "solve_wait_s": report["stats"].get("compile_s", 0.0), "solve_time_s": report["time_s"],
+        "solve_wall_s": solve_wall, "verdict": report["verdict"], "where": st["where"],
+        "warmup_error": st["error"], "stalls_over_100ms": len(stalls),
+        "worst_stall_s": max(stalls, default=0.0)}))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--model", default=str(DEFAULT_MODEL))
+    ap.add_argument("--res", type=int, default=24)
+    ap.add_argument("--delay", type=float, default=20.0, help="seconds between Make and Solve")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        child(args.model, args.res, args.delay)
+        return 0
+    runs = []
+    for i in range(args.repeat):
+        with tempfile.TemporaryDirectory(prefix="nonogram-warmup-") as tmp:
+            env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+            env["TMPDIR"] = tmp
+            cmd = [sys.executable, __file__, "--child", "--model", args.model, "--res", str(args.res),
+                   "--delay", str(args.delay)]
+            p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1800)
+            line = next((ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")), None)
+            if line is None:
+                print(p.stdout[-2000:], p.stderr[-4000:], file=sys.stderr)
+                return 1
+            r = json.loads(line[7:])
+            runs.append(r)
+            print(f"run {i + 1}: ready {r['ready_s']:.1f} s after enabling ({r['where']}); Make "
+                  f"{r['make_s']:.1f} s; Solve clicked at {r['solve_click_s']:.1f} s waited "
+                  f"{r['solve_wait_s']:.2f} s for kernels, solved in {r['solve_time_s']:.2f} s "
+                  f"({r['verdict']}); main-thread stalls > 100 ms: {r['stalls_over_100ms']} "
+                  f"(worst {1000 * r['worst_stall_s']:.0f} ms) {r['warmup_error']}", flush=True)
+    if len(runs) > 1:
+        def med(k):
+            return statistics.median(r[k] for r in runs)
+        print(f"median of {len(runs)}: ready {med('ready_s'):.1f} s, Make {med('make_s'):.1f} s, "
+              f"Solve waited {med('solve_wait_s'):.2f} s, stalls > 100 ms {med('stalls_over_100ms'):.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

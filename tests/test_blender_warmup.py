@@ -1,0 +1,126 @@
+"""The add-on compiles its kernels ahead (operators/warmup.py) and every limit holds in its
+worker: a real long-line solve stops within about a second of Esc, and a solve still waiting
+for its kernels is abandoned at once."""
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from blender_support import Event, Recorder, addon, addon_module, bpy, engine  # noqa: F401
+from test_blender_solve import _modal_op
+
+pytestmark = pytest.mark.blender
+
+SLACK = 2.0  # seconds, on a loaded machine; the failure this catches ran for minutes
+
+
+def _square_line(n):
+    clues = engine("clues")
+    g = np.random.default_rng(0).random((1, 1, n)) < 0.5
+    hidden = np.ones(clues.puzzle_from_grid(g).n_lines, bool)
+    hidden[-1] = False
+    return clues.puzzle_from_grid(g, hidden=hidden)
+
+
+def test_worker_job_stops_a_long_line_solve_on_cancel(addon):
+    worker = addon_module("operators.worker")
+    solve = engine("solve").solve
+    solve(_square_line(200), time_limit=5)  # compiled before timing
+    puzzle = _square_line(20000)
+    job = worker.Job("solve", lambda progress: solve(puzzle, progress=progress)).start()
+    time.sleep(0.5)
+    assert not job.done
+    t0 = time.perf_counter()
+    job.cancel_event.set()
+    assert job.done_event.wait(30)
+    job.finished = True
+    assert time.perf_counter() - t0 < SLACK
+    assert job.error is None and job.result.stats["cancelled"] and job.result.verdict == "unknown"
+
+
+def test_esc_abandons_a_solve_waiting_for_its_kernels(addon):
+    worker = addon_module("operators.worker")
+    release = threading.Event()
+
+    def work(progress):
+        progress(0.0, worker.PREPARING)  # what solve() reports before compiling
+        release.wait(10)  # compiling: the callback is not polled
+        return "late"
+    ctx = Recorder()
+    op = _modal_op(addon, work)
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
+    time.sleep(0.05)
+    t0 = time.perf_counter()
+    assert op.modal(ctx, Event('ESC', value='PRESS')) == {'CANCELLED'}
+    assert time.perf_counter() - t0 < 0.5
+    assert op.finished_with is None
+    release.set()
+
+
+@pytest.fixture
+def fresh_warmup(monkeypatch):
+    """The add-on's warm-up module as if the add-on had just been enabled."""
+    warm = addon_module("operators.warmup")
+    monkeypatch.setattr(warm, "_thread", None)
+    monkeypatch.setattr(warm, "_state", dict(warm._state, state="idle", done=0, total=0, error=""))
+    eng = engine("warmup")
+    monkeypatch.setattr(eng, "_done", set())
+    return warm, eng
+
+
+def test_warm_up_compiles_in_a_process_and_loads_here(fresh_warmup):
+    warm, eng = fresh_warmup
+    assert warm.status_text() == ""
+    th = warm.start()
+    assert warm.status()["state"] == "running" and warm.status_text().startswith("Preparing solver")
+    th.join(900)
+    st = warm.status()
+    assert st["state"] == "ready", st
+    assert st["where"] == "process" and not st["error"], st
+    assert st["done"] == st["total"] > 0
+    assert eng.ready("make", "solve")  # loaded into Blender's process
+    assert warm.status_text().startswith("Solver ready")
+    runtime = addon_module("operators.runtime")
+    assert runtime.numba_status()["warmup"] == warm.status_text()
+    assert warm.start() is th  # once per session
+
+
+def test_warm_up_compiles_here_when_no_process_can_run(fresh_warmup, monkeypatch):
+    warm, eng = fresh_warmup
+    monkeypatch.setattr(warm, "_python", lambda: "")
+    warm.start().join(900)
+    st = warm.status()
+    assert st["state"] == "ready" and st["where"] == "blender", st
+    assert eng.ready("make", "solve")
+
+
+def test_a_failing_process_falls_back_to_compiling_here(fresh_warmup, monkeypatch):
+    warm, eng = fresh_warmup
+    monkeypatch.setattr(warm, "_CHILD", "raise SystemExit('no numba in this interpreter')")
+    warm.start().join(900)
+    st = warm.status()
+    assert st["state"] == "ready" and st["where"] == "blender", st
+    assert "no numba in this interpreter" in st["error"]
+    assert eng.ready("make", "solve")
+
+
+def test_solve_panel_shows_one_line_about_the_warm_up(fresh_warmup, monkeypatch):
+    import blender_support as bs
+    from test_blender_addon import _draw_all
+    warm, _eng = fresh_warmup
+    addon = bs.ensure_registered()
+    bs.reset_scene()
+    bs.add_primitive("cube")
+    bpy.context.scene.nonogram_settings.resolution = 3
+    assert bs.run_op(bpy.ops.nonogram.make) == {'FINISHED'}
+
+    def lines():
+        return [t for kind, t in _draw_all(addon) if kind == "label" and "olver" in t]
+    assert lines() == []  # not started (background mode does not start it)
+    monkeypatch.setattr(warm, "_state", dict(warm._state, state="running", done=2, total=4))
+    assert lines() == ["Preparing solver... 2/4"]
+    monkeypatch.setattr(warm, "_state", dict(warm._state, state="failed", error="OSError: boom"))
+    assert lines() == ["Solver preparation failed: OSError: boom"]
+    monkeypatch.setattr(warm, "_state", dict(warm._state, state="ready", seconds=12.3, error=""))
+    assert lines() == ["Solver ready (prepared in 12 s)"]

@@ -1,0 +1,132 @@
+"""Compiling ahead (engine/warmup.py): what it compiles is what real calls use, solve() keeps
+compilation out of time_s, and a DP session never compiles the seed's code."""
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from engine import warmup
+from engine.blobs import blob_puzzle
+from engine.clues import puzzle_from_grid
+from engine.puzzle import make_2d
+from engine.solve import solve
+
+numba = pytest.importorskip("numba")
+
+
+def _signatures():
+    from numba.core.registry import CPUDispatcher
+    out = {}
+    for name, mod in list(sys.modules.items()):
+        if name == "engine" or name.startswith("engine."):
+            for attr, value in vars(mod).items():
+                if isinstance(value, CPUDispatcher):
+                    out[(value.py_func.__module__, value.py_func.__qualname__)] = set(map(str, value.signatures))
+    return out
+
+
+def _real_solves():
+    """Puzzles of every kind the add-on and the CLI meet, solved the ways they solve them."""
+    rng = np.random.default_rng(3)
+    yield solve(blob_puzzle((9, 9, 9), seed=2))
+    yield solve(blob_puzzle((9, 9, 9), seed=3, hidden_fraction=0.3), time_limit=5)
+    yield solve(blob_puzzle((9, 9, 9), seed=4, hidden_fraction=0.3), use_known=False, time_limit=5,
+                progress=lambda f, m: False)
+    yield solve(puzzle_from_grid(rng.random((12, 11)) < 0.5), cache=False)
+    yield solve(make_2d([[1]] * 5, [[1]] * 5), step_limit=10_000)
+    line = np.zeros((1, 1, 300), bool)
+    line[0, 0, rng.random(300) < 0.5] = True
+    yield solve(puzzle_from_grid(line), time_limit=5)
+    yield solve(puzzle_from_grid(line[0]), time_limit=5)
+
+
+def test_real_solves_compile_nothing_after_the_warm_up():
+    warmup.ensure(*warmup.DEFAULT_PARTS)
+    before = _signatures()
+    verdicts = [r.verdict for r in _real_solves()]
+    assert "multiple" in verdicts and "unique" in verdicts
+    after = _signatures()
+    new = {k: v - before.get(k, set()) for k, v in after.items() if v - before.get(k, set())}
+    assert not new, f"kernels compiled after the warm-up: {new}"
+
+
+def test_solve_keeps_compilation_out_of_time_s(monkeypatch):
+    warmup.ensure("solve")  # the real kernels, so only the stand-in below is timed
+    spent = []
+
+    def slow_ensure(*parts):
+        spent.append(parts)
+        time.sleep(0.4)
+        return 0.4
+    monkeypatch.setattr(warmup, "ensure", slow_ensure)
+    monkeypatch.setattr(warmup, "ready", lambda *parts: False)
+    messages = []
+    r = solve(make_2d([[1], [1]], [[1], [1]]), progress=lambda f, m: messages.append(m) or False)
+    assert spent == [("solve",)]
+    assert r.stats["compile_s"] == 0.4 and r.time_s < 0.4
+    assert messages[0] == "preparing solver"
+    # cancelled while it would compile: nothing is compiled, nothing is solved
+    r = solve(make_2d([[1], [1]], [[1], [1]]), progress=lambda f, m: True)
+    assert r.verdict == "unknown" and r.stats["cancelled"] and len(spent) == 1
+
+
+def test_parts_follow_the_method_and_line_solver():
+    assert warmup.parts_for("full", "dp") == ("solve",)
+    assert warmup.parts_for("full", "seed") == ("solve", "seed")
+    assert warmup.parts_for("hierarchical", "dp") == ("schedulers",)
+    assert set(warmup.DEFAULT_PARTS) == {"make", "solve"}
+
+
+def test_ensure_waits_for_another_process_filling_the_cache():
+    warmup.ensure("make")
+    gate = threading.Event()
+    asked = []
+
+    def external(part):
+        asked.append(part)
+        gate.wait(5)
+    warmup._done.discard("make")
+    warmup.set_external(external)
+    try:
+        t = threading.Thread(target=warmup.ensure, args=("make",))
+        t.start()
+        time.sleep(0.2)
+        assert t.is_alive() and asked == ["make"] and not warmup.ready("make")
+        gate.set()
+        t.join(30)
+        assert not t.is_alive() and warmup.ready("make")
+    finally:
+        warmup.set_external(None)
+
+
+def test_background_start_reports_its_steps():
+    th = warmup.start(("make",))
+    th.join(300)
+    st = warmup.status()
+    assert st["state"] == "ready" and st["done"] == st["total"] and "make" in st["parts"]
+
+
+SESSION = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from engine import warmup, linesolve_seed, schedulers, solve as S
+from engine.blobs import blob_puzzle
+warmup.ensure(*warmup.DEFAULT_PARTS)
+r = S.solve(blob_puzzle((7, 7, 7), seed=1, hidden_fraction=0.2), time_limit=5)
+print(json.dumps({"seed": len(linesolve_seed.seed_solve_line.signatures),
+                  "schedulers": len(schedulers.heuristic.signatures),
+                  "compile_s": r.stats["compile_s"], "verdict": r.verdict}))
+"""
+
+
+def test_a_dp_session_never_compiles_the_seed_code():
+    out = subprocess.run([sys.executable, "-c", SESSION, str(ROOT)], capture_output=True, text=True,
+                         timeout=600, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["seed"] == 0 and got["schedulers"] == 0
+    assert got["compile_s"] == 0.0 and got["verdict"] in ("unique", "multiple")
