@@ -87,6 +87,20 @@ def script_args(argv: Optional[list] = None) -> list:
     return sys.argv[1:]
 
 
+def _slice_arg(text: str) -> tuple:
+    """'z=3' -> ('Z', 3): the argument of --slice."""
+    axis, sep, n = text.partition("=")
+    axis = axis.strip().upper()
+    try:
+        layers = int(n)
+    except ValueError:
+        layers = None
+    if not sep or axis not in ("X", "Y", "Z") or layers is None:
+        raise argparse.ArgumentTypeError(f"expected AXIS=N with AXIS x, y or z and N a whole number, "
+                                         f"not {text!r}")
+    return axis, layers
+
+
 def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         prog=prog, description="Make and solve 3D nonograms from models, headless.",
@@ -120,6 +134,10 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
                     help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
                          "with every clue beside them; the default) or the player's view (the block "
                          "of cubes with the clues on their faces)")
+    ap.add_argument("--slice", action="append", default=[], type=_slice_arg, metavar="AXIS=N",
+                    help="peel N layers of the player's view along AXIS (x, y or z) away, as the "
+                         "player's slicer does: N > 0 from the high side, N < 0 from the low side "
+                         "(repeatable; shows in --render player and the .blend)")
     ap.add_argument("--render-size", type=int, default=256, help="PNG width and height (default: 256)")
     ap.add_argument("--render-samples", type=int, default=16, help="Cycles samples (default: 16)")
     ap.add_argument("--blend", action="store_true", help="save a .blend per puzzle")
@@ -575,7 +593,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                         "robust": not args.no_robust, "time_limit": args.time_limit,
                         "linesolver": args.linesolver, "bridge": args.bridge,
                         "thin_parts": args.thin_parts, "min_piece": args.min_piece,
-                        "keep_largest": args.keep_largest},
+                        "keep_largest": args.keep_largest,
+                        "slice": {axis: layers for axis, layers in args.slice}},
             "skipped_objects": row.get("skipped_objects", ""),
             "voxels": {"shape": list(vox.grid.shape), "filled": row["filled"],
                        "origin": vox.origin, "voxel_size": vox.voxel_size,
@@ -583,6 +602,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
             "stats": st, "solve": rep, "seed_solvers": seed, "puzzle_file": row["puzzle_file"],
             "design": designed,
         }
+        for axis, layers in args.slice:
+            scene_api.set_slice(obj, axis, layers)
         if args.render:
             png = base + ".png"
             t = time.perf_counter()

@@ -243,6 +243,10 @@ def test_arguments_and_inputs(tmp_path):
     assert batch.parse_args(["-i", "cube", "--render", "player"]).render == "player"
     with pytest.raises(SystemExit):
         batch.parse_args(["-i", "cube", "--render", "both"])
+    assert batch.parse_args(["-i", "cube", "--slice", "z=3", "--slice", "X=-2"]).slice == [("Z", 3), ("X", -2)]
+    for bad in ("w=1", "z", "z=two", "=3"):
+        with pytest.raises(SystemExit):
+            batch.parse_args(["-i", "cube", "--slice", bad])
 
     (tmp_path / "a.obj").write_text("")
     (tmp_path / "b.STL").write_text("")
@@ -364,11 +368,13 @@ scene = sys.modules["nonogram3d.operators.scene"]
 (obj,) = [o for o in bpy.data.objects if o.nonogram.is_nonogram]
 print("BLEND " + json.dumps({{"hidden": int(scene.hidden_mask(obj).sum()),
                              "view": scene.current_view(obj),
-                             "design": (scene.load_design(obj) or {{}}).get("hidden_count")}}))
+                             "design": (scene.load_design(obj) or {{}}).get("hidden_count"),
+                             "slices": [scene.get_modifier_input(scene.player_modifier(obj), "Slice " + a)
+                                        for a in "XYZ"]}}))
 """)
     proc = run(["batch.py", "--", "--input", "suzanne", "--resolution", "8", "--out", str(out),
                 "--design", "--render", "player", "--render-size", "48", "--render-samples", "1",
-                "--blend"])
+                "--blend", "--slice", "z=2", "--slice", "x=-1"])
     assert proc.returncode == 0
     _, rows = read_summary(out)
     r = rows[0]
@@ -379,4 +385,6 @@ print("BLEND " + json.dumps({{"hidden": int(scene.hidden_mask(obj).sum()),
     assert _png_size(out / r["png_file"]) == (48, 48)
     proc = run([str(blend_check)])
     saved = json.loads(next(ln for ln in proc.stdout.splitlines() if ln.startswith("BLEND "))[6:])
-    assert saved == {"hidden": nulls, "view": "PLAYER", "design": nulls}
+    assert saved == {"hidden": nulls, "view": "PLAYER", "design": nulls, "slices": [-1, 0, 2]}
+    report = json.loads((out / r["report_file"]).read_text(encoding="utf-8"))
+    assert report["options"]["slice"] == {"Z": 2, "X": -1}
