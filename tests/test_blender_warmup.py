@@ -79,7 +79,7 @@ def test_warm_up_compiles_in_a_process_and_loads_here(fresh_warmup):
     assert st["state"] == "ready", st
     assert st["where"] == "process" and not st["error"], st
     assert st["done"] == st["total"] > 0
-    assert eng.ready("make", "solve")  # loaded into Blender's process
+    assert eng.ready("make", "solve", "design")  # loaded into Blender's process
     assert warm.status_text().startswith("Solver ready")
     runtime = addon_module("operators.runtime")
     assert runtime.numba_status()["warmup"] == warm.status_text()
@@ -92,7 +92,7 @@ def test_warm_up_compiles_here_when_no_process_can_run(fresh_warmup, monkeypatch
     warm.start().join(900)
     st = warm.status()
     assert st["state"] == "ready" and st["where"] == "blender", st
-    assert eng.ready("make", "solve")
+    assert eng.ready("make", "solve", "design")
 
 
 def test_a_failing_process_falls_back_to_compiling_here(fresh_warmup, monkeypatch):
@@ -102,7 +102,7 @@ def test_a_failing_process_falls_back_to_compiling_here(fresh_warmup, monkeypatc
     st = warm.status()
     assert st["state"] == "ready" and st["where"] == "blender", st
     assert "no numba in this interpreter" in st["error"]
-    assert eng.ready("make", "solve")
+    assert eng.ready("make", "solve", "design")
 
 
 def test_solve_panel_shows_one_line_about_the_warm_up(fresh_warmup, monkeypatch):
