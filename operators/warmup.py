@@ -32,7 +32,8 @@ from . import runtime
 GROUPS = (("make",), ("solve", "design"))
 PARTS = tuple(p for group in GROUPS for p in group)
 
-_state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0, "where": ""}
+_state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0, "where": "",
+                          "loaded": ()}
 _finished: dict = {}  # part -> threading.Event: the process compiled it (or stopped trying)
 _procs: list = []  # the compiling processes, while they run
 _thread = None
@@ -64,7 +65,8 @@ for part in parts:
 
 def status() -> dict:
     """``state`` ('idle': not started, 'running', 'ready', 'failed'), ``done``/``total`` steps,
-    ``error`` (why it failed), ``seconds`` (once finished), ``where`` ('process' or 'blender')."""
+    ``error`` (why it failed), ``seconds`` (once finished), ``where`` ('process' or 'blender'),
+    ``loaded``: the parts ready in this process so far."""
     return dict(_state)
 
 
@@ -73,12 +75,19 @@ def status_text() -> str:
     st = _state["state"]
     if st == "running":
         total = _state["total"]
-        return f"Preparing solver... {_state['done']}/{total}" if total else "Preparing solver..."
+        n = f" {_state['done']}/{total}" if total else ""
+        if "solve" in _state["loaded"]:  # the design tools' kernels come after the solver's
+            return f"Solver ready; preparing design tools...{n}"
+        return f"Preparing solver...{n}"
     if st == "ready":
         return f"Solver ready (prepared in {_state['seconds']:.0f} s)"
     if st == "failed":
         return f"Solver preparation failed: {_state['error']}"
     return ""
+
+
+def _loaded(part):
+    _state["loaded"] = _state["loaded"] + (part,)
 
 
 def _python() -> str:
@@ -126,6 +135,7 @@ def _follow(group, warm, problems):
             elif kind == "PART":
                 _finished[arg].set()
                 warm.ensure(arg)  # loads what the process compiled
+                _loaded(arg)
             elif line.strip():
                 last = line.strip()  # a traceback's last line says why
         if proc.wait() != 0:
@@ -166,7 +176,9 @@ def _work(parts, use_process):
         if left:
             # no process (or it failed): compile here, in this thread
             _state.update(where="blender", total=_state["done"] + sum(len(warm.PARTS[p]) for p in left))
-            warm.run_parts(left, lambda name: _state.__setitem__("done", _state["done"] + 1))
+            for p in left:
+                warm.run_parts([p], lambda name: _state.__setitem__("done", _state["done"] + 1))
+                _loaded(p)
         _state.update(state="ready", error=f"(compiled in Blender: {problems[0]})" if problems else "")
     except Exception as exc:
         _state.update(state="failed", error=f"{type(exc).__name__}: {exc}")
@@ -179,7 +191,7 @@ def start(parts=PARTS, use_process=True) -> threading.Thread:
     """Start preparing ``parts`` in the background (once; later calls return the same thread)."""
     global _thread
     if _thread is None:
-        _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="")
+        _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="", loaded=())
         _thread = threading.Thread(target=_work, args=(tuple(parts), use_process),
                                    name="nonogram: prepare solver", daemon=True)
         _thread.start()

@@ -63,7 +63,7 @@ def fresh_warmup(monkeypatch):
     """The add-on's warm-up module as if the add-on had just been enabled."""
     warm = addon_module("operators.warmup")
     monkeypatch.setattr(warm, "_thread", None)
-    monkeypatch.setattr(warm, "_state", dict(warm._state, state="idle", done=0, total=0, error=""))
+    monkeypatch.setattr(warm, "_state", dict(warm._state, state="idle", done=0, total=0, error="", loaded=()))
     eng = engine("warmup")
     monkeypatch.setattr(eng, "_done", set())
     return warm, eng
@@ -80,6 +80,7 @@ def test_warm_up_compiles_in_a_process_and_loads_here(fresh_warmup):
     assert st["where"] == "process" and not st["error"], st
     assert st["done"] == st["total"] > 0
     assert eng.ready("make", "solve", "design")  # loaded into Blender's process
+    assert st["loaded"].index("solve") < st["loaded"].index("design") and "make" in st["loaded"]
     assert warm.status_text().startswith("Solver ready")
     runtime = addon_module("operators.runtime")
     assert runtime.numba_status()["warmup"] == warm.status_text()
@@ -120,6 +121,8 @@ def test_solve_panel_shows_one_line_about_the_warm_up(fresh_warmup, monkeypatch)
     assert lines() == []  # not started (background mode does not start it)
     monkeypatch.setattr(warm, "_state", dict(warm._state, state="running", done=2, total=4))
     assert lines() == ["Preparing solver... 2/4"]
+    monkeypatch.setattr(warm, "_state", dict(warm._state, done=3, loaded=("make", "solve")))
+    assert lines() == ["Solver ready; preparing design tools... 3/4"]
     monkeypatch.setattr(warm, "_state", dict(warm._state, state="failed", error="OSError: boom"))
     assert lines() == ["Solver preparation failed: OSError: boom"]
     monkeypatch.setattr(warm, "_state", dict(warm._state, state="ready", seconds=12.3, error=""))
