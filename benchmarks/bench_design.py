@@ -268,18 +268,8 @@ def probe_on_noise(quick):
 
 def warm_up() -> float:
     """Compile (or load) every kernel a design run and its final check use, before timing."""
-    from engine.blobs import blob_grid
-    from engine.clues import puzzle_from_grid
-    from engine.design import DesignSession, design
-    from engine.solve import solve
-    t0 = time.perf_counter()
-    g = blob_grid((6, 5, 5), seed=0, fill=0.45)
-    for kw in ({"method": "anneal"}, {"method": "random", "logic": "probe"}, {"band": "expert"},
-               {"band": "easy"}):
-        design(g, time_limit=600, anneal_moves=20, **kw)
-    DesignSession(g).suggest(np.zeros(puzzle_from_grid(g).n_lines, bool) | True)
-    solve(puzzle_from_grid(np.eye(2, dtype=bool)))  # two solutions: every stage of solve runs
-    return time.perf_counter() - t0
+    from engine.design import prepare
+    return prepare()
 
 
 def main(argv=None) -> int:

@@ -38,6 +38,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from . import maskprop as mp
+from . import warmup
 from .cells import UNKNOWN, state_from_bool
 from .clues import puzzle_from_grid
 from .difficulty import BANDS, LOGICS, Difficulty, band_range, cover_of, grade, line_costs
@@ -94,6 +95,7 @@ class DesignResult:
     in_target: bool = True                # score within the target (True when none was asked)
     message: str = ""
     stats: dict = field(default_factory=dict)
+    compile_s: float = 0.0                # compiling (or loading) kernels before the timed run
 
     @property
     def score(self) -> Optional[float]:
@@ -108,7 +110,8 @@ class DesignResult:
                 "hidden_fraction": round(self.hidden_fraction, 4), "score": self.score, "band": self.band,
                 "target": _json_range(self.target), "in_target": self.in_target,
                 "logic": self.logic, "method": self.method, "seed": self.seed, "trials": self.trials,
-                "time_s": round(self.time_s, 4), "stopped_early": self.stopped_early,
+                "time_s": round(self.time_s, 4), "compile_s": round(self.compile_s, 4),
+                "stopped_early": self.stopped_early,
                 "locally_minimal": self.locally_minimal, "message": self.message,
                 "difficulty": self.difficulty.to_dict(), "stats": dict(self.stats)}
 
@@ -167,6 +170,19 @@ def _target(band, score_range):
 # the search
 
 
+# The kernels a design runs: its own and the solver's (the final check).
+PARTS = ("solve", "design")
+
+
+def prepare(progress=None) -> float:
+    """Compile (or load) the design kernels unless done: the seconds it took, which neither a
+    design's ``time_s`` nor its time limit counts. ``progress(0, "preparing solver")`` first
+    when there is something to compile (compiling does not poll it: Esc abandons the call)."""
+    if progress is not None and not warmup.ready(*PARTS):
+        progress(0.0, "preparing solver")
+    return warmup.ensure(*PARTS)
+
+
 class _Stop(Exception):
     """The time limit or the progress callback ended the search."""
 
@@ -198,6 +214,7 @@ class _Search:
         self.current = None  # a mask that solves, at every moment (what a stop returns)
         self.reserve = 0.0   # seconds kept for the final pass after annealing
         self.cut = ""        # what a limit cut short without stopping the design
+        self.compile_s = 0.0
 
     # limits -----------------------------------------------------------------------------
     def check(self, frac=None, reserve=0.0):
@@ -433,7 +450,9 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
         time_limit = ANNEAL_TIME_LIMIT
     if time_limit is None and target is not None:
         time_limit = STEER_TIME_LIMIT
+    compile_s = prepare(progress)
     s = _Search(full, logic, int(seed), time_limit, progress)
+    s.compile_s = compile_s
     n = full.n_lines
     enabled = np.ones(n, np.uint8)
     if start == "current":
@@ -576,7 +595,8 @@ def _result(s: _Search, enabled, logic, method, seed, target, stopped, minimal) 
     res = DesignResult(hidden, puzzle, diff, int(hidden.sum()), s.n_lines, s.trials, t,
                        stopped is not None or bool(s.cut),
                        bool(minimal and stopped is None), logic, method, int(seed), diff.band,
-                       tuple(target) if target is not None else None, in_target, msg, stats)
+                       tuple(target) if target is not None else None, in_target, msg, stats,
+                       s.compile_s + rep.stats.get("compile_s", 0.0))
     puzzle.meta = dict(s.full.meta)
     puzzle.meta["design"] = {k: v for k, v in res.to_dict().items() if k not in ("difficulty", "stats")}
     puzzle.meta["difficulty"] = diff.to_dict()
@@ -599,6 +619,7 @@ class DesignCheck:
     hidden_count: int
     n_lines: int
     time_s: float
+    compile_s: float = 0.0        # compiling (or loading) kernels first, not in time_s
 
     @property
     def score(self) -> Optional[float]:
@@ -613,7 +634,7 @@ class DesignCheck:
                 "score": self.score, "band": self.band, "undecided": int(self.undecided.sum()),
                 "uncovered": int(self.uncovered.sum()), "hidden_count": self.hidden_count,
                 "lines": self.n_lines, "time_s": round(self.time_s, 4),
-                "difficulty": self.difficulty.to_dict()}
+                "compile_s": round(self.compile_s, 4), "difficulty": self.difficulty.to_dict()}
 
 
 @dataclass
@@ -635,6 +656,9 @@ class DesignSession:
     or a voxel grid. Masks are bool arrays over lines, True = clue hidden."""
 
     def __init__(self, puzzle_or_grid):
+        # the net is built by solver kernels: compiled here (or waited for, when a warm-up is
+        # compiling them) once, and reported by the first check
+        self._compile_s = prepare()
         self.full, self.hidden = _full_puzzle(puzzle_or_grid)
         self.net = build_net(self.full)
         self.mw = mp.new_mask_work(self.net)
@@ -672,6 +696,7 @@ class DesignSession:
         """Whether the puzzle with clues ``hidden`` is unique and solvable at ``logic``, its score,
         and which cells logic leaves undecided. When logic does not settle it, uniqueness is
         decided by the full solver within ``search_time`` seconds (verdict "unknown" after)."""
+        compile_s, self._compile_s = prepare() + self._compile_s, 0.0
         t0 = time.perf_counter()
         h, enabled, cover, st = self._logic(hidden, logic)
         undecided = self.mw.state == UNKNOWN
@@ -692,12 +717,13 @@ class DesignSession:
                 p = puzzle_from_grid(self.grid, hidden=h)
                 verdict = solve(p, time_limit=max(float(search_time), 0.0)).verdict
         return DesignCheck(verdict, solvable, diff.level, diff, undecided, uncovered, int(h.sum()),
-                           self.full.n_lines, time.perf_counter() - t0)
+                           self.full.n_lines, time.perf_counter() - t0, compile_s)
 
     def suggest(self, hidden=None, logic: str = "line", k: int = 5) -> list:
         """Up to ``k`` hidden clues whose showing settles the most undecided cells (by line
         propagation from what ``logic`` already deduced), best first; [] when logic already
         solves the puzzle."""
+        prepare()
         h, enabled, cover, st = self._logic(hidden, logic)
         if st == mp.RUN_SOLVED:
             return []

@@ -13,7 +13,9 @@ Parts (``PARTS``), each a list of named steps (the add-on shows "Preparing solve
 - ``schedulers``: the seed study's schedulers, the learned one and the pre-pass with the
   complete line solvers;
 - ``seed``: the seed study's linesolver, in the full method and the schedulers;
-- ``grade``: the difficulty score (``solve(grade=True)``).
+- ``grade``: the difficulty score (``solve(grade=True)``);
+- ``design``: Hide Clues (both logics, its methods, a difficulty band), the live check and
+  Suggest Clue (``design.prepare`` ensures it with ``solve``).
 A session that never asks for the seed's methods never compiles them. The inputs are built
 with the same functions and types as real ones, so every kernel signature a real call uses is
 compiled here (scripts/compile_times.py --workload warmup lists any a real workload still had to
@@ -25,6 +27,8 @@ import threading
 import time
 
 import numpy as np
+
+from . import jit
 
 _lock = threading.RLock()
 _done: set = set()
@@ -93,12 +97,41 @@ def _grading():
     solve(_blob(hidden_every=50), grade=True, time_limit=10.0)
 
 
+def _design_grid():
+    from .blobs import blob_grid
+    return blob_grid((5, 5, 5), seed=1)
+
+
+def _designing():
+    """Hide Clues: greedy and annealing designs, line and probing logic, a difficulty band
+    (steering grades every trial), and the final check of the designed puzzle."""
+    from .design import design
+    g = _design_grid()
+    design(g)
+    design(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
+    design(g, method="random", start="current")
+
+
+def _live_check():
+    """The live check of a hand-edited mask (both logics, a search when logic stalls) and
+    Suggest Clue."""
+    from .design import DesignSession
+    s = DesignSession(_design_grid())
+    hidden = np.zeros(s.n_lines, bool)
+    hidden[::2] = True
+    for logic in ("line", "probe"):
+        s.check(hidden, logic, search_time=10.0)
+        s.suggest(hidden, logic)
+    s.check(None)
+
+
 PARTS = {
     "make": [("voxelizer", _voxelizer)],
     "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
               ("probing and search", lambda: _probing("dp"))],
     "schedulers": [("seed schedulers", lambda: _schedulers("dp"))],
     "grade": [("difficulty score", _grading)],
+    "design": [("design", _designing), ("live check", _live_check)],
     "seed": [("seed linesolver", lambda: (_line_solving("seed"), _quick_search("seed"), _probing("seed"))),
              ("seed schedulers with the seed linesolver", lambda: _schedulers("seed"))],
 }
@@ -146,6 +179,9 @@ def ensure(*parts) -> float:
     """Compile (or load) the kernels of ``parts`` unless done already; the seconds this took,
     waiting for a background warm-up included (0 when everything was ready)."""
     if ready(*parts):
+        return 0.0
+    if not jit.HAVE_NUMBA:  # plain Python: nothing to compile, and the steps would only cost time
+        _done.update(parts)
         return 0.0
     t0 = time.perf_counter()
     if _external is not None:

@@ -30,19 +30,6 @@ def change_hidden(obj, mask) -> int:
     return n
 
 
-def warm_up(design, options, progress) -> None:
-    """Run the design once on a tiny grid: on first use numba compiles the kernels there, so
-    the compile time (tens of seconds, once per install) does not eat the real run's time
-    limit. Costs a few milliseconds once they are compiled."""
-    grid = np.zeros((3, 3, 3), dtype=bool)
-    grid[1, :, 1] = grid[:, 1, 1] = grid[1, 1, :] = True
-    progress(0.0, "preparing (the first run compiles the design kernels)")
-    try:
-        design(grid, progress=progress, **dict(options, time_limit=None, band=None))
-    except Exception:  # only a warm-up: the real run reports its own errors
-        pass
-
-
 class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
     """Hide as many clues as the puzzle allows while it keeps exactly one solution and stays
     solvable by the chosen logic (in the background; Esc cancels)"""
@@ -67,7 +54,8 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         self.cancel_is_cooperative = True  # design polls its progress callback
 
         def run(progress):
-            warm_up(design, options, progress)
+            # design() compiles (or waits for the add-on's warm-up) before its time limit starts,
+            # reporting "preparing solver" meanwhile, which Esc abandons at once
             return design(full, progress=progress, **options)
         return Job("design", run)
 

@@ -1,14 +1,15 @@
 """Compiling the engine's kernels ahead, without blocking Blender.
 
 When the add-on is enabled, Python processes of their own (Blender's interpreter) compile the
-kernels of Make and of the full solver into the add-on's kernel cache, one process per part in
-parallel, and a thread here loads each finished part from that cache (well under a second). Why a process and
-not a thread: numba compiles holding the GIL most of the time, and a compiling thread beside
-Blender's UI stalled it for up to 0.5 s at a time (measured on the shared 2-core machine: 18
-stalls over 100 ms during a 56 s warm-up); the processes also use the other core. A Make or a
-Solve started meanwhile waits for its part's process, then loads, instead of compiling the same
-kernels a second time (``engine.warmup.set_external``). If a process cannot run, the thread
-compiles here instead.
+kernels of Make, of the full solver and then of the design tools into the add-on's kernel
+cache, two processes in parallel (``GROUPS``), and a thread here loads each finished part from
+that cache (well under a second). Why a process and not a thread: numba compiles holding the
+GIL most of the time, and a compiling thread beside Blender's UI stalled it for up to 0.5 s at
+a time (measured on the shared 2-core machine: 18 stalls over 100 ms during a 56 s warm-up);
+the processes also use the other core. A Make, a Solve, a Hide Clues or a live check started
+meanwhile waits for its part's process, then loads, instead of compiling the same kernels a
+second time (``engine.warmup.set_external``). If a process cannot run, the thread compiles
+here instead.
 
 ``status()`` / ``status_text()`` give the state the Solve panel and the preferences show:
 "Preparing solver... n/m", ready, or failed and why.
@@ -24,9 +25,15 @@ from typing import Any
 
 from . import runtime
 
-PARTS = ("make", "solve")
+# One process per group, the groups in parallel, a group's parts in order. Design (Hide Clues,
+# the live check, Suggest Clue) comes after the solver in its process: its kernels call the
+# solver's (a process of its own would compile those a second time), and the first Solve, which
+# a user reaches before the design tools, does not wait for it.
+GROUPS = (("make",), ("solve", "design"))
+PARTS = tuple(p for group in GROUPS for p in group)
 
-_state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0, "where": ""}
+_state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0, "where": "",
+                          "loaded": ()}
 _finished: dict = {}  # part -> threading.Event: the process compiled it (or stopped trying)
 _procs: list = []  # the compiling processes, while they run
 _thread = None
@@ -58,7 +65,8 @@ for part in parts:
 
 def status() -> dict:
     """``state`` ('idle': not started, 'running', 'ready', 'failed'), ``done``/``total`` steps,
-    ``error`` (why it failed), ``seconds`` (once finished), ``where`` ('process' or 'blender')."""
+    ``error`` (why it failed), ``seconds`` (once finished), ``where`` ('process' or 'blender'),
+    ``loaded``: the parts ready in this process so far."""
     return dict(_state)
 
 
@@ -67,12 +75,19 @@ def status_text() -> str:
     st = _state["state"]
     if st == "running":
         total = _state["total"]
-        return f"Preparing solver... {_state['done']}/{total}" if total else "Preparing solver..."
+        n = f" {_state['done']}/{total}" if total else ""
+        if "solve" in _state["loaded"]:  # the design tools' kernels come after the solver's
+            return f"Solver ready; preparing design tools...{n}"
+        return f"Preparing solver...{n}"
     if st == "ready":
         return f"Solver ready (prepared in {_state['seconds']:.0f} s)"
     if st == "failed":
         return f"Solver preparation failed: {_state['error']}"
     return ""
+
+
+def _loaded(part):
+    _state["loaded"] = _state["loaded"] + (part,)
 
 
 def _python() -> str:
@@ -96,13 +111,15 @@ def _spawn(parts, base):
         creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
 
 
-def _follow(part, warm, problems):
-    """Compile ``part`` in a process of its own and load it here once it is in the cache."""
+def _follow(group, warm, problems):
+    """Compile the parts of ``group`` in a process of their own and load each here once it is
+    in the cache."""
     try:
-        proc = _spawn([part], runtime.active_cache_dir())
+        proc = _spawn(group, runtime.active_cache_dir())
     except OSError as exc:
         problems.append(str(exc))
-        _finished[part].set()
+        for part in group:
+            _finished[part].set()
         return
     _procs.append(proc)
     last = ""
@@ -116,14 +133,16 @@ def _follow(part, warm, problems):
             elif kind == "ERROR":
                 last = arg
             elif kind == "PART":
-                _finished[part].set()
-                warm.ensure(part)  # loads what the process compiled
+                _finished[arg].set()
+                warm.ensure(arg)  # loads what the process compiled
+                _loaded(arg)
             elif line.strip():
                 last = line.strip()  # a traceback's last line says why
         if proc.wait() != 0:
             problems.append(last or f"exit status {proc.returncode}")
     finally:
-        _finished[part].set()
+        for part in group:
+            _finished[part].set()
 
 
 def _work(parts, use_process):
@@ -136,14 +155,16 @@ def _work(parts, use_process):
         left = [p for p in parts if not warm.ready(p)]
         problems: list = []
         if left and use_process and _python():
-            # one process per part, in parallel (the other core is otherwise idle); a Make or a
+            # one process per group, in parallel (the other core is otherwise idle); a Make or a
             # Solve started meanwhile waits for its part instead of compiling it a second time
+            groups = [g for g in ([p for p in group if p in left] for group in GROUPS) if g]
+            groups += [[p] for p in left if p not in PARTS]
             for p in left:
                 _finished[p] = threading.Event()
             warm.set_external(_wait_for_process)
             _state["where"] = "process"
-            followers = [threading.Thread(target=_follow, args=(p, warm, problems), daemon=True)
-                         for p in left]
+            followers = [threading.Thread(target=_follow, args=(g, warm, problems), daemon=True)
+                         for g in groups]
             try:
                 for t in followers:
                     t.start()
@@ -155,7 +176,9 @@ def _work(parts, use_process):
         if left:
             # no process (or it failed): compile here, in this thread
             _state.update(where="blender", total=_state["done"] + sum(len(warm.PARTS[p]) for p in left))
-            warm.run_parts(left, lambda name: _state.__setitem__("done", _state["done"] + 1))
+            for p in left:
+                warm.run_parts([p], lambda name: _state.__setitem__("done", _state["done"] + 1))
+                _loaded(p)
         _state.update(state="ready", error=f"(compiled in Blender: {problems[0]})" if problems else "")
     except Exception as exc:
         _state.update(state="failed", error=f"{type(exc).__name__}: {exc}")
@@ -168,7 +191,7 @@ def start(parts=PARTS, use_process=True) -> threading.Thread:
     """Start preparing ``parts`` in the background (once; later calls return the same thread)."""
     global _thread
     if _thread is None:
-        _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="")
+        _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="", loaded=())
         _thread = threading.Thread(target=_work, args=(tuple(parts), use_process),
                                    name="nonogram: prepare solver", daemon=True)
         _thread.start()

@@ -11,8 +11,8 @@ the cost of loading every kernel from disk in a fresh session.
 
 Workloads: ``real`` does what a session does (Make on a small mesh, full solves that probe and
 search, 2D puzzles, long lines, the seed schedulers with both line solvers, the CLI's warm-up);
-``warmup`` runs ``engine.warmup``'s parts (``--parts``; the add-on and the CLI warm up
-make,solve), then the real workload's stages, and lists any kernel the real workload still had
+``warmup`` runs ``engine.warmup``'s parts (``--parts``; the add-on warms up
+make,solve,design), then the real workload's stages, and lists any kernel the real workload still had
 to compile (the warm-up missed it).
 Figures are wall times on whatever else the machine runs: repeat, and read the spread.
 """
@@ -95,10 +95,38 @@ def _seed():
         solve(bp, linesolver=ls, time_limit=5)
 
 
+def _design():
+    import numpy as np
+
+    from engine.blobs import blob_grid
+    from engine.design import design
+    g = blob_grid((8, 8, 8), seed=5)
+    design(g)  # Hide Clues' defaults
+    design(g, logic="probe", band="medium", time_limit=5)
+    design(g, method="anneal", time_limit=2)
+    line = np.zeros((1, 1, 200), bool)
+    line[0, 0, ::3] = True
+    design(line, time_limit=5)
+
+
+def _live_check():
+    import numpy as np
+
+    from engine.blobs import blob_grid
+    from engine.design import DesignSession
+    s = DesignSession(blob_grid((8, 8, 8), seed=6))
+    rng = np.random.default_rng(0)
+    for logic in ("line", "probe"):
+        hidden = rng.random(s.n_lines) < 0.6
+        s.check(hidden, logic, search_time=1.0)
+        s.suggest(hidden, logic, k=1)
+
+
 # A session's uses of the engine: Make on a small mesh, full solves that probe and search (3D and
-# 2D), lines longer than a machine word, the seed schedulers with both line solvers.
+# 2D), lines longer than a machine word, the seed schedulers with both line solvers, Hide Clues
+# and the live check of hand-edited clues.
 STAGES = {"make": _make, "full-3d": _full_3d, "full-2d": _full_2d, "long-lines": _long_lines,
-          "seed": _seed}
+          "seed": _seed, "design": _design, "live-check": _live_check}
 
 
 def real_workload(stage, only=tuple(STAGES)):
@@ -211,9 +239,9 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=60, help="kernels listed (by compile time)")
     ap.add_argument("--json", help="also write the raw figures to this file")
     ap.add_argument("--stages", default=",".join(STAGES), help="workload stages to run (comma-separated)")
-    ap.add_argument("--parts", default="make,solve",
+    ap.add_argument("--parts", default="make,solve,design",
                     help="warm-up parts (engine/warmup.py PARTS) for --workload warmup; the add-on "
-                         "and the CLI warm up make,solve")
+                         "warms up make,solve,design, the CLI's solve its own parts")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     only = [s for s in args.stages.split(",") if s]
@@ -256,10 +284,11 @@ def main(argv=None) -> int:
             nk[m].add(k)
     for m, xs in sorted(mods.items(), key=lambda kv: -statistics.median(kv[1])):
         print(f"{m:<30}{len(nk[m]):>8}  {_spread(xs)}")
-    print(f"\n{'stage':<30}{'wall':>8} (compiling + running, cold)   cached")
+    print(f"\n{'stage':<30}{'compile (CPU)':>22}{'wall, cold':>24}{'wall, cached':>24}")
     for name in cold[0]["stages"]:
-        print(f"{name:<30}{_spread([r['stages'][name] for r in cold])}   "
-              f"{_spread([r['stages'].get(name, 0.0) for r in cached])}")
+        comp_stage = [sum(e[4] for e in r["events"] if e[0] == name) for r in cold]
+        print(f"{name:<30}{_spread(comp_stage):>22}{_spread([r['stages'][name] for r in cold]):>24}"
+              f"{_spread([r['stages'].get(name, 0.0) for r in cached]):>24}")
     comp = [sum(e[4] for e in r["events"]) for r in cold]
     print(f"\n{'compile total (CPU)':<30}{_spread(comp)}   ({len(per_kernel)} kernels, "
           f"{sum(len(s) for s in sigs.values())} signatures)")

@@ -339,10 +339,9 @@ def test_hide_clues_runs_in_the_background_and_esc_leaves_the_scene_as_it_was(ad
     before = scene.hidden_mask(obj).copy()
     opts = obj.nonogram.design_options
     opts.method, opts.time_limit = 'anneal', 30.0  # long enough to be cancelled
-    # Compile first (what the operator's warm-up does on a cold numba cache): Esc is checked
+    # Compile first (what design() does before its timer on a cold numba cache): Esc is checked
     # between kernel calls, and a first compile is one long call.
-    design_ops.warm_up(addon_module("engine.design").design, {"method": "anneal"},
-                       lambda *a: False)
+    addon_module("engine.design").prepare()
     op = operator_stand_in(design_ops.NONOGRAM_OT_hide_clues)
     ctx = Recorder()
     assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}

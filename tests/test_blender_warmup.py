@@ -63,7 +63,7 @@ def fresh_warmup(monkeypatch):
     """The add-on's warm-up module as if the add-on had just been enabled."""
     warm = addon_module("operators.warmup")
     monkeypatch.setattr(warm, "_thread", None)
-    monkeypatch.setattr(warm, "_state", dict(warm._state, state="idle", done=0, total=0, error=""))
+    monkeypatch.setattr(warm, "_state", dict(warm._state, state="idle", done=0, total=0, error="", loaded=()))
     eng = engine("warmup")
     monkeypatch.setattr(eng, "_done", set())
     return warm, eng
@@ -79,7 +79,8 @@ def test_warm_up_compiles_in_a_process_and_loads_here(fresh_warmup):
     assert st["state"] == "ready", st
     assert st["where"] == "process" and not st["error"], st
     assert st["done"] == st["total"] > 0
-    assert eng.ready("make", "solve")  # loaded into Blender's process
+    assert eng.ready("make", "solve", "design")  # loaded into Blender's process
+    assert st["loaded"].index("solve") < st["loaded"].index("design") and "make" in st["loaded"]
     assert warm.status_text().startswith("Solver ready")
     runtime = addon_module("operators.runtime")
     assert runtime.numba_status()["warmup"] == warm.status_text()
@@ -92,7 +93,7 @@ def test_warm_up_compiles_here_when_no_process_can_run(fresh_warmup, monkeypatch
     warm.start().join(900)
     st = warm.status()
     assert st["state"] == "ready" and st["where"] == "blender", st
-    assert eng.ready("make", "solve")
+    assert eng.ready("make", "solve", "design")
 
 
 def test_a_failing_process_falls_back_to_compiling_here(fresh_warmup, monkeypatch):
@@ -102,7 +103,7 @@ def test_a_failing_process_falls_back_to_compiling_here(fresh_warmup, monkeypatc
     st = warm.status()
     assert st["state"] == "ready" and st["where"] == "blender", st
     assert "no numba in this interpreter" in st["error"]
-    assert eng.ready("make", "solve")
+    assert eng.ready("make", "solve", "design")
 
 
 def test_solve_panel_shows_one_line_about_the_warm_up(fresh_warmup, monkeypatch):
@@ -120,6 +121,8 @@ def test_solve_panel_shows_one_line_about_the_warm_up(fresh_warmup, monkeypatch)
     assert lines() == []  # not started (background mode does not start it)
     monkeypatch.setattr(warm, "_state", dict(warm._state, state="running", done=2, total=4))
     assert lines() == ["Preparing solver... 2/4"]
+    monkeypatch.setattr(warm, "_state", dict(warm._state, done=3, loaded=("make", "solve")))
+    assert lines() == ["Solver ready; preparing design tools... 3/4"]
     monkeypatch.setattr(warm, "_state", dict(warm._state, state="failed", error="OSError: boom"))
     assert lines() == ["Solver preparation failed: OSError: boom"]
     monkeypatch.setattr(warm, "_state", dict(warm._state, state="ready", seconds=12.3, error=""))

@@ -18,7 +18,7 @@ import pytest
 
 from engine.blobs import blob_grid
 from engine.clues import puzzle_from_grid
-from engine.design import DesignError, DesignSession, check_design, design, suggest_clues
+from engine.design import DesignError, DesignSession, check_design, design, prepare, suggest_clues
 from engine.difficulty import band_range, difficulty
 from engine.puzzle import Clue3D, make_3d, with_hidden
 from engine.solve import solve
@@ -32,10 +32,7 @@ LONG = 600
 @pytest.fixture(scope="module")
 def warm():
     """Compile (or load) every design kernel first, so timing assertions see designing only."""
-    g = blob_grid((5, 4, 4), seed=0, fill=0.5)
-    for kw in ({"method": "anneal"}, {"method": "random", "logic": "probe"}, {"band": "expert"},
-               {"band": "easy"}):
-        design(g, time_limit=LONG, anneal_moves=20, **kw)
+    prepare()
 
 
 def _cpsat():

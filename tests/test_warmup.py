@@ -12,7 +12,9 @@ import pytest
 from conftest import ROOT
 from engine import warmup
 from engine.blobs import blob_puzzle
+from engine.blobs import blob_grid
 from engine.clues import puzzle_from_grid
+from engine.design import DesignSession, design
 from engine.puzzle import make_2d
 from engine.solve import solve
 
@@ -73,6 +75,63 @@ def test_solve_keeps_compilation_out_of_time_s(monkeypatch):
     # cancelled while it would compile: nothing is compiled, nothing is solved
     r = solve(make_2d([[1], [1]], [[1], [1]]), progress=lambda f, m: True)
     assert r.verdict == "unknown" and r.stats["cancelled"] and len(spent) == 1
+
+
+def _real_designs():
+    """Hide Clues with the options the add-on offers, the live check and Suggest Clue."""
+    g = blob_grid((7, 6, 5), seed=8, fill=0.45)
+    yield design(g)
+    yield design(g, logic="probe", band="medium", time_limit=5)
+    yield design(g, method="anneal", anneal_moves=5, time_limit=5)
+    yield design(g, method="random", band="easy", time_limit=5)
+    s = DesignSession(g)
+    hidden = np.random.default_rng(0).random(s.n_lines) < 0.6
+    for logic in ("line", "probe"):
+        yield s.check(hidden, logic, search_time=1.0)
+        yield s.suggest(hidden, logic, k=2)
+
+
+def test_real_designs_compile_nothing_after_the_design_warm_up():
+    warmup.ensure("solve", "design")
+    before = _signatures()
+    assert all(r is not None for r in _real_designs())
+    after = _signatures()
+    new = {k: v - before.get(k, set()) for k, v in after.items() if v - before.get(k, set())}
+    assert not new, f"kernels compiled after the warm-up: {new}"
+
+
+def test_design_keeps_compilation_out_of_time_s(monkeypatch):
+    warmup.ensure("solve", "design")
+    spent = []
+
+    def slow_ensure(*parts):
+        spent.append(parts)
+        if len(spent) > 1:  # the first call compiles everything
+            return 0.0
+        time.sleep(0.4)
+        return 0.4
+    monkeypatch.setattr(warmup, "ensure", slow_ensure)
+    monkeypatch.setattr(warmup, "ready", lambda *parts: bool(spent))
+    g = blob_grid((4, 4, 4), seed=1)
+    messages = []
+    r = design(g, progress=lambda f, m: messages.append(m) or False)
+    assert spent[0] == ("solve", "design") and messages[0] == "preparing solver"
+    assert r.compile_s >= 0.4 and r.time_s < 0.4 and r.to_dict()["compile_s"] == r.compile_s
+    spent.clear()
+    s = DesignSession(g)  # compiles when it is built; its first check reports it
+    first, second = s.check(), s.check()
+    assert first.compile_s == 0.4 and first.time_s < 0.4 and second.compile_s == 0.0
+
+
+def test_without_numba_nothing_is_warmed_up(monkeypatch):
+    def fail():
+        raise AssertionError("a warm-up step ran without numba")
+    monkeypatch.setattr(warmup.jit, "HAVE_NUMBA", False)
+    monkeypatch.setitem(warmup.PARTS, "no-numba", [("step", fail)])
+    try:
+        assert warmup.ensure("no-numba") == 0.0 and warmup.ready("no-numba")
+    finally:
+        warmup._done.discard("no-numba")
 
 
 def test_parts_follow_the_method_and_line_solver():
