@@ -1,10 +1,10 @@
 """Compiling the engine's kernels ahead, without blocking Blender.
 
-When the add-on is enabled, Python processes of their own (Blender's interpreter) compile the
-kernels of Make, of the full solver and then of the design tools into the add-on's kernel
-cache, two processes in parallel (``GROUPS``), and a thread here loads each finished part from
-that cache (well under a second). Why a process and not a thread: numba compiles holding the
-GIL most of the time, and a compiling thread beside Blender's UI stalled it for up to 0.5 s at
+When the add-on is enabled, two Python processes of their own (Blender's interpreter) compile
+kernels into the add-on's kernel cache in parallel (``GROUPS``): one Make's and then the design
+tools' own, the other the full solver's and then the rest the design tools need; a thread here
+loads each finished part from that cache (well under a second). Why a process and not a
+thread: numba compiles holding the GIL most of the time, and a compiling thread beside Blender's UI stalled it for up to 0.5 s at
 a time (measured on the shared 2-core machine: 18 stalls over 100 ms during a 56 s warm-up);
 the processes also use the other core. A Make, a Solve, a Hide Clues or a live check started
 meanwhile waits for its part's process, then loads, instead of compiling the same kernels a
@@ -25,12 +25,16 @@ from typing import Any
 
 from . import runtime
 
-# One process per group, the groups in parallel, a group's parts in order. Design (Hide Clues,
-# the live check, Suggest Clue) comes after the solver in its process: its kernels call the
-# solver's (a process of its own would compile those a second time), and the first Solve, which
-# a user reaches before the design tools, does not wait for it.
-GROUPS = (("make",), ("solve", "design"))
+# One process per group, the groups in parallel, a group's parts in order. Make's kernels take
+# a fraction of the solver's, so Make's process then compiles the design tools' own kernels
+# (``masks``, which calls no solver kernel but the line solvers, compiled early in the other
+# process), while the other compiles the solver's; ``design`` (Hide Clues, the live check,
+# Suggest Clue: their kernels and the solver's) then waits for ``masks`` (``AFTER``) and only
+# loads. The first Solve, which a user reaches before the design tools, waits for neither.
+GROUPS = (("make", "masks"), ("solve", "design"))
 PARTS = tuple(p for group in GROUPS for p in group)
+AFTER = {"design": ("masks",)}  # part -> parts another process must have finished first
+ONE_THREAD = ("make", "solve", "masks", "design")  # the order when Blender compiles them itself
 
 _state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0, "where": "",
                           "loaded": ()}
@@ -58,6 +62,8 @@ if base:
 warmup = importlib.import_module(package + ".engine.warmup")
 print("TOTAL %d" % sum(len(warmup.PARTS[p]) for p in parts), flush=True)
 for part in parts:
+    print("NEED " + part, flush=True)
+    sys.stdin.readline()  # the parent answers once the parts this one builds on are done
     warmup.run_parts([part], lambda name: print("STEP " + name, flush=True))
     print("PART " + part, flush=True)
 """
@@ -107,7 +113,7 @@ def _spawn(parts, base):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     return subprocess.Popen(
         [_python(), "-c", _CHILD, addon_dir, runtime.ADDON_PACKAGE, base, ",".join(parts)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.PIPE, text=True, env=env,
         creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
 
 
@@ -130,6 +136,14 @@ def _follow(group, warm, problems):
                 _state["total"] += int(arg)
             elif kind == "STEP":
                 _state["done"] += 1
+            elif kind == "NEED":
+                for before in AFTER.get(arg, ()):
+                    _wait_for_process(before)
+                try:
+                    proc.stdin.write("GO\n")
+                    proc.stdin.flush()
+                except OSError:  # it stopped meanwhile; its output says why
+                    pass
             elif kind == "ERROR":
                 last = arg
             elif kind == "PART":
@@ -174,7 +188,8 @@ def _work(parts, use_process):
                 warm.set_external(None)
             left = [p for p in parts if not warm.ready(p)]
         if left:
-            # no process (or it failed): compile here, in this thread
+            # no process (or it failed): compile here, in this thread, the solver first
+            left.sort(key=lambda p: ONE_THREAD.index(p) if p in ONE_THREAD else len(ONE_THREAD))
             _state.update(where="blender", total=_state["done"] + sum(len(warm.PARTS[p]) for p in left))
             for p in left:
                 warm.run_parts([p], lambda name: _state.__setitem__("done", _state["done"] + 1))
