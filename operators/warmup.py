@@ -36,7 +36,8 @@ PARTS = tuple(p for group in GROUPS for p in group)
 AFTER = {"design": ("masks",)}  # part -> parts another process must have finished first
 # On a busy machine the design kernels must not take CPU from the solver's, which the first
 # Solve waits for: they compile at a lower priority (measured with other jobs on the 2 cores:
-# the first Solve waited 8.3 s instead of 5.0 s when both compiled at the same priority).
+# the first Solve waited up to 8.3 s when both compiled at the same priority). Once the solver's
+# process is done, it takes over what is left of them at the normal priority (``_take_over``).
 NICE = {"masks": 10}
 ONE_THREAD = ("make", "solve", "masks", "design")  # the order when Blender compiles them itself
 
@@ -44,6 +45,8 @@ _state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "
                           "loaded": ()}
 _finished: dict = {}  # part -> threading.Event: the process compiled it (or stopped trying)
 _procs: list = []  # the compiling processes, while they run
+_doing: dict = {}  # process -> the part it is compiling
+_taken: set = set()  # parts whose process was stopped for another to finish them
 _thread = None
 
 # Run by Blender's Python in the second process: the engine imported under the add-on's own
@@ -124,6 +127,16 @@ def _spawn(parts, base):
         creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
 
 
+def _take_over(part):
+    """Stop the process compiling ``part`` at a low priority: the caller's process, free now,
+    compiles what is left of it at the normal one. Nothing done is lost: numba saves each
+    kernel to the cache as soon as it is compiled."""
+    for proc, doing in list(_doing.items()):
+        if doing == part and NICE.get(part) and proc.poll() is None:
+            _taken.add(part)
+            proc.terminate()
+
+
 def _follow(group, warm, problems):
     """Compile the parts of ``group`` in a process of their own and load each here once it is
     in the cache."""
@@ -136,6 +149,7 @@ def _follow(group, warm, problems):
         return
     _procs.append(proc)
     last = ""
+    steps = 0  # of the part it is compiling
     try:
         for line in proc.stdout:
             kind, _, arg = line.strip().partition(" ")
@@ -143,9 +157,12 @@ def _follow(group, warm, problems):
                 _state["total"] += int(arg)
             elif kind == "STEP":
                 _state["done"] += 1
+                steps += 1
             elif kind == "NEED":
                 for before in AFTER.get(arg, ()):
+                    _take_over(before)
                     _wait_for_process(before)
+                _doing[proc], steps = arg, 0
                 try:
                     proc.stdin.write(f"{NICE.get(arg, 0)}\n")
                     proc.stdin.flush()
@@ -154,13 +171,22 @@ def _follow(group, warm, problems):
             elif kind == "ERROR":
                 last = arg
             elif kind == "PART":
+                _doing.pop(proc, None)
                 _finished[arg].set()
                 warm.ensure(arg)  # loads what the process compiled
                 _loaded(arg)
+                for before in AFTER.get(arg, ()):
+                    if before in _taken and before not in _state["loaded"]:  # this process compiled
+                        warm.ensure(before)  # the rest of it: loads
+                        _loaded(before)
             elif line.strip():
                 last = line.strip()  # a traceback's last line says why
-        if proc.wait() != 0:
-            problems.append(last or f"exit status {proc.returncode}")
+        stopped = _doing.pop(proc, None)
+        code = proc.wait()
+        if stopped in _taken:  # its steps left are another process's now
+            _state["total"] -= len(warm.PARTS[stopped]) - steps
+        elif code != 0 and not _taken.intersection(group):
+            problems.append(last or f"exit status {code}")
     finally:
         for part in group:
             _finished[part].set()
@@ -213,6 +239,8 @@ def start(parts=PARTS, use_process=True) -> threading.Thread:
     """Start preparing ``parts`` in the background (once; later calls return the same thread)."""
     global _thread
     if _thread is None:
+        _taken.clear()
+        _doing.clear()
         _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="", loaded=())
         _thread = threading.Thread(target=_work, args=(tuple(parts), use_process),
                                    name="nonogram: prepare solver", daemon=True)
