@@ -144,7 +144,7 @@ def _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, 
         added = False
         while t < t1:
             c = trail[t]
-            e = head[_lit(c, state[c])]
+            e = head[_lit(c, np.int64(state[c]))]  # int64 as the other calls: one signature
             while e >= 0:
                 d = tgt[e]
                 x = d >> 1
