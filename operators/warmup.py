@@ -4,9 +4,9 @@ When the add-on is enabled, two Python processes of their own (Blender's interpr
 kernels into the add-on's kernel cache in parallel (``GROUPS``): one Make's and then the design
 tools' own, the other the full solver's and then the rest the design tools need; a thread here
 loads each finished part from that cache (well under a second). Why a process and not a
-thread: numba compiles holding the GIL most of the time, and a compiling thread beside Blender's UI stalled it for up to 0.5 s at
-a time (measured on the shared 2-core machine: 18 stalls over 100 ms during a 56 s warm-up);
-the processes also use the other core. A Make, a Solve, a Hide Clues or a live check started
+thread: numba compiles holding the GIL most of the time, and a compiling thread beside
+Blender's UI stalled it for up to 0.5 s at a time (measured on the shared 2-core machine: 18
+stalls over 100 ms during a 56 s warm-up); the processes also use the other core. A Make, a Solve, a Hide Clues or a live check started
 meanwhile waits for its part's process, then loads, instead of compiling the same kernels a
 second time (``engine.warmup.set_external``). If a process cannot run, the thread compiles
 here instead.
@@ -130,7 +130,7 @@ def _spawn(parts, base):
 def _take_over(part):
     """Stop the process compiling ``part`` at a low priority: the caller's process, free now,
     compiles what is left of it at the normal one. Nothing done is lost: numba saves each
-    kernel to the cache as soon as it is compiled."""
+    kernel to the cache (atomically) as soon as it is compiled."""
     for proc, doing in list(_doing.items()):
         if doing == part and NICE.get(part) and proc.poll() is None:
             _taken.add(part)
