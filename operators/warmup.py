@@ -6,10 +6,10 @@ tools' own, the other the full solver's and then the rest the design tools need;
 loads each finished part from that cache (well under a second). Why a process and not a
 thread: numba compiles holding the GIL most of the time, and a compiling thread beside
 Blender's UI stalled it for up to 0.5 s at a time (measured on the shared 2-core machine: 18
-stalls over 100 ms during a 56 s warm-up); the processes also use the other core. A Make, a Solve, a Hide Clues or a live check started
-meanwhile waits for its part's process, then loads, instead of compiling the same kernels a
-second time (``engine.warmup.set_external``). If a process cannot run, the thread compiles
-here instead.
+stalls over 100 ms during a 56 s warm-up); the processes also use the other core. A Make, a
+Solve, a Hide Clues or a live check started meanwhile waits for its part's process, then
+loads, instead of compiling the same kernels a second time (``engine.warmup.set_external``).
+If a process cannot run, the thread compiles here instead.
 
 ``status()`` / ``status_text()`` give the state the Solve panel and the preferences show:
 "Preparing solver... n/m", ready, or failed and why.
