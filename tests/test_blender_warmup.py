@@ -81,8 +81,10 @@ def test_warm_up_compiles_in_a_process_and_loads_here(fresh_warmup):
     assert st["done"] == st["total"] > 0
     assert eng.ready("make", "masks", "solve", "design")  # loaded into Blender's process
     assert st["loaded"].index("solve") < st["loaded"].index("design") and "make" in st["loaded"]
-    # the design part waited for the design kernels Make's process compiled
-    assert st["loaded"].index("masks") < st["loaded"].index("design")
+    # the design part waited for the design kernels Make's process compiled (or took over the
+    # rest of them: then they are loaded after it)
+    loaded = st["loaded"]
+    assert loaded.index("masks") < loaded.index("design") or warm._taken == {"masks"}
     assert warm.status_text().startswith("Solver ready")
     runtime = addon_module("operators.runtime")
     assert runtime.numba_status()["warmup"] == warm.status_text()
