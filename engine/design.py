@@ -436,6 +436,17 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
 
     Raises DesignError on input it cannot work with (no solution, a solution that breaks its
     clues, an empty grid, a current start that logic cannot solve)."""
+    target, full, input_hidden, time_limit = _inputs(puzzle_or_grid, logic, band, score_range, method, start,
+                                                     time_limit)
+    compile_s = prepare(progress)
+    s = _Search(full, logic, int(seed), time_limit, progress)
+    s.compile_s = compile_s
+    enabled, stopped, minimal = _hide(s, logic, input_hidden, method, start, target, anneal_moves)
+    return _result(s, enabled, logic, method, seed, target, stopped, minimal)
+
+
+def _inputs(puzzle_or_grid, logic, band, score_range, method, start, time_limit):
+    """design()'s arguments checked: (target, full puzzle, input's hidden mask, time limit)."""
     if logic not in LOGICS:
         raise ValueError(f"unknown logic level {logic!r} (choose from {', '.join(LOGICS)})")
     if method not in METHODS:
@@ -450,10 +461,13 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
         time_limit = ANNEAL_TIME_LIMIT
     if time_limit is None and target is not None:
         time_limit = STEER_TIME_LIMIT
-    compile_s = prepare(progress)
-    s = _Search(full, logic, int(seed), time_limit, progress)
-    s.compile_s = compile_s
-    n = full.n_lines
+    return target, full, input_hidden, time_limit
+
+
+def _hide(s: _Search, logic, input_hidden, method, start, target, anneal_moves):
+    """The search of design(), on the mask kernels alone: (shown mask, why it stopped early or
+    None, locally minimal)."""
+    n = s.n_lines
     enabled = np.ones(n, np.uint8)
     if start == "current":
         enabled[input_hidden] = 0
@@ -515,7 +529,21 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
         stopped = str(why)
         minimal = False
         enabled = s.current
-    return _result(s, enabled, logic, method, seed, target, stopped, minimal)
+    return enabled, stopped, minimal
+
+
+def search_masks(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None, method: str = "greedy",
+                 start: str = "full", time_limit: Optional[float] = None,
+                 anneal_moves: Optional[int] = None) -> np.ndarray:
+    """design()'s search and grading without compiling ahead and without the solver's final
+    check: the shown-clue mask (1 = shown). For compiling the design's own kernels (maskprop)
+    in a process that leaves the solver's kernels to another (``warmup.PARTS["masks"]``)."""
+    target, full, input_hidden, time_limit = _inputs(puzzle_or_grid, logic, band, None, method, start,
+                                                     time_limit)
+    s = _Search(full, logic, 0, time_limit, None)
+    enabled, _stopped, _minimal = _hide(s, logic, input_hidden, method, start, target, anneal_moves)
+    s.grade(enabled.astype(np.uint8))  # as _result grades it
+    return enabled
 
 
 def _steer(s: _Search, enabled, target, minimal, anneal=False, anneal_moves=None):
@@ -653,12 +681,14 @@ class DesignSession:
     check on small puzzles).
 
     ``puzzle_or_grid``: a Puzzle with its solution (its own hidden clues are the default mask)
-    or a voxel grid. Masks are bool arrays over lines, True = clue hidden."""
+    or a voxel grid. Masks are bool arrays over lines, True = clue hidden. ``compile_ahead``
+    False leaves compiling to the kernels' first calls (the warm-up's ``masks`` part)."""
 
-    def __init__(self, puzzle_or_grid):
+    def __init__(self, puzzle_or_grid, *, compile_ahead: bool = True):
         # the net is built by solver kernels: compiled here (or waited for, when a warm-up is
         # compiling them) once, and reported by the first check
-        self._compile_s = prepare()
+        self._prepare = prepare if compile_ahead else (lambda: 0.0)
+        self._compile_s = self._prepare()
         self.full, self.hidden = _full_puzzle(puzzle_or_grid)
         self.net = build_net(self.full)
         self.mw = mp.new_mask_work(self.net)
@@ -696,7 +726,7 @@ class DesignSession:
         """Whether the puzzle with clues ``hidden`` is unique and solvable at ``logic``, its score,
         and which cells logic leaves undecided. When logic does not settle it, uniqueness is
         decided by the full solver within ``search_time`` seconds (verdict "unknown" after)."""
-        compile_s, self._compile_s = prepare() + self._compile_s, 0.0
+        compile_s, self._compile_s = self._prepare() + self._compile_s, 0.0
         t0 = time.perf_counter()
         h, enabled, cover, st = self._logic(hidden, logic)
         undecided = self.mw.state == UNKNOWN
@@ -723,7 +753,7 @@ class DesignSession:
         """Up to ``k`` hidden clues whose showing settles the most undecided cells (by line
         propagation from what ``logic`` already deduced), best first; [] when logic already
         solves the puzzle."""
-        prepare()
+        self._prepare()
         h, enabled, cover, st = self._logic(hidden, logic)
         if st == mp.RUN_SOLVED:
             return []

@@ -79,6 +79,14 @@ def _mset(c, v, li, state, trail, ctl, cs, cl, unk, who):
     who[c] = li
 
 
+@njit(inline="always")
+def _copy_into(dst, src):
+    # not ``dst[:] = src``: an array-to-array assignment compiles numba's shape-mismatch message
+    # (str/repr kernels, 1.8 CPU s), which nothing else the add-on warms up needs
+    for i in range(len(dst)):
+        dst[i] = src[i]
+
+
 @njit
 def _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
     """Line solve of li on the current state; 0 ok (result in buf_out), else a contradiction."""
@@ -197,7 +205,7 @@ def reset(net, mw):
     """All cells unknown, nothing queued, no line has deduced anything."""
     state, unk, q, inq, who, contrib, ctl, lens = mw[0], mw[2], mw[3], mw[4], mw[8], mw[9], mw[10], mw[11]
     state[:] = UNKNOWN
-    unk[:] = lens
+    _copy_into(unk, lens)
     _clear(q, inq)
     inq[:] = 0
     who[:] = WHO_NONE
@@ -413,7 +421,7 @@ def greedy_chunk(net, enabled, order, mw, inc, cur_contrib, cover, gstats, probe
             if cur_contrib[li] != 0:
                 st = run_lines(net, enabled, mw)
                 if st == RUN_SOLVED:
-                    cur_contrib[:] = mw[9]
+                    _copy_into(cur_contrib, mw[9])
                 elif st == RUN_STALLED:
                     st = probe_closure(net, enabled, cover, mw, trial_apps)
                     # a probe's contradiction is no deduction, so contrib says nothing about need

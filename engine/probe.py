@@ -394,7 +394,8 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
                     elif ok1 and seen_stamp[c] == stamp and seen_val[c] == state[c]:
                         buf[n_common] = c
                         n_common += 1
-                    if _add_rel(_lit(c, 3 - state[c]), not_p, ctl, head, nxt, tgt, hkeys, hgen):
+                    # int8 as the other calls pass it: one signature of _lit
+                    if _add_rel(_lit(c, np.int8(3 - state[c])), not_p, ctl, head, nxt, tgt, hkeys, hgen):
                         needs[c] = 1
                         stats[S_EDGES] += 1
                 # the common cells' values: still in the state until the undo below

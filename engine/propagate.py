@@ -585,5 +585,5 @@ def prepass_lines(ls_id, budget, net, w, start, stop):
             if v == 0:
                 return False
             if v != state[c]:
-                set_cell(c, v, net, w)
+                set_cell(c, np.int8(v), net, w)  # int8 as search's assume passes it: one signature
     return True

@@ -15,7 +15,10 @@ Parts (``PARTS``), each a list of named steps (the add-on shows "Preparing solve
 - ``seed``: the seed study's linesolver, in the full method and the schedulers;
 - ``grade``: the difficulty score (``solve(grade=True)``);
 - ``design``: Hide Clues (both logics, its methods, a difficulty band), the live check and
-  Suggest Clue (``design.prepare`` ensures it with ``solve``).
+  Suggest Clue (``design.prepare`` ensures it with ``solve``);
+- ``masks``: the design's own kernels (``maskprop``) alone, through the same designs and checks
+  minus their solves: the add-on compiles them in the process that compiled Make's while
+  another compiles the solver's, and ``design`` then only loads them.
 A session that never asks for the seed's methods never compiles them. The inputs are built
 with the same functions and types as real ones, so every kernel signature a real call uses is
 compiled here (scripts/compile_times.py --workload warmup lists any a real workload still had to
@@ -125,12 +128,29 @@ def _live_check():
     s.check(None)
 
 
+def _masks():
+    """``_designing`` and ``_live_check`` without the solver: each design's search and grade
+    without its final check, live checks of masks logic settles (no search) and the gains of
+    showing a clue (Suggest Clue). No solver kernel is compiled here but the few that build the
+    net and the line solvers every design kernel calls."""
+    from .design import DesignSession, search_masks
+    g = _design_grid()
+    search_masks(g)
+    search_masks(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
+    search_masks(g, method="random", start="current")
+    s = DesignSession(g, compile_ahead=False)
+    for logic in ("line", "probe"):
+        s.check(None, logic)  # every clue shown: logic solves it
+        s.suggest(np.ones(s.n_lines, bool), logic)  # none shown: nothing is deduced
+
+
 PARTS = {
     "make": [("voxelizer", _voxelizer)],
     "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
               ("probing and search", lambda: _probing("dp"))],
     "schedulers": [("seed schedulers", lambda: _schedulers("dp"))],
     "grade": [("difficulty score", _grading)],
+    "masks": [("design kernels", _masks)],
     "design": [("design", _designing), ("live check", _live_check)],
     "seed": [("seed linesolver", lambda: (_line_solving("seed"), _quick_search("seed"), _probing("seed"))),
              ("seed schedulers with the seed linesolver", lambda: _schedulers("seed"))],

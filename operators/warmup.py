@@ -1,15 +1,15 @@
 """Compiling the engine's kernels ahead, without blocking Blender.
 
-When the add-on is enabled, Python processes of their own (Blender's interpreter) compile the
-kernels of Make, of the full solver and then of the design tools into the add-on's kernel
-cache, two processes in parallel (``GROUPS``), and a thread here loads each finished part from
-that cache (well under a second). Why a process and not a thread: numba compiles holding the
-GIL most of the time, and a compiling thread beside Blender's UI stalled it for up to 0.5 s at
-a time (measured on the shared 2-core machine: 18 stalls over 100 ms during a 56 s warm-up);
-the processes also use the other core. A Make, a Solve, a Hide Clues or a live check started
-meanwhile waits for its part's process, then loads, instead of compiling the same kernels a
-second time (``engine.warmup.set_external``). If a process cannot run, the thread compiles
-here instead.
+When the add-on is enabled, two Python processes of their own (Blender's interpreter) compile
+kernels into the add-on's kernel cache in parallel (``GROUPS``): one Make's and then the design
+tools' own, the other the full solver's and then the rest the design tools need; a thread here
+loads each finished part from that cache (well under a second). Why a process and not a
+thread: numba compiles holding the GIL most of the time, and a compiling thread beside
+Blender's UI stalled it for up to 0.5 s at a time (measured on the shared 2-core machine: 18
+stalls over 100 ms during a 56 s warm-up); the processes also use the other core. A Make, a
+Solve, a Hide Clues or a live check started meanwhile waits for its part's process, then
+loads, instead of compiling the same kernels a second time (``engine.warmup.set_external``).
+If a process cannot run, the thread compiles here instead.
 
 ``status()`` / ``status_text()`` give the state the Solve panel and the preferences show:
 "Preparing solver... n/m", ready, or failed and why.
@@ -25,24 +25,35 @@ from typing import Any
 
 from . import runtime
 
-# One process per group, the groups in parallel, a group's parts in order. Design (Hide Clues,
-# the live check, Suggest Clue) comes after the solver in its process: its kernels call the
-# solver's (a process of its own would compile those a second time), and the first Solve, which
-# a user reaches before the design tools, does not wait for it.
-GROUPS = (("make",), ("solve", "design"))
+# One process per group, the groups in parallel, a group's parts in order. Make's kernels take
+# a fraction of the solver's, so Make's process then compiles the design tools' own kernels
+# (``masks``, which calls no solver kernel but the line solvers, compiled early in the other
+# process), while the other compiles the solver's; ``design`` (Hide Clues, the live check,
+# Suggest Clue: their kernels and the solver's) then waits for ``masks`` (``AFTER``) and only
+# loads. The first Solve, which a user reaches before the design tools, waits for neither.
+GROUPS = (("make", "masks"), ("solve", "design"))
 PARTS = tuple(p for group in GROUPS for p in group)
+AFTER = {"design": ("masks",)}  # part -> parts another process must have finished first
+# On a busy machine the design kernels must not take CPU from the solver's, which the first
+# Solve waits for: they compile at a lower priority (measured with other jobs on the 2 cores:
+# the first Solve waited up to 8.3 s when both compiled at the same priority). Once the solver's
+# process is done, it takes over what is left of them at the normal priority (``_take_over``).
+NICE = {"masks": 10}
+ONE_THREAD = ("make", "solve", "masks", "design")  # the order when Blender compiles them itself
 
 _state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0, "where": "",
                           "loaded": ()}
 _finished: dict = {}  # part -> threading.Event: the process compiled it (or stopped trying)
 _procs: list = []  # the compiling processes, while they run
+_doing: dict = {}  # process -> the part it is compiling
+_taken: set = set()  # parts whose process was stopped for another to finish them
 _thread = None
 
 # Run by Blender's Python in the second process: the engine imported under the add-on's own
 # package name (cached kernels name their modules, so the add-on loads only what was compiled
 # under its name), without the add-on itself (which needs bpy).
 _CHILD = r"""
-import importlib, sys, types
+import importlib, os, sys, types
 addon_dir, package, base, parts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(",")
 names = package.split(".")
 for i in range(1, len(names) + 1):
@@ -58,6 +69,11 @@ if base:
 warmup = importlib.import_module(package + ".engine.warmup")
 print("TOTAL %d" % sum(len(warmup.PARTS[p]) for p in parts), flush=True)
 for part in parts:
+    print("NEED " + part, flush=True)
+    # the parent answers once the parts this one builds on are done, with a niceness increment
+    nice = int(sys.stdin.readline().strip() or 0)
+    if nice and hasattr(os, "nice"):
+        os.nice(nice)
     warmup.run_parts([part], lambda name: print("STEP " + name, flush=True))
     print("PART " + part, flush=True)
 """
@@ -107,8 +123,18 @@ def _spawn(parts, base):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     return subprocess.Popen(
         [_python(), "-c", _CHILD, addon_dir, runtime.ADDON_PACKAGE, base, ",".join(parts)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.PIPE, text=True, env=env,
         creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
+
+
+def _take_over(part):
+    """Stop the process compiling ``part`` at a low priority: the caller's process, free now,
+    compiles what is left of it at the normal one. Nothing done is lost: numba saves each
+    kernel to the cache (atomically) as soon as it is compiled."""
+    for proc, doing in list(_doing.items()):
+        if doing == part and NICE.get(part) and proc.poll() is None:
+            _taken.add(part)
+            proc.terminate()
 
 
 def _follow(group, warm, problems):
@@ -123,6 +149,7 @@ def _follow(group, warm, problems):
         return
     _procs.append(proc)
     last = ""
+    steps = 0  # of the part it is compiling
     try:
         for line in proc.stdout:
             kind, _, arg = line.strip().partition(" ")
@@ -130,16 +157,36 @@ def _follow(group, warm, problems):
                 _state["total"] += int(arg)
             elif kind == "STEP":
                 _state["done"] += 1
+                steps += 1
+            elif kind == "NEED":
+                for before in AFTER.get(arg, ()):
+                    _take_over(before)
+                    _wait_for_process(before)
+                _doing[proc], steps = arg, 0
+                try:
+                    proc.stdin.write(f"{NICE.get(arg, 0)}\n")
+                    proc.stdin.flush()
+                except OSError:  # it stopped meanwhile; its output says why
+                    pass
             elif kind == "ERROR":
                 last = arg
             elif kind == "PART":
+                _doing.pop(proc, None)
                 _finished[arg].set()
                 warm.ensure(arg)  # loads what the process compiled
                 _loaded(arg)
+                for before in AFTER.get(arg, ()):
+                    if before in _taken and before not in _state["loaded"]:  # this process compiled
+                        warm.ensure(before)  # the rest of it: loads
+                        _loaded(before)
             elif line.strip():
                 last = line.strip()  # a traceback's last line says why
-        if proc.wait() != 0:
-            problems.append(last or f"exit status {proc.returncode}")
+        stopped = _doing.pop(proc, None)
+        code = proc.wait()
+        if stopped in _taken:  # its steps left are another process's now
+            _state["total"] -= len(warm.PARTS[stopped]) - steps
+        elif code != 0 and not _taken.intersection(group):
+            problems.append(last or f"exit status {code}")
     finally:
         for part in group:
             _finished[part].set()
@@ -174,7 +221,8 @@ def _work(parts, use_process):
                 warm.set_external(None)
             left = [p for p in parts if not warm.ready(p)]
         if left:
-            # no process (or it failed): compile here, in this thread
+            # no process (or it failed): compile here, in this thread, the solver first
+            left.sort(key=lambda p: ONE_THREAD.index(p) if p in ONE_THREAD else len(ONE_THREAD))
             _state.update(where="blender", total=_state["done"] + sum(len(warm.PARTS[p]) for p in left))
             for p in left:
                 warm.run_parts([p], lambda name: _state.__setitem__("done", _state["done"] + 1))
@@ -191,6 +239,8 @@ def start(parts=PARTS, use_process=True) -> threading.Thread:
     """Start preparing ``parts`` in the background (once; later calls return the same thread)."""
     global _thread
     if _thread is None:
+        _taken.clear()
+        _doing.clear()
         _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="", loaded=())
         _thread = threading.Thread(target=_work, args=(tuple(parts), use_process),
                                    name="nonogram: prepare solver", daemon=True)

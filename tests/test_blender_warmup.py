@@ -79,8 +79,12 @@ def test_warm_up_compiles_in_a_process_and_loads_here(fresh_warmup):
     assert st["state"] == "ready", st
     assert st["where"] == "process" and not st["error"], st
     assert st["done"] == st["total"] > 0
-    assert eng.ready("make", "solve", "design")  # loaded into Blender's process
+    assert eng.ready("make", "masks", "solve", "design")  # loaded into Blender's process
     assert st["loaded"].index("solve") < st["loaded"].index("design") and "make" in st["loaded"]
+    # the design part waited for the design kernels Make's process compiled (or took over the
+    # rest of them: then they are loaded after it)
+    loaded = st["loaded"]
+    assert loaded.index("masks") < loaded.index("design") or warm._taken == {"masks"}
     assert warm.status_text().startswith("Solver ready")
     runtime = addon_module("operators.runtime")
     assert runtime.numba_status()["warmup"] == warm.status_text()
@@ -104,6 +108,34 @@ def test_a_failing_process_falls_back_to_compiling_here(fresh_warmup, monkeypatc
     assert st["state"] == "ready" and st["where"] == "blender", st
     assert "no numba in this interpreter" in st["error"]
     assert eng.ready("make", "solve", "design")
+
+
+# Speaks the processes' protocol; its masks part never ends by itself (a slow, low-priority compile).
+SLOW_MASKS = r"""
+import sys, time
+parts = sys.argv[4].split(",")
+print("TOTAL %d" % len(parts), flush=True)
+for part in parts:
+    print("NEED " + part, flush=True)
+    sys.stdin.readline()
+    if part == "masks":
+        time.sleep(600)
+    print("STEP " + part, flush=True)
+    print("PART " + part, flush=True)
+"""
+
+
+def test_the_solver_process_takes_over_design_kernels_still_compiling(fresh_warmup, monkeypatch):
+    warm, eng = fresh_warmup
+    monkeypatch.setattr(warm, "_CHILD", SLOW_MASKS)
+    t0 = time.perf_counter()
+    warm.start().join(500)
+    st = warm.status()
+    assert time.perf_counter() - t0 < 300  # the masks process was stopped, not waited for
+    assert st["state"] == "ready" and st["where"] == "process" and not st["error"], st
+    assert st["done"] == st["total"] == 3  # make, solve, design: masks' step went with it
+    assert eng.ready("make", "masks", "solve", "design")
+    assert st["loaded"].index("design") < st["loaded"].index("masks")
 
 
 def test_solve_panel_shows_one_line_about_the_warm_up(fresh_warmup, monkeypatch):

@@ -139,6 +139,7 @@ def test_parts_follow_the_method_and_line_solver():
     assert warmup.parts_for("full", "seed") == ("solve", "seed")
     assert warmup.parts_for("hierarchical", "dp") == ("schedulers",)
     assert set(warmup.DEFAULT_PARTS) == {"make", "solve"}
+    assert "masks" in warmup.PARTS and "masks" not in warmup.DEFAULT_PARTS
 
 
 def test_ensure_waits_for_another_process_filling_the_cache():
@@ -168,6 +169,44 @@ def test_background_start_reports_its_steps():
     th.join(300)
     st = warmup.status()
     assert st["state"] == "ready" and st["done"] == st["total"] and "make" in st["parts"]
+
+
+MASKS = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from numba.core.registry import CPUDispatcher
+from engine import warmup
+from engine import design, maskprop, probe, propagate, quicksearch, search  # noqa: F401
+
+
+def kernels():
+    return {f"{m.__name__}.{name}" for m in list(sys.modules.values()) if (m.__name__ or "").startswith("engine.")
+            for name, v in vars(m).items() if isinstance(v, CPUDispatcher) and v.signatures}
+
+
+warmup.ensure("make", "masks")
+masks = kernels()
+warmup.ensure("solve", "design")
+print(json.dumps({"masks": sorted(masks), "design": sorted(kernels() - masks)}))
+"""
+
+
+def test_the_masks_part_compiles_the_design_kernels_without_the_solver():
+    """What lets the add-on compile the design's own kernels in Make's process while another
+    compiles the solver's: ``masks`` needs no solver kernel beyond the line solvers and the
+    net, and ``design`` after it needs no design kernel it did not compile (or load)."""
+    out = subprocess.run([sys.executable, "-c", MASKS, str(ROOT)], capture_output=True, text=True,
+                         timeout=900, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    masks, later = set(got["masks"]), set(got["design"])
+    assert {"engine.maskprop.run_logic", "engine.maskprop.rounds", "engine.maskprop.greedy_chunk",
+            "engine.maskprop.reveal_gains"} <= masks
+    assert not {k for k in masks if k.startswith(("engine.probe.", "engine.quicksearch.", "engine.search."))}
+    assert "engine.propagate._propagate" not in masks
+    # the solver came after, as the design's check needs it (kernels loaded from the cache show
+    # only where Python calls them: probe_round, not the _propagate it calls)
+    assert "engine.probe.probe_round" in later
+    assert not {k for k in later if k.startswith("engine.maskprop.")}
 
 
 SESSION = r"""
