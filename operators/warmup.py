@@ -48,6 +48,7 @@ _procs: list = []  # the compiling processes, while they run
 _doing: dict = {}  # process -> the part it is compiling
 _taken: set = set()  # parts whose process was stopped for another to finish them
 _thread = None
+_stop = threading.Event()  # the current run's: set by unregister(), the add-on is going away
 
 # Run by Blender's Python in the second process: the engine imported under the add-on's own
 # package name (cached kernels name their modules, so the add-on loads only what was compiled
@@ -137,7 +138,7 @@ def _take_over(part):
             proc.terminate()
 
 
-def _follow(group, warm, problems):
+def _follow(group, warm, problems, stop):
     """Compile the parts of ``group`` in a process of their own and load each here once it is
     in the cache."""
     try:
@@ -148,6 +149,8 @@ def _follow(group, warm, problems):
             _finished[part].set()
         return
     _procs.append(proc)
+    if stop.is_set():  # disabled while it was starting: unregister() may have missed it
+        proc.terminate()
     last = ""
     steps = 0  # of the part it is compiling
     try:
@@ -192,7 +195,7 @@ def _follow(group, warm, problems):
             _finished[part].set()
 
 
-def _work(parts, use_process):
+def _work(parts, use_process, stop):
     t0 = time.perf_counter()
     try:
         warm = runtime.engine("warmup")  # imports numba here, in this thread
@@ -210,7 +213,8 @@ def _work(parts, use_process):
                 _finished[p] = threading.Event()
             warm.set_external(_wait_for_process)
             _state["where"] = "process"
-            followers = [threading.Thread(target=_follow, args=(g, warm, problems), daemon=True)
+            followers = [threading.Thread(target=_follow, args=(g, warm, problems, stop),
+                                        daemon=True)
                          for g in groups]
             try:
                 for t in followers:
@@ -220,29 +224,38 @@ def _work(parts, use_process):
             finally:
                 warm.set_external(None)
             left = [p for p in parts if not warm.ready(p)]
+        if stop.is_set():
+            # disabled meanwhile (its processes were stopped): compile nothing in Blender
+            _state.update(state="idle")
+            return
         if left:
             # no process (or it failed): compile here, in this thread, the solver first
             left.sort(key=lambda p: ONE_THREAD.index(p) if p in ONE_THREAD else len(ONE_THREAD))
             _state.update(where="blender", total=_state["done"] + sum(len(warm.PARTS[p]) for p in left))
             for p in left:
+                if stop.is_set():  # disabled meanwhile: the part being compiled cannot be cut short
+                    _state.update(state="idle")
+                    return
                 warm.run_parts([p], lambda name: _state.__setitem__("done", _state["done"] + 1))
                 _loaded(p)
         _state.update(state="ready", error=f"(compiled in Blender: {problems[0]})" if problems else "")
     except Exception as exc:
         _state.update(state="failed", error=f"{type(exc).__name__}: {exc}")
     finally:
-        _state["seconds"] = time.perf_counter() - t0
-        _procs.clear()
+        if not stop.is_set():  # a stopped run leaves the state to the next one
+            _state["seconds"] = time.perf_counter() - t0
+            _procs.clear()
 
 
 def start(parts=PARTS, use_process=True) -> threading.Thread:
     """Start preparing ``parts`` in the background (once; later calls return the same thread)."""
-    global _thread
+    global _thread, _stop
     if _thread is None:
+        _stop = threading.Event()
         _taken.clear()
         _doing.clear()
         _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="", loaded=())
-        _thread = threading.Thread(target=_work, args=(tuple(parts), use_process),
+        _thread = threading.Thread(target=_work, args=(tuple(parts), use_process, _stop),
                                    name="nonogram: prepare solver", daemon=True)
         _thread.start()
     return _thread
@@ -262,9 +275,14 @@ def register():
 
 
 def unregister():
+    global _thread
     import bpy
     if bpy.app.timers.is_registered(_start_later):
         bpy.app.timers.unregister(_start_later)
+    # the run ends without compiling in Blender what its stopped processes left undone, and
+    # enabling the add-on again starts a new one
+    _stop.set()
+    _thread = None
     for proc in list(_procs):
         if proc.poll() is None:
             proc.terminate()

@@ -159,3 +159,39 @@ def test_solve_panel_shows_one_line_about_the_warm_up(fresh_warmup, monkeypatch)
     assert lines() == ["Solver preparation failed: OSError: boom"]
     monkeypatch.setattr(warm, "_state", dict(warm._state, state="ready", seconds=12.3, error=""))
     assert lines() == ["Solver ready (prepared in 12 s)"]
+
+
+# Speaks the processes' protocol and never finishes a part.
+STUCK = r"""
+import sys, time
+parts = sys.argv[4].split(",")
+print("TOTAL %d" % len(parts), flush=True)
+print("NEED " + parts[0], flush=True)
+sys.stdin.readline()
+time.sleep(600)
+"""
+
+
+def test_disabling_stops_the_warm_up_without_compiling_in_blender(fresh_warmup, monkeypatch):
+    """unregister() stops the compiling processes; the run then ends instead of compiling their
+    parts in Blender's process (as it does when a process fails), and a new start begins anew."""
+    warm, eng = fresh_warmup
+    monkeypatch.setattr(warm, "_CHILD", STUCK)
+    th = warm.start()
+    t0 = time.perf_counter()
+    while sum(p.poll() is None for p in warm._procs) < 2 and time.perf_counter() - t0 < 60:
+        time.sleep(0.05)
+    procs = [p for p in warm._procs if p.poll() is None]
+    assert len(procs) == 2, warm.status()
+    warm.unregister()
+    th.join(30)
+    assert not th.is_alive()
+    assert all(p.wait(10) is not None for p in procs)
+    assert warm.status()["state"] == "idle", warm.status()
+    assert not eng.ready("make") and not eng.ready("solve")  # nothing compiled here
+    assert warm._thread is None
+    th2 = warm.start()  # enabled again: a new run
+    assert th2 is not th and warm.status()["state"] == "running"
+    warm.unregister()
+    th2.join(30)
+    assert not th2.is_alive()
