@@ -125,6 +125,15 @@ def _add_rel(src, dst, ctl, head, nxt, tgt, hkeys, hgen):
     return True
 
 
+def relation_literals(pr):
+    """The relations stored now, as arrays (src, dst) of literals (2 * cell + 1 for filled, 2 *
+    cell for empty): src true implies dst true in the state they were derived in and in every
+    extension of it. Read from the store's hashed set (the entries of the current generation)."""
+    gen = int(pr.ctl[C_GEN]) & 0x7FFFFFFF
+    keys = pr.hkeys[(pr.hgen == gen) & (pr.hkeys != 0)]
+    return keys >> 32, (keys & 0xFFFFFFFF) - 1
+
+
 # The kernels below follow propagate.py's calling convention: plain arrays, inlined helpers,
 # tuples unpacked once per entry. ``_close`` and ``_assume`` take propagate's arrays in
 # ``_propagate``'s order, then the relation store's.

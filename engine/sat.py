@@ -37,6 +37,14 @@ except (ImportError, ValueError) as exc:
 SOLVER_NAME = "cadical195"
 
 
+# Conflicts of the first step for a CNF of up to FIRST_CHUNK_LITERALS literals (``encoding_size``;
+# a 25x25 tournament puzzle's is ~0.22M), fewer for larger ones (at least 100). Measured in
+# first-solution mode on the 206 ICGA 2018-2020 tournament puzzles (every 10th) that reached
+# the hand-over, on a shared machine: starting at 300 conflicts, 1.26M conflicts in all
+# (84.0 s CPU); at 2000, 1.12M (76.7 s); one uninterrupted call from the root needed 0.84M.
+FIRST_CHUNK = 2000
+FIRST_CHUNK_LITERALS = 300_000
+
 _TRUE = 1 << 40  # a literal that is always true (its negation always false)
 
 
@@ -161,12 +169,28 @@ def line_clauses(net, state, li, top, out):
     return _count_clauses(cells, kind, int(nums[0]), top, out)
 
 
+def implication_clauses(state, src, dst):
+    """Binary clauses (not src or dst) of implications between literals in probing's coding
+    (``probe.relation_literals``: 2 * cell + 1 for filled), those between two cells unknown in
+    ``state``. Probing derives them across lines, where the CNF's unit propagation (exact only
+    line by line) cannot: measured on the slowest ICGA 2018/2020 tournament puzzles, see
+    ``search.SAT_PROBE_CLAUSES``."""
+    src, dst = np.asarray(src, np.int64), np.asarray(dst, np.int64)
+    a, b = src >> 1, dst >> 1
+    keep = (state[a] == UNKNOWN) & (state[b] == UNKNOWN)
+    sa = np.where(src & 1, a + 1, -(a + 1))[keep]
+    sb = np.where(dst & 1, b + 1, -(b + 1))[keep]
+    return np.stack([-sa, sb], axis=1).reshape(-1, 2)
+
+
 class SatSearch:
     """A CDCL solver over the puzzle's CNF, built and run in chunks (``feed``, then ``step``)
     so that the caller can honour time limits and cancellation between them. ``constrained``:
-    the cells a clue covers (solutions differ only there; the others are returned empty)."""
+    the cells a clue covers (solutions differ only there; the others are returned empty).
+    ``implications``: (src, dst) literal arrays that hold under ``state`` (probing's relations,
+    ``implication_clauses``), added as binary clauses."""
 
-    def __init__(self, net, state, constrained):
+    def __init__(self, net, state, constrained, implications=None):
         self.net, self.state = net, np.asarray(state, np.int8)
         self.n_cells = len(state)
         self.constrained = np.asarray(constrained, bool)
@@ -176,7 +200,13 @@ class SatSearch:
         units = [[int(c) + 1] if self.state[c] == FILLED else [-(int(c) + 1)] for c in known]
         from pysat.solvers import Solver  # type: ignore[import-untyped]  # ImportError/OSError: a broken wheel
         self.solver = Solver(name=SOLVER_NAME, bootstrap_with=units)
-        self.chunk = 300  # conflicts per step (grows to SAT_CHUNK_S of work)
+        if implications is not None:
+            self.solver.append_formula(implication_clauses(self.state, *implications).tolist())
+        # conflicts per step (the caller sizes it to its time slices): the first ones long, as
+        # every call restarts the solver's own schedule, but shorter on large puzzles, where a
+        # conflict costs more (about in proportion to the CNF)
+        size = encoding_size(net, np.asarray(self.lines, np.int64))
+        self.chunk = int(np.clip(FIRST_CHUNK * FIRST_CHUNK_LITERALS / max(size, 1), 100, FIRST_CHUNK))
         self.conflicts = 0
 
     def feed(self, max_lines: int) -> bool:

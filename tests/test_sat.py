@@ -14,8 +14,9 @@ import pytest
 
 import engine.search as search
 from engine.cells import EMPTY, FILLED, UNKNOWN
-from engine.propagate import build_net
-from engine.sat import HAVE_SAT, SAT_ERROR, SatSearch
+from engine.probe import C_MAX_TIER, P_CONTRADICTION, close, new_probe, probe_round, relation_literals, reset_relations
+from engine.propagate import LS_DP, build_net, new_work, queue_all
+from engine.sat import HAVE_SAT, SAT_ERROR, SatSearch, implication_clauses
 from engine.solve import solve
 from test_solve_random import SMALL_2D, SMALL_3D, enumerate_solutions, random_puzzles, satisfies, tournament_puzzles
 
@@ -23,10 +24,10 @@ if not HAVE_SAT:
     pytest.skip(f"python-sat is not installed ({SAT_ERROR})", allow_module_level=True)
 
 
-def sat_solutions(p, state):
+def sat_solutions(p, state, implications=None):
     """Every solution of the CNF under ``state`` (blocking each one found)."""
     constrained = np.diff(build_net(p).cell_start) > 0
-    ss = SatSearch(build_net(p), state, constrained)
+    ss = SatSearch(build_net(p), state, constrained, implications)
     assert ss.feed(1 << 30)
     ss.chunk = 1 << 20
     out = []
@@ -72,6 +73,44 @@ def test_models_are_the_solutions(shapes, seed):
             np.unpackbits(np.frombuffer(k, np.uint8))[:p.n_cells].astype(bool)[pick], base[pick]))
         assert want == keys(sat_solutions(p, state)), (p.clues(), state)
     assert sum(1 for k in n_sols if k == 0) >= 3 and sum(1 for k in n_sols if k >= 2) >= 3, n_sols
+
+
+def probed_root(p):
+    """Line solving and probing to their fixpoint, as the search's root: (state, relations as
+    literal pairs), or None on a contradiction."""
+    net = build_net(p)
+    w = new_work(net)
+    pr = new_probe(p.n_cells, 1 << 14)
+    queue_all(net, w)
+    if not close(LS_DP, None, True, 0, net, w, pr):
+        return None
+    reset_relations(pr, True)
+    pr.ctl[C_MAX_TIER] = 1
+    n_target = int(np.count_nonzero(np.diff(net.cell_start) > 0))
+    if probe_round(LS_DP, None, True, n_target, 1 << 40, net, w, pr) == P_CONTRADICTION:
+        return None
+    return w.state.copy(), relation_literals(pr)
+
+
+@pytest.mark.parametrize("shapes,seed", [(SMALL_2D, 21), (SMALL_3D, 22)])
+def test_probe_implications_keep_the_solutions(shapes, seed):
+    """Probing's relations at the root, added as binary clauses, leave the CNF's models exactly
+    the puzzle's solutions that extend the root state (a clause of the wrong sign or from the
+    wrong state would cut some off)."""
+    rng = np.random.default_rng(seed)
+    n_rel = 0
+    for p in random_puzzles(rng, 60, shapes, hide_max=0.5):
+        root = probed_root(p)
+        if root is None:
+            continue
+        state, rel = root
+        n_rel += len(implication_clauses(state, *rel))
+        covered = np.diff(build_net(p).cell_start) > 0
+        known = state != UNKNOWN
+        truth = {np.packbits(s & covered).tobytes() for s in enumerate_solutions(p, limit=1 << 20)
+                 if np.array_equal(np.where(s, FILLED, EMPTY)[known], state[known])}
+        assert sorted(truth) == keys(sat_solutions(p, state, rel)), p.clues()
+    assert n_rel >= 50, n_rel
 
 
 cpsat = pytest.importorskip("benchmarks.cpsat", reason="benchmarks/cpsat.py not importable")
