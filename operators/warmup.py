@@ -131,10 +131,14 @@ def _spawn(parts, base):
 def _take_over(part):
     """Stop the process compiling ``part`` at a low priority: the caller's process, free now,
     compiles what is left of it at the normal one. Nothing done is lost: numba saves each
-    kernel to the cache (atomically) as soon as it is compiled."""
+    kernel to the cache (atomically) as soon as it is compiled. A process that has not reached
+    ``part`` yet is stopped when it does (``_follow``), so the caller never waits for it."""
+    done = _finished.get(part)
+    if not NICE.get(part) or (done is not None and done.is_set()):
+        return
+    _taken.add(part)
     for proc, doing in list(_doing.items()):
-        if doing == part and NICE.get(part) and proc.poll() is None:
-            _taken.add(part)
+        if doing == part and proc.poll() is None:
             proc.terminate()
 
 
@@ -164,8 +168,12 @@ def _follow(group, warm, problems, stop):
             elif kind == "NEED":
                 for before in AFTER.get(arg, ()):
                     _take_over(before)
-                    _wait_for_process(before)
+                    if before not in _taken:
+                        _wait_for_process(before)
                 _doing[proc], steps = arg, 0
+                if arg in _taken:  # the other process, free now, compiles it at normal priority
+                    proc.terminate()
+                    continue
                 try:
                     proc.stdin.write(f"{NICE.get(arg, 0)}\n")
                     proc.stdin.flush()

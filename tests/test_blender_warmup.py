@@ -195,3 +195,38 @@ def test_disabling_stops_the_warm_up_without_compiling_in_blender(fresh_warmup, 
     warm.unregister()
     th2.join(30)
     assert not th2.is_alive()
+
+
+# Make's part is slow: the solver's process needs the design kernels before Make's process has
+# even started on them.
+SLOW_MAKE = r"""
+import sys, time
+parts = sys.argv[4].split(",")
+print("TOTAL %d" % len(parts), flush=True)
+for part in parts:
+    if part == "make":
+        time.sleep(3)
+    print("NEED " + part, flush=True)
+    sys.stdin.readline()
+    if part == "masks":
+        time.sleep(600)
+    print("STEP " + part, flush=True)
+    print("PART " + part, flush=True)
+"""
+
+
+def test_the_take_over_holds_when_the_design_kernels_were_not_started(fresh_warmup, monkeypatch):
+    """The solver's process must not wait for a low-priority part its peer has not begun: it
+    takes it over at once, and the peer is stopped when it gets there."""
+    warm, eng = fresh_warmup
+    monkeypatch.setattr(warm, "_CHILD", SLOW_MAKE)
+    t0 = time.perf_counter()
+    th = warm.start()
+    th.join(120)
+    assert not th.is_alive(), warm.status()
+    assert time.perf_counter() - t0 < 120
+    st = warm.status()
+    assert st["state"] == "ready" and st["where"] == "process" and not st["error"], st
+    assert st["done"] == st["total"] == 3, st  # make, solve, design: masks' step went with it
+    assert eng.ready("make", "masks", "solve", "design")
+    assert "masks" in warm._taken
