@@ -110,24 +110,28 @@ def test_a_failing_process_falls_back_to_compiling_here(fresh_warmup, monkeypatc
     assert eng.ready("make", "solve", "design")
 
 
-# Speaks the processes' protocol; its masks part never ends by itself (a slow, low-priority compile).
-SLOW_MASKS = r"""
+def fake_child(make_s=0.0):
+    """A child speaking the processes' protocol: its make part takes ``make_s`` seconds and its
+    masks part never ends by itself (a slow, low-priority compile)."""
+    return r"""
 import sys, time
 parts = sys.argv[4].split(",")
 print("TOTAL %d" % len(parts), flush=True)
 for part in parts:
+    if part == "make":
+        time.sleep(MAKE_S)
     print("NEED " + part, flush=True)
     sys.stdin.readline()
     if part == "masks":
         time.sleep(600)
     print("STEP " + part, flush=True)
     print("PART " + part, flush=True)
-"""
+""".replace("MAKE_S", repr(float(make_s)))
 
 
 def test_the_solver_process_takes_over_design_kernels_still_compiling(fresh_warmup, monkeypatch):
     warm, eng = fresh_warmup
-    monkeypatch.setattr(warm, "_CHILD", SLOW_MASKS)
+    monkeypatch.setattr(warm, "_CHILD", fake_child())
     t0 = time.perf_counter()
     warm.start().join(500)
     st = warm.status()
@@ -197,29 +201,13 @@ def test_disabling_stops_the_warm_up_without_compiling_in_blender(fresh_warmup, 
     assert not th2.is_alive()
 
 
-# Make's part is slow: the solver's process needs the design kernels before Make's process has
-# even started on them.
-SLOW_MAKE = r"""
-import sys, time
-parts = sys.argv[4].split(",")
-print("TOTAL %d" % len(parts), flush=True)
-for part in parts:
-    if part == "make":
-        time.sleep(3)
-    print("NEED " + part, flush=True)
-    sys.stdin.readline()
-    if part == "masks":
-        time.sleep(600)
-    print("STEP " + part, flush=True)
-    print("PART " + part, flush=True)
-"""
-
-
 def test_the_take_over_holds_when_the_design_kernels_were_not_started(fresh_warmup, monkeypatch):
     """The solver's process must not wait for a low-priority part its peer has not begun: it
     takes it over at once, and the peer is stopped when it gets there."""
     warm, eng = fresh_warmup
-    monkeypatch.setattr(warm, "_CHILD", SLOW_MAKE)
+    # Make's part is slow: the solver's process needs the design kernels before Make's process
+    # has even started on them
+    monkeypatch.setattr(warm, "_CHILD", fake_child(make_s=3.0))
     t0 = time.perf_counter()
     th = warm.start()
     th.join(120)
