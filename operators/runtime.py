@@ -101,7 +101,8 @@ def numba_status() -> dict:
     """What the preferences show, without importing numba: ``version`` ('' when numba is not
     installed), ``error`` (why the kernels run as plain Python, '' when they compile),
     ``loaded`` (the engine is in use), ``cache_dir``, ``cache_files``, ``cache_bytes`` and
-    ``warmup`` (one line on compiling the kernels ahead, '' before it started)."""
+    ``warmup`` (one line on compiling the kernels ahead, '' before it started) and ``sat``
+    (python-sat's version, the search's CDCL fallback; '' when it is not installed)."""
     import importlib.metadata
     import importlib.util
     try:
@@ -123,9 +124,14 @@ def numba_status() -> dict:
     for f in files:
         with contextlib.suppress(OSError):
             size += os.path.getsize(f)
+    try:
+        sat = importlib.metadata.version("python-sat") if importlib.util.find_spec("pysat") else ""
+    except importlib.metadata.PackageNotFoundError:
+        sat = ""
     from . import warmup
     return {"version": version, "error": error, "loaded": jit is not None, "cache_dir": folder,
-            "cache_files": len(files), "cache_bytes": size, "warmup": warmup.status_text()}
+            "cache_files": len(files), "cache_bytes": size, "warmup": warmup.status_text(),
+            "sat": sat}
 
 
 def clear_kernel_cache() -> int:

@@ -71,6 +71,12 @@ def _draw_numba(box):
                   icon='CHECKMARK')
     if status.get("warmup"):
         col.label(text=status["warmup"], icon='TIME')
+    if status.get("sat"):
+        col.label(text=f"python-sat {status['sat']}: hard searches hand over to a SAT solver",
+                  icon='CHECKMARK')
+    else:
+        col.label(text="python-sat not installed: hard searches run without the SAT fallback",
+                  icon='INFO')
     col.label(text=f"Cache: {status['cache_dir']}")
     col.label(text=f"{status['cache_files']} files, {status['cache_bytes'] / 2**20:.1f} MiB"
               if os.path.isdir(status["cache_dir"]) else "Cache: empty")

@@ -260,6 +260,8 @@ def test_preferences_show_numba_and_the_keymap(addon):
     labels = [v for kind, v in log if kind == "label"]
     version = addon_module("operators.runtime").numba_status()["version"]
     assert version and f"numba {version}" in labels
+    sat = addon_module("operators.runtime").numba_status()["sat"]
+    assert any(t.startswith(f"python-sat {sat}:" if sat else "python-sat not installed") for t in labels)
     assert any(t.startswith("Cache: ") for t in labels)
     assert ("operator", "nonogram.clear_kernel_cache") in log
     drawn = {v for kind, v in log if kind == "prop"}

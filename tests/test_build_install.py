@@ -58,7 +58,8 @@ def test_zip_contents(linux_zip):
         assert needed in names
     assert "engine/learned_scheduler.json" in names  # the learned scheduler's weights ship too
     wheels = sorted(n for n in names if n.endswith(".whl"))
-    assert len(wheels) == 4 and all("x86_64" in w for w in wheels)
+    assert len(wheels) == 6 and all("x86_64" in w for w in wheels)
+    assert sum(w.startswith("wheels/python_sat-") for w in wheels) == 2  # the search's SAT fallback
     assert not any(n.startswith(("tests/", "scripts/", "docs/", "wheels/numpy", "dist/", "benchmarks/"))
                    for n in names)
     assert not any(n.startswith("engine/bench_") for n in names)  # development-only CLIs
@@ -85,7 +86,7 @@ INSTALL_SCRIPT = r"""
 import csv, json, os, sys, time, importlib, importlib.util
 t0 = time.perf_counter()
 import bpy
-for name in ("numba", "llvmlite"):
+for name in ("numba", "llvmlite", "pysat"):
     assert importlib.util.find_spec(name) is None, f"{name} importable before the install"
 zip_path, res_dir = sys.argv[-2], sys.argv[-1]
 r = bpy.ops.extensions.package_install_files(filepath=zip_path, repo="user_default",
@@ -132,6 +133,24 @@ with open(os.path.join(res_dir, "batch", "summary.csv"), newline="") as fh:
 # The preferences exist under the extension's package name; they see its kernel cache.
 got["prefs_resolution"] = bpy.context.preferences.addons[MOD].preferences.resolution
 got["numba_status"] = sys.modules[MOD + ".operators.runtime"].numba_status()
+# The search's CDCL fallback comes from the extension's python-sat wheel and really solves.
+import numpy as np
+import pysat
+sat = importlib.import_module(MOD + ".engine.sat")
+puzzle = importlib.import_module(MOD + ".engine.puzzle")
+propagate = importlib.import_module(MOD + ".engine.propagate")
+cells = importlib.import_module(MOD + ".engine.cells")
+# 2x2, every row and column one block of 1: both diagonals solve it
+net = propagate.build_net(puzzle.make_2d([[1], [1]], [[1], [1]]))
+ss = sat.SatSearch(net, np.full(4, cells.UNKNOWN, np.int8), np.ones(4, bool))
+ss.feed(1 << 30)
+found = []
+while (r := ss.step()) is not False:
+    if r is not None:
+        found.append(r.astype(int).tolist())
+        ss.block(r)
+ss.close()
+got.update(pysat_file=pysat.__file__, have_sat=sat.HAVE_SAT, sat_solutions=sorted(found))
 print("RESULT " + json.dumps(got))
 """
 
@@ -160,6 +179,9 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
     wheel_site = resources / "extensions" / ".local"
     assert Path(got["numba_file"]).is_relative_to(wheel_site), got["numba_file"]
     assert got["have_numba"] and not got["numba_error"]
+    # so does python-sat, and its CaDiCaL finds exactly the two diagonals of a 2x2 puzzle
+    assert Path(got["pysat_file"]).is_relative_to(wheel_site), got["pysat_file"]
+    assert got["have_sat"] and got["sat_solutions"] == [[0, 1, 1, 0], [1, 0, 0, 1]]
     # our kernels cache in the extension's folder (numba_status below), numba's own setting
     # stays as it was for every other user of numba in the process
     assert not got["numba_cache"], got["numba_cache"]
@@ -181,5 +203,6 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
     assert status["version"] and not status["error"] and status["loaded"]
     assert Path(status["cache_dir"]).is_relative_to(resources / "extensions"), status
     assert status["cache_files"] > 0 and status["cache_bytes"] > 0
+    assert status["sat"] == "1.9.dev22"
     print(f"install {got['t_install']:.1f} s, Make Nonogram (cold JIT) {got['t_make']:.1f} s, "
           f"batch (cold JIT of the solver) {got['t_batch']:.1f} s")
