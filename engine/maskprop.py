@@ -341,9 +341,9 @@ def probe_closure(net, enabled, cover, mw, max_apps):
     return RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED
 
 
-@njit
 def run_logic(net, enabled, cover, mw, probe, max_apps):
-    """Line propagation, then (``probe``) probing when it stalls; a RUN_* status."""
+    """Line propagation, then (``probe``) probing when it stalls; a RUN_* status. Plain Python
+    over the two kernels: a kernel calling them would compile the line solvers once more."""
     st = run_lines(net, enabled, mw)
     if st == RUN_STALLED and probe:
         st = probe_closure(net, enabled, cover, mw, max_apps)
@@ -500,13 +500,12 @@ def build_chunk(net, enabled, key, mw, gain, bctl, order_out, max_steps):
     return RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED
 
 
-@njit
 def redundant_after_reveal(net, enabled, key, reveal, mw, out):
     """The annealing move's core: with line ``reveal`` shown as well, run propagation taking
     ``reveal`` first and the other lines by ``key``; the shown lines that then deduced nothing
-    are written to ``out`` (they can all be hidden together). Returns their count, or -1 when
-    the run did not solve (``enabled`` must solve the puzzle). ``enabled`` is left as it was."""
-    kinds = net[2]
+    are written to ``out`` (they can all be hidden together), in line order. Returns their
+    count, or -1 when the run did not solve (``enabled`` must solve the puzzle). ``enabled`` is
+    left as it was. Plain Python, for the reason given at ``run_logic``."""
     was = enabled[reveal]
     enabled[reveal] = 1
     k0 = key[reveal]
@@ -516,13 +515,11 @@ def redundant_after_reveal(net, enabled, key, reveal, mw, out):
     enabled[reveal] = was
     if st != RUN_SOLVED:
         return -1
-    contrib = mw[9]
-    m = 0
-    for li in range(len(kinds)):
-        if (enabled[li] or li == reveal) and contrib[li] == 0:
-            out[m] = li
-            m += 1
-    return m
+    shown = enabled != 0
+    shown[reveal] = True
+    idle = np.flatnonzero(shown & (mw.contrib == 0))
+    out[:len(idle)] = idle
+    return len(idle)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -655,16 +652,14 @@ def new_incr(n_cells: int, solution_state) -> Incr:
                 np.zeros(n_cells, np.int64), np.asarray(solution_state, np.int8).copy(), np.zeros(2, np.int64))
 
 
-@njit
 def incr_init(net, enabled, mw, inc):
     """Run line propagation from scratch and keep it as the base of incremental trials: every
-    cell's position in the run (``pos``) and the line that deduced it (``mw.who``)."""
+    cell's position in the run (``pos``) and the line that deduced it (``mw.who``). Plain
+    Python, for the reason given at ``run_logic``."""
     st = run_lines(net, enabled, mw)
-    pos, ictl = inc[0], inc[5]
-    trail, ctl = mw[1], mw[10]
-    for t in range(ctl[M_TLEN]):
-        pos[trail[t]] = t
-    ictl[0] = ctl[M_TLEN]
+    tlen = int(mw.ctl[M_TLEN])
+    inc.pos[mw.trail[:tlen]] = np.arange(tlen)
+    inc.ictl[0] = tlen
     return st
 
 

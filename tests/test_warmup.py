@@ -199,8 +199,8 @@ def test_the_masks_part_compiles_the_design_kernels_without_the_solver():
                          timeout=900, check=True)
     got = json.loads(out.stdout.strip().splitlines()[-1])
     masks, later = set(got["masks"]), set(got["design"])
-    assert {"engine.maskprop.run_logic", "engine.maskprop.rounds", "engine.maskprop.greedy_chunk",
-            "engine.maskprop.reveal_gains"} <= masks
+    assert {"engine.maskprop.run_lines", "engine.maskprop.probe_closure", "engine.maskprop.rounds",
+            "engine.maskprop.greedy_chunk", "engine.maskprop.reveal_gains"} <= masks
     assert not {k for k in masks if k.startswith(("engine.probe.", "engine.quicksearch.", "engine.search."))}
     assert "engine.propagate._propagate" not in masks
     # the solver came after, as the design's check needs it (kernels loaded from the cache show
