@@ -16,12 +16,14 @@ Encoding (cell c is variable c + 1; cells already known are unit clauses):
 """
 from __future__ import annotations
 
+import gc
 import importlib.util
 
 import numpy as np
 
 from .cells import FILLED, UNKNOWN
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN
+from .satblocks import blocks_cnf
 
 # python-sat is imported on first use (importing it takes ~0.4 s, and most puzzles never need
 # it); a wheel that is present but does not load shows then, and the search goes on without it.
@@ -183,6 +185,17 @@ def implication_clauses(state, src, dst):
     return np.stack([-sa, sb], axis=1).reshape(-1, 2)
 
 
+def _clause_adder(solver):
+    """(add, handle): the binding's C function that adds one clause to CaDiCaL, called directly
+    (pysat's ``append_formula`` wraps every clause in two Python calls and a type check), or
+    (None, None) when this pysat's internals differ (then ``append_formula``)."""
+    try:
+        import pysolvers  # type: ignore[import-not-found]
+        return pysolvers.cadical195_add_cl, solver.solver.cadical
+    except (ImportError, AttributeError):
+        return None, None
+
+
 class SatSearch:
     """A CDCL solver over the puzzle's CNF, built and run in chunks (``feed``, then ``step``)
     so that the caller can honour time limits and cancellation between them. ``constrained``:
@@ -200,8 +213,9 @@ class SatSearch:
         units = [[int(c) + 1] if self.state[c] == FILLED else [-(int(c) + 1)] for c in known]
         from pysat.solvers import Solver  # type: ignore[import-untyped]  # ImportError/OSError: a broken wheel
         self.solver = Solver(name=SOLVER_NAME, bootstrap_with=units)
+        self._adder = _clause_adder(self.solver)
         if implications is not None:
-            self.solver.append_formula(implication_clauses(self.state, *implications).tolist())
+            self._add_lists(implication_clauses(self.state, *implications).tolist())
         # conflicts per step (the caller sizes it to its time slices): the first ones long, as
         # every call restarts the solver's own schedule, but shorter on large puzzles, where a
         # conflict costs more (about in proportion to the CNF)
@@ -211,12 +225,45 @@ class SatSearch:
 
     def feed(self, max_lines: int) -> bool:
         """Encode up to ``max_lines`` more lines; True once every line is in the solver."""
-        out = []
-        for li in self.lines[:max_lines]:
-            self.top = line_clauses(self.net, self.state, li, self.top, out)
+        batch = self.lines[:max_lines]
         del self.lines[:max_lines]
-        self.solver.append_formula(out)
+        net = self.net
+        # the clause lists are many small containers: a collection of the whole process's
+        # objects every few hundred of them took most of the time (measured below)
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            i = 0
+            while i < len(batch):
+                j = i
+                while j < len(batch) and net[2][batch[j]] in (KIND_BLOCKS, KIND_PLAIN):
+                    j += 1
+                if j > i:
+                    lits, offs, self.top = blocks_cnf(net[0], net[1], net[3], net[4],
+                                                      np.asarray(batch[i:j], np.int64), self.top)
+                    self._add_flat(lits, offs)
+                    i = j
+                else:
+                    out = []
+                    self.top = line_clauses(net, self.state, batch[i], self.top, out)
+                    self._add_lists(out)
+                    i += 1
+        finally:
+            if was:
+                gc.enable()
         return not self.lines
+
+    def _add_lists(self, clauses):
+        add, ptr = self._adder
+        if ptr is None:
+            self.solver.append_formula(clauses)
+        else:
+            for c in clauses:
+                add(ptr, c)
+
+    def _add_flat(self, lits, offs):
+        flat, o = lits.tolist(), offs.tolist()
+        self._add_lists([flat[a:b] for a, b in zip(o[:-1], o[1:])])
 
     def step(self):
         """Run one chunk: a solution (bool array), False (no more solutions) or None (go on)."""
