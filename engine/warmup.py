@@ -88,6 +88,17 @@ def _probing(linesolver):
     solve(make_2d([[1]] * 4, [[1]] * 4), linesolver=linesolver, time_limit=10.0, want=1)
 
 
+def _sat_encoding():
+    """The CNF kernel of the search's CDCL fallback (``sat.py``), which the tiny puzzles above
+    never reach (it takes over after thousands of line solves): compiled here, with or without
+    python-sat, so a hard puzzle's hand-over does not compile inside its solve."""
+    from .propagate import build_net
+    from .puzzle import make_2d
+    from .satblocks import blocks_cnf
+    net = build_net(make_2d([[1]] * 4, [[1]] * 4))
+    blocks_cnf(net[0], net[1], net[3], net[4], np.arange(8, dtype=np.int64), 16)
+
+
 def _schedulers(linesolver):
     from .solve import COMPARE_CONFIGS, compare
     compare(_blob(), linesolver=linesolver, configs=COMPARE_CONFIGS, time_limit=10.0)
@@ -147,7 +158,7 @@ def _masks():
 PARTS = {
     "make": [("voxelizer", _voxelizer)],
     "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
-              ("probing and search", lambda: _probing("dp"))],
+              ("probing and search", lambda: _probing("dp")), ("SAT encoding", _sat_encoding)],
     "schedulers": [("seed schedulers", lambda: _schedulers("dp"))],
     "grade": [("difficulty score", _grading)],
     "masks": [("design kernels", _masks)],

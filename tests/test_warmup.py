@@ -47,11 +47,17 @@ def _real_solves():
     yield solve(puzzle_from_grid(line[0]), time_limit=5)
 
 
-def test_real_solves_compile_nothing_after_the_warm_up():
+def test_real_solves_compile_nothing_after_the_warm_up(monkeypatch):
     warmup.ensure(*warmup.DEFAULT_PARTS)
     before = _signatures()
     verdicts = [r.verdict for r in _real_solves()]
     assert "multiple" in verdicts and "unique" in verdicts
+    # the CDCL fallback's encoding too (it takes over at the first guess here, as on hard puzzles)
+    import engine.search as search
+    from engine.sat import HAVE_SAT
+    monkeypatch.setattr(search, "SAT_AFTER_STEPS", 0)
+    r = solve(puzzle_from_grid(np.random.default_rng(4).random((15, 15)) < 0.5), use_known=False)
+    assert r.verdict in ("unique", "multiple") and (r.stats["sat_conflicts"] >= 0) == HAVE_SAT
     after = _signatures()
     new = {k: v - before.get(k, set()) for k, v in after.items() if v - before.get(k, set())}
     assert not new, f"kernels compiled after the warm-up: {new}"
