@@ -11,8 +11,11 @@ TAAI 2011 puzzles our search could not settle in 10 s, CaDiCaL finds a solution 
 Encoding (cell c is variable c + 1; cells already known are unit clauses):
 - exact block lists (2D, and 3D plain clues: one block): order variables "block j starts at
   or before p" and cover variables (``_blocks_clauses``);
-- 3D circle / square clues: the filled count by a sequential counter, and the block count
-  (block starts ``x_i and not x_(i-1)``) by a counter as well: exactly 2, at least 3.
+- 3D circle / square clues: one automaton per line whose states count the filled cells and
+  the blocks together (``_count_blocks_clauses``). It replaced a sequential counter for the
+  filled count beside one for the block starts (exactly 2, at least 3), whose unit propagation
+  sees neither with the other: from the root of 20^3 white noise (every clue shown), CaDiCaL
+  met a first solution after 1.3k conflicts (1.4 s) instead of 17.6k (14.4 s).
 """
 from __future__ import annotations
 
@@ -121,25 +124,113 @@ def _blocks_clauses(cells, blocks, new, out):
         out.append([-cells[i]] + cover[i])
 
 
-def _count_clauses(cells, kind, total, top, out):
-    """Clauses of a 3D circle / square clue: ``total`` filled cells in 2 / at least 3 blocks.
-    Returns the new top variable."""
-    from pysat.card import CardEnc, EncType  # type: ignore[import-untyped]
-    r = CardEnc.equals(lits=cells, bound=total, top_id=top, encoding=EncType.seqcounter)
-    out.extend(r.clauses)
-    top = max(top, r.nv)
-    starts = [cells[0]]
-    for i in range(1, len(cells)):
-        top += 1
-        y = top
-        starts.append(y)
-        out.extend(([-y, cells[i]], [-y, -cells[i - 1]], [y, -cells[i], cells[i - 1]]))
-    if kind == KIND_CIRCLE:
-        r = CardEnc.equals(lits=starts, bound=2, top_id=top, encoding=EncType.seqcounter)
-    else:
-        r = CardEnc.atleast(lits=starts, bound=3, top_id=top, encoding=EncType.seqcounter)
-    out.extend(r.clauses)
-    return max(top, r.nv)
+def _count_step(q, v, kind, total):
+    """The state after reading cell value ``v`` (0/1) in state ``q`` = (filled so far, blocks so
+    far capped at 3, last cell filled) of a circle / square clue's automaton; None past the
+    total or at a circle's third block."""
+    f, b, p = q
+    if not v:
+        return (f, b, 0)
+    if f == total or (kind == KIND_CIRCLE and b == 2 and not p):
+        return None
+    return (f + 1, min(b + (not p), 3), 1)
+
+
+def _count_blocks_states(n, kind, total, state):
+    """The layered automaton of a 3D circle / square clue over a line of ``n`` cells whose
+    values under ``state`` (FILLED / EMPTY / UNKNOWN per cell) are respected: layer i holds the
+    states (``_count_step``) after i cells reachable from the start and co-reachable to an
+    accepting state (``total`` filled in exactly 2 / at least 3 blocks). A list of n + 1 sorted
+    layers; all empty when the clue has no solution."""
+    values = [(0, 1) if v == UNKNOWN else ((1,) if v == FILLED else (0,)) for v in state[:n]]
+    layers = [{(0, 0, 0)}]
+    for i in range(n):
+        nxt = set()
+        for q in layers[-1]:
+            for v in values[i]:
+                r = _count_step(q, v, kind, total)
+                if r is not None and r[0] + (n - 1 - i) >= total:  # room for the rest
+                    nxt.add(r)
+        layers.append(nxt)
+    want = 2 if kind == KIND_CIRCLE else 3
+    layers[n] = {q for q in layers[n] if q[0] == total and q[1] == want}
+    for i in range(n - 1, -1, -1):
+        layers[i] = {q for q in layers[i] if any(_count_step(q, v, kind, total) in layers[i + 1] for v in values[i])}
+    return [sorted(layer) for layer in layers]
+
+
+def _count_blocks_clauses(cells, kind, total, state, new, out):
+    """Clauses of a 3D circle / square clue: ``total`` filled cells in 2 / at least 3 blocks,
+    as one automaton over the line (REGULAR, after Bacchus 2007): a variable per state of
+    ``_count_blocks_states`` (layers 1..n; the start is fixed), the transitions as clauses, and
+    support clauses both ways (a state needs a predecessor and a successor, a cell value a state
+    that reads it). The state's last bit is the cell it just read, so a state of layer i + 1
+    names its transition and needs no transition variable. Unit propagation on it is as strong
+    as the line solver's on this clue, where a counter for the filled cells beside one for the
+    block starts sees neither with the other."""
+    n = len(cells)
+    layers = _count_blocks_states(n, kind, total, state)
+    if not layers[0]:
+        out.append([])
+        return
+    var = [{layers[0][0]: _TRUE}]
+    for i in range(1, n + 1):
+        var.append({q: new() for q in layers[i]})
+    for i in range(n):
+        x = cells[i]
+        here, there = var[i], var[i + 1]
+        preds = {q: [] for q in there}
+        for q, a in here.items():
+            succ = []
+            for v in (0, 1):
+                r = _count_step(q, v, kind, total)
+                lit = x if v else -x
+                b = there.get(r)  # None: no solution goes on from q with v
+                if b is None:
+                    cl = [-lit] if a == _TRUE else [-a, -lit]
+                else:
+                    cl = [-lit, b] if a == _TRUE else [-a, -lit, b]
+                    succ.append(b)
+                    preds[r].append(a)
+                out.append(cl)
+            out.append(succ if a == _TRUE else [-a] + succ)
+        lit_support = ([x], [-x])  # value v -> some state of layer i + 1 that read v
+        for r, b in there.items():
+            ps = preds[r]
+            out.append([-b, x if r[2] else -x])
+            if _TRUE not in ps:
+                out.append([-b] + ps)
+            lit_support[r[2]].append(b)
+        out.append(lit_support[0])
+        out.append(lit_support[1])
+
+
+# Clauses of count clues by (length, kind, total, the line's known cells): a line's CNF is its
+# template's with the variables renumbered. Most lines of a 3D puzzle share a template (at the
+# root of 20^3 noise ~40 templates serve 1200 lines), and building one in Python costs ~2 ms.
+_TEMPLATES: dict = {}
+_MAX_TEMPLATES = 4096
+
+
+def _count_blocks_template(n, kind, total, line_state):
+    """(literals, clause ends, auxiliary variables) of ``_count_blocks_clauses`` over cells
+    1..n and auxiliaries from n + 1."""
+    key = (n, kind, total, np.asarray(line_state, np.int8).tobytes())
+    t = _TEMPLATES.get(key)
+    if t is None:
+        out = []
+        box = [n]
+
+        def new():
+            box[0] += 1
+            return box[0]
+        _count_blocks_clauses(list(range(1, n + 1)), kind, total, line_state, new, out)
+        t = (np.array([x for c in out for x in c], np.int64), np.cumsum([len(c) for c in out], dtype=np.int64),
+             box[0] - n)
+        if len(_TEMPLATES) >= _MAX_TEMPLATES:
+            _TEMPLATES.clear()
+        _TEMPLATES[key] = t
+    return t
 
 
 def open_lines(net, state):
@@ -154,12 +245,14 @@ def open_lines(net, state):
 
 def encoding_size(net, lines):
     """A rough count of the literals the CNF of ``lines`` takes: block lists grow with the
-    blocks' free positions, count clues with the square of the line length (the counters)."""
+    blocks' free positions, count clues with the automaton's states (the line's length times
+    the filled counts it may reach: ~20-50 literals per length and count value, measured)."""
     ls, kinds, cs, cd = net[0], net[2], net[3], net[4]
     n = (ls[lines + 1] - ls[lines]).astype(np.int64)
     k = (cs[lines + 1] - cs[lines]).astype(np.int64)
     counts = (kinds[lines] != KIND_BLOCKS) & (kinds[lines] != KIND_PLAIN)
-    return int(np.sum(np.where(counts, 8 * n * n, 6 * n * (k + 1) * 4)))
+    total = np.where(counts, cd[np.minimum(cs[lines], max(len(cd) - 1, 0))], 0) if len(cd) else 0
+    return int(np.sum(np.where(counts, 30 * n * (np.minimum(total, n - total) + 1), 6 * n * (k + 1) * 4)))
 
 
 def line_clauses(net, state, li, top, out):
@@ -177,7 +270,15 @@ def line_clauses(net, state, li, top, out):
             return box[0]
         _blocks_clauses(cells, [int(b) for b in nums if b > 0], new, out)
         return box[0]
-    return _count_clauses(cells, kind, int(nums[0]), top, out)
+    lits, ends, n_aux = _count_blocks_template(len(cells), kind, int(nums[0]), state[idx])
+    # the template's variables: 1..n the line's cells, then its own auxiliaries from top + 1
+    vmap = np.concatenate([[0], idx + 1, np.arange(top + 1, top + 1 + n_aux)])
+    mapped = np.where(lits > 0, vmap[np.abs(lits)], -vmap[np.abs(lits)]).tolist()
+    s = 0
+    for e in ends.tolist():
+        out.append(mapped[s:e])
+        s = e
+    return top + n_aux
 
 
 def implication_clauses(state, src, dst):

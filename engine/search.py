@@ -24,6 +24,7 @@ from .propagate import (CHUNK_GROWTH, DEFAULT_CACHE_SLOTS, LS_DP, S_CHECKS, S_LI
 from .puzzle import KIND_BLOCKS
 from .quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search
 from .sat import HAVE_SAT, SatSearch, encoding_size, open_lines
+from .walk import walk, walk_start, walkable
 
 STOPPED = -1  # driver-only status: a limit or the progress callback ended the run
 
@@ -90,6 +91,15 @@ RESTART_NODES = 64
 # 50 of 53 puzzles that probing search could not settle in 2 s gave nothing in 200k guesses).
 QUICK_STEPS_PER_CELL = 4
 QUICK_STEPS_PER_LINE = 2
+# Flips the walk (``walk.py``) may spend on each solution it looks for, when the quick search did
+# not settle a 3D puzzle of circle / square clues without a known solution: per unknown cell, at
+# most WALK_MAX_FLIPS. Measured on white noise (fill 0.35, every clue shown; CPU time on a shared
+# machine): a solution took 5-13 flips per cell at 20^3, 6-25 at 16^3, 90-600 at 12^3 (one seed
+# of five needed over 3500); 1M flips take ~1-3 s. A spent budget (a unique puzzle, or none)
+# hands over to probing and search unchanged.
+WALK_FLIPS_PER_CELL = 600
+WALK_MAX_FLIPS = 2_000_000
+WALK_SEED = 20261123
 # With a known solution the quick search walks to it and searches around it (``quicksearch.py``),
 # which pays on every kind of clue, so it runs for every puzzle with a larger budget.
 QUICK_STEPS_PER_CELL_KNOWN = 64
@@ -121,7 +131,7 @@ SAT_CHUNK_S = 0.1
 SAT_MIN_SLICE_S = 0.02
 # Puzzles whose CNF would be larger than this (``sat.encoding_size``, literals) are left to the
 # search: a 36^3 puzzle of count clues takes millions of clauses and tens of seconds to build.
-SAT_MAX_LITERALS = 4_000_000
+SAT_MAX_LITERALS = 8_000_000
 # Hand the root's probing relations (p=v -> q=w, derived across lines) to the CDCL solver as
 # binary clauses (``sat.implication_clauses``). Measured from the root (one uninterrupted CaDiCaL
 # call) on the 206 ICGA 2018-2020 tournament puzzles (every 10th) that reached the hand-over:
@@ -291,22 +301,29 @@ class _Driver:
         if w.stats[S_TLEN] == self.n_target:
             return self._complete(res, "line")
         settled = None
+        qst = Q_PAUSED
         if self.quick_budget() > 0:
             qst = self.quick()
             if qst == STOPPED:
                 res.solutions = list(self.found)
                 return self._stopped(res, w.state.copy())
             res.quick_nodes = int(self.qs.ctl[K_NODES])
-            if qst == Q_TWO:
-                # two solutions that differ on constrained cells, so no logic could have settled
-                # it: difficulty `search`; `state` is what line solving deduced (with want=1
-                # the first solution, and `search` says it took a guess to meet it)
-                res.solutions = list(self.found[:self.want])
-                res.verdict, res.difficulty = self._verdict(len(res.solutions)), "search"
-                res.order = w.trail[:int(w.stats[S_TLEN])].copy()
-                return self._finish(res, w.state.copy())
             if qst == Q_EXHAUSTED:
                 settled = int(self.qs.ctl[K_NSOL])  # 0 or 1: probing now only decides the difficulty
+        if qst == Q_PAUSED and WALK_FLIPS_PER_CELL > 0 and not len(self.known) and walkable(net):
+            qst = self.walk()
+            if qst == STOPPED:
+                res.solutions = list(self.found)
+                return self._stopped(res, w.state.copy())
+        if qst == Q_TWO:
+            # two solutions (of the quick search or the walk) that differ on constrained cells,
+            # so no logic could have settled it: difficulty `search`; `state` is what line
+            # solving deduced (with want=1 the first solution, and `search` says it took a
+            # guess to meet it)
+            res.solutions = list(self.found[:self.want])
+            res.verdict, res.difficulty = self._verdict(len(res.solutions)), "search"
+            res.order = w.trail[:int(w.stats[S_TLEN])].copy()
+            return self._finish(res, w.state.copy())
         self.new_node()
         st = self.probe_fixpoint("probing")
         res.probe_fixed = int(pr.ctl[C_CHANGED])
@@ -510,6 +527,34 @@ class _Driver:
         self.first_order = None  # the trail of the quick search's solution is gone
         undo_to(mark, net, w)
         return st
+
+    def walk(self):
+        """Walks (``walk.py``) from random grids until ``want`` distinct solutions are known or
+        the flip budget is spent: Q_TWO, Q_PAUSED (spent; solutions met stay in ``found``) or
+        STOPPED. A walk's solution is checked against every clue before it counts."""
+        net, w = self.net, self.w
+        rng = np.array([WALK_SEED], np.int64)
+        x, free = walk_start(net, w.state, rng)
+        per_solution = min(WALK_FLIPS_PER_CELL * int(np.count_nonzero(free)), WALK_MAX_FLIPS)
+        left = per_solution * max(self.want - len(self.found), 1)
+        chunk = 20_000
+        while left > 0:
+            if self.limits.stop(w, "searching"):
+                return STOPPED
+            n = min(chunk, left)
+            t = time.perf_counter()
+            bad = walk(net, x, free, n, rng)
+            left -= n
+            if bad == 0:
+                sol = x & (np.diff(net.cell_start) > 0)
+                if not satisfies_all(net, np.where(sol, FILLED, EMPTY).astype(np.int8)):
+                    raise AssertionError("the walk's solution breaks a clue")
+                if self.add_solution(sol, trail=False):
+                    return Q_TWO
+                x, free = walk_start(net, w.state, rng)  # the next walk from another grid
+            elif time.perf_counter() - t < self.limits.interval / 8:
+                chunk *= 2
+        return Q_PAUSED
 
     def _solution_order(self, tlen):
         """The order for a solution whose own trail was not kept: what logic deduced (the trail

@@ -86,6 +86,8 @@ def test_full_with_and_without_quick_search_agree(shapes, seed, monkeypatch):
     rng = np.random.default_rng(seed)
     puzzles = list(random_puzzles(rng, 100, shapes, mixed_share=0.2, hide_max=0.5))
     monkeypatch.setattr(search, "QUICK_STEPS_PER_CELL", 0)
+    # the walk would settle most puzzles whose quick budget is spent (tests/test_walk.py)
+    monkeypatch.setattr(search, "WALK_FLIPS_PER_CELL", 0)
     # use_known=False: a known solution would run the quick search with a budget of its own
     without = [solve(p, use_known=False) for p in puzzles]
     routes = set()

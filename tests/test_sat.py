@@ -1,9 +1,13 @@
 """The CNF encoding and SAT fallback (``engine/sat.py``) against enumeration and the CP-SAT
 reference.
 
+- A 3D circle / square clue's automaton, line by line: its models are the line's fillings that
+  satisfy the clue (``linebrute``), and unit propagation on it deduces what the line solver does
+  (every cell fixed in all fillings consistent with a partial line; a conflict when none is).
 - The encoding: the models of the CNF, projected on the cells, are exactly the solutions found
   by enumerating every grid, for random small 2D and 3D puzzles (every clue kind, hidden lines,
-  contradictory clue mixes), from an empty state and from partial states.
+  contradictory clue mixes; 3D shapes with lines of 5-6 cells for square clues), from an empty
+  state and from partial states.
 - The search with the fallback: ``solve``'s verdicts with the CDCL solver taking over at the
   first guess, and with the default hand-over, equal CP-SAT's on random puzzles too large to
   enumerate (uniqueness and first-solution modes).
@@ -15,11 +19,13 @@ import pytest
 import engine.search as search
 from engine.cells import EMPTY, FILLED, UNKNOWN
 from engine.probe import C_MAX_TIER, P_CONTRADICTION, close, new_probe, probe_round, relation_literals, reset_relations
-from engine.propagate import LS_DP, build_net, new_work, queue_all
-from engine.puzzle import KIND_BLOCKS, KIND_PLAIN
-from engine.sat import HAVE_SAT, SAT_ERROR, SatSearch, _blocks_clauses, implication_clauses, line_clauses
+from engine.propagate import LS_DP, build_net, known_line_ok, new_work, queue_all
+from engine.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
+from engine.sat import (HAVE_SAT, SAT_ERROR, SatSearch, _blocks_clauses, _count_blocks_clauses, implication_clauses,
+                        line_clauses)
 from engine.satblocks import blocks_cnf
 from engine.solve import solve
+from linebrute import all_fixes, brute_solve
 from test_solve_random import SMALL_2D, SMALL_3D, enumerate_solutions, random_puzzles, satisfies, tournament_puzzles
 
 if not HAVE_SAT:
@@ -111,11 +117,71 @@ def keys(sols):
     return sorted(np.packbits(s).tobytes() for s in sols)
 
 
-@pytest.mark.parametrize("shapes,seed", [(SMALL_2D, 11), (SMALL_3D, 12)])
-def test_models_are_the_solutions(shapes, seed):
+def test_count_clue_automaton_is_exact_and_propagates_like_the_line_solver():
+    from pysat.solvers import Solver
+    rng = np.random.default_rng(5)
+    n_checked = n_conflicts = 0
+    for n in range(1, 10):
+        cells = list(range(1, n + 1))
+        for kind in (KIND_CIRCLE, KIND_SQUARE):
+            for total in range(n + 1):
+                top = [n]
+
+                def new():
+                    top[0] += 1
+                    return top[0]
+                out = []
+                _count_blocks_clauses(cells, kind, total, np.full(n, UNKNOWN, np.int8), new, out)
+                want = {tuple(f) for f in all_fixes(n, kind, total).tolist()}
+                solver = Solver(name="cadical195", bootstrap_with=out)
+                try:
+                    got = set()
+                    while solver.solve():
+                        m = solver.get_model()
+                        bits = tuple(m[i] > 0 for i in range(n))
+                        got.add(bits)
+                        solver.add_clause([-(i + 1) if b else i + 1 for i, b in enumerate(bits)])
+                    assert got == want, (n, kind, total)
+                finally:
+                    solver.delete()
+                # every clause guarded by a selector assumed first: pysat's propagate() leaves
+                # out what the clauses imply on their own (decision level 0)
+                sel = top[0] + 1
+                solver = Solver(name="cadical195", bootstrap_with=[c + [-sel] for c in out])
+                try:
+                    for _ in range(6):
+                        pick = rng.random(n) < 0.4
+                        vals = rng.random(n) < total / n
+                        state = np.where(pick, np.where(vals, FILLED, EMPTY), UNKNOWN).astype(np.int8)
+                        ok, implied = solver.propagate(
+                            assumptions=[sel] + [i + 1 if state[i] == FILLED else -(i + 1) for i in np.flatnonzero(pick).tolist()])
+                        truth = brute_solve(state, kind, total)
+                        assert ok == (truth is not None), (n, kind, total, state)
+                        n_checked += 1
+                        if truth is None:
+                            n_conflicts += 1
+                            continue
+                        deduced = np.full(n, UNKNOWN, np.int8)
+                        for lit in implied:
+                            if abs(lit) <= n:
+                                deduced[abs(lit) - 1] = FILLED if lit > 0 else EMPTY
+                        assert np.array_equal(deduced, truth), (n, kind, total, state, deduced, truth)
+                finally:
+                    solver.delete()
+    assert n_checked > 500 and 50 < n_conflicts < n_checked - 200, (n_checked, n_conflicts)
+
+
+# 3D shapes with lines of 5-6 cells, where square clues (three blocks or more) occur
+LONG_3D = [(5, 2, 2), (1, 5, 3), (6, 2, 1), (2, 1, 6)]
+
+
+@pytest.mark.parametrize("shapes,seed,hide", [(SMALL_2D, 11, 0.4), (SMALL_3D, 12, 0.4), (LONG_3D, 13, 0.8)])
+def test_models_are_the_solutions(shapes, seed, hide):
     rng = np.random.default_rng(seed)
     n_sols = []
-    for p in random_puzzles(rng, 80, shapes, hide_max=0.4):
+    kinds = set()
+    for p in random_puzzles(rng, 80, shapes, hide_max=hide):
+        kinds.update(p.clue_kind.tolist())
         truth = enumerate_solutions(p, limit=1 << 20)
         # cells no clue covers are left empty by the SAT search: compare on the covered ones
         covered = np.diff(build_net(p).cell_start) > 0
@@ -133,10 +199,16 @@ def test_models_are_the_solutions(shapes, seed):
         if rng.random() < 0.3:
             base = base ^ (rng.random(p.n_cells) < 0.2)
         state = np.where(pick, np.where(base, FILLED, EMPTY), UNKNOWN).astype(np.int8)
+        net = build_net(p)
+        if not all(known_line_ok(li, net, state) for li in range(p.n_lines)
+                   if p.clue_kind[li] != KIND_NONE and not np.any(state[p.line(li)] == UNKNOWN)):
+            continue  # the CNF leaves out known lines: its callers' states satisfy them
         want = sorted(k for k in truth if np.array_equal(
             np.unpackbits(np.frombuffer(k, np.uint8))[:p.n_cells].astype(bool)[pick], base[pick]))
         assert want == keys(sat_solutions(p, state)), (p.clues(), state)
     assert sum(1 for k in n_sols if k == 0) >= 3 and sum(1 for k in n_sols if k >= 2) >= 3, n_sols
+    if shapes is LONG_3D:
+        assert {KIND_CIRCLE, KIND_SQUARE} <= kinds, kinds
 
 
 def probed_root(p):
