@@ -32,6 +32,7 @@ import time
 import numpy as np
 
 from . import jit
+from .cells import UNKNOWN
 
 _lock = threading.RLock()
 _done: set = set()
@@ -99,6 +100,20 @@ def _sat_encoding():
     blocks_cnf(net[0], net[1], net[3], net[4], np.arange(8, dtype=np.int64), 16)
 
 
+def _walking():
+    """The local search (``walk.py``) a loose 3D puzzle without a known solution gets after
+    the quick search: the tiny puzzles above never reach it."""
+    from .clues import puzzle_from_grid
+    from .propagate import build_net
+    from .walk import walk, walk_start
+    g = np.zeros((3, 3, 3), bool)
+    g[:, :, ::2] = True  # circles along z
+    net = build_net(puzzle_from_grid(g))
+    rng = np.array([1], np.int64)
+    x, free = walk_start(net, np.full(g.size, UNKNOWN, np.int8), rng)
+    walk(net, x, free, 50, rng)
+
+
 def _schedulers(linesolver):
     from .solve import COMPARE_CONFIGS, compare
     compare(_blob(), linesolver=linesolver, configs=COMPARE_CONFIGS, time_limit=10.0)
@@ -158,7 +173,8 @@ def _masks():
 PARTS = {
     "make": [("voxelizer", _voxelizer)],
     "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
-              ("probing and search", lambda: _probing("dp")), ("SAT encoding", _sat_encoding)],
+              ("probing and search", lambda: _probing("dp")), ("SAT encoding", _sat_encoding),
+              ("local search", _walking)],
     "schedulers": [("seed schedulers", lambda: _schedulers("dp"))],
     "grade": [("difficulty score", _grading)],
     "masks": [("design kernels", _masks)],

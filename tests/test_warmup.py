@@ -41,6 +41,8 @@ def _real_solves():
                 progress=lambda f, m: False)
     yield solve(puzzle_from_grid(rng.random((12, 11)) < 0.5), cache=False)
     yield solve(make_2d([[1]] * 5, [[1]] * 5), step_limit=10_000)
+    # 3D noise without its solution: the quick search stalls and the local search walks
+    yield solve(puzzle_from_grid(np.random.default_rng(1).random((8, 8, 8)) < 0.35), use_known=False)
     line = np.zeros((1, 1, 300), bool)
     line[0, 0, rng.random(300) < 0.5] = True
     yield solve(puzzle_from_grid(line), time_limit=5)
