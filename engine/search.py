@@ -124,8 +124,14 @@ SAT_FIRST_SHARE = 4.0
 # conflicts needed 2.7x the conflicts of one uninterrupted call, chunks of 2000 (~0.1 s) 1.07x.
 # Chunks grow while a step takes under half of this in CPU time (and under all of it in wall
 # time), shrink when one takes over 2.5x in wall time: sized by wall time alone, on a shared
-# machine they stayed near a few hundred conflicts.
-SAT_CHUNK_S = 0.1
+# machine they stayed near a few hundred conflicts. 0.3 rather than 0.1: in first-solution mode
+# on every 10th puzzle of the seven tournament sets (one process per setting, CPU time), 121.0 s
+# and 1.98M conflicts in all against 132.0 s and 2.13M (0.2: 128.5 s); the long tail gains most
+# (icga2017 #630: 3.0 s instead of 14.3 s; taai2011 16.4 s against 22.0 s) while sets of short
+# solves do not move (icga2020 13.8 / 13.6 s) and one got slower (icga2019 20.7 / 16.5 s: the
+# chunk boundaries change the solver's path, a few puzzles swing either way). A stop still comes
+# within ~0.6 s (a chunk grows to at most ~2x this in CPU time).
+SAT_CHUNK_S = 0.3
 # The shortest turn of the CDCL solver (s): short, as many puzzles are solved by the search soon
 # after the hand-over point.
 SAT_MIN_SLICE_S = 0.02

@@ -100,8 +100,10 @@ def test_cancel_from_progress(knotty):
     assert elapsed < 2.0, elapsed
     # called regularly while working, not only at the start
     gaps = np.diff([c[0] for c in calls])
-    # (warm, about 0.2 s at most: a chunk of the SAT solver may run up to twice SAT_CHUNK_S)
-    assert len(calls) >= 5 and gaps.max() < 0.4, calls
+    # (warm: a chunk of the SAT solver may run up to twice SAT_CHUNK_S; every limit holds
+    # within about a second)
+    from engine.search import SAT_CHUNK_S
+    assert len(calls) >= 5 and gaps.max() < min(1.0, 4 * SAT_CHUNK_S), calls
     assert any(m == "searching" for _, _, m in calls)
     assert 0.0 < r.known_fraction < 1.0
 
