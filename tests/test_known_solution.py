@@ -58,9 +58,11 @@ def test_a_known_solution_that_breaks_a_clue_is_ignored():
     assert checked >= 40
 
 
-def test_known_solution_settles_a_noise_puzzle_that_search_alone_does_not():
+def test_known_solution_settles_a_noise_puzzle_that_search_alone_does_not(monkeypatch):
     """12^3 white noise (35% filled), every clue shown: many solutions, yet without a known one
-    neither the quick nor the probing search meets even one within the step budget."""
+    neither the quick nor the probing search meets even one within the step budget. (The local
+    search, ``walk.py``, and the CDCL fallback, which can, are turned off for the blind solve:
+    tests/test_walk.py and tests/test_sat.py cover them.)"""
     name, p = next((n, q) for n, q in stress_puzzles([12]) if n == "12^3 noise hide 0.0")
     budget = 400_000  # line-solver applications
     r = solve(p, step_limit=budget)
@@ -68,7 +70,9 @@ def test_known_solution_settles_a_noise_puzzle_that_search_alone_does_not():
     a, b = r.solutions
     assert satisfies(p, a) and satisfies(p, b) and len(r.differing_cells) > 0
     assert r.linesolvers + r.stats["checks"] < budget
-    blind = solve(p, step_limit=budget, use_known=False)
+    import engine.search as search
+    monkeypatch.setattr(search, "WALK_FLIPS_PER_CELL", 0)
+    blind = solve(p, step_limit=budget, use_known=False, sat=False)
     assert not blind.stats["known_solution"] and blind.verdict == "unknown"
 
 

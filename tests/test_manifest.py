@@ -70,16 +70,17 @@ def test_wheels_cover_every_platform_and_python_and_never_numpy():
         have = {(build_extension.wheel_fields(w)["name"], build_extension.wheel_fields(w)["python"])
                 for w in wheels}
         # cp311: Blender 4.2-5.0; cp313: Blender 5.1+.
-        assert have == {(n, py) for n in ("numba", "llvmlite") for py in ("cp311", "cp313")}, platform
+        assert have == {(n, py) for n in ("numba", "llvmlite", "python_sat") for py in ("cp311", "cp313")}, platform
     for w in m["wheels"]:
         assert w.startswith("./wheels/")
         assert not os.path.basename(w).lower().startswith("numpy")
     versions = {build_extension.wheel_fields(w)["name"]: build_extension.wheel_fields(w)["version"]
                 for w in m["wheels"]}
     # The bundled numba must be the one the engine is developed and tested with.
-    pins = dict(line.strip().split("==") for line in (ROOT / "requirements.txt").read_text().splitlines()
-                if "==" in line and not line.startswith("#"))
-    assert versions == {"numba": pins["numba"], "llvmlite": pins["llvmlite"]}
+    pins = dict(line.strip().split("==") for name in ("requirements.txt", "requirements-dev.txt")
+                for line in (ROOT / name).read_text().splitlines() if "==" in line and not line.startswith("#"))
+    # The bundled python-sat (the search's SAT fallback) likewise.
+    assert versions == {"numba": pins["numba"], "llvmlite": pins["llvmlite"], "python_sat": pins["python-sat"]}
 
 
 def test_build_excludes_development_files():
