@@ -295,27 +295,33 @@ def implication_clauses(state, src, dst):
     return np.stack([-sa, sb], axis=1).reshape(-1, 2)
 
 
+def _binding(solver):
+    """(module, handle): python-sat's C binding and the solver's handle in it, for the calls
+    pysat's wrapper does not offer; (None, None) when this pysat's internals differ."""
+    try:
+        import pysolvers  # type: ignore[import-not-found]
+        family = SOLVER_NAME.rstrip("0123456789")  # the wrapper's handle: "cadical", "kissat"
+        return pysolvers, getattr(solver.solver, family)
+    except (ImportError, AttributeError):
+        return None, None
+
+
 def _clause_adder(solver):
     """(add, handle): the binding's C function that adds one clause to CaDiCaL, called directly
     (pysat's ``append_formula`` wraps every clause in two Python calls and a type check), or
     (None, None) when this pysat's internals differ (then ``append_formula``)."""
-    try:
-        import pysolvers  # type: ignore[import-not-found]
-        family = SOLVER_NAME.rstrip("0123456789")  # the wrapper's handle: "cadical", "kissat"
-        return getattr(pysolvers, SOLVER_NAME + "_add_cl"), getattr(solver.solver, family)
-    except (ImportError, AttributeError):
-        return None, None
+    mod, handle = _binding(solver)
+    add = getattr(mod, SOLVER_NAME + "_add_cl", None)
+    return (add, handle) if add is not None and handle is not None else (None, None)
 
 
 def _set_option(solver, name, value):
     """Set a CaDiCaL option through the binding (pysat's wrapper has no call for it); an
     unknown binding or option is left at the solver's default."""
-    try:
-        import pysolvers  # type: ignore[import-not-found]
-        family = SOLVER_NAME.rstrip("0123456789")
-        getattr(pysolvers, SOLVER_NAME + "_set")(getattr(solver.solver, family), name, value)
-    except (ImportError, AttributeError):
-        pass
+    mod, handle = _binding(solver)
+    setter = getattr(mod, SOLVER_NAME + "_set", None)
+    if setter is not None and handle is not None:
+        setter(handle, name, value)
 
 
 class SatSearch:
