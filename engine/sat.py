@@ -26,7 +26,7 @@ import numpy as np
 
 from .cells import FILLED, UNKNOWN
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN
-from .satblocks import blocks_cnf
+from .satblocks import _TRUE, blocks_cnf  # one always-true literal for both encoders
 
 # python-sat is imported on first use (importing it takes ~0.4 s, and most puzzles never need
 # it); a wheel that is present but does not load shows then, and the search goes on without it.
@@ -59,7 +59,6 @@ SOLVER_OPTIONS = {"target": 2}
 FIRST_CHUNK = 2000
 FIRST_CHUNK_LITERALS = 300_000
 
-_TRUE = 1 << 40  # a literal that is always true (its negation always false)
 
 
 def _blocks_clauses(cells, blocks, new, out):

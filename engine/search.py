@@ -199,7 +199,8 @@ class _Driver:
         self.want = want  # solutions to find: 2 settles uniqueness, 1 stops at the first
         self.use_sat = use_sat and HAVE_SAT
         self.n_cells = len(net.cell_start) - 1
-        self.free = np.flatnonzero(np.diff(net.cell_start) == 0)
+        self.covered = np.diff(net.cell_start) > 0  # the cells a clue constrains
+        self.free = np.flatnonzero(~self.covered)
         self.n_target = self.n_cells - len(self.free)
         self.w = new_work(net, cache_slots=cache_slots if use_cache else 0)
         # a known solution orders the guesses (never the verdict); one that breaks a clue is ignored
@@ -446,7 +447,7 @@ class _Driver:
         P_FIXPOINT when the slice is over (the solver keeps its state for the next one)."""
         if self.ss is None:
             try:
-                self.ss = SatSearch(self.net, state, np.diff(self.net.cell_start) > 0, self.root_relations)
+                self.ss = SatSearch(self.net, state, self.covered, self.root_relations)
             except (ImportError, OSError):  # python-sat is there but does not load: search on
                 self.use_sat = False
                 return P_FIXPOINT
@@ -552,7 +553,7 @@ class _Driver:
             bad = walk(net, x, free, n, rng)
             left -= n
             if bad == 0:
-                sol = x & (np.diff(net.cell_start) > 0)
+                sol = x & self.covered
                 if not satisfies_all(net, np.where(sol, FILLED, EMPTY).astype(np.int8)):
                     raise AssertionError("the walk's solution breaks a clue")
                 if self.add_solution(sol, trail=False):
