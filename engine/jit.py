@@ -11,6 +11,9 @@ solver kernel calls the line solvers) would otherwise keep running stale code af
 an extension upgrade; and the same files imported as ``engine`` and as ``nonogram3d.engine``
 must not share entries, whose pickles name their module.
 
+A large kernel that many others call (the line solvers) is *shared* (``njit(shared=True)``):
+compiled once and called through a symbol, not compiled again into each caller.
+
 Each kernel gets its own cache object pointing at that folder (``_EngineCache``), so numba's
 process-wide ``config.CACHE_DIR`` is never changed: another add-on using numba in the same
 Blender keeps its own cache. ``set_cache_base`` picks the folder's parent (the add-on passes its
@@ -109,6 +112,20 @@ def _engine_cache_class():
         # ours first; numba's own (e.g. an in-tree __pycache__) if ours is not writable
         _locator_classes = [_Locator] + list(impl._locator_classes)
 
+        # A kernel calling a shared kernel (``njit(shared=True)``) holds a reference to its
+        # symbol, which must be defined before the kernel's code is loaded: the entry lists the
+        # shared kernels (and signatures) it reaches, and loading it compiles or loads them first.
+        def reduce(self, cres):
+            return super().reduce(cres), tuple(sorted(_reached_shared(cres.library), key=repr))
+
+        def rebuild(self, target_context, payload):
+            inner, shared = payload
+            for key in shared:
+                _ensure_shared(key)
+            cres = super().rebuild(target_context, inner)
+            _shared_calls(cres.library).update(shared)
+            return cres
+
     class _EngineCache(cache):
         _impl_class = _Impl
 
@@ -116,6 +133,93 @@ def _engine_cache_class():
 
 
 _EngineCache = _engine_cache_class() if _numba is not None else None
+
+# Shared kernels: numba links the code of every kernel a kernel calls into the caller and
+# optimizes and generates all of it there again, so a large callee reached from many kernels
+# (the line solvers) is compiled once per kernel Python calls. A shared kernel is compiled once
+# and called through a symbol of its own (``_shared_symbol``), defined for the process when an
+# overload of it is compiled or loaded; the caller's code is cached with the list of the shared
+# kernels it reaches (``_Impl.reduce``). The call cannot be inlined: share only kernels whose
+# body costs far more than a call.
+_shared_alive = []  # compile results whose code is called by address: never freed
+
+
+def _shared_symbol(module: str, qualname: str, args) -> str:
+    digest = hashlib.sha256(repr(tuple(args)).encode()).hexdigest()[:16]
+    return f"nonogram.shared.{module}.{qualname}.{digest}"
+
+
+def _shared_calls(library) -> set:
+    """The shared kernels (module, qualname, argument types) the code of ``library`` calls."""
+    calls = getattr(library, "_nonogram_shared", None)
+    if calls is None:
+        calls = set()
+        library._nonogram_shared = calls
+    return calls
+
+
+def _reached_shared(library, seen=None) -> set:
+    """``_shared_calls`` of ``library`` and of every library linked into it."""
+    seen = set() if seen is None else seen
+    if id(library) in seen:
+        return set()
+    seen.add(id(library))
+    found = set(_shared_calls(library))
+    for linked in getattr(library, "_linking_libraries", ()):
+        found |= _reached_shared(linked, seen)
+    return found
+
+
+def _ensure_shared(key) -> None:
+    """Compile (or load) shared kernel ``key``'s overload, which defines its symbol."""
+    import importlib
+    module, qualname, args = key
+    kernel = importlib.import_module(module)
+    for part in qualname.split("."):
+        kernel = getattr(kernel, part)
+    kernel.compile(tuple(args))
+
+
+def _call_by_symbol(kernel):
+    """Make calls from other kernels to ``kernel`` calls through its symbol, not linked code."""
+    from llvmlite import binding as ll
+    from numba.core import cgutils, imputils
+    add = kernel.add_overload
+    module, qualname = kernel.py_func.__module__, kernel.py_func.__qualname__
+
+    def add_overload(cres):
+        add(cres)
+        if cres.objectmode:
+            return
+        args = tuple(cres.signature.args)
+        key = (module, qualname, args)
+        name = _shared_symbol(module, qualname, args)
+        fndesc = cres.fndesc
+        ll.add_symbol(name, cres.library.get_pointer_to_function(fndesc.llvm_func_name))
+        _shared_alive.append(cres)
+
+        def call(context, builder, sig, llargs):
+            fnty = context.call_conv.get_function_type(fndesc.restype, fndesc.argtypes)
+            fn = cgutils.get_or_insert_function(builder.module, fnty, name)
+            context.apply_target_attributes(fn, fndesc.argtypes, fndesc.restype)
+            context.call_conv.decorate_function(fn, fndesc.args, fndesc.argtypes, noalias=fndesc.noalias)
+            status, value = context.call_conv.call_function(builder, fn, fndesc.restype, fndesc.argtypes,
+                                                            llargs)
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            value = imputils.fix_returning_optional(context, builder, sig, status, value)
+            _shared_calls(context.active_code_library).add(key)
+            return imputils.impl_ret_new_ref(context, builder, fndesc.restype, value)
+
+        call.signature = fndesc.argtypes
+        call.libs = ()  # nothing linked: the point
+        # replaces numba's implementation of the call (which links cres.library into the caller)
+        defns = kernel.targetctx._defns
+        defns.pop(cres.entry_point, None)
+        defns[cres.entry_point].append(call, call.signature)
+
+    kernel.add_overload = add_overload
+    return kernel
 
 
 def _unliteral_calls(kernel):
@@ -134,23 +238,28 @@ def _unliteral_calls(kernel):
 
 def njit(*args, **kwargs):
     """``numba.njit`` with the engine's defaults (cached in ``cache_folder()``, GIL released), or
-    a no-op decorator."""
+    a no-op decorator. ``shared=True``: other kernels call this one's compiled code instead of
+    compiling it into theirs (see "Shared kernels" above)."""
     if _numba is None:
         if len(args) == 1 and callable(args[0]) and not kwargs:
             return args[0]
         return lambda f: f
     cache = kwargs.pop("cache", True)
+    # only where the engine's cache records what its entries call (``_Impl``): numba's own cache
+    # would load a caller before the symbol it calls is defined, which aborts the process
+    shared = kwargs.pop("shared", False) and _EngineCache is not None
     kwargs.setdefault("nogil", True)
 
     def decorate(func):
         if not HAVE_NUMBA:  # NUMBA_DISABLE_JIT: numba's own interpreting stand-in
             return _numba.njit(**kwargs)(func)
         if not cache:
-            return _unliteral_calls(_numba.njit(**kwargs)(func))
+            kernel = _unliteral_calls(_numba.njit(**kwargs)(func))
+            return _call_by_symbol(kernel) if shared else kernel
         if _EngineCache is not None:
             kernel = _unliteral_calls(_numba.njit(**kwargs)(func))
             kernel._cache = _EngineCache(kernel.py_func)
-            return kernel
+            return _call_by_symbol(kernel) if shared else kernel
         # unknown numba internals: point the setting at our folder just while decorating
         previous = _numba.config.CACHE_DIR
         _numba.config.CACHE_DIR = cache_folder()

@@ -151,11 +151,11 @@ def write_cells(can_e, can_f, out, n):
         out[i] = v
 
 
-# ``blocks_into`` and ``count_into`` are compiled once and called, not inlined into the kernels
-# that solve lines: numba's inlining copied them into each (propagate._propagate, maskprop's
-# runs, the seed's schedulers), at 1-3 CPU s of compile time each, and the call measured no
-# slower (scripts/compile_times.py; docs/ADDON.md, "Compiling ahead").
-@njit
+# ``blocks_into`` and ``count_into`` are shared kernels (engine/jit.py): compiled once and
+# called, not compiled again into every kernel that solves lines (propagate._propagate,
+# maskprop's runs, the seed's schedulers), at 1-3 CPU s of compile time each; the call measured
+# no slower (scripts/compile_times.py; docs/ADDON.md, "Compiling ahead").
+@njit(shared=True)
 def blocks_into(state, n, cd, c0, k, out, scratch):
     """Exact block list cd[c0:c0+k] on state[:n] into out[:n]; False on a contradiction.
     Takes the clue in place, so the propagation kernels make no array views."""
@@ -256,7 +256,7 @@ def count_words(ce, cf, n, total, kind, back):
     return True, can_e, can_f
 
 
-@njit
+@njit(shared=True)
 def count_into(state, n, total, kind, out, scratch):
     """A plain/circle/square clue on state[:n] into out[:n]; False on a contradiction."""
     ok, ce, cf, _rce, _rcf = line_masks(state, n)

@@ -87,7 +87,7 @@ def _copy_into(dst, src):
         dst[i] = src[i]
 
 
-@njit
+@njit(shared=True)
 def _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
     """Line solve of li on the current state; 0 ok (result in buf_out), else a contradiction."""
     s = ls[li]
@@ -188,7 +188,7 @@ def _mprop_any(prio, key, heap, enabled, ls, lc, kinds, cst, cd, cs, cl, state, 
 _NO_KEY = np.zeros(1)
 
 
-@njit
+@njit(shared=True)
 def _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
            words, who, contrib, ctl):
     """``_mprop_any`` with the FIFO queue."""
@@ -251,7 +251,7 @@ def run_prio(net, enabled, key, mw):
     return RUN_SOLVED if ctl[M_TLEN] == len(state) else RUN_STALLED
 
 
-@njit
+@njit(shared=True)
 def probe_cell(p, net, enabled, mw):
     """Assume cell p filled, then empty, propagating enabled lines each time; the state is
     restored. What both assumptions agree on (or the value the other one forces, when one

@@ -139,7 +139,7 @@ def relation_literals(pr):
 # ``_propagate``'s order, then the relation store's.
 
 
-@njit
+@njit(shared=True)
 def _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, stats,
            buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl):
     t = t0

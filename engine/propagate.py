@@ -417,7 +417,7 @@ def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
     return new
 
 
-@njit
+@njit(shared=True)
 def apply_line(li, ls_id, budget, use_cache, net, w):
     """Run the line solver on line li and write its deductions into the state.
 
@@ -479,7 +479,7 @@ def _queue_lines_of(t0, t1, skip, trail, cs, cl, q, inq):
                 _push(l2, q, inq)
 
 
-@njit
+@njit(shared=True)
 def _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
                stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
     """``propagate`` on plain arrays (see the calling convention above)."""

@@ -52,7 +52,7 @@ def new_control():
     return np.zeros(N_CONTROL, np.int64)
 
 
-@njit
+@njit(shared=True)
 def apply_counted(li, ls_id, budget, net, w):
     """Apply the line solver to line li and count it as the seed did: one linesolver, a bad guess
     when it deduced nothing (a contradiction or a refusal included). Returns apply_line's result."""

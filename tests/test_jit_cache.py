@@ -92,3 +92,74 @@ def test_kernels_cache_in_our_folder_without_touching_numbas_setting(tmp_path):
     assert got["folder"].startswith(str(cache)) and got["kernel"] == got["folder"]
     assert got["sigs"] == ["(Array(float64, 1, 'C', False, aligned=True), int64)"]
     assert any(p.name.startswith("kern.add") for p in Path(got["folder"]).iterdir())
+
+
+SHARED_KERNELS = """
+from engine.jit import njit
+
+
+@njit(shared=True)
+def total(a, k):
+    if k < 0:
+        raise ValueError("negative k")
+    s = 0.0
+    for x in a:
+        s += x
+    return s + k
+
+
+@njit
+def twice(a, k):
+    return total(a, k) + total(a, 1)
+
+
+@njit
+def outer(a, k):
+    return twice(a, k) * 2.0  # reaches total only through twice's linked code
+"""
+
+SCRIPT_SHARED = r"""
+import json, sys
+from engine import jit
+jit.set_cache_base(sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+import kern
+import numpy as np
+a = np.arange(4.0)
+got = {"outer": kern.outer(a, 2)}
+try:
+    kern.twice(a, -1)
+except ValueError as exc:
+    got["raised"] = str(exc)
+ir = kern.twice.inspect_llvm(kern.twice.signatures[0]) if not kern.twice._cache_hits else ""
+got["defines_total"] = any(line.startswith("define") and "5total" in line for line in ir.splitlines())
+got["calls_symbol"] = "nonogram.shared.kern.total." in ir
+got["hits"] = {k.__name__: sum(k._cache_hits.values()) for k in (kern.total, kern.twice, kern.outer)}
+got["misses"] = {k.__name__: sum(k._cache_misses.values()) for k in (kern.total, kern.twice, kern.outer)}
+print(json.dumps(got))
+"""
+
+
+def _run_shared(cache, src):
+    out = subprocess.run([sys.executable, "-c", SCRIPT_SHARED, str(cache), str(src)], cwd=ROOT,
+                         capture_output=True, text=True, env={"PATH": "", "NUMBA_CACHE_DIR": ""})
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_shared_kernel_is_called_not_linked_and_its_callers_load_from_the_cache(tmp_path):
+    """A shared kernel's callers call its symbol (its code is not compiled into theirs), its
+    exceptions reach them, and a fresh process loads them from the cache: loading a caller (even
+    one that reaches the shared kernel only through another kernel's code) defines the symbol
+    first, where a missing symbol would abort the process."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "kern.py").write_text(SHARED_KERNELS)
+    first = _run_shared(tmp_path / "cache", src)
+    assert first["outer"] == 2 * ((6.0 + 2) + (6.0 + 1)) and first["raised"] == "negative k"
+    assert first["calls_symbol"] and not first["defines_total"]
+    assert first["misses"] == {"total": 1, "twice": 1, "outer": 1}
+    second = _run_shared(tmp_path / "cache", src)
+    assert second["outer"] == first["outer"] and second["raised"] == "negative k"
+    assert second["misses"] == {"total": 0, "twice": 0, "outer": 0}
+    assert second["hits"] == {"total": 1, "twice": 1, "outer": 1}

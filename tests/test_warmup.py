@@ -1,6 +1,7 @@
 """Compiling ahead (engine/warmup.py): what it compiles is what real calls use, solve() keeps
 compilation out of time_s, and a DP session never compiles the seed's code."""
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -99,12 +100,39 @@ def _real_designs():
         yield s.suggest(hidden, logic, k=2)
 
 
-def test_real_designs_compile_nothing_after_the_design_warm_up():
-    warmup.ensure("solve", "design")
-    before = _signatures()
-    assert all(r is not None for r in _real_designs())
-    after = _signatures()
-    new = {k: v - before.get(k, set()) for k, v in after.items() if v - before.get(k, set())}
+DESIGNS_AFTER_WARM_UP = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[1] + "/tests")
+from numba.core.registry import CPUDispatcher
+from engine import warmup
+import test_warmup
+
+
+def compiled():
+    return {(v.py_func.__module__, v.py_func.__qualname__, str(sig))
+            for m in list(sys.modules.values()) if (m.__name__ or "").startswith("engine.")
+            for v in vars(m).values() if isinstance(v, CPUDispatcher)
+            for sig, n in v._cache_misses.items() if n}
+
+
+warmup.ensure("solve", "design")
+before = compiled()
+assert all(r is not None for r in test_warmup._real_designs())
+print(json.dumps(sorted(map(list, compiled() - before))))
+"""
+
+
+def test_real_designs_compile_nothing_after_the_design_warm_up(tmp_path):
+    """In a process of its own with an empty cache: with a filled one, the warm-up loads kernels
+    whole from it, and the kernels they call get no signature of their own until Python calls
+    them, which a count of signatures would take for compiling (and which would hide a kernel
+    the warm-up missed, loaded from an earlier run's cache). Counted: compilations (numba's
+    cache misses)."""
+    out = subprocess.run([sys.executable, "-c", DESIGNS_AFTER_WARM_UP, str(ROOT)], capture_output=True,
+                         text=True, timeout=900, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr[-3000:]
+    new = json.loads(out.stdout.strip().splitlines()[-1])
     assert not new, f"kernels compiled after the warm-up: {new}"
 
 
