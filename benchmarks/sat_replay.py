@@ -1,0 +1,113 @@
+"""The CDCL fallback replayed from the hand-over, with conflict counts that do not depend on timing.
+
+In the search (``engine/search.py``) CaDiCaL runs in chunks sized by CPU time, so on a shared
+machine the chunk boundaries, and with them CaDiCaL's path and conflicts, change from run to
+run (set totals vary by +-20 %). This stage separates the solver from the timing: it runs
+first-solution mode on every ``--stride``-th puzzle of the tournament sets until the search
+hands over, keeps what the CDCL solver is given there (the root's probed state and its probing
+relations), and then solves each of those from scratch with a fixed chunk schedule (``--chunk
+N``: 2000 conflicts, then doubling up to N; ``--chunk 0``: one uninterrupted call) and the
+CaDiCaL options given (``--options '{"name": value}'``, on top of ``sat.SOLVER_OPTIONS``).
+The conflicts are then the same in every run of a setting; the CPU time is printed too.
+
+    python benchmarks/sat_replay.py [--sets icga2020 ...] [--stride 10] [--chunk 4000]
+        [--options '{"lucky": 0}'] [--cap 300000]
+
+Run each setting in its own process (python-sat keeps no state between solvers, but CPU times
+are comparable only between processes of the same run).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.common import SHARED  # noqa: E402
+
+DEFAULT_SETS = ["taai2011", "icga2016", "icga2017", "icga2018", "icga2019", "icga2020", "icga2021"]
+FIRST_CHUNK = 2000
+
+
+class _HandOver(Exception):
+    """Raised in place of building the CDCL solver: carries what it would be built from."""
+
+
+def hand_overs(name, stride):
+    """(puzzle index, net, root state, covered mask, relations) of every ``stride``-th puzzle of
+    set ``name`` whose first-solution search reaches the CDCL hand-over."""
+    from engine import search
+    from engine.puzzlefile import load_puzzles
+    from engine.solve import solve
+
+    def capture(net, state, covered, relations=None):
+        raise _HandOver(net, state.copy(), covered.copy(), relations)
+
+    puzzles = load_puzzles(SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / f"{name}.txt.gz")
+    real = search.SatSearch
+    search.SatSearch = capture
+    out = []
+    try:
+        for i in range(0, len(puzzles), stride):
+            try:
+                solve(puzzles[i], want=1)
+            except _HandOver as h:
+                out.append((i, *h.args))
+    finally:
+        search.SatSearch = real
+    return out
+
+
+def replay(cases, chunk, cap):
+    """Solve each case from its root with the chunk schedule: (conflicts, CPU seconds) in all,
+    and the cases stopped at ``cap`` conflicts without an answer."""
+    from engine.sat import SatSearch
+    total, cpu, capped = 0, 0.0, 0
+    for _i, net, state, covered, relations in cases:
+        c0 = time.process_time()
+        ss = SatSearch(net, state, covered, relations)
+        while not ss.feed(1 << 30):
+            pass
+        ss.chunk = FIRST_CHUNK if chunk else cap
+        while True:
+            r = ss.step()
+            if r is not None:
+                break
+            if ss.conflicts >= cap:
+                capped += 1
+                break
+            if chunk:
+                ss.chunk = min(ss.chunk * 2, chunk)
+        cpu += time.process_time() - c0
+        total += ss.conflicts
+        ss.close()
+    return total, cpu, capped
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", nargs="+", default=DEFAULT_SETS)
+    ap.add_argument("--stride", type=int, default=10)
+    ap.add_argument("--chunk", type=int, default=4000,
+                    help="largest chunk in conflicts (from 2000, doubling); 0: one uninterrupted call")
+    ap.add_argument("--options", default="{}", help="CaDiCaL options as JSON, on top of sat.SOLVER_OPTIONS")
+    ap.add_argument("--cap", type=int, default=300_000, help="conflicts after which a case is given up")
+    args = ap.parse_args(argv)
+    from engine import sat
+    sat.SOLVER_OPTIONS = {**sat.SOLVER_OPTIONS, **json.loads(args.options)}
+    all_conf, all_cpu, parts = 0, 0.0, []
+    for name in args.sets:
+        cases = hand_overs(name, args.stride)
+        conf, cpu, capped = replay(cases, args.chunk, args.cap)
+        all_conf += conf
+        all_cpu += cpu
+        parts.append(f"{name} {len(cases)} cases {conf} conflicts {cpu:.1f} s" + (f" ({capped} capped)" if capped else ""))
+        print(parts[-1], flush=True)
+    print(f"chunk {args.chunk or 'one call'} options {sat.SOLVER_OPTIONS}: {all_conf} conflicts, "
+          f"{all_cpu:.1f} s CPU in all")
+
+
+if __name__ == "__main__":
+    main()
