@@ -15,7 +15,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks import seed_published as SP  # noqa: E402
 from benchmarks.common import DOC, LINESOLVERS, RESULTS, SEED_CONFIGS, load_json, log  # noqa: E402
-from benchmarks.plots import all_plots, geomean  # noqa: E402
 
 LABELS = [c[0] for c in SEED_CONFIGS]
 DONE = ("unique", "multiple", "none")
@@ -438,6 +437,33 @@ def section_tournament(tour):
                          f"within {ft(limit)} (total {ft(u['total'])}, max {ft(u['max'])})")
     head = ("Set", "solver", "solved", "total CPU", "median", "max", "> 1 s", "peer ÷ ours (total)")
     return table(head, rows), heads
+
+
+def write_tournament(w, tour, title):
+    """A tournament.py result: how it was run, the headline lines and the table."""
+    t, th = section_tournament(tour)
+    w(title)
+    w("")
+    w(f"`python benchmarks/tournament.py` ({tour.get('conditions', 'run on its own')}: "
+      f"{ft(tour.get('elapsed_s'))}): each set's "
+      f"puzzles ({tour.get('count')} per set, every {nth(tour.get('stride', 1))}) solved by each solver "
+      f"in the same run, one process each, single-threaded, with a limit of {ft(tour.get('limit'))} of "
+      f"**CPU time** per puzzle; every time is CPU time (the machine was shared, so a solver waiting for "
+      f"a core is not charged). LalaFrogKK (CGI-LAB/Nonogram, built by `benchmarks/build_lalafrogkk.sh`) "
+      f"ran in its tournament mode (the set in order, one solution each) under a watchdog that stops it "
+      f"at the limit; an unsolved puzzle counts the time it used. nonosolve (hyouv/FastNonogramSolver, "
+      f"built by `benchmarks/build_nonosolve.sh`) ran one process per puzzle (its `--taai` mode, `-n 1`) "
+      f"under the same CPU watchdog. Every solution was checked against "
+      f"the clues. *solved* counts checked solutions (for the uniqueness row: a `unique`, `multiple` or "
+      f"`none` verdict).")
+    if tour.get("note"):
+        w("")
+        w(tour["note"])
+    w("")
+    w("\n".join(th))
+    w("")
+    w(t)
+    w("")
 
 
 def section_voxel(vox):
@@ -922,6 +948,9 @@ def overruns(rows3d, b2d) -> list:
 
 
 def build() -> str:
+    # matplotlib only where plots are drawn: the tables import this module without it
+    from benchmarks.plots import all_plots, geomean
+
     puz = load_json(RESULTS / "puzzles3d.json")
     b3d = load_json(RESULTS / "bench3d.json")
     bs = load_json(RESULTS / "bench_sched.json")
@@ -930,6 +959,7 @@ def build() -> str:
     des = load_json(RESULTS / "design.json")
     run = load_json(RESULTS / "run.json", {})
     tour = load_json(RESULTS / "tournament.json")
+    tour_full = load_json(RESULTS / "tournament_full.json", {})
     plots = all_plots(b3d, b2d, vox)
     rows3d = (b3d or {}).get("rows", [])
     seed_problems = SP.verify()
@@ -1194,25 +1224,9 @@ def build() -> str:
             w(t)
             w("")
     if tour and tour.get("sets"):
-        t, th = section_tournament(tour)
-        w("## 2D: tournament sets, first solution, side by side with LalaFrogKK and nonosolve")
-        w("")
-        w(f"`python benchmarks/tournament.py` (run on its own: {ft(tour.get('elapsed_s'))}): each set's "
-          f"puzzles ({tour.get('count')} per set, every {nth(tour.get('stride', 1))}) solved by each solver "
-          f"in the same run, one process each, single-threaded, with a limit of {ft(tour.get('limit'))} of "
-          f"**CPU time** per puzzle; every time is CPU time (the machine was shared, so a solver waiting for "
-          f"a core is not charged). LalaFrogKK (CGI-LAB/Nonogram, built by `benchmarks/build_lalafrogkk.sh`) "
-          f"ran in its tournament mode (the set in order, one solution each) under a watchdog that stops it "
-          f"at the limit; an unsolved puzzle counts the time it used. nonosolve (hyouv/FastNonogramSolver, "
-          f"built by `benchmarks/build_nonosolve.sh`) ran one process per puzzle (its `--taai` mode, `-n 1`) "
-          f"under the same CPU watchdog. Every solution was checked against "
-          f"the clues. *solved* counts checked solutions (for the uniqueness row: a `unique`, `multiple` or "
-          f"`none` verdict).")
-        w("")
-        w("\n".join(th))
-        w("")
-        w(t)
-        w("")
+        write_tournament(w, tour, "## 2D: tournament sets, first solution, side by side with LalaFrogKK and nonosolve")
+    if tour_full and tour_full.get("sets"):
+        write_tournament(w, tour_full, "## 2D: tournament sets in full, first solution, side by side")
     if des:
         w("## Puzzle design: hiding clues")
         w("")

@@ -316,10 +316,15 @@ def main(argv=None) -> int:
     ap.add_argument("--lala", default=str(LALA_DEFAULT), help="LalaFrogKK binary (build_lalafrogkk.sh)")
     ap.add_argument("--nonosolve", default=None, help="nonosolve binary, if built")
     ap.add_argument("--unique", nargs="*", default=[], help="sets to run our uniqueness mode on too")
-    ap.add_argument("--merge", action="store_true", help="keep the other sets of an earlier result file")
+    ap.add_argument("--merge", action="store_true",
+                    help="keep what an earlier result file holds (other sets, and other solvers' rows of these)")
+    ap.add_argument("--peers-only", action="store_true",
+                    help="run only the peers (with --merge: add them to an earlier run of ours)")
+    ap.add_argument("--out", default="tournament.json",
+                    help="result file in benchmarks/results/ (tournament_full.json: the whole sets)")
     a = ap.parse_args(argv)
     single_thread_env()
-    path = RESULTS / "tournament.json"
+    path = RESULTS / a.out
     out = load_json(path, {}) if a.merge else {}
     out.update({"machine": machine_info(), "limit": a.limit, "stride": a.stride, "count": a.count})
     sets = {s["set"]: s for s in out.get("sets", [])} if a.merge else {}
@@ -336,7 +341,11 @@ def main(argv=None) -> int:
         indices = list(range(0, a.count, a.stride))
         log(f"{name}: {len(indices)} puzzles, {a.limit:g} CPU s each")
         t0 = time.time()
-        entry = {"set": name, "indices": indices}
+        entry = dict(sets.get(name, {})) if a.merge else {}
+        if entry.get("indices", indices) != indices:
+            log(f"{name}: the earlier result holds other puzzles; its rows are dropped")
+            entry = {}
+        entry.update({"set": name, "indices": indices})
         peers = {}
         threads = []
         # the peers run beside ours (one process each; the machine has two cores)
@@ -348,8 +357,8 @@ def main(argv=None) -> int:
                 nonosolve=run_nonosolve(nono, name, indices, a.limit, tmp))))
         for t in threads:
             t.start()
-        runs = {"ours": run_ours(name, indices, a.limit, 1, tmp)}
-        if name in a.unique:
+        runs = {} if a.peers_only else {"ours": run_ours(name, indices, a.limit, 1, tmp)}
+        if name in a.unique and not a.peers_only:
             runs["ours_unique"] = run_ours(name, indices, a.limit, 2, tmp)
         for t in threads:
             t.join()
