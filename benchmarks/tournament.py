@@ -341,7 +341,7 @@ def main(argv=None) -> int:
         indices = list(range(0, a.count, a.stride))
         log(f"{name}: {len(indices)} puzzles, {a.limit:g} CPU s each")
         t0 = time.time()
-        entry = dict(sets.get(name, {})) if a.merge else {}
+        entry = dict(sets.get(name, {}))  # empty unless --merge
         if entry.get("indices", indices) != indices:
             log(f"{name}: the earlier result holds other puzzles; its rows are dropped")
             entry = {}
