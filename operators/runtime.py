@@ -64,7 +64,9 @@ def engine(name: str):
     """The engine submodule ``name`` (e.g. "voxelize"), its kernels cached in our folder."""
     full = f"{ADDON_PACKAGE}.engine.{name}"
     module = sys.modules.get(full)
-    if module is not None:
+    # a module another thread (the warm-up's) is still importing is in sys.modules half-made:
+    # import_module waits for that import to finish
+    if module is not None and not getattr(getattr(module, "__spec__", None), "_initializing", False):
         return module
     _configure_jit()
     return importlib.import_module(full)

@@ -212,6 +212,7 @@ if parts:
     importlib.import_module(package + ".engine.warmup").run_parts(parts.split(","))
     print("FOLDER " + jit.cache_folder())
 print("TAG " + json.dumps(jit.prebuilt_tag()))
+print("PREBUILT " + jit.prebuilt_status())
 print("CPUENV " + json.dumps(jit.baseline_env(cpu)))
 """
 
@@ -227,14 +228,17 @@ def _prebuild_run(python: str, source: Path, package: str, base: str, parts: tup
     if proc.returncode != 0:
         raise BuildError(f"compiling the prebuilt kernels with {python} failed:\n{proc.stderr[-3000:]}")
     out = dict(line.split(" ", 1) for line in proc.stdout.splitlines()
-               if line.startswith(("TAG ", "FOLDER ", "CPUENV ")))
-    return {"tag": json.loads(out["TAG"]), "folder": out.get("FOLDER", ""), "cpu_env": json.loads(out["CPUENV"])}
+               if line.startswith(("TAG ", "FOLDER ", "CPUENV ", "PREBUILT ")))
+    return {"tag": json.loads(out["TAG"]), "folder": out.get("FOLDER", ""), "cpu_env": json.loads(out["CPUENV"]),
+            "prebuilt": out["PREBUILT"]}
 
 
 def prebuild_kernels(source: Path, manifest: dict, platform: str, wheels: list, pythons: list,
                      workdir: str, parts: tuple = PREBUILT_PARTS) -> dict:
-    """Compile the kernels for ``platform``'s zip with each of ``pythons`` (their caches go below
-    ``workdir``); returns zip entry name -> file path."""
+    """Compile the kernels for ``platform``'s zip with each of ``pythons`` into
+    ``source``/engine/prebuilt (``source``: the zip's files, unpacked), and check that a fresh
+    process with an empty cache then loads them all, compiling nothing. Caches go below
+    ``workdir``. Returns zip entry name -> file path."""
     cpu = BASELINE.get(platform)
     if cpu is None:
         print(f"build: no baseline CPU known for {platform}: its zip ships no prebuilt kernels", flush=True)
@@ -244,7 +248,7 @@ def prebuild_kernels(source: Path, manifest: dict, platform: str, wheels: list, 
         f = wheel_fields(w)
         shipped[(f["python"], f["name"])] = f["version"]
     package = f"{ADDON_REPO}.{manifest['id']}"
-    entries: dict = {}
+    done = set()
     for python in pythons:
         first = _prebuild_run(python, source, package, "", (), cpu)
         probe = first["tag"]
@@ -253,24 +257,33 @@ def prebuild_kernels(source: Path, manifest: dict, platform: str, wheels: list, 
             print(f"build: {python} has numba {probe['numba']} / llvmlite {probe['llvmlite']} for "
                   f"{probe['python']}, the zip ships {want}: no prebuilt kernels from it", flush=True)
             continue
-        base = tempfile.mkdtemp(prefix="prebuilt-", dir=workdir)
+        if probe["python"] in done:
+            continue
+        done.add(probe["python"])
         print(f"build: compiling the prebuilt kernels for {platform} {probe['python']} ({cpu}; "
               f"{', '.join(parts)}) with {python}", flush=True)
-        got = _prebuild_run(python, source, package, base, parts, cpu, first["cpu_env"])
+        got = _prebuild_run(python, source, package, tempfile.mkdtemp(dir=workdir), parts, cpu, first["cpu_env"])
         tag = dict(got["tag"], parts=list(parts))
         if (tag["cpu"], tag["features"]) != (cpu, first["cpu_env"]["NUMBA_CPU_FEATURES"]):
             raise BuildError(f"{python}'s numba compiled for {tag['cpu']} ({tag['features']}), not {cpu}")
-        name = f"{PREBUILT_FOLDER}/{tag['python']}-{cpu}"
-        files = sorted(f for f in os.listdir(got["folder"]) if f.endswith((".nbi", ".nbc")))
-        if not files:
-            raise BuildError(f"compiling the prebuilt kernels with {python} left no cache files")
-        for f in files:
-            entries[f"{name}/{f}"] = os.path.join(got["folder"], f)
-        tag_path = os.path.join(base, "TAG.json")
-        with open(tag_path, "w", encoding="utf-8") as fh:
-            json.dump(tag, fh, indent=1, sort_keys=True)
-        entries[f"{name}/TAG.json"] = tag_path
-    return entries
+        folder = source / PREBUILT_FOLDER / f"{tag['python']}-{cpu}"
+        folder.mkdir(parents=True)
+        for f in os.listdir(got["folder"]):
+            if f.endswith((".nbi", ".nbc")):
+                shutil.copy2(os.path.join(got["folder"], f), folder / f)
+        (folder / "TAG.json").write_text(json.dumps(tag, indent=1, sort_keys=True), encoding="utf-8")
+        # what an installed add-on does on this machine: its empty cache must stay empty
+        check = _prebuild_run(python, source, package, tempfile.mkdtemp(dir=workdir), parts, cpu)
+        left = os.listdir(check["folder"]) if os.path.isdir(check["folder"]) else []
+        compiled = sorted(f for f in left if f.endswith(".nbi"))
+        if compiled or f"({folder.name})" not in check["prebuilt"]:
+            raise BuildError(f"a fresh process did not load the prebuilt kernels of {folder.name} "
+                             f"({check['prebuilt']}); it compiled {compiled[:10]}")
+        print(f"build: {folder.name}: {len(os.listdir(folder)) - 1} cache files; a fresh process "
+              f"loads them all", flush=True)
+    root = source / PREBUILT_FOLDER
+    return {p.relative_to(source).as_posix(): str(p) for p in sorted(root.rglob("*")) if p.is_file()} \
+        if root.is_dir() else {}
 
 
 def add_to_zip(path: Path, entries: dict) -> None:
