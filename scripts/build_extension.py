@@ -26,6 +26,7 @@ that platform to ship them).
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.util
 import json
 import os
@@ -194,17 +195,21 @@ def host_platform() -> str:
     return f"{system}-{arch}" if system and arch else ""
 
 
-# Run by each kernel Python: the engine of the staging tree imported as the installed add-on's
-# engine (without the add-on, which needs bpy), its warm-up parts compiled into an empty cache.
+def _addon_string(root: Path, path: str, name: str) -> str:
+    """The string constant ``name`` of the add-on's file ``path`` (read, not imported: the
+    add-on's package needs bpy)."""
+    tree = ast.parse((root / path).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise BuildError(f"{path} has no constant {name}")
+
+
+# Run by each kernel Python after operators/warmup.py's IMPORT_ENGINE (the engine of the unpacked
+# zip imported as the installed add-on's): its warm-up parts compiled into an empty cache.
 _PREBUILD_CHILD = r"""
-import importlib, json, sys, types
-src, package, base, parts, cpu = sys.argv[1:6]
-names = package.split(".")
-for i in range(1, len(names) + 1):
-    module = types.ModuleType(".".join(names[:i]))
-    module.__path__ = [src] if i == len(names) else []
-    sys.modules[module.__name__] = module
-jit = importlib.import_module(package + ".engine.jit")
+import json
+base, parts, cpu = sys.argv[3:6]
 if not jit.HAVE_NUMBA:
     sys.exit("numba unavailable: " + jit.NUMBA_ERROR)
 if parts:
@@ -223,7 +228,8 @@ def _prebuild_run(python: str, source: Path, package: str, base: str, parts: tup
     environment for compiling for ``cpu``), with them it compiles them with ``cpu_env``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "PYTHON", "NONOGRAM_"))}
     env.update(PYTHONDONTWRITEBYTECODE="1", **(cpu_env or {}))
-    proc = subprocess.run([python, "-c", _PREBUILD_CHILD, str(source), package, base, ",".join(parts), cpu],
+    script = _addon_string(source, "operators/warmup.py", "IMPORT_ENGINE") + _PREBUILD_CHILD
+    proc = subprocess.run([python, "-c", script, str(source), package, base, ",".join(parts), cpu],
                           capture_output=True, text=True, env=env, timeout=3600)
     if proc.returncode != 0:
         raise BuildError(f"compiling the prebuilt kernels with {python} failed:\n{proc.stderr[-3000:]}")
