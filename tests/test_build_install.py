@@ -252,6 +252,7 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
         # Make and the solves loaded the zip's kernels: nothing compiled, the cache stays empty
         assert got["prebuilt"] == f"Prebuilt kernels: in use (cp{sys.version_info[0]}{sys.version_info[1]}-x86-64-v2)"
         assert got["compiled"] == [] and status["cache_files"] == 0, got["compiled"]
+        assert status["prebuilt"] == got["prebuilt"]  # the line the preferences show
     else:
         assert status["cache_files"] > 0 and status["cache_bytes"] > 0
     # the prebuilt code computes what this checkout's computes
