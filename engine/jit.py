@@ -171,7 +171,10 @@ def baseline_env(cpu: str) -> dict:
 def _host_cpu_features() -> set:
     """The ISA features of this machine's CPU (a seam: tests fake a CPU without some)."""
     from llvmlite import binding as ll
-    return {name for name, on in ll.get_host_cpu_features().items() if on}
+    try:
+        return {name for name, on in ll.get_host_cpu_features().items() if on}
+    except RuntimeError:  # LLVM cannot tell on this host: assume no feature at all
+        return set()
 
 
 def prebuilt_tag() -> dict:
@@ -226,7 +229,7 @@ def _find_prebuilt():
             with open(os.path.join(PREBUILT_DIR, name, PREBUILT_TAG_FILE), encoding="utf-8") as f:
                 tag = json.load(f)
             why = _prebuilt_mismatch(tag, mine)
-        except (OSError, ValueError, TypeError, AttributeError) as exc:
+        except Exception as exc:  # a missing or malformed TAG.json
             why = f"unreadable ({type(exc).__name__})"
             tag = {}
         if why:
@@ -260,11 +263,11 @@ def _load_prebuilt(cache, sig, target_context):
     the baseline's magic tuple (triple, CPU, features) where numba's own lookup would use the
     host's; the rest of the key (signature, bytecode hashes) and the source stamp (a hash of
     the file's contents) are numba's own."""
-    found = _prebuilt_folder()
-    if not found:
-        return None
-    folder, magic = found
     try:
+        found = _prebuilt_folder()
+        if not found:
+            return None
+        folder, magic = found
         from numba.core import caching
         sig_, _host_magic, code = cache._index_key(sig, target_context.codegen())
         stamp = cache._impl.locator.get_source_stamp()
