@@ -18,10 +18,20 @@ Each kernel gets its own cache object pointing at that folder (``_EngineCache``)
 process-wide ``config.CACHE_DIR`` is never changed: another add-on using numba in the same
 Blender keeps its own cache. ``set_cache_base`` picks the folder's parent (the add-on passes its
 user folder) and must be called before the first kernel module is imported.
+
+*Prebuilt kernels*: the extension's zip may carry kernels compiled by the build
+(``scripts/build_extension.py``) in ``engine/prebuilt/<python>-<cpu>/``, for a baseline CPU
+(``BASELINES``) rather than the build machine's. A kernel missing from the user's cache is looked
+up there (read-only; ``_EngineCache``) when everything its code depends on matches this process
+(``prebuilt_status``): python, numba, llvmlite, numpy's major version, the engine's sources, the
+package name, the target triple, and every ISA feature of the baseline present in the host CPU.
+Anything else, and the kernel compiles as it would without them.
 """
 import hashlib
+import json
 import os
 import shutil
+import sys
 
 NUMBA_ERROR = ""
 try:
@@ -36,6 +46,8 @@ except Exception as exc:  # ImportError, or numba refusing the installed numpy
     NUMBA_ERROR = f"{type(exc).__name__}: {exc}"
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+PREBUILT_DIR = os.path.join(_HERE, "prebuilt")
+PREBUILT_TAG_FILE = "TAG.json"
 _PREFIX = "nonogram-" + (__package__ or "engine").replace(".", "_") + "-"
 _cache_base = None
 _cache_folder = None
@@ -129,7 +141,141 @@ def _engine_cache_class():
     class _EngineCache(cache):
         _impl_class = _Impl
 
+        def _load_overload(self, sig, target_context):
+            data = super()._load_overload(sig, target_context)
+            if data is None and self._enabled:
+                data = _load_prebuilt(self, sig, target_context)
+            return data
+
     return _EngineCache
+
+
+# Baseline CPUs the build may compile the prebuilt kernels for (LLVM's names) and the ISA features
+# each implies, as llvmlite's ``get_host_cpu_features()`` names them: code built for one runs on
+# any CPU with all of them. x86-64-v2 (2009 onwards) keeps popcnt, which the line solvers' bit
+# counts use; plain x86-64 would lose it.
+_X86_64_V2 = ("64bit", "cmov", "cx8", "fxsr", "mmx", "sse", "sse2", "cx16", "sahf", "popcnt", "sse3",
+              "ssse3", "sse4.1", "sse4.2", "crc32")
+BASELINES = {
+    "x86-64-v2": _X86_64_V2,
+    "x86-64-v3": _X86_64_V2 + ("avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave"),
+}
+
+
+def baseline_env(cpu: str) -> dict:
+    """The environment a build process compiles for baseline ``cpu`` with (numba reads it at
+    import: set it only in a process of its own, never in Blender's)."""
+    return {"NUMBA_CPU_NAME": cpu, "NUMBA_CPU_FEATURES": ",".join("+" + f for f in BASELINES[cpu])}
+
+
+def _host_cpu_features() -> set:
+    """The ISA features of this machine's CPU (a seam: tests fake a CPU without some)."""
+    from llvmlite import binding as ll
+    try:
+        return {name for name, on in ll.get_host_cpu_features().items() if on}
+    except RuntimeError:  # LLVM cannot tell on this host: assume no feature at all
+        return set()
+
+
+def prebuilt_tag() -> dict:
+    """What compiled code built in this process depends on; the build writes it beside the
+    prebuilt kernels (``TAG.json``) and a process loads them only where its own matches."""
+    import llvmlite
+    import numpy
+    from numba.core.registry import cpu_target
+    triple, cpu, features = cpu_target.target_context.codegen().magic_tuple()
+    return {"package": __package__ or "engine", "python": f"cp{sys.version_info[0]}{sys.version_info[1]}",
+            "numba": _numba.__version__, "llvmlite": llvmlite.__version__,
+            "numpy": numpy.__version__.split(".")[0], "digest": _source_digest(), "triple": triple,
+            "cpu": cpu, "features": features}
+
+
+_prebuilt = None  # (folder, magic tuple) or False, decided on the first lookup
+_prebuilt_note = ""
+
+
+def _prebuilt_mismatch(tag: dict, mine: dict) -> str:
+    """Why kernels built with ``tag`` cannot run here ('' when they can)."""
+    for field in ("python", "numba", "llvmlite", "numpy", "package", "digest", "triple"):
+        if tag.get(field) != mine[field]:
+            return f"built for {field} {tag.get(field)}, this is {mine[field]}"
+    need = BASELINES.get(tag.get("cpu"))
+    if need is None or tag.get("features") != ",".join("+" + f for f in need):
+        return f"unknown baseline CPU {tag.get('cpu')!r}"
+    missing = sorted(set(need) - _host_cpu_features())
+    if missing:
+        return f"this CPU lacks {', '.join(missing)} ({tag['cpu']})"
+    return ""
+
+
+def _find_prebuilt():
+    """The prebuilt folder this process can load from, and its kernels' magic tuple (None when
+    there is none); sets ``_prebuilt_note``."""
+    global _prebuilt_note
+    try:
+        names = sorted(os.listdir(PREBUILT_DIR))
+    except OSError:
+        _prebuilt_note = "none shipped for this platform: kernels compile on first use"
+        return None
+    try:
+        mine = dict(prebuilt_tag(), cpu=None, features=None)
+    except Exception as exc:  # numba internals changed: its own cache still works
+        _prebuilt_note = f"not used ({type(exc).__name__}: {exc})"
+        return None
+    found = []
+    reasons = []
+    for name in names:
+        try:
+            with open(os.path.join(PREBUILT_DIR, name, PREBUILT_TAG_FILE), encoding="utf-8") as f:
+                tag = json.load(f)
+            why = _prebuilt_mismatch(tag, mine)
+        except Exception as exc:  # a missing or malformed TAG.json
+            why = f"unreadable ({type(exc).__name__})"
+            tag = {}
+        if why:
+            # the reason of the folder built for this python says most
+            reasons.insert(0 if tag.get("python") == mine["python"] else len(reasons), f"{name}: {why}")
+        else:
+            found.append((len(BASELINES[tag["cpu"]]), name, (tag["triple"], tag["cpu"], tag["features"])))
+    if not found:
+        _prebuilt_note = "not used (" + (reasons[0] if reasons else "none shipped") + "): kernels compile on first use"
+        return None
+    _n, name, magic = max(found)  # the highest baseline this CPU runs
+    _prebuilt_note = f"in use ({name})"
+    return os.path.join(PREBUILT_DIR, name), magic
+
+
+def prebuilt_status() -> str:
+    """One line on the prebuilt kernels: in use (which), or why not."""
+    _prebuilt_folder()
+    return "Prebuilt kernels: " + _prebuilt_note
+
+
+def _prebuilt_folder():
+    global _prebuilt
+    if _prebuilt is None:
+        _prebuilt = _find_prebuilt() or False
+    return _prebuilt
+
+
+def _load_prebuilt(cache, sig, target_context):
+    """``cache``'s kernel for ``sig`` from the prebuilt folder, or None. Its index keys carry
+    the baseline's magic tuple (triple, CPU, features) where numba's own lookup would use the
+    host's; the rest of the key (signature, bytecode hashes) and the source stamp (a hash of
+    the file's contents) are numba's own."""
+    try:
+        found = _prebuilt_folder()
+        if not found:
+            return None
+        folder, magic = found
+        from numba.core import caching
+        sig_, _host_magic, code = cache._index_key(sig, target_context.codegen())
+        stamp = cache._impl.locator.get_source_stamp()
+        index = caching.IndexDataCacheFile(folder, cache._impl.filename_base, stamp)
+        data = index.load((sig_, magic, code))
+        return None if data is None else cache._impl.rebuild(target_context, data)
+    except Exception:  # unreadable or foreign entries: compile instead
+        return None
 
 
 _EngineCache = _engine_cache_class() if _numba is not None else None

@@ -64,7 +64,9 @@ def engine(name: str):
     """The engine submodule ``name`` (e.g. "voxelize"), its kernels cached in our folder."""
     full = f"{ADDON_PACKAGE}.engine.{name}"
     module = sys.modules.get(full)
-    if module is not None:
+    # a module another thread (the warm-up's) is still importing is in sys.modules half-made:
+    # import_module waits for that import to finish
+    if module is not None and not getattr(getattr(module, "__spec__", None), "_initializing", False):
         return module
     _configure_jit()
     return importlib.import_module(full)
@@ -101,8 +103,9 @@ def numba_status() -> dict:
     """What the preferences show, without importing numba: ``version`` ('' when numba is not
     installed), ``error`` (why the kernels run as plain Python, '' when they compile),
     ``loaded`` (the engine is in use), ``cache_dir``, ``cache_files``, ``cache_bytes`` and
-    ``warmup`` (one line on compiling the kernels ahead, '' before it started) and ``sat``
-    (python-sat's version, the search's CDCL fallback; '' when it is not installed)."""
+    ``warmup`` (one line on compiling the kernels ahead, '' before it started), ``prebuilt`` (one
+    line on the kernels the zip carries: in use, or why not; '' before the engine is loaded) and
+    ``sat`` (python-sat's version, the search's CDCL fallback; '' when it is not installed)."""
     import importlib.metadata
     import importlib.util
     try:
@@ -129,9 +132,10 @@ def numba_status() -> dict:
     except importlib.metadata.PackageNotFoundError:
         sat = ""
     from . import warmup
+    prebuilt = jit.prebuilt_status() if jit is not None and jit.HAVE_NUMBA else ""
     return {"version": version, "error": error, "loaded": jit is not None, "cache_dir": folder,
             "cache_files": len(files), "cache_bytes": size, "warmup": warmup.status_text(),
-            "sat": sat}
+            "prebuilt": prebuilt, "sat": sat}
 
 
 def clear_kernel_cache() -> int:

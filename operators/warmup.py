@@ -50,18 +50,25 @@ _taken: set = set()  # parts whose process was stopped for another to finish the
 _thread = None
 _stop = threading.Event()  # the current run's: set by unregister(), the add-on is going away
 
-# Run by Blender's Python in the second process: the engine imported under the add-on's own
-# package name (cached kernels name their modules, so the add-on loads only what was compiled
-# under its name), without the add-on itself (which needs bpy).
-_CHILD = r"""
-import importlib, os, sys, types
-addon_dir, package, base, parts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(",")
+# The start of a script another Python process runs: the engine of the add-on folder argv[1]
+# imported as ``jit`` under the add-on's own package name argv[2] (cached kernels name their
+# modules, so the add-on loads only what was compiled under its name), without the add-on itself
+# (which needs bpy). scripts/build_extension.py starts its prebuilt kernels' builds with it too.
+IMPORT_ENGINE = r"""
+import importlib, sys, types
+addon_dir, package = sys.argv[1], sys.argv[2]
 names = package.split(".")
 for i in range(1, len(names) + 1):
     module = types.ModuleType(".".join(names[:i]))
     module.__path__ = [addon_dir] if i == len(names) else []
     sys.modules[module.__name__] = module
 jit = importlib.import_module(package + ".engine.jit")
+"""
+
+# Run by Blender's Python in the second process.
+_CHILD = IMPORT_ENGINE + r"""
+import os
+base, parts = sys.argv[3], sys.argv[4].split(",")
 if not jit.HAVE_NUMBA:
     print("ERROR " + jit.NUMBA_ERROR, flush=True)
     sys.exit(3)

@@ -71,6 +71,8 @@ def _draw_numba(box):
                   icon='CHECKMARK')
     if status.get("warmup"):
         col.label(text=status["warmup"], icon='TIME')
+    if status.get("prebuilt"):
+        col.label(text=status["prebuilt"], icon='PACKAGE')
     if status.get("sat"):
         col.label(text=f"python-sat {status['sat']}: hard searches hand over to a SAT solver",
                   icon='CHECKMARK')

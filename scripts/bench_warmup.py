@@ -4,6 +4,12 @@ some seconds later waits for kernels (then clicks Hide Clues), and how often the
 stalls meanwhile.
 
     .venv/bin/python scripts/bench_warmup.py [--repeat 3] [--model PATH] [--res 24] [--delay 20]
+    .venv/bin/python scripts/bench_warmup.py --zip dist/nonogram3d-0.1.0-linux_x64.zip  # as installed
+
+``--zip``: install that built zip (Blender's own installer, into a temporary user folder) and
+time the installed add-on, with the prebuilt kernels it carries (see build_extension.py);
+"kernels compiled" counts the entries written to its (empty) kernel cache, i.e. kernels no
+process could load and had to compile.
 
 Each repeat is a fresh process with an empty cache folder (TMPDIR points at a new temporary
 folder, where the add-on keeps its kernel cache outside an installed extension). In it:
@@ -32,12 +38,28 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MODEL = ROOT.parent / "shared" / "models" / "horse.ply"
 
 
-def child(model: str, res: int, delay: float) -> None:
-    sys.path.insert(0, str(ROOT / "tests"))
-    import blender_support as bs
+def _install(zip_path: str) -> str:
+    """Install and enable the zip (BLENDER_USER_RESOURCES is a temporary folder); its package."""
     import bpy
+    assert bpy.ops.extensions.package_install_files(filepath=zip_path, repo="user_default",
+                                                    enable_on_install=True) == {'FINISHED'}
+    return "bl_ext.user_default." + os.path.basename(zip_path).split("-")[0]
+
+
+def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
+    sys.path.insert(0, str(ROOT / "tests"))
+    import bpy
+    bpy.ops.wm.read_factory_settings(use_empty=True)  # later, it would disable an installed add-on
+    t_install = time.perf_counter()
+    if zip_path:
+        package = _install(zip_path)
+    else:
+        import blender_support as bs
+        package = bs.PACKAGE
+    install_s = time.perf_counter() - t_install
     stalls = []
     stop = threading.Event()
+    seen: dict = {}  # "solver" / "ready" -> seconds after enabling
 
     def watch():
         # like a UI thread: wakes every millisecond, needs the GIL each time
@@ -48,14 +70,19 @@ def child(model: str, res: int, delay: float) -> None:
             if now - last > 0.1:
                 stalls.append(now - last)
             last = now
+            st = warm.status()
+            if "solver" not in seen and "solve" in st["loaded"]:
+                seen["solver"] = now - t0
+            if "ready" not in seen and st["state"] == "ready":
+                seen["ready"] = now - t0
 
     t0 = time.perf_counter()
-    bs.ensure_registered()
-    warm = sys.modules[bs.PACKAGE + ".operators.warmup"]
+    if not zip_path:
+        bs.ensure_registered()
+    warm = sys.modules[package + ".operators.warmup"]
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     warm.start()  # what the add-on's start-up timer calls
-    bpy.ops.wm.read_factory_settings(use_empty=True)
     if model and os.path.exists(model):
         bpy.ops.wm.ply_import(filepath=model)
     else:
@@ -66,15 +93,8 @@ def child(model: str, res: int, delay: float) -> None:
     t_make = time.perf_counter()
     assert bpy.ops.nonogram.make() == {'FINISHED'}
     make_s = time.perf_counter() - t_make
-    ready_at = solver_at = None
-    t_click = time.perf_counter() + delay
-    while time.perf_counter() < t_click:
-        st = warm.status()
-        if solver_at is None and "solve" in st["loaded"]:
-            solver_at = time.perf_counter() - t0
-        if ready_at is None and st["state"] == "ready":
-            ready_at = time.perf_counter() - t0
-        time.sleep(0.05)
+    time.sleep(max(0.0, delay))
+    solver_at = seen.get("solver")
     t_solve = time.perf_counter()
     assert bpy.ops.nonogram.solve() == {'FINISHED'}
     solve_wall = time.perf_counter() - t_solve
@@ -87,11 +107,16 @@ def child(model: str, res: int, delay: float) -> None:
     designed = json.loads(obj.nonogram.design)
     warm_thread = warm.start()
     warm_thread.join()
-    if ready_at is None:
-        ready_at = time.perf_counter() - t0
+    time.sleep(0.01)
     stop.set()
+    watcher.join()
+    ready_at = seen.get("ready", time.perf_counter() - t0)
     st = warm.status()
+    jit = sys.modules[package + ".engine.jit"]
+    folder = jit.cache_folder()
+    compiled = sum(1 for f in (os.listdir(folder) if os.path.isdir(folder) else ()) if f.endswith(".nbc"))
     print("RESULT " + json.dumps({
+        "install_s": install_s, "kernels_compiled": compiled, "prebuilt": jit.prebuilt_status(),
         "ready_s": ready_at, "solver_ready_s": solver_at, "make_s": make_s, "solve_click_s": t_solve - t0,
         "solve_wait_s": report["stats"].get("compile_s", 0.0), "solve_time_s": report["time_s"],
         "solve_wall_s": solve_wall, "verdict": report["verdict"], "where": st["where"],
@@ -107,18 +132,20 @@ def main(argv=None) -> int:
     ap.add_argument("--model", default=str(DEFAULT_MODEL))
     ap.add_argument("--res", type=int, default=24)
     ap.add_argument("--delay", type=float, default=20.0, help="seconds between Make and Solve")
+    ap.add_argument("--zip", default="", help="install this built zip and time the installed add-on")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        child(args.model, args.res, args.delay)
+        child(args.model, args.res, args.delay, args.zip)
         return 0
     runs = []
     for i in range(args.repeat):
         with tempfile.TemporaryDirectory(prefix="nonogram-warmup-") as tmp:
             env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
             env["TMPDIR"] = tmp
+            env["BLENDER_USER_RESOURCES"] = os.path.join(tmp, "blender_user")
             cmd = [sys.executable, __file__, "--child", "--model", args.model, "--res", str(args.res),
-                   "--delay", str(args.delay)]
+                   "--delay", str(args.delay), "--zip", os.path.abspath(args.zip) if args.zip else ""]
             p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1800)
             line = next((ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")), None)
             if line is None:
@@ -134,7 +161,8 @@ def main(argv=None) -> int:
                   f"({r['verdict']}); Hide Clues clicked at {r['hide_click_s']:.1f} s waited "
                   f"{r['hide_wait_s']:.2f} s, designed in {r['hide_time_s']:.2f} s; main-thread "
                   f"stalls > 100 ms: {r['stalls_over_100ms']} "
-                  f"(worst {1000 * r['worst_stall_s']:.0f} ms) {r['warmup_error']}", flush=True)
+                  f"(worst {1000 * r['worst_stall_s']:.0f} ms); kernels compiled {r['kernels_compiled']}; "
+                  f"{r['prebuilt']} {r['warmup_error']}", flush=True)
     if len(runs) > 1:
         def med(k):
             return statistics.median(r[k] for r in runs)
@@ -142,7 +170,7 @@ def main(argv=None) -> int:
                   else f"solver ready {med('solver_ready_s'):.1f} s, ")
         print(f"median of {len(runs)}: {solver}all ready {med('ready_s'):.1f} s, Make {med('make_s'):.1f} s, "
               f"Solve waited {med('solve_wait_s'):.2f} s, Hide Clues waited {med('hide_wait_s'):.2f} s, "
-              f"stalls > 100 ms {med('stalls_over_100ms'):.0f}")
+              f"stalls > 100 ms {med('stalls_over_100ms'):.0f}, kernels compiled {med('kernels_compiled'):.0f}")
     return 0
 
 

@@ -3,6 +3,8 @@
     python scripts/build_extension.py                          # every platform in the manifest
     python scripts/build_extension.py --platform linux-x64     # just one
     python scripts/build_extension.py --no-download            # use the wheels already in wheels/
+    python scripts/build_extension.py --kernel-python /path/to/python3.13  # prebuilt cp313 kernels too
+    python scripts/build_extension.py --no-prebuilt-kernels    # zips without compiled kernels
 
 The wheels named in ``blender_manifest.toml`` are fetched into ``wheels/`` with ``pip download``
 (skipped when already there). The zips are made by Blender's own builder, ``blender_ext.py build
@@ -10,12 +12,25 @@ The wheels named in ``blender_manifest.toml`` are fetched into ``wheels/`` with 
 builder needs every listed wheel on disk). Each zip is then checked with ``blender_ext.py validate``
 and for stray content (numpy, tests, other platforms' wheels). ``blender_ext.py`` ships inside the
 ``bpy`` wheel, so no Blender binary is needed.
+
+Prebuilt kernels: the zip of the platform the build runs on also carries the engine's numba
+kernels, compiled ahead so a fresh install compiles nothing (``engine/jit.py``, "Prebuilt
+kernels"). For this Python and each one given (``--kernel-python``) whose numba and llvmlite
+are the versions the zip ships for its python tag, a fresh process with an empty cache runs the
+warm-up parts (``PREBUILT_PARTS``) for the engine imported under the installed add-on's package
+name, compiling for a baseline CPU (``BASELINE``), not this machine's; its cache files go into
+the zip under ``engine/prebuilt/<python>-<cpu>/`` with a ``TAG.json`` saying what they need.
+Other platforms' zips have none: their kernels compile on first use, as without this (build on
+that platform to ship them).
 """
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.util
+import json
 import os
+import platform as _platform
 import re
 import shutil
 import subprocess
@@ -37,6 +52,15 @@ _PLATFORM_RULES = (
     ("macos-arm64", "macosx", "_arm64"),
     ("macos-x64", "macosx", "_x86_64"),
 )
+
+# The package Blender imports an extension installed from a zip as (repository "user_default");
+# compiled kernels name their modules, so they are built under this name.
+ADDON_REPO = "bl_ext.user_default"
+PREBUILT_FOLDER = "engine/prebuilt"
+# engine/warmup.py's parts compiled into the zip: all of them (the seed's too)
+PREBUILT_PARTS = ("make", "masks", "solve", "design", "grade", "schedulers", "seed")
+# platform -> the baseline CPU its prebuilt kernels are compiled for (engine/jit.py's BASELINES)
+BASELINE = {"linux-x64": "x86-64-v2", "windows-x64": "x86-64-v2", "macos-x64": "x86-64-v2"}
 
 # Copying these into the staging tree would only cost time: the builder excludes them anyway.
 _STAGING_IGNORE = shutil.ignore_patterns(
@@ -163,8 +187,120 @@ def stage(root: Path, staging: Path, platforms: list, wheels: list) -> None:
     (staging / MANIFEST).write_text(text, encoding="utf-8")
 
 
-def check_zip(path: Path, platform: str, expected_wheels: list, scripts: Path) -> list:
-    """Problems found in a built zip ([] when it is fine)."""
+def host_platform() -> str:
+    """The Blender platform this build runs on ('' when none we ship)."""
+    machine = _platform.machine().lower()
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(machine, "")
+    system = {"linux": "linux", "win32": "windows", "darwin": "macos"}.get(sys.platform, "")
+    return f"{system}-{arch}" if system and arch else ""
+
+
+def _addon_string(root: Path, path: str, name: str) -> str:
+    """The string constant ``name`` of the add-on's file ``path`` (read, not imported: the
+    add-on's package needs bpy)."""
+    tree = ast.parse((root / path).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise BuildError(f"{path} has no constant {name}")
+
+
+# Run by each kernel Python after operators/warmup.py's IMPORT_ENGINE (the engine of the unpacked
+# zip imported as the installed add-on's): its warm-up parts compiled into an empty cache.
+_PREBUILD_CHILD = r"""
+import json
+base, parts, cpu = sys.argv[3:6]
+if not jit.HAVE_NUMBA:
+    sys.exit("numba unavailable: " + jit.NUMBA_ERROR)
+if parts:
+    jit.set_cache_base(base)
+    importlib.import_module(package + ".engine.warmup").run_parts(parts.split(","))
+    print("FOLDER " + jit.cache_folder())
+print("TAG " + json.dumps(jit.prebuilt_tag()))
+print("PREBUILT " + jit.prebuilt_status())
+print("CPUENV " + json.dumps(jit.baseline_env(cpu)))
+"""
+
+
+def _prebuild_run(python: str, source: Path, package: str, base: str, parts: tuple, cpu: str,
+                  cpu_env: dict | None = None) -> dict:
+    """Run ``_PREBUILD_CHILD``: without ``parts`` it only reports its versions (and the
+    environment for compiling for ``cpu``), with them it compiles them with ``cpu_env``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "PYTHON", "NONOGRAM_"))}
+    env.update(PYTHONDONTWRITEBYTECODE="1", **(cpu_env or {}))
+    script = _addon_string(source, "operators/warmup.py", "IMPORT_ENGINE") + _PREBUILD_CHILD
+    proc = subprocess.run([python, "-c", script, str(source), package, base, ",".join(parts), cpu],
+                          capture_output=True, text=True, env=env, timeout=3600)
+    if proc.returncode != 0:
+        raise BuildError(f"compiling the prebuilt kernels with {python} failed:\n{proc.stderr[-3000:]}")
+    out = dict(line.split(" ", 1) for line in proc.stdout.splitlines()
+               if line.startswith(("TAG ", "FOLDER ", "CPUENV ", "PREBUILT ")))
+    return {"tag": json.loads(out["TAG"]), "folder": out.get("FOLDER", ""), "cpu_env": json.loads(out["CPUENV"]),
+            "prebuilt": out["PREBUILT"]}
+
+
+def prebuild_kernels(source: Path, manifest: dict, platform: str, wheels: list, pythons: list,
+                     workdir: str, parts: tuple = PREBUILT_PARTS) -> dict:
+    """Compile the kernels for ``platform``'s zip with each of ``pythons`` into
+    ``source``/engine/prebuilt (``source``: the zip's files, unpacked), and check that a fresh
+    process with an empty cache then loads them all, compiling nothing. Caches go below
+    ``workdir``. Returns zip entry name -> file path."""
+    cpu = BASELINE.get(platform)
+    if cpu is None:
+        print(f"build: no baseline CPU known for {platform}: its zip ships no prebuilt kernels", flush=True)
+        return {}
+    shipped = {}
+    for w in wheels:
+        f = wheel_fields(w)
+        shipped[(f["python"], f["name"])] = f["version"]
+    package = f"{ADDON_REPO}.{manifest['id']}"
+    done = set()
+    for python in pythons:
+        first = _prebuild_run(python, source, package, "", (), cpu)
+        probe = first["tag"]
+        want = {m: shipped.get((probe["python"], m)) for m in ("numba", "llvmlite")}
+        if want != {m: probe[m] for m in want}:
+            print(f"build: {python} has numba {probe['numba']} / llvmlite {probe['llvmlite']} for "
+                  f"{probe['python']}, the zip ships {want}: no prebuilt kernels from it", flush=True)
+            continue
+        if probe["python"] in done:
+            continue
+        done.add(probe["python"])
+        print(f"build: compiling the prebuilt kernels for {platform} {probe['python']} ({cpu}; "
+              f"{', '.join(parts)}) with {python}", flush=True)
+        got = _prebuild_run(python, source, package, tempfile.mkdtemp(dir=workdir), parts, cpu, first["cpu_env"])
+        tag = dict(got["tag"], parts=list(parts))
+        if (tag["cpu"], tag["features"]) != (cpu, first["cpu_env"]["NUMBA_CPU_FEATURES"]):
+            raise BuildError(f"{python}'s numba compiled for {tag['cpu']} ({tag['features']}), not {cpu}")
+        folder = source / PREBUILT_FOLDER / f"{tag['python']}-{cpu}"
+        folder.mkdir(parents=True)
+        for f in os.listdir(got["folder"]):
+            if f.endswith((".nbi", ".nbc")):
+                shutil.copy2(os.path.join(got["folder"], f), folder / f)
+        (folder / "TAG.json").write_text(json.dumps(tag, indent=1, sort_keys=True), encoding="utf-8")
+        # what an installed add-on does on this machine: its empty cache must stay empty
+        check = _prebuild_run(python, source, package, tempfile.mkdtemp(dir=workdir), parts, cpu)
+        left = os.listdir(check["folder"]) if os.path.isdir(check["folder"]) else []
+        compiled = sorted(f for f in left if f.endswith(".nbi"))
+        if compiled or f"({folder.name})" not in check["prebuilt"]:
+            raise BuildError(f"a fresh process did not load the prebuilt kernels of {folder.name} "
+                             f"({check['prebuilt']}); it compiled {compiled[:10]}")
+        print(f"build: {folder.name}: {len(os.listdir(folder)) - 1} cache files; a fresh process "
+              f"loads them all", flush=True)
+    root = source / PREBUILT_FOLDER
+    return {p.relative_to(source).as_posix(): str(p) for p in sorted(root.rglob("*")) if p.is_file()} \
+        if root.is_dir() else {}
+
+
+def add_to_zip(path: Path, entries: dict) -> None:
+    with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, src in sorted(entries.items()):
+            zf.write(src, name)
+
+
+def check_zip(path: Path, platform: str, expected_wheels: list, scripts: Path,
+              prebuilt: bool = False) -> list:
+    """Problems found in a built zip ([] when it is fine); ``prebuilt``: it must carry kernels."""
     problems = []
     proc = subprocess.run([*blender_ext_command(scripts), "validate", "--valid-tags",
                            str(valid_tags_file(scripts)), str(path)], capture_output=True, text=True)
@@ -188,6 +324,13 @@ def check_zip(path: Path, platform: str, expected_wheels: list, scripts: Path) -
             problems.append(f"development file in the zip: {n}")
         if "__pycache__" in n or n.endswith(".pyc"):
             problems.append(f"bytecode in the zip: {n}")
+    kernels = [n for n in names if n.startswith(PREBUILT_FOLDER + "/")]
+    if prebuilt and not any(n.endswith("/TAG.json") for n in kernels):
+        problems.append("no prebuilt kernels")
+    if not prebuilt and kernels:
+        problems.append(f"prebuilt kernels in a zip that should have none: {kernels[0]}")
+    if any(not n.endswith((".nbi", ".nbc", "/TAG.json")) for n in kernels):
+        problems.append("files other than numba cache files in " + PREBUILT_FOLDER)
     return problems
 
 
@@ -198,8 +341,9 @@ def zip_name(manifest: dict, platform: str, version: str | None = None) -> str:
 
 
 def build(platforms: list | None = None, *, download: bool = True, out_dir: Path | None = None,
-          root: Path = ROOT) -> list:
-    """Build and check one zip per platform; returns their paths."""
+          root: Path = ROOT, kernel_pythons: list | None = None, prebuilt_parts: tuple = PREBUILT_PARTS) -> list:
+    """Build and check one zip per platform; returns their paths. The host platform's zip
+    carries kernels compiled by each of ``kernel_pythons`` (default: this Python; [] for none)."""
     scripts = blender_scripts_dir()
     manifest = read_manifest(root)
     by_platform = wheels_by_platform(manifest)
@@ -229,11 +373,30 @@ def build(platforms: list | None = None, *, download: bool = True, out_dir: Path
         sys.stdout.write(proc.stdout)
         if proc.returncode != 0:
             raise BuildError(f"blender_ext.py build failed:\n{proc.stdout}{proc.stderr}")
+        host = host_platform()
+        pythons = [sys.executable] if kernel_pythons is None else list(kernel_pythons)
+        with_kernels = set()
+        for platform in platforms:
+            if platform != host or not pythons:
+                if pythons:
+                    print(f"build: {platform}: no prebuilt kernels (only the platform the build runs on, "
+                          f"{host or 'unknown'}, can have them)", flush=True)
+                continue
+            # the engine as the zip has it (the builder leaves out files, e.g. engine/bench_*.py,
+            # that the source digest would count)
+            unpacked = Path(tmp) / f"unpacked-{platform}"
+            with zipfile.ZipFile(out_dir / zip_name(manifest, platform)) as zf:
+                zf.extractall(unpacked, [n for n in zf.namelist() if not n.endswith(".whl")])
+            entries = prebuild_kernels(unpacked, manifest, platform, by_platform[platform], pythons, tmp,
+                                       prebuilt_parts)
+            if entries:
+                add_to_zip(out_dir / zip_name(manifest, platform), entries)
+                with_kernels.add(platform)
     for platform in platforms:
         path = out_dir / zip_name(manifest, platform)
         if not path.is_file():
             raise BuildError(f"the builder did not write {path}")
-        problems = check_zip(path, platform, by_platform[platform], scripts)
+        problems = check_zip(path, platform, by_platform[platform], scripts, platform in with_kernels)
         if problems:
             raise BuildError(f"{path.name}:\n  " + "\n  ".join(problems))
         results.append(path)
@@ -246,9 +409,16 @@ def main(argv=None) -> int:
                     help="build only this platform (repeatable), e.g. linux-x64, windows-x64, macos-arm64")
     ap.add_argument("--no-download", action="store_true", help="do not run pip; the wheels must be in wheels/")
     ap.add_argument("--out-dir", type=Path, default=None, help="where the zips go (default: dist/)")
+    ap.add_argument("--kernel-python", action="append", dest="pythons", metavar="PYTHON",
+                    help="another Python (e.g. 3.13) with the numba/llvmlite the zip ships for its "
+                         "version, to compile prebuilt kernels with too (repeatable)")
+    ap.add_argument("--no-prebuilt-kernels", action="store_true",
+                    help="ship no compiled kernels (every platform compiles on first use)")
     args = ap.parse_args(argv)
+    pythons = [] if args.no_prebuilt_kernels else [sys.executable] + (args.pythons or [])
     try:
-        paths = build(args.platforms, download=not args.no_download, out_dir=args.out_dir)
+        paths = build(args.platforms, download=not args.no_download, out_dir=args.out_dir,
+                      kernel_pythons=pythons)
     except BuildError as exc:
         print(f"build_extension: error: {exc}", file=sys.stderr)
         return 1

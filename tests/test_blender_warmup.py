@@ -218,3 +218,26 @@ def test_the_take_over_holds_when_the_design_kernels_were_not_started(fresh_warm
     assert st["done"] == st["total"] == 3, st  # make, solve, design: masks' step went with it
     assert eng.ready("make", "masks", "solve", "design")
     assert "masks" in warm._taken
+
+
+def test_an_engine_module_another_thread_is_importing_is_waited_for(addon, tmp_path, monkeypatch):
+    """The warm-up thread imports engine modules while an operator may ask for the same one:
+    with kernels ready at once (prebuilt in the zip), a Solve right after Make got the warm-up's
+    half-imported engine.solve, without its ``solve``."""
+    import sys
+    runtime = addon_module("operators.runtime")
+    runtime.engine("jit")
+    package = sys.modules[runtime.ADDON_PACKAGE + ".engine"]
+    (tmp_path / "slow_for_test.py").write_text("import time\ntime.sleep(0.6)\nDONE = True\n")
+    monkeypatch.setattr(package, "__path__", list(package.__path__) + [str(tmp_path)])
+    name = runtime.ADDON_PACKAGE + ".engine.slow_for_test"
+    monkeypatch.delitem(sys.modules, name, raising=False)
+    importer = threading.Thread(target=runtime.engine, args=("slow_for_test",))
+    importer.start()
+    try:
+        time.sleep(0.2)
+        assert name in sys.modules and not hasattr(sys.modules[name], "DONE")  # half-imported
+        assert runtime.engine("slow_for_test").DONE
+    finally:
+        importer.join()
+        sys.modules.pop(name, None)

@@ -1,5 +1,5 @@
 """The built linux-x64 zip installs into a clean Blender, enables, and makes a nonogram with the
-numba from its own bundled wheels.
+numba from its own bundled wheels, loading the kernels the zip carries instead of compiling them.
 
 The subprocess imitates a Blender installation: Python started with -S (no site-packages) and only
 bpy plus what Blender itself bundles (numpy, requests, ...) on the path, so numba can only come
@@ -44,9 +44,16 @@ def linux_zip():
         build_extension.download_wheels(wheels)
     except build_extension.BuildError as e:
         pytest.skip(f"cannot download the numba/llvmlite wheels (offline?): {e}")
-    paths = build_extension.build(["linux-x64"], download=False, out_dir=ROOT / "dist")
+    # The prebuilt kernels of Make and the solver only (what the install test below runs): the
+    # build compiles them once, the installed add-on then compiles nothing for them.
+    paths = build_extension.build(["linux-x64"], download=False, out_dir=ROOT / "dist",
+                                  prebuilt_parts=PREBUILT_PARTS)
     assert len(paths) == 1
     return paths[0]
+
+
+PREBUILT_PARTS = ("make", "solve", "grade")  # the batch grades its puzzles
+ON_HOST = build_extension.host_platform() == "linux-x64"
 
 
 def test_zip_contents(linux_zip):
@@ -62,6 +69,21 @@ def test_zip_contents(linux_zip):
     assert sum(w.startswith("wheels/python_sat-") for w in wheels) == 2  # the search's SAT fallback
     assert not any(n.startswith(("tests/", "scripts/", "docs/", "wheels/numpy", "dist/", "benchmarks/"))
                    for n in names)
+    # the kernels compiled ahead, for this Python, where the build ran on linux-x64
+    prebuilt = sorted(n for n in names if n.startswith("engine/prebuilt/"))
+    py = f"cp{sys.version_info[0]}{sys.version_info[1]}"
+    if ON_HOST:
+        folder = f"engine/prebuilt/{py}-x86-64-v2/"
+        assert all(n.startswith(folder) for n in prebuilt)
+        assert all(n.endswith((".nbi", ".nbc")) for n in prebuilt if n != folder + "TAG.json")
+        with zipfile.ZipFile(linux_zip) as zf:
+            tag = json.loads(zf.read(folder + "TAG.json"))
+        assert tag["package"] == "bl_ext.user_default.nonogram3d.engine" and tag["python"] == py
+        assert tag["parts"] == list(PREBUILT_PARTS) and tag["cpu"] == "x86-64-v2"
+        assert any(n.startswith(folder + "propagate.") and n.endswith(".nbc") for n in prebuilt)
+        assert any(n.startswith(folder + "raycast.") for n in prebuilt)  # the voxelizer
+    else:
+        assert not prebuilt
     assert not any(n.startswith("engine/bench_") for n in names)  # development-only CLIs
     assert "engine/solve.py" in names and "engine/__main__.py" in names
     assert not any("__pycache__" in n for n in names)
@@ -151,8 +173,31 @@ while (r := ss.step()) is not False:
         ss.block(r)
 ss.close()
 got.update(pysat_file=pysat.__file__, have_sat=sat.HAVE_SAT, sat_solutions=sorted(found))
+got["solves"] = solves_digest(lambda name: importlib.import_module(MOD + ".engine." + name))
+got["prebuilt"] = jit.prebuilt_status()
+got["compiled"] = sorted(f for f in os.listdir(jit.cache_folder()) if f.endswith(".nbi"))
 print("RESULT " + json.dumps(got))
 """
+
+# Solves that probe, search and walk, run the same in the installed add-on (prebuilt kernels)
+# and here (this checkout's kernels, compiled for this CPU): their results must be identical.
+SOLVES = r"""
+def solves_digest(engine):
+    import hashlib
+    import numpy as np
+    blobs, clues, solve = engine("blobs"), engine("clues"), engine("solve").solve
+    runs = [solve(blobs.blob_puzzle((9, 9, 9), seed=2)),
+            solve(blobs.blob_puzzle((9, 9, 9), seed=4, hidden_fraction=0.3), use_known=False),
+            solve(clues.puzzle_from_grid(np.random.default_rng(1).random((8, 8, 8)) < 0.35), use_known=False),
+            solve(clues.puzzle_from_grid(np.random.default_rng(3).random((15, 15)) < 0.5), use_known=False)]
+    out = []
+    for r in runs:
+        counters = {k: int(v) for k, v in r.stats.items() if isinstance(v, (int, np.integer)) and not k.endswith("_s")}
+        out.append([r.verdict, r.linesolvers, r.bad_guesses, len(r.solutions),
+                    hashlib.sha256(np.ascontiguousarray(r.state).tobytes()).hexdigest(), sorted(counters.items())])
+    return out
+"""
+INSTALL_SCRIPT = SOLVES + INSTALL_SCRIPT
 
 
 def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
@@ -202,7 +247,19 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
     status = got["numba_status"]
     assert status["version"] and not status["error"] and status["loaded"]
     assert Path(status["cache_dir"]).is_relative_to(resources / "extensions"), status
-    assert status["cache_files"] > 0 and status["cache_bytes"] > 0
     assert status["sat"] == "1.9.dev22"
-    print(f"install {got['t_install']:.1f} s, Make Nonogram (cold JIT) {got['t_make']:.1f} s, "
-          f"batch (cold JIT of the solver) {got['t_batch']:.1f} s")
+    if ON_HOST:
+        # Make and the solves loaded the zip's kernels: nothing compiled, the cache stays empty
+        assert got["prebuilt"] == f"Prebuilt kernels: in use (cp{sys.version_info[0]}{sys.version_info[1]}-x86-64-v2)"
+        assert got["compiled"] == [] and status["cache_files"] == 0, got["compiled"]
+        assert status["prebuilt"] == got["prebuilt"]  # the line the preferences show
+    else:
+        assert status["cache_files"] > 0 and status["cache_bytes"] > 0
+    # the prebuilt code computes what this checkout's computes
+    namespace: dict = {}
+    exec(SOLVES, namespace)
+    import importlib
+    assert got["solves"] == json.loads(json.dumps(namespace["solves_digest"](
+        lambda name: importlib.import_module("engine." + name))))
+    print(f"install {got['t_install']:.1f} s, Make Nonogram (empty cache) {got['t_make']:.1f} s, "
+          f"batch (empty cache) {got['t_batch']:.1f} s; {got['prebuilt']}")

@@ -133,3 +133,39 @@ def test_readme_names_the_zips_the_build_writes():
         suffix = name.split("-<version>-")[1]
         assert suffix in readme, f"README does not name {name}"
         assert f"-<version>-{platform}.zip" not in readme
+
+
+def test_zip_check_wants_prebuilt_kernels_only_where_built(scripts_dir, tmp_path):
+    """The host platform's zip must carry prebuilt kernels (TAG.json and numba's cache files,
+    nothing else); any other platform's must carry none."""
+    import zipfile
+
+    def zip_with(name, files):
+        path = tmp_path / name
+        with zipfile.ZipFile(path, "w") as zf:
+            for f in ("blender_manifest.toml", "__init__.py", "LICENSE"):
+                zf.write(ROOT / f, f)
+            for f in files:
+                zf.writestr(f, "")
+        return path
+
+    kernels = ["engine/prebuilt/cp311-x86-64-v2/TAG.json", "engine/prebuilt/cp311-x86-64-v2/propagate.f-1.py311.nbi",
+               "engine/prebuilt/cp311-x86-64-v2/propagate.f-1.py311.1.nbc"]
+    good = zip_with("good.zip", kernels)
+
+    def problems(path, prebuilt):
+        return "\n".join(build_extension.check_zip(path, "windows-x64", [], scripts_dir, prebuilt))
+    assert "prebuilt" not in problems(good, True)
+    assert "prebuilt kernels in a zip that should have none" in problems(good, False)
+    assert "no prebuilt kernels" in problems(zip_with("none.zip", []), True)
+    stray = zip_with("stray.zip", kernels + ["engine/prebuilt/cp311-x86-64-v2/notes.txt"])
+    assert "files other than numba cache files" in problems(stray, True)
+
+
+def test_build_knows_its_platform_and_baselines():
+    import platform
+    from engine import jit
+    host = build_extension.host_platform()
+    if platform.machine().lower() in ("x86_64", "amd64") and sys.platform in ("linux", "win32", "darwin"):
+        assert host.endswith("-x64") and build_extension.BASELINE[host] in jit.BASELINES
+    assert set(build_extension.BASELINE.values()) <= set(jit.BASELINES)
