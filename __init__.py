@@ -4,6 +4,7 @@ The extension's metadata is in blender_manifest.toml. Nothing here imports numba
 kernels: the operators import them on first use, so enabling the add-on stays fast.
 """
 import atexit
+import sys
 from types import ModuleType
 from typing import Optional
 
@@ -37,6 +38,24 @@ def register():
     _registered = True
 
 
+def _release_bpy_at_exit():
+    """Blender 4.2 as a Python module keeps a reference to a class registered with property
+    callbacks (ours are) even after it is unregistered (4.5 does not). Through the functions'
+    globals that keeps the ``bpy`` module alive, so it is never freed, and freeing it is what runs
+    Blender's own exit: C++ destructors then free Python objects after the interpreter is gone, a
+    segmentation fault (exit 139) at the end of every script that enabled the add-on. Emptying
+    our modules' globals at exit, as Python's shutdown does for the modules it still holds, lets
+    the module go. Registered at import, so it runs after ``_unregister_at_exit``."""
+    own = __name__
+    prefix = own + "."
+    for name, module in list(sys.modules.items()):
+        if name.startswith(prefix):
+            module.__dict__.clear()
+    module = sys.modules.get(own)
+    if module is not None:
+        module.__dict__.clear()
+
+
 def _unregister_at_exit():
     """Blender disables add-ons before its Python exits; a script that imports Blender as a
     Python module (the batch, the tests) has no such step: without it bpy 4.5 hangs at exit with
@@ -56,3 +75,7 @@ def unregister():
     panels.sidebar.unregister()
     operators.unregister()
     panels.properties.unregister()
+
+
+if not bpy.app.binary_path and tuple(bpy.app.version) < (4, 5, 0):
+    atexit.register(_release_bpy_at_exit)

@@ -17,7 +17,6 @@ The batch clears the objects of the open file before it starts: run it on an emp
 from __future__ import annotations
 
 import argparse
-import atexit
 import csv
 import importlib
 import importlib.util
@@ -751,24 +750,5 @@ def main(argv: Optional[list] = None, prog: str = "batch.py") -> int:
     return run(args)
 
 
-def exit_process(status: int) -> None:
-    """End the process with ``status``, the batch's work done and its output flushed.
-
-    Blender 4.2 as a Python module (``pip install bpy==4.2.x``) cannot shut down once a script
-    has registered an add-on class with property callbacks (as ours has), even after
-    unregistering it: the module is never freed, Blender's exit code never runs, and its C++
-    destructors then free Python classes after the interpreter is gone: a segmentation fault
-    (exit 139) after every successful batch. There the process ends without the interpreter's
-    shutdown (whose only work left would be freeing memory); Blender itself (``blender -b``),
-    and the bpy modules from 4.5 on, exit the ordinary way (the add-on's own atexit hook stops
-    its threads and unregisters it first; here it runs before the process ends)."""
-    if not bpy.app.binary_path and tuple(bpy.app.version) < (4, 5, 0):
-        atexit._run_exitfuncs()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(status)
-    sys.exit(status)
-
-
 if __name__ == "__main__":
-    exit_process(main())
+    sys.exit(main())

@@ -46,10 +46,11 @@ def run_without_numba(code: str, *python_args: str, timeout: int = 300) -> subpr
 
 
 def _bpy_module_crashes_at_exit() -> bool:
-    """Blender 4.2 as a Python module never runs its own shutdown once an add-on class with
-    property callbacks was registered (ours are, by the Blender tests), and then crashes in its
-    C++ destructors after the interpreter is gone (exit 139), even after unregistering: see
-    batch.exit_process."""
+    """Blender 4.2 as a Python module keeps classes registered with property callbacks alive
+    after unregistering them, and crashes at exit (exit 139) when that keeps the ``bpy`` module
+    from being freed. The add-on releases its own share at exit (``_release_bpy_at_exit`` in
+    __init__.py: the batch and scripts exit 0, tests/test_blender_exit.py), but a pytest session
+    holds more (its test modules, fixtures, reports) than the add-on can let go of."""
     bpy = sys.modules.get("bpy")
     return bpy is not None and not bpy.app.binary_path and tuple(bpy.app.version) < (4, 5, 0)
 
@@ -63,9 +64,9 @@ def pytest_sessionfinish(session, exitstatus):
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
-    # pytest's report is written by now: on bpy 4.2 end with its exit status rather than
-    # Blender's crash at exit (bpy 4.5 and 5.0 exit the ordinary way: the add-on's atexit hook
-    # unregisters it and stops its threads)
+    # pytest's report is written by now: on bpy 4.2 end the session's process with pytest's
+    # exit status, after the exit hooks (the add-on's: unregister, stop its threads), rather
+    # than with Blender's crash at exit. bpy 4.5 and 5.0 exit the ordinary way.
     if _bpy_module_crashes_at_exit() and _EXIT_STATUS in config.stash:
         import atexit
         atexit._run_exitfuncs()  # the add-on's hook: unregister, stop its threads
