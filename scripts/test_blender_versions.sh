@@ -4,9 +4,8 @@
 # reused while requirements-bpy<NN>.txt is unchanged; ~1.2 GB each). .venv's bpy 5.0 runs them
 # in scripts/test.sh's main pytest. Exit status: non-zero when any version fails.
 #
-#   bash scripts/test_blender_versions.sh                 # every version, the CI subset (below)
+#   bash scripts/test_blender_versions.sh                 # 4.2 and 4.5
 #   NONOGRAM_BPY_VERSIONS="42" bash scripts/test_blender_versions.sh   # only 4.2
-#   bash scripts/test_blender_versions.sh --all           # every Blender test, not the subset
 #   bash scripts/test_blender_versions.sh -- -x -k batch  # extra pytest arguments after --
 #
 # Blender 5.1+ (Python 3.13): no bpy 5.1 module is on PyPI yet; docs/ADDON.md says what runs where.
@@ -14,11 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VERSIONS="${NONOGRAM_BPY_VERSIONS-42 45}"
-ALL=0
 EXTRA=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --all) ALL=1 ;;
     --) shift; EXTRA=("$@"); break ;;
     *) echo "test_blender_versions: unknown argument $1 (use -- before pytest arguments)" >&2; exit 2 ;;
   esac
@@ -38,24 +35,10 @@ if [ -z "$PY" ]; then
   exit 2
 fi
 
-# The CI subset: every Blender test file but the ones below, which cover what does not depend on
-# the Blender version (engine results through the add-on, panel drawing in every state, the
-# player's and designer's views, piece options, the voxelizer against bpy's raycaster) and take
-# most of the time. What stays covers the batch and its exit status, register/unregister and
-# the exit, Make (modal and in place), Solve, the design tools, import/export and the
-# installed extension (build, install, enable, Make, the batch from the installed copy).
-SKIPPED_ON_OLDER=(tests/test_blender_ui.py tests/test_blender_player.py
-                  tests/test_blender_pieces.py tests/test_voxelize_bpy.py)
-
+# Every Blender test file (the "blender" marker), passed by name: the engine tests need packages
+# these venvs leave out (ortools, mypy, ...), and they do not depend on the Blender version.
 test_files() {
-  local f skip s
-  for f in $(grep -l "pytest.mark.blender" tests/test_*.py); do
-    skip=0
-    if [ "$ALL" = 0 ]; then
-      for s in "${SKIPPED_ON_OLDER[@]}"; do [ "$f" = "$s" ] && skip=1; done
-    fi
-    [ "$skip" = 0 ] && echo "$f"
-  done
+  grep -l "pytest.mark.blender" tests/test_*.py
 }
 
 status=0
