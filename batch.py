@@ -101,6 +101,10 @@ def _slice_arg(text: str) -> tuple:
     return axis, layers
 
 
+# --thin-parts: (bridge, thin_parts) per mode, as the panel's Thin Parts options.
+THIN_PARTS_MODES = {"none": (False, False), "bridge": (True, False), "restore": (True, True)}
+
+
 def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         prog=prog, description="Make and solve 3D nonograms from models, headless.",
@@ -122,10 +126,13 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--threshold", type=float, default=0.5, help="filled fraction for a sampled voxel")
     ap.add_argument("--no-robust", action="store_true",
                     help="single-axis parity instead of the 3-axis vote (leaks on open meshes)")
-    ap.add_argument("--bridge", action="store_true",
-                    help="join loose pieces to the main one through voxels the mesh passes through")
-    ap.add_argument("--thin-parts", action="store_true",
-                    help="keep parts thinner than a voxel (one voxel thick) and join them on")
+    ap.add_argument("--thin-parts", nargs="?", choices=THIN_PARTS_MODES, const="restore",
+                    default="restore",
+                    help="parts thinner than a voxel: 'restore' keeps them one voxel thick and joins "
+                         "every loose piece on (the default, as in Make), 'bridge' only joins loose "
+                         "pieces through voxels the mesh passes through, 'none' keeps the plain fill")
+    ap.add_argument("--bridge", action="store_const", dest="thin_parts", const="bridge",
+                    help="the same as --thin-parts bridge")
     ap.add_argument("--min-piece", type=int, default=0, metavar="N",
                     help="drop pieces of fewer than N voxels (default: 0, keep all)")
     ap.add_argument("--keep-largest", action="store_true", help="keep only the largest piece")
@@ -153,6 +160,8 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
         ap.error("resolutions must be positive")
     if args.min_piece < 0:
         ap.error("--min-piece must be 0 or more")
+    args.thin_parts_mode = args.thin_parts
+    args.bridge, args.thin_parts = THIN_PARTS_MODES[args.thin_parts_mode]
     solvers: list = []
     for name in args.solvers:
         key = name.lower()
@@ -545,7 +554,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         row.update(size=f"{X}x{Y}x{Z}", x=X, y=Y, z=Z, cells=st["cells"], lines=st["lines"],
                    hidden=st["hidden"], empty=st["empty"]["count"],
                    filled=int(vox.grid.sum()), make_time_s=round(t_make, 4),
-                   warnings=" | ".join(vox.warnings))
+                   warnings=" | ".join(vox.warnings + [n for n in [vox.diagnostics.get("size_note")] if n]))
         row.update(piece_columns(vox.diagnostics))
         for k in ("plain", "circle", "square"):
             for f in ("count", "min", "max"):
@@ -553,6 +562,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled"
             + (f" in {row['pieces']} pieces" if row.get("pieces", 1) != 1 else "")
             + f", {st['lines']} lines ({t_make:.2f} s)")
+        if vox.diagnostics.get("size_note"):
+            log(f"  {name} @ {resolution}: {vox.diagnostics['size_note']}")
 
         report = addon.solve.solve(puzzle, method="full", time_limit=args.time_limit, grade=True)
         rep = report.to_dict()

@@ -58,8 +58,9 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     assert obj is not src and obj.nonogram.is_nonogram
 
     verts, tris = _world_triangles(src)
-    vr = engine("voxelize").voxelize(verts, tris, resolution=res, samples=1,
-                                             threshold=0.5, robust=True, fit=True)
+    vox = engine("voxelize")
+    vr = vox.voxelize(verts, tris, resolution=res, samples=1, threshold=0.5, robust=True,
+                      fit=True, **vox.MAKE_PIECE_DEFAULTS)
     grid = vr.grid
     assert grid.sum() > 0
     # One point per grid cell, solution attribute = the voxel grid in puzzle cell order.
@@ -235,8 +236,9 @@ BASIC_OPTIONS = ("resolution", "samples", "threshold", "robust", "hide_source")
 
 def _voxel_grid(src, res):
     verts, tris = _world_triangles(src)
-    return engine("voxelize").voxelize(verts, tris, resolution=res, samples=1, threshold=0.5,
-                                       robust=True, fit=True).grid
+    vox = engine("voxelize")
+    return vox.voxelize(verts, tris, resolution=res, samples=1, threshold=0.5, robust=True,
+                        fit=True, **vox.MAKE_PIECE_DEFAULTS).grid
 
 
 def _spy_progress(monkeypatch, hold_until_cancel=False):
