@@ -155,6 +155,7 @@ def test_hiding_and_showing_clues_updates_the_faces(addon):
 def test_designer_view_greys_hidden_clues_and_can_leave_them_out(addon):
     obj, puzzle, hidden = _random_nonogram()
     scene = addon_module("operators.scene")
+    scene.set_clue_layer(obj, 'ALL', 0)  # every clue (new nonograms show one layer's)
     labels = obj.nonogram.labels
     line = point_attribute(labels, "line")
     assert np.array_equal(point_attribute(labels, "hidden"), hidden[line])

@@ -34,8 +34,16 @@ def clue_points(puzzle) -> dict:
     xx, yy = np.meshgrid(np.arange(X), np.arange(Y), indexing="ij")
     pz = np.stack([xx.ravel() + 0.5, yy.ravel() + 0.5, np.full(X * Y, Z + off)], axis=1)
     pos = np.concatenate([px, py, pz]).astype(np.float32)
+    # The cell just past each line's other end (-X, +Y, -Z): where the designer's clue-layer
+    # view puts its label (operators/scene/layers.py), and the line's axis.
+    far = np.floor(pos).astype(np.int64)
+    axis = np.repeat([0, 1, 2], [Y * Z, X * Z, X * Y])
+    far[axis == 0, 0] = -1
+    far[axis == 1, 1] = Y
+    far[axis == 2, 2] = -1
     lines = np.flatnonzero(has)
-    return {"position": pos[lines], "total": totals[lines], "kind": kinds[lines], "line": lines}
+    return {"position": pos[lines], "total": totals[lines], "kind": kinds[lines], "line": lines,
+            "far": far[lines], "axis": axis[lines]}
 
 
 # Advance of a digit of Blender's built-in font, per unit of text size.
