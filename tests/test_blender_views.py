@@ -97,13 +97,13 @@ def test_designer_view_draws_one_layer_where_layers_py_says(addon, axis, layer):
 
 def _screen_boxes(cam, items, obj_world):
     """Screen-space circles (centre, radius in the camera's normalized units) of label
-    instances: a label of scale s spans at most 0.47 s around its centre."""
+    instances: a label of scale s spans at most OUTLINE_RADIUS s around its centre."""
     from bpy_extras.object_utils import world_to_camera_view
     scene = bpy.context.scene
     out = []
     for kind, local, m in items:
         centre = m.translation
-        r_world = 0.47 * m.to_scale()[0]
+        r_world = addon_module("operators.scene.glyphs").OUTLINE_RADIUS * m.to_scale()[0]
         c = world_to_camera_view(scene, cam, centre)
         # radius: project a point r_world away along the camera's right axis
         right = cam.matrix_world.to_3x3().col[0].normalized()
@@ -146,3 +146,60 @@ def test_layer_labels_never_overlap_nor_cover_a_cube_from_the_default_camera(add
             tmin = np.nanmax(np.minimum(t1, t2), axis=1)
             tmax = np.nanmin(np.maximum(t1, t2), axis=1)
             assert not np.any(tmax >= np.maximum(tmin, 0.0)), (axis, local, off)
+
+
+def test_player_top_face_numbers_read_upright_and_lean_to_the_camera(addon):
+    obj, puzzle = _nonogram(shape=(8, 10, 7))
+    scene = addon_module("operators.scene")
+    scene.set_view(obj, 'PLAYER')
+    cam = _camera(obj)
+    from bpy_extras.object_utils import world_to_camera_view
+    bpy.context.view_layer.update()
+    cam_pos = cam.matrix_world.translation
+    top, sides = [], []
+    for ob, m in instances_of(obj):
+        if ob.type != 'FONT':
+            continue
+        normal = (m.to_3x3() @ __import__("mathutils").Vector((0, 0, 1))).normalized()
+        up = (m.to_3x3() @ __import__("mathutils").Vector((0, 1, 0))).normalized()
+        base = world_to_camera_view(bpy.context.scene, cam, m.translation)
+        tip = world_to_camera_view(bpy.context.scene, cam, m.translation + up * 0.1)
+        screen_up = np.array(tip[:2]) - np.array(base[:2])
+        facing = float(normal.dot((cam_pos - m.translation).normalized()))
+        (top if normal.z > 0.5 else sides).append((screen_up, facing))
+    assert len(top) > 5 and len(sides) > 5
+    angles = []
+    for screen_up, facing in top:
+        # upright: the text's up within 15° of the screen's up (perspective turns the labels
+        # near the frame's edges a little; +Y up, as before, was ~45° off)
+        angle = math.degrees(math.atan2(abs(screen_up[0]), screen_up[1]))
+        angles.append(angle)
+        assert angle < 15.0, angle
+        # leaning towards the camera: more face-on than lying flat (sin 26°, about 0.44)
+        assert facing > 0.75, facing
+    assert np.mean(angles) < 8.0, angles
+    seen = [(u, f) for u, f in sides if f > 0]  # the faces turned to the camera
+    assert seen and all(u[1] > 0 for u, f in seen)  # the side faces were upright already
+
+
+def test_two_digit_numbers_in_circles_are_larger_and_stay_inside(addon):
+    glyphs = addon_module("operators.scene.glyphs")
+    inner = glyphs.OUTLINE_RADIUS - glyphs.OUTLINE_WIDTH
+    heights = []
+    for total in (10, 18, 48, 88, 99):
+        c = bpy.data.curves.new(f"t{total}", 'FONT')
+        c.body = str(total)
+        c.align_x = c.align_y = 'CENTER'
+        c.size = glyphs.glyph_size(total, "circle")
+        c.space_character = glyphs.glyph_spacing(total)
+        ob = bpy.data.objects.new(c.name, c)
+        bpy.context.scene.collection.objects.link(ob)
+        bpy.context.view_layer.update()
+        me = ob.evaluated_get(bpy.context.evaluated_depsgraph_get()).to_mesh()
+        co = np.array([v.co[:2] for v in me.vertices])
+        # every point of the number inside the circle's inner edge, with room for the bevel
+        assert np.hypot(co[:, 0], co[:, 1]).max() + glyphs.GLYPH_BEVEL < inner, total
+        heights.append(co[:, 1].max() - co[:, 1].min())
+        ob.to_mesh_clear()
+    # Before: size 0.516, digits 0.36 voxel tall; now at least 0.42 (a fifth larger).
+    assert min(heights) > 0.42, heights
