@@ -203,3 +203,33 @@ def test_two_digit_numbers_in_circles_are_larger_and_stay_inside(addon):
         ob.to_mesh_clear()
     # Before: size 0.516, digits 0.36 voxel tall; now at least 0.42 (a fifth larger).
     assert min(heights) > 0.42, heights
+
+
+def test_pick_clues_finds_the_layer_labels_where_they_are_drawn(addon):
+    from bpy_extras.view3d_utils import location_3d_to_region_2d
+    from blender_support import view3d_override
+    obj, puzzle = _nonogram(shape=(6, 7, 5))
+    scene = addon_module("operators.scene")
+    design = addon_module("operators.design")
+    scene.set_view(obj, 'DESIGNER')
+    scene.set_clue_layer(obj, 'Z', 2)
+    bpy.context.view_layer.update()
+    pos, normals, lines = scene.label_anchors(obj)
+    labels = obj.nonogram.labels
+    # the anchors are exactly the drawn labels (world positions of the glyph instances)
+    drawn = [np.array(m.translation) for o, m in instances_of(labels) if o.type == 'FONT']
+    total = dict(zip(point_attribute(labels, "line").tolist(), point_attribute(labels, "clue_total").tolist()))
+    nonzero = np.array([total[int(k)] > 0 for k in lines])
+    assert len(drawn) == int(nonzero.sum()) > 0
+    for p in drawn:
+        assert np.min(np.linalg.norm(pos - p, axis=1)) < 1e-4
+    ov = view3d_override()
+    region, rv3d = ov["region"], ov["area"].spaces.active.region_3d
+    hits = 0
+    for i in range(len(lines)):
+        xy = location_3d_to_region_2d(region, rv3d, pos[i])
+        if xy is None:
+            continue
+        assert design.pick_at(obj, region, rv3d, (xy.x, xy.y)) == lines[i]
+        hits += 1
+    assert hits > 5
