@@ -2,11 +2,9 @@
 grid's longest side is shorter than the resolution asked for, and why."""
 import json
 
-import pytest
-
 import procedural as P
-from blender_support import (Event, Recorder, addon, bpy, drive_modal,  # noqa: F401 (fixture)
-                             operator_stand_in)
+import pytest
+from blender_support import Event, Recorder, addon, bpy, drive_modal, operator_stand_in
 
 pytestmark = pytest.mark.blender
 

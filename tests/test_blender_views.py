@@ -7,8 +7,7 @@ import math
 
 import numpy as np
 import pytest
-
-from blender_support import addon, addon_module, bpy, instances_of, point_attribute  # noqa: F401
+from blender_support import addon, addon_module, bpy, instances_of, point_attribute
 
 pytestmark = pytest.mark.blender
 
@@ -206,8 +205,8 @@ def test_two_digit_numbers_in_circles_are_larger_and_stay_inside(addon):
 
 
 def test_pick_clues_finds_the_layer_labels_where_they_are_drawn(addon):
-    from bpy_extras.view3d_utils import location_3d_to_region_2d
     from blender_support import view3d_override
+    from bpy_extras.view3d_utils import location_3d_to_region_2d
     obj, puzzle = _nonogram(shape=(6, 7, 5))
     scene = addon_module("operators.scene")
     design = addon_module("operators.design")

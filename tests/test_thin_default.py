@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-
 import procedural as P
+
 from engine import pieces
 from engine.voxelize import MAKE_PIECE_DEFAULTS, voxelize
 
