@@ -221,10 +221,13 @@ def test_errors_leave_data_unchanged(addon):
     bpy.context.scene.nonogram_settings.resolution = 4000
     msg = _bad()
     assert "Resolution 4000" in msg and "lower the resolution" in msg
-    # A flat mesh gives no filled voxels.
+    # A flat mesh gives no filled voxels as voxelized (restoring thin parts, the default, makes
+    # it a one-voxel sheet: test_blender_thin_default.py).
     add_primitive("plane")
     bpy.context.scene.nonogram_settings.resolution = 8
+    bpy.context.scene.nonogram_settings.thin_parts = 'NONE'
     assert "no filled voxels" in _bad()
+    bpy.context.scene.nonogram_settings.thin_parts = 'RESTORE'
     # A nonogram is not a source.
     add_primitive("cube")
     assert _make(4) == {'FINISHED'}

@@ -2,6 +2,8 @@
 grid's longest side is shorter than the resolution asked for, and why."""
 import json
 
+import numpy as np
+
 import procedural as P
 import pytest
 from blender_support import Event, Recorder, addon, bpy, drive_modal, operator_stand_in
@@ -64,3 +66,11 @@ def test_make_report_says_why_the_grid_is_shorter_than_asked():
     obj, info, reports = make_modal()
     assert max(info["shape"]) == 16
     assert not any("Asked for" in r for r in reports)
+
+
+def test_a_flat_mesh_becomes_a_sheet_by_default():
+    plane = [(np.array([[0, 0, 0], [4, 0, 0], [4, 3, 0], [0, 3, 0]], float), np.array([[0, 1, 2], [0, 2, 3]]))]
+    mesh_object("Flat", P.join(plane))
+    bpy.context.scene.nonogram_settings.resolution = 8
+    obj, info, reports = make_modal()
+    assert info["shape"][2] == 1 and info["filled"] == info["shape"][0] * info["shape"][1] > 0
