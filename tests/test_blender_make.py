@@ -80,6 +80,9 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     labels = obj.nonogram.labels
     assert labels is not None and labels.parent == obj
     assert len(labels.data.vertices) == clued
+    # every clue and every cell (a new nonogram's designer view shows one clue layer:
+    # test_blender_views.py)
+    addon_module("operators.scene").set_clue_layer(obj, 'ALL', 0)
     # Evaluated: one glyph per non-zero clue (zeros hidden by default) + an outline per
     # circle/square clue.
     totals = point_attribute(labels, "clue_total")
@@ -127,6 +130,7 @@ def test_glyphs_show_the_right_clue_at_the_right_place(addon):
     obj = scene_mod.build_from_puzzle(bpy.context, puzzle, name="kinds", origin=(1, 2, 3),
                                       voxel_size=0.3)
     assert any(o.name.endswith(".001") for o in obj.nonogram.glyphs.objects)
+    scene_mod.set_clue_layer(obj, 'ALL', 0)  # every clue at its point
     bpy.context.view_layer.update()  # parent transforms reach matrix_world on update
     labels = obj.nonogram.labels
     mw = np.array(labels.matrix_world)
@@ -161,6 +165,7 @@ def test_zero_clues_can_be_shown(addon):
     totals = point_attribute(labels, "clue_total")
     assert (totals == 0).any()
     scene_mod = addon_module("operators.scene")
+    scene_mod.set_clue_layer(bpy.context.active_object, 'ALL', 0)
     mod = labels.modifiers["Nonogram Clues"]
     scene_mod.set_modifier_input(mod, "Show Zero Clues", True)
     glyphs = [o for o, _ in instances_of(labels) if o.type == 'FONT']
