@@ -139,7 +139,7 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--render", nargs="?", const="designer", default=None,
                     choices=("player", "designer"),
                     help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
-                         "with every clue beside them; the default) or the player's view (the block "
+                         "cut at a middle layer, with its clues beside it; the default) or the player's view (the block "
                          "of cubes with the clues on their faces)")
     ap.add_argument("--slice", action="append", default=[], type=_slice_arg, metavar="AXIS=N",
                     help="peel N layers of the player's view along AXIS (x, y or z) away, as the "
