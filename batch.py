@@ -87,6 +87,16 @@ def script_args(argv: Optional[list] = None) -> list:
     return sys.argv[1:]
 
 
+def _clue_layer_arg(text: str) -> tuple:
+    """'all' -> ('ALL', 0), 'x=5' -> ('X', 5): the argument of --clue-layer."""
+    if text.strip().lower() == "all":
+        return "ALL", 0
+    axis, layers = _slice_arg(text)
+    if layers < 0:
+        raise argparse.ArgumentTypeError(f"the layer must be 0 or more, not {text!r}")
+    return axis, layers
+
+
 def _slice_arg(text: str) -> tuple:
     """'z=3' -> ('Z', 3): the argument of --slice."""
     axis, sep, n = text.partition("=")
@@ -141,6 +151,10 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
                     help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
                          "cut at a middle layer, with its clues beside it; the default) or the player's view (the block "
                          "of cubes with the clues on their faces)")
+    ap.add_argument("--clue-layer", type=_clue_layer_arg, default=None, metavar="AXIS=N|all",
+                    help="the designer's view: show the clues of layer N across AXIS (x, y or z; the "
+                         "layers in front are cut away), or 'all' clues at once (default: the middle "
+                         "layer across the grid's shortest side)")
     ap.add_argument("--slice", action="append", default=[], type=_slice_arg, metavar="AXIS=N",
                     help="peel N layers of the player's view along AXIS (x, y or z) away, as the "
                          "player's slicer does: N > 0 from the high side, N < 0 from the low side "
@@ -615,6 +629,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         }
         for axis, layers in args.slice:
             scene_api.set_slice(obj, axis, layers)
+        if args.clue_layer is not None:
+            scene_api.set_clue_layer(obj, *args.clue_layer)
         if args.render:
             png = base + ".png"
             t = time.perf_counter()

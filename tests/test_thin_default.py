@@ -96,4 +96,12 @@ def test_batch_defaults_to_restore_and_keeps_the_other_modes():
     assert (a.bridge, a.thin_parts) == (True, False)
     a = mod.parse_args(base + ["--thin-parts"])
     assert (a.bridge, a.thin_parts) == (True, True)
+    # --clue-layer (the designer's view, issue 22 item 8)
+    assert mod.parse_args(base).clue_layer is None
+    assert mod.parse_args(base + ["--clue-layer", "all"]).clue_layer == ("ALL", 0)
+    assert mod.parse_args(base + ["--clue-layer", "x=5"]).clue_layer == ("X", 5)
+    import pytest
+    for bad in ("q=1", "z=-2", "z"):
+        with pytest.raises(SystemExit):
+            mod.parse_args(base + ["--clue-layer", bad])
     sys.modules.pop("nonogram_batch_args", None)
