@@ -19,7 +19,7 @@ import numpy as np
 from mathutils import Matrix, Vector
 
 from .attributes import get_point_attribute, object_point_attribute, set_object_point_attribute
-from .glyphs import GLYPH_BEVEL
+from .glyphs import GLYPH_BEVEL, OUTLINE_RADIUS
 from .common import CELL_COLOURS, PLAYER_GROUP, PLAYER_MATERIAL, TAG, LABEL_GROUP, VOXEL_GROUP, NonogramError
 from .materials import (instancer_attribute, mix_colour, new_material, new_node, own_colours, socket,
                         tagged)
@@ -39,7 +39,7 @@ DEFAULT_CUBE_SIZE = 0.96
 # of sin 26°) while a label still leaves the one behind it readable. Leaning, a label's lower
 # half would sink into its cube: it is lifted by its half-height's drop.
 TOP_TILT = math.radians(30.0)
-TOP_LIFT = 0.47 * math.sin(TOP_TILT)
+TOP_LIFT = OUTLINE_RADIUS * math.sin(TOP_TILT)
 
 
 def label_frame(axis: int, end: int) -> Matrix:
