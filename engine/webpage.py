@@ -40,8 +40,12 @@ def template_text(path: Optional[str] = None) -> str:
     except FileNotFoundError:
         raise WebPageError(f"the web player has not been built ({os.path.basename(path)} is missing): "
                            f"{BUILD_HINT}") from None
+    return checked_template(text, path)
+
+
+def checked_template(text: str, source: str = "the template") -> str:
     if DATA_SLOT not in text or TITLE_SLOT not in text:
-        raise WebPageError(f"{path} is not the web player's template (its puzzle slot is missing): {BUILD_HINT}")
+        raise WebPageError(f"{source} is not the web player's template (its puzzle slot is missing): {BUILD_HINT}")
     return text
 
 
@@ -119,7 +123,7 @@ def page_data(puzzle: Puzzle, info: Optional[dict] = None) -> dict:
 
 def render_page(puzzle: Puzzle, info: Optional[dict] = None, template: Optional[str] = None) -> str:
     """The page's HTML text. ``info``: shown beside the puzzle (e.g. difficulty band, hidden clues)."""
-    template = template if template is not None else template_text()
+    template = checked_template(template) if template is not None else template_text()
     check_playable(puzzle, player_limit(template))
     text = json.dumps(page_data(puzzle, info), separators=(",", ":"), ensure_ascii=True)
     # inside <script>: no "<" at all, so neither "</script>" nor "<!--" can end or confuse it
