@@ -99,6 +99,19 @@ def check_playable(puzzle: Puzzle, limit: int) -> None:
                            f"the puzzle {puzzle.n_cells}")
 
 
+def info_of(puzzle: Puzzle) -> dict:
+    """What the page and the catalogue show beside the puzzle: clues hidden, and the design's
+    difficulty band and score when the puzzle's meta has them (Hide Clues, ``engine design``)."""
+    kinds = np.asarray(puzzle.clue_kind)
+    info: dict = {"hidden": int((kinds == 0).sum()), "lines": int(kinds.size)}
+    design = puzzle.meta.get("design") if isinstance(puzzle.meta, dict) else None
+    if isinstance(design, dict):
+        for key in ("band", "score"):
+            if design.get(key) is not None:
+                info[key] = design[key]
+    return info
+
+
 def page_data(puzzle: Puzzle, info: Optional[dict] = None) -> dict:
     """The object the page reads (format ``nonogram-page`` version 1)."""
     d = puzzle_to_dict(puzzle)
@@ -116,13 +129,12 @@ def page_data(puzzle: Puzzle, info: Optional[dict] = None) -> dict:
         idx = np.where(sol, np.asarray(colours, dtype=np.uint8).ravel(), 0).astype(np.uint8)
         data["palette"] = [_hex_colour(c) for c in np.asarray(palette, dtype=np.float32).reshape(-1, 3)]
         data["colours"] = base64.b64encode((idx ^ ks[packed.size:]).tobytes()).decode("ascii")
-    if info:
-        data["info"] = info
+    data["info"] = info_of(puzzle) if info is None else info
     return data
 
 
 def render_page(puzzle: Puzzle, info: Optional[dict] = None, template: Optional[str] = None) -> str:
-    """The page's HTML text. ``info``: shown beside the puzzle (e.g. difficulty band, hidden clues)."""
+    """The page's HTML text. ``info``: shown beside the puzzle (default ``info_of(puzzle)``)."""
     template = checked_template(template) if template is not None else template_text()
     check_playable(puzzle, player_limit(template))
     text = json.dumps(page_data(puzzle, info), separators=(",", ":"), ensure_ascii=True)

@@ -408,7 +408,8 @@ function main() {
     $("mistakes").textContent = `${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
     $("left").textContent = solved ? "solved" : `${nonSolutionLeft} to break`;
   }
-  $("title").textContent = `${P.name} · ${X}×${Y}×${Z}`;
+  const band = typeof P.info.band === "string" && P.info.band ? ` · ${P.info.band}` : "";
+  $("title").textContent = `${P.name} · ${X}×${Y}×${Z}${band}`;
   document.title = `${P.name} · Nonogram 3D`;
   setInterval(() => { if (!solved) $("time").textContent = formatTime(elapsed()); }, 1000);
 
