@@ -151,3 +151,16 @@ def test_cli_writes_a_page_and_refuses_with_exit_2(tmp_path, capsys, monkeypatch
     assert "bad JSON" in capsys.readouterr().err
     assert engine_main(["export-html"]) == 2
     assert "usage" in capsys.readouterr().err
+
+
+def test_catalogue_lists_and_escapes_its_entries():
+    text = webpage.catalogue_html([
+        {"page": "a-8.html", "name": "a @ 8", "size": "8x6x5", "hidden": 30, "lines": 120, "band": "easy",
+         "thumbnail": "a-8.png"},
+        {"page": "b&c.html", "name": "<b>", "size": "4x4x4", "hidden": 0, "lines": 48, "band": "", "thumbnail": None},
+    ])
+    assert text.count('<a class="card"') == 2 and "2 puzzles" in text
+    assert 'href="a-8.html"' in text and 'src="a-8.png"' in text
+    assert "8x6x5 · 30 of 120 clues hidden (25 %)" in text and '<span class="band">easy</span>' in text
+    assert 'href="b&amp;c.html"' in text and "&lt;b&gt;" in text and "<b>" not in text
+    assert "<script" not in text
