@@ -37,6 +37,6 @@ export function buildAtlas(labels) {
   const texture = new CanvasTexture(canvas);
   texture.minFilter = LinearMipmapLinearFilter;
   texture.magFilter = LinearFilter;
-  texture.anisotropy = 4;
+  texture.anisotropy = 1;
   return { texture, cols, rows, canvas };
 }

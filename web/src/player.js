@@ -1,15 +1,18 @@
 // The Nonogram 3D web player: a block of cubes with clue numbers on the faces; break the cubes
-// that are not part of the model. One InstancedMesh draws only the cubes with a face in view
-// (those next to a broken, sliced or outside neighbour), so a 36³ block draws a few thousand
-// instances, not 46,656; picking walks the grid (a voxel ray walk), not the triangles.
+// that are not part of the model. The block is drawn as ONE mesh of the cube faces in view (a
+// face whose neighbour is broken, sliced away or outside the block), rebuilt on each change:
+// a 36³ block draws about 8,000 faces, not 46,656 cubes. One mesh, not an InstancedMesh: where
+// WebGL runs on the CPU (SwiftShader, headless Chromium) every instance costs ~15 µs, so 7,000
+// instanced cubes took ~150 ms a frame; the merged faces take a few ms there and less on a GPU.
+// Picking walks the grid (a voxel ray walk), not the triangles.
 import {
-  BoxGeometry, BufferAttribute, InstancedBufferAttribute, InstancedMesh, Matrix4, PerspectiveCamera,
-  Scene, ShaderMaterial, Vector3, WebGLRenderer, Color,
+  BufferAttribute, BufferGeometry, Color, Mesh, PerspectiveCamera, Scene, ShaderMaterial, Vector3, WebGLRenderer,
 } from "three";
 import { PageError, readPuzzle } from "./data.js";
 import { buildAtlas } from "./atlas.js";
 
 const INTACT = 0, MARKED = 1, BROKEN = 2;
+const REVEAL = [0.93, 0.55, 0.2];   // the model's colour at the reveal when the puzzle has none
 const STORAGE_PREFIX = "nonogram3d:";
 const $ = (id) => document.getElementById(id);
 
@@ -28,10 +31,23 @@ function hashText(text) {
   return h.toString(16);
 }
 
+// The six faces of a cube in three.js coordinates (puzzle z is up: three (x, y, z) = puzzle
+// (x, z, -y)): normal n, and the directions U (right) and V (up) of the face's clue as seen
+// from outside (U × V = n, so the two triangles face out). Top faces read from the front.
+// `clue`: which puzzle line's clue the face shows (0 x-line, 1 y-line, 2 z-line);
+// `d`: the puzzle-grid step to the neighbour behind the face.
+const FACES = [
+  { n: [1, 0, 0], u: [0, 0, -1], v: [0, 1, 0], clue: 0, d: [1, 0, 0] },
+  { n: [-1, 0, 0], u: [0, 0, 1], v: [0, 1, 0], clue: 0, d: [-1, 0, 0] },
+  { n: [0, 1, 0], u: [1, 0, 0], v: [0, 0, -1], clue: 2, d: [0, 0, 1] },
+  { n: [0, -1, 0], u: [1, 0, 0], v: [0, 0, 1], clue: 2, d: [0, 0, -1] },
+  { n: [0, 0, 1], u: [1, 0, 0], v: [0, 1, 0], clue: 1, d: [0, -1, 0] },
+  { n: [0, 0, -1], u: [-1, 0, 0], v: [0, 1, 0], clue: 1, d: [0, 1, 0] },
+];
+const CORNERS = [[0, 0], [1, 0], [1, 1], [0, 1]];
+
 const VERTEX = /* glsl */ `
-attribute float aFace;
-attribute vec3 aTiles;
-attribute vec4 aInfo;     // cell index, state (0 intact, 1 marked, 2 revealed), exposed-face mask, unused
+attribute vec3 aData;     // clue tile (-1: none), state (0 intact, 1 marked, 2 revealed), cell index
 attribute vec3 aColour;
 uniform float uHover;
 uniform float uFlash;
@@ -43,17 +59,14 @@ varying vec3 vColour;
 varying float vHover;
 varying float vFlash;
 void main() {
-  int face = int(aFace + 0.5);
-  int mask = int(aInfo.z + 0.5);
-  if (((mask >> face) & 1) == 0) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); return; }
-  vTile = face < 2 ? aTiles.x : (face < 4 ? aTiles.z : aTiles.y);
+  vTile = aData.x;
   vUv = uv;
-  vState = aInfo.y;
+  vState = aData.y;
   vColour = aColour;
-  vHover = abs(aInfo.x - uHover) < 0.5 ? 1.0 : 0.0;
-  vFlash = abs(aInfo.x - uFlash) < 0.5 ? 1.0 : 0.0;
+  vHover = abs(aData.z - uHover) < 0.5 ? 1.0 : 0.0;
+  vFlash = abs(aData.z - uFlash) < 0.5 ? 1.0 : 0.0;
   vNormal = normalize(normalMatrix * normal);
-  gl_Position = projectionMatrix * modelViewMatrix * instanceMatrix * vec4(position, 1.0);
+  gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
 }`;
 
 const FRAGMENT = /* glsl */ `
@@ -158,7 +171,9 @@ function main() {
   const canvas = $("view");
   let renderer;
   try {
-    renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    // no MSAA: the cube edges are drawn by the shader, and multisampling costs most where WebGL
+    // runs on the CPU (SwiftShader)
+    renderer = new WebGLRenderer({ canvas, antialias: false, powerPreference: "high-performance" });
   } catch (e) {
     showError("This puzzle needs WebGL, which this browser has switched off or does not have.");
     return;
@@ -167,26 +182,34 @@ function main() {
   renderer.setClearColor(new Color(0x2b2f36), 1);
   const scene = new Scene();
   const camera = new PerspectiveCamera(40, 1, 0.1, 1000);
-  const geometry = new BoxGeometry(1, 1, 1);
-  const faces = new Float32Array(24);
-  for (let f = 0; f < 6; f++) faces.fill(f, 4 * f, 4 * f + 4);   // BoxGeometry: +x -x +y -y +z -z
-  geometry.setAttribute("aFace", new BufferAttribute(faces, 1));
-  const aTiles = new InstancedBufferAttribute(new Float32Array(3 * n), 3);
-  const aInfo = new InstancedBufferAttribute(new Float32Array(4 * n), 4);
-  const aColour = new InstancedBufferAttribute(new Float32Array(3 * n), 3);
-  for (const a of [aTiles, aInfo, aColour]) a.setUsage(35048);   // DYNAMIC_DRAW
-  geometry.setAttribute("aTiles", aTiles);
-  geometry.setAttribute("aInfo", aInfo);
-  geometry.setAttribute("aColour", aColour);
   const material = new ShaderMaterial({
     vertexShader: VERTEX, fragmentShader: FRAGMENT,
     uniforms: { uAtlas: { value: atlas.texture }, uGrid: { value: [atlas.cols, atlas.rows] },
                 uHover: { value: -1 }, uFlash: { value: -1 } },
   });
-  const mesh = new InstancedMesh(geometry, material, n);
+  // the face buffers grow (doubling) as breaking opens the block; 4 vertices, 6 indices a face
+  let capacity = 0, buffers = null;
+  const mesh = new Mesh(new BufferGeometry(), material);
   mesh.frustumCulled = false;
-  mesh.instanceMatrix.setUsage(35048);
   scene.add(mesh);
+  function ensureCapacity(faces) {
+    if (faces <= capacity) return;
+    capacity = Math.max(1024, 2 ** Math.ceil(Math.log2(faces)));
+    const v = 4 * capacity;
+    buffers = { position: new Float32Array(3 * v), normal: new Float32Array(3 * v), uv: new Float32Array(2 * v),
+                aData: new Float32Array(3 * v), aColour: new Float32Array(3 * v) };
+    const index = new Uint32Array(6 * capacity);
+    for (let f = 0; f < capacity; f++) index.set([4 * f, 4 * f + 1, 4 * f + 2, 4 * f, 4 * f + 2, 4 * f + 3], 6 * f);
+    const g = new BufferGeometry();
+    for (const [name, arr] of Object.entries(buffers)) {
+      const attr = new BufferAttribute(arr, name === "uv" ? 2 : 3);
+      attr.setUsage(35048);   // DYNAMIC_DRAW
+      g.setAttribute(name, attr);
+    }
+    g.setIndex(new BufferAttribute(index, 1));
+    mesh.geometry.dispose();
+    mesh.geometry = g;
+  }
   const centre = new Vector3(X / 2, Z / 2, -Y / 2);
 
   // which cubes are drawn: in the slices, not broken (all but the model once solved)
@@ -200,37 +223,53 @@ function main() {
   }
   const present = (x, y, z) => x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1] && z >= lo[2] && z <= hi[2]
     && (solved ? P.solution[idx(x, y, z)] === 1 : cell[idx(x, y, z)] !== BROKEN);
-  let drawn = new Int32Array(0);
-  const m4 = new Matrix4();
+  let drawn = new Int32Array(0), faceCount = 0;
+  const tilesOf = [tilesX, tilesY, tilesZ];
   function rebuild() {
     updateRanges();
     const list = [];
-    const tiles = aTiles.array, info = aInfo.array, colours = aColour.array, mat = mesh.instanceMatrix.array;
     let k = 0;
+    ensureCapacity(1024);
     for (let x = lo[0]; x <= hi[0]; x++) for (let y = lo[1]; y <= hi[1]; y++) for (let z = lo[2]; z <= hi[2]; z++) {
       if (!present(x, y, z)) continue;
-      // exposed faces, as BoxGeometry's order: +x, -x, three +y (puzzle +z), -z, three +z (puzzle -y), +y
-      const mask = (present(x + 1, y, z) ? 0 : 1) | (present(x - 1, y, z) ? 0 : 2)
-        | (present(x, y, z + 1) ? 0 : 4) | (present(x, y, z - 1) ? 0 : 8)
-        | (present(x, y - 1, z) ? 0 : 16) | (present(x, y + 1, z) ? 0 : 32);
-      if (!mask) continue;
       const i = idx(x, y, z);
-      list.push(i);
-      m4.makeTranslation(x + 0.5, z + 0.5, -(y + 0.5));
-      m4.toArray(mat, 16 * k);
-      tiles[3 * k] = tilesX[i]; tiles[3 * k + 1] = tilesY[i]; tiles[3 * k + 2] = tilesZ[i];
-      info[4 * k] = i; info[4 * k + 1] = solved ? 2 : cell[i]; info[4 * k + 2] = mask; info[4 * k + 3] = 0;
-      let c = [0.93, 0.55, 0.2];
-      if (solved && P.palette) c = P.palette[P.colours[i]];
-      colours[3 * k] = c[0]; colours[3 * k + 1] = c[1]; colours[3 * k + 2] = c[2];
-      k++;
+      let shown = false;
+      for (const F of FACES) {
+        if (present(x + F.d[0], y + F.d[1], z + F.d[2])) continue;
+        if (k >= capacity) {   // grow, keeping what is written
+          const old = buffers;
+          ensureCapacity(k + 1);
+          for (const name of Object.keys(old)) buffers[name].set(old[name]);
+        }
+        const cx = x + 0.5 + 0.5 * F.n[0], cy = z + 0.5 + 0.5 * F.n[1], cz = -(y + 0.5) + 0.5 * F.n[2];
+        const state = solved ? 2 : cell[i];
+        const colour = solved && P.palette ? P.palette[P.colours[i]] : REVEAL;
+        const tileIndex = tilesOf[F.clue][i];
+        for (let c = 0; c < 4; c++) {
+          const [u, v] = CORNERS[c], j = 4 * k + c;
+          const du = u - 0.5, dv = v - 0.5;
+          buffers.position[3 * j] = cx + du * F.u[0] + dv * F.v[0];
+          buffers.position[3 * j + 1] = cy + du * F.u[1] + dv * F.v[1];
+          buffers.position[3 * j + 2] = cz + du * F.u[2] + dv * F.v[2];
+          buffers.normal.set(F.n, 3 * j);
+          buffers.uv[2 * j] = u; buffers.uv[2 * j + 1] = v;
+          buffers.aData[3 * j] = tileIndex; buffers.aData[3 * j + 1] = state; buffers.aData[3 * j + 2] = i;
+          buffers.aColour.set(colour, 3 * j);
+        }
+        k++;
+        shown = true;
+      }
+      if (shown) list.push(i);
     }
-    mesh.count = k;
-    for (const a of [aTiles, aInfo, aColour, mesh.instanceMatrix]) {
-      a.clearUpdateRanges();
-      a.addUpdateRange(0, k * a.itemSize);
-      a.needsUpdate = true;
+    faceCount = k;
+    const g = mesh.geometry;
+    for (const [name, arr] of Object.entries(buffers)) {
+      const attr = g.getAttribute(name);
+      attr.clearUpdateRanges();
+      attr.addUpdateRange(0, 4 * k * attr.itemSize);
+      attr.needsUpdate = true;
     }
+    g.setDrawRange(0, 6 * k);
     drawn = Int32Array.from(list);
   }
 
@@ -260,7 +299,8 @@ function main() {
   }
 
   // ---- drawing on demand (nothing runs while nobody touches the page)
-  let frames = 0, firstFrameMs = null, lastActionMs = null, pending = null;
+  let frames = 0, firstFrameMs = null, lastActionMs = null, pending = null, timing = null;
+  const pixel = new Uint8Array(4);
   function render() {
     placeCamera();
     renderer.render(scene, camera);
@@ -323,12 +363,18 @@ function main() {
     flashTimer = setTimeout(() => { material.uniforms.uFlash.value = -1; requestRender(); }, 450);
   }
   function changed(eventTime) {
+    const t0 = performance.now();
     rebuild();
     updateHud();
     save();
+    const t1 = performance.now();
     render();
-    renderer.getContext().finish();
-    if (eventTime !== undefined) lastActionMs = performance.now() - eventTime;
+    // wait until the frame is drawn: reading a pixel back cannot return before it is
+    const gl = renderer.getContext();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+    const t2 = performance.now();
+    timing = { update: t1 - t0, render: t2 - t1 };
+    if (eventTime !== undefined) lastActionMs = t2 - eventTime;
   }
   function breakCube(i, eventTime) {
     if (solved || i < 0) return;
@@ -542,11 +588,22 @@ function main() {
     state: () => ({
       ready: true, error: null, name: P.name, shape: [X, Y, Z], clues: clueTables(), labels: labels.slice(),
       cells: Array.from(cell), mistakes, solved, elapsedMs: elapsed(), slices: slice.slice(),
-      visible: { lo: lo.slice(), hi: hi.slice() }, drawn: Array.from(drawn), instances: mesh.count,
+      visible: { lo: lo.slice(), hi: hi.slice() }, drawn: Array.from(drawn), faces: faceCount,
       revealed: solved && !$("solved").classList.contains("hidden"), tool, undoDepth: undo.length,
-      frames, firstFrameMs, lastActionMs, left: nonSolutionLeft, hasColours: P.palette !== null,
+      frames, firstFrameMs, lastActionMs, timing, left: nonSolutionLeft, hasColours: P.palette !== null,
     }),
     aim, pick: (cx, cy) => pick(cx, cy),
+    // how long drawing takes (benchmarks): n renders, each waited for by reading a pixel back
+    timeRenders: (count = 5) => {
+      const gl = renderer.getContext(), out = [];
+      for (let k = 0; k < count; k++) {
+        const t = performance.now();
+        render();
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+        out.push(performance.now() - t);
+      }
+      return out;
+    },
   });
 
   resize();
