@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+VIEWPORT = {"width": 1280, "height": 800}   # a laptop browser window
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import webplayer  # noqa: E402
@@ -67,7 +68,7 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
     template = len(webpage.template_text().encode("utf-8"))
     print(f"template (player + three.js): {template / 1024:.0f} KiB ({template:,} bytes)")
-    print(f"viewport {webplayer.VIEWPORT['width']}x{webplayer.VIEWPORT['height']}, chromium headless, "
+    print(f"viewport {VIEWPORT['width']}x{VIEWPORT['height']}, chromium headless, "
           f"SwiftShader\n")
     print(f"{'size':>6} {'page KiB':>9} {'data KiB':>9} {'export s':>9} {'faces':>6} "
           f"{'first frame ms (median, max)':>30}")
@@ -81,7 +82,7 @@ def main(argv=None) -> int:
                 size = os.path.getsize(path)
                 loads, drawn = [], 0
                 for _ in range(args.loads):
-                    ctx = browser.new_context(viewport=webplayer.VIEWPORT)
+                    ctx = browser.new_context(viewport=VIEWPORT)
                     page = ctx.new_page()
                     page.goto(Path(path).as_uri())
                     s = webplayer.wait_ready(page, timeout=60000)

@@ -15,7 +15,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  # WebGL on the CPU (SwiftShader) without a GPU, without Chromium's warning about it
                  "--enable-unsafe-swiftshader"]
-VIEWPORT = {"width": 1280, "height": 800}
+VIEWPORT = {"width": 900, "height": 600}
 
 
 def chromium_path() -> Optional[str]:

@@ -37,6 +37,6 @@ export function buildAtlas(labels) {
   const texture = new CanvasTexture(canvas);
   texture.minFilter = LinearMipmapLinearFilter;
   texture.magFilter = LinearFilter;
-  texture.anisotropy = 1;
+  texture.anisotropy = 8;   // the top faces are seen at a slant
   return { texture, cols, rows, canvas };
 }

@@ -275,13 +275,13 @@ function main() {
 
   // ---- camera: orbit around the block's centre
   const radius = 0.5 * Math.hypot(X, Y, Z);
-  const view = { theta: 0.55, phi: 1.05, dist: 1 };
+  const view = { theta: 0.5, phi: 0.98, dist: 1 };
   function fitDistance() {
     const fov = (camera.fov * Math.PI) / 180;
     const fovX = 2 * Math.atan(Math.tan(fov / 2) * camera.aspect);
-    return (radius * 1.18) / Math.sin(Math.min(fov, fovX) / 2);
+    return (radius * 1.04) / Math.sin(Math.min(fov, fovX) / 2);
   }
-  function resetView() { view.theta = 0.55; view.phi = 1.05; view.dist = fitDistance(); }
+  function resetView() { view.theta = 0.5; view.phi = 0.98; view.dist = fitDistance(); }
   function placeCamera() {
     const s = Math.sin(view.phi);
     camera.position.set(centre.x + view.dist * s * Math.sin(view.theta), centre.y + view.dist * Math.cos(view.phi),
