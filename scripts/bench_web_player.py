@@ -16,7 +16,10 @@ count and kind do not change the page's cost; size does). Chromium renders with 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import os
+import platform
 import statistics
 import sys
 import tempfile
@@ -60,6 +63,9 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[8, 24, 36])
     ap.add_argument("--loads", type=int, default=5, help="page loads per size (default 5)")
     ap.add_argument("--clicks", type=int, default=30, help="clicks at the largest size (default 30)")
+    ap.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "web_player.json"),
+                    help="where the figures go for benchmarks/report.py (default: benchmarks/results/"
+                         "web_player.json; '' for none)")
     args = ap.parse_args(argv)
     why = webplayer.missing()
     if why:
@@ -73,6 +79,9 @@ def main(argv=None) -> int:
     print(f"{'size':>6} {'page KiB':>9} {'data KiB':>9} {'export s':>9} {'faces':>6} "
           f"{'first frame ms (median, max)':>30}")
     rows = []
+    results: dict = {"template_bytes": template, "viewport": VIEWPORT, "sizes": [],
+                     "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                     "load_average": list(os.getloadavg()), "cpus": os.cpu_count(), "machine": platform.machine()}
     with tempfile.TemporaryDirectory(prefix="nonogram-web-bench-") as tmp, sync_playwright() as pw:
         browser = webplayer.launch(pw)
         try:
@@ -93,6 +102,9 @@ def main(argv=None) -> int:
                     last = (ctx, page, s)
                     if _ < args.loads - 1:
                         ctx.close()
+                results["sizes"].append({"n": n, "page_bytes": size, "data_bytes": size - template,
+                                         "export_s": round(export_s, 3), "faces": drawn,
+                                         "first_frame_ms": [round(v, 1) for v in loads]})
                 print(f"{n:>3}³ {size / 1024:>9.0f} {(size - template) / 1024:>9.0f} {export_s:>9.2f} {drawn:>6} "
                       f"{statistics.median(loads):>22.0f}, {max(loads):.0f}")
                 rows.append((n, last))
@@ -122,6 +134,12 @@ def main(argv=None) -> int:
     print(f"  of which: update (grid, buffers, save) median {statistics.median(p[0] for p in parts):.1f} ms, "
           f"render + gl.finish median {statistics.median(p[1] for p in parts):.1f} ms")
     print(f"chromium {version}")
+    results.update(chromium=version, click_n=n, click_ms=[round(v, 1) for v in times],
+                   click_update_ms=[round(p[0], 1) for p in parts], click_render_ms=[round(p[1], 1) for p in parts],
+                   load_average_end=list(os.getloadavg()))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        print(f"figures: {args.json}")
     return 0
 
 
