@@ -232,3 +232,33 @@ def test_a_damaged_page_shows_a_message_not_a_blank_canvas(page, page_file, tmp_
     open_page(page, _edited(webpage.template_text(), tmp_path, "template.html"))
     assert "without a puzzle" in page.locator("#error").inner_text()
     assert not page.problems
+
+
+def test_the_reveal_shows_the_models_colours(page, tmp_path):
+    # a 3×3×3 puzzle whose model is a red column and a blue one (palette/colours, the reveal contract)
+    g = np.zeros((3, 3, 3), bool)
+    g[0, 1, :] = True
+    g[2, 1, :] = True
+    from engine.clues import puzzle_from_grid
+    p = puzzle_from_grid(g, name="two columns")
+    p.palette = np.array([[0.9, 0.1, 0.1], [0.1, 0.2, 0.95]], np.float32)
+    x = np.indices(g.shape)[0].ravel()
+    p.colours = np.where(x == 0, 0, 1).astype(np.uint8)
+    path = tmp_path / "colours.html"
+    webpage.write_page(p, str(path))
+    s = open_page(page, path)
+    assert s["hasColours"]
+    sol = g.ravel()
+    for layer in (2, 1, 0):
+        for i in [i for i in range(27) if not sol[i] and i % 3 == layer]:
+            assert click_cell(page, i)
+        if layer:
+            page.keyboard.press("z")
+    assert state(page)["solved"]
+    from io import BytesIO
+    from PIL import Image
+    rgb = np.asarray(Image.open(BytesIO(page.locator("#view").screenshot())).convert("RGB")).astype(int)
+    red = (rgb[..., 0] > 120) & (rgb[..., 0] > 2 * rgb[..., 1]) & (rgb[..., 0] > 2 * rgb[..., 2])
+    blue = (rgb[..., 2] > 120) & (rgb[..., 2] > 2 * rgb[..., 0]) & (rgb[..., 2] > 1.5 * rgb[..., 1])
+    assert red.sum() > 500 and blue.sum() > 500
+    assert not page.problems

@@ -45,6 +45,10 @@ const FACES = [
   { n: [0, 0, -1], u: [-1, 0, 0], v: [0, 1, 0], clue: 1, d: [0, 1, 0] },
 ];
 const CORNERS = [[0, 0], [1, 0], [1, 1], [0, 1]];
+// each face's four corners relative to its cube's centre, in CORNERS order
+for (const F of FACES) {
+  F.at = CORNERS.flatMap(([u, v]) => [0, 1, 2].map((a) => 0.5 * F.n[a] + (u - 0.5) * F.u[a] + (v - 0.5) * F.v[a]));
+}
 
 const VERTEX = /* glsl */ `
 attribute vec3 aData;     // clue tile (-1: none), state (0 intact, 1 marked, 2 revealed), cell index
@@ -225,36 +229,47 @@ function main() {
     && (solved ? P.solution[idx(x, y, z)] === 1 : cell[idx(x, y, z)] !== BROKEN);
   let drawn = new Int32Array(0), faceCount = 0;
   const tilesOf = [tilesX, tilesY, tilesZ];
+  // presence of every cube with a border of absent ones, so the face test is one array read
+  const SY = Z + 2, SX = (Y + 2) * (Z + 2);
+  const pad = new Uint8Array((X + 2) * SX);
+  const faceStep = FACES.map((F) => F.d[0] * SX + F.d[1] * SY + F.d[2]);
   function rebuild() {
     updateRanges();
+    pad.fill(0);
+    for (let x = lo[0]; x <= hi[0]; x++) for (let y = lo[1]; y <= hi[1]; y++) {
+      const row = (x + 1) * SX + (y + 1) * SY + 1, base = idx(x, y, 0);
+      for (let z = lo[2]; z <= hi[2]; z++) {
+        pad[row + z] = solved ? P.solution[base + z] : (cell[base + z] !== BROKEN ? 1 : 0);
+      }
+    }
     const list = [];
     let k = 0;
     ensureCapacity(1024);
     for (let x = lo[0]; x <= hi[0]; x++) for (let y = lo[1]; y <= hi[1]; y++) for (let z = lo[2]; z <= hi[2]; z++) {
-      if (!present(x, y, z)) continue;
+      const q = (x + 1) * SX + (y + 1) * SY + z + 1;
+      if (!pad[q]) continue;
       const i = idx(x, y, z);
       let shown = false;
-      for (const F of FACES) {
-        if (present(x + F.d[0], y + F.d[1], z + F.d[2])) continue;
+      for (let f = 0; f < 6; f++) {
+        if (pad[q + faceStep[f]]) continue;
+        const F = FACES[f];
         if (k >= capacity) {   // grow, keeping what is written
           const old = buffers;
           ensureCapacity(k + 1);
           for (const name of Object.keys(old)) buffers[name].set(old[name]);
         }
-        const cx = x + 0.5 + 0.5 * F.n[0], cy = z + 0.5 + 0.5 * F.n[1], cz = -(y + 0.5) + 0.5 * F.n[2];
+        const cx = x + 0.5, cy = z + 0.5, cz = -(y + 0.5);
         const state = solved ? 2 : cell[i];
         const colour = solved && P.palette ? P.palette[P.colours[i]] : REVEAL;
         const tileIndex = tilesOf[F.clue][i];
+        const { position, normal, uv, aData, aColour } = buffers;
         for (let c = 0; c < 4; c++) {
-          const [u, v] = CORNERS[c], j = 4 * k + c;
-          const du = u - 0.5, dv = v - 0.5;
-          buffers.position[3 * j] = cx + du * F.u[0] + dv * F.v[0];
-          buffers.position[3 * j + 1] = cy + du * F.u[1] + dv * F.v[1];
-          buffers.position[3 * j + 2] = cz + du * F.u[2] + dv * F.v[2];
-          buffers.normal.set(F.n, 3 * j);
-          buffers.uv[2 * j] = u; buffers.uv[2 * j + 1] = v;
-          buffers.aData[3 * j] = tileIndex; buffers.aData[3 * j + 1] = state; buffers.aData[3 * j + 2] = i;
-          buffers.aColour.set(colour, 3 * j);
+          const j = 4 * k + c, j3 = 3 * j;
+          position[j3] = cx + F.at[3 * c]; position[j3 + 1] = cy + F.at[3 * c + 1]; position[j3 + 2] = cz + F.at[3 * c + 2];
+          normal[j3] = F.n[0]; normal[j3 + 1] = F.n[1]; normal[j3 + 2] = F.n[2];
+          uv[2 * j] = CORNERS[c][0]; uv[2 * j + 1] = CORNERS[c][1];
+          aData[j3] = tileIndex; aData[j3 + 1] = state; aData[j3 + 2] = i;
+          aColour[j3] = colour[0]; aColour[j3 + 1] = colour[1]; aColour[j3 + 2] = colour[2];
         }
         k++;
         shown = true;
