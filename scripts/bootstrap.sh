@@ -46,16 +46,24 @@ fi
 if command -v npm >/dev/null 2>&1; then
   ci_stamp=web/node_modules/.package.sha256
   ci_want=$(cat web/package.json web/package-lock.json | sha256sum | cut -d' ' -f1)
+  # A failure here leaves the rest of the set-up working: the web player's tests then skip, saying why.
   if [ "$(cat "$ci_stamp" 2>/dev/null)" != "$ci_want" ]; then
     echo "bootstrap: installing the web player's npm packages (npm ci)"
-    (cd web && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-    echo "$ci_want" > "$ci_stamp"
+    if (cd web && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
+      echo "$ci_want" > "$ci_stamp"
+    else
+      echo "bootstrap: npm ci failed in web/ (offline?); the web player is not built" >&2
+    fi
   fi
   build_stamp=engine/player/.build.sha256
   build_want=$(cat web/package.json web/package-lock.json web/build.mjs web/src/* | sha256sum | cut -d' ' -f1)
-  if [ "$(cat "$build_stamp" 2>/dev/null)" != "$build_want" ] || [ ! -f engine/player/nonogram-player.html ]; then
-    (cd web && node build.mjs)
-    echo "$build_want" > "$build_stamp"
+  if [ -f "$ci_stamp" ] && { [ "$(cat "$build_stamp" 2>/dev/null)" != "$build_want" ] \
+      || [ ! -f engine/player/nonogram-player.html ]; }; then
+    if (cd web && node build.mjs); then
+      echo "$build_want" > "$build_stamp"
+    else
+      echo "bootstrap: building the web player failed (web/build.mjs)" >&2
+    fi
   fi
 fi
 # Chromium for the browser tests (tests/test_web_*.py drive it with Playwright; Playwright's own
