@@ -262,3 +262,44 @@ def test_the_reveal_shows_the_models_colours(page, tmp_path):
     blue = (rgb[..., 2] > 120) & (rgb[..., 2] > 2 * rgb[..., 0]) & (rgb[..., 2] > 1.5 * rgb[..., 1])
     assert red.sum() > 500 and blue.sum() > 500
     assert not page.problems
+
+
+def test_touch_and_keys_rotate_zoom_break_and_mark(browser, page_file, designed):
+    context = browser.new_context(viewport=webplayer.VIEWPORT, has_touch=True)
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_page(pg, page_file)
+        sol = np.asarray(designed.solution, bool)
+        free = aimable(pg, [i for i in state(pg)["drawn"] if not sol[i]])
+        at = pg.evaluate("i => window.nonogram.aim(i)", free[0])
+        pg.touchscreen.tap(at["x"], at["y"])              # a tap breaks
+        assert state(pg)["cells"][free[0]] == BROKEN
+        pg.locator("#tool-mark").tap()                    # the Mark tool: a tap marks
+        at = pg.evaluate("i => window.nonogram.aim(i)", free[1])
+        pg.touchscreen.tap(at["x"], at["y"])
+        assert state(pg)["cells"][free[1]] == MARKED and state(pg)["tool"] == "mark"
+        # keys rotate and zoom; the wheel zooms; a mouse drag rotates without breaking anything
+        pg.locator("#view").focus()
+        v0 = state(pg)["view"]
+        pg.keyboard.press("ArrowLeft")
+        pg.keyboard.press("ArrowUp")
+        pg.keyboard.press("+")
+        v1 = state(pg)["view"]
+        assert v1["theta"] < v0["theta"] and v1["phi"] < v0["phi"] and v1["dist"] < v0["dist"]
+        pg.mouse.move(450, 300)
+        pg.mouse.wheel(0, 400)
+        pg.wait_for_function(f"window.nonogram.state().view.dist > {v1['dist']}")
+        cells = state(pg)["cells"]
+        pg.mouse.move(300, 300)
+        pg.mouse.down()
+        pg.mouse.move(380, 320, steps=5)
+        pg.mouse.up()
+        s = state(pg)
+        assert s["view"]["theta"] != v1["theta"] and s["cells"] == cells
+        pg.keyboard.press("r")
+        assert abs(state(pg)["view"]["theta"] - v0["theta"]) < 1e-9
+        assert not errors
+    finally:
+        context.close()

@@ -605,6 +605,7 @@ function main() {
       cells: Array.from(cell), mistakes, solved, elapsedMs: elapsed(), slices: slice.slice(),
       visible: { lo: lo.slice(), hi: hi.slice() }, drawn: Array.from(drawn), faces: faceCount,
       revealed: solved && !$("solved").classList.contains("hidden"), tool, undoDepth: undo.length,
+      view: { theta: view.theta, phi: view.phi, dist: view.dist },
       frames, firstFrameMs, lastActionMs, timing, left: nonSolutionLeft, hasColours: P.palette !== null,
     }),
     aim, pick: (cx, cy) => pick(cx, cy),
