@@ -164,3 +164,22 @@ def test_catalogue_lists_and_escapes_its_entries():
     assert "8x6x5 · 30 of 120 clues hidden (25 %)" in text and '<span class="band">easy</span>' in text
     assert 'href="b&amp;c.html"' in text and "&lt;b&gt;" in text and "<b>" not in text
     assert "<script" not in text
+
+
+def test_the_extension_build_needs_the_built_player(tmp_path, monkeypatch):
+    import sys
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import build_extension
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    (tmp_path / "web").mkdir()
+    monkeypatch.setattr(build_extension.shutil, "which", lambda name: None)
+    with pytest.raises(build_extension.BuildError, match=r"nonogram-player.html is missing and npm is not installed"):
+        build_extension.ensure_player(tmp_path)
+    built = tmp_path / build_extension.PLAYER_TEMPLATE
+    built.parent.mkdir(parents=True)
+    built.write_text("<html></html>")
+    build_extension.ensure_player(tmp_path)  # built: nothing to do, npm not needed
+    assert build_extension.PLAYER_TEMPLATE == "engine/player/nonogram-player.html"
+    assert Path(webpage.TEMPLATE_PATH).relative_to(ROOT).as_posix() == build_extension.PLAYER_TEMPLATE
