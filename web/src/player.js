@@ -568,7 +568,10 @@ function main() {
   $("tool-mark").addEventListener("click", () => setTool("mark"));
   $("undo").addEventListener("click", () => undoLast());
   $("reset-view").addEventListener("click", () => { resetView(); requestRender(); });
-  $("restart").addEventListener("click", () => restart());
+  $("restart").addEventListener("click", () => {
+    const started = cell.some((v) => v !== INTACT) || mistakes > 0;
+    if (!started || window.confirm("Start this puzzle again? Your progress is lost.")) restart();
+  });
   $("play-again").addEventListener("click", () => restart());
   window.addEventListener("resize", () => { resize(); requestRender(); });
   window.addEventListener("pagehide", save);
