@@ -31,7 +31,7 @@ def test_batch_writes_pages_and_a_catalogue(tmp_path):
     except webpage.WebPageError as e:
         pytest.skip(str(e))
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, "batch.py", "--", "--input", "suzanne", "cube", "--resolution", "6",
+    proc = subprocess.run([sys.executable, "batch.py", "--", "--input", "suzanne", "cube", "--resolution", "5",
                            "--out", str(out), "--design", "--export-html", "--render", "player",
                            "--render-size", "48", "--render-samples", "1"],
                           capture_output=True, text=True, timeout=600, cwd=ROOT)
