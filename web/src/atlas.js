@@ -21,7 +21,7 @@ export function buildAtlas(labels) {
     const cy = Math.floor(i / cols) * TILE + TILE / 2;
     const kind = label.endsWith("o") ? "circle" : label.endsWith("s") ? "square" : "plain";
     const number = kind === "plain" ? label : label.slice(0, -1);
-    const size = number.length > 1 ? 0.48 : 0.56;
+    const size = number.length > 1 ? 0.5 : 0.62;
     g.font = `bold ${Math.round(TILE * size)}px system-ui, "DejaVu Sans", Arial, sans-serif`;
     g.fillText(number, cx, cy + TILE * 0.03);
     g.lineWidth = TILE * 0.06;
