@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -183,3 +184,10 @@ def test_the_extension_build_needs_the_built_player(tmp_path, monkeypatch):
     build_extension.ensure_player(tmp_path)  # built: nothing to do, npm not needed
     assert build_extension.PLAYER_TEMPLATE == "engine/player/nonogram-player.html"
     assert Path(webpage.TEMPLATE_PATH).relative_to(ROOT).as_posix() == build_extension.PLAYER_TEMPLATE
+
+
+@pytest.mark.skipif(not os.environ.get("CI"), reason="only CI must have everything the browser tests need")
+def test_ci_has_everything_the_browser_tests_need():
+    # In CI a browser test that skips would hide a set-up step that failed (npm ci, the build, apt).
+    from webplayer import missing
+    assert missing() is None
