@@ -284,3 +284,42 @@ def with_hidden(p: ColourPuzzle, hidden) -> ColourPuzzle:
     q = make_colour_puzzle(p.shape, clues, p.k, p.clue_colours, p.colour_solution, p.name)
     q.meta, q.colour_groups = dict(p.meta), p.colour_groups
     return q
+
+
+def colour_stats(p: ColourPuzzle) -> dict:
+    """Size, lines, hidden lines and per colour: lines whose clue has it, its cells over those
+    lines' clues, and (3D) the lines per mark; 2D: the blocks of that colour."""
+    out = {"shape": [int(s) for s in p.shape], "cells": int(p.n_cells), "lines": int(p.n_lines),
+           "hidden": int(np.count_nonzero(p.clue_kind == CKIND_NONE)), "colours": int(p.k),
+           "clue_colours": [colour_text(c) for c in p.clue_colours], "per_colour": []}
+    for c in range(1, p.k + 1):
+        lines, cells, blocks, marks = 0, 0, 0, {"plain": 0, "circle": 0, "square": 0}
+        for clue in p.clues():
+            if clue is None:
+                continue
+            if p.is_3d:
+                n, m = clue[c - 1]
+                if n:
+                    lines += 1
+                    cells += n
+                    marks[{MARK_PLAIN: "plain", MARK_CIRCLE: "circle", MARK_SQUARE: "square"}[m]] += 1
+            else:
+                mine = [n for n, col in clue if col == c]
+                lines += bool(mine)
+                cells += sum(mine)
+                blocks += len(mine)
+        row = {"colour": c, "lines": lines, "cells": cells}
+        row.update(marks if p.is_3d else {"blocks": blocks})
+        out["per_colour"].append(row)
+    return out
+
+
+def format_colour_stats(name: str, s: dict) -> str:
+    head = (f"{name}: {'x'.join(map(str, s['shape']))} colour puzzle, {s['colours']} colours "
+            f"({' '.join(s['clue_colours'])}), {s['cells']} cells, {s['lines']} lines, {s['hidden']} hidden\n")
+    rows = []
+    for r in s["per_colour"]:
+        extra = (f", lines plain/circle/square {r['plain']}/{r['circle']}/{r['square']}" if "plain" in r
+                 else f", {r['blocks']} blocks")
+        rows.append(f"  colour {r['colour']}: on {r['lines']} lines, {r['cells']} cells by the clues{extra}\n")
+    return head + "".join(rows)

@@ -1,0 +1,50 @@
+"""The colour-puzzle side of ``python -m engine solve`` (the command's options that apply)."""
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+
+from .colourfile import colour_solution_text
+from .colourpuzzle import COLOUR_CHARS, ColourPuzzle
+
+
+def warm_colour_kernels() -> float:
+    """Compile (or load) the colour kernels; seconds taken."""
+    from .colourpuzzle import colour_puzzle_from_grid
+    from .coloursolve import solve_colour
+    t = time.perf_counter()
+    solve_colour(colour_puzzle_from_grid(np.array([[1, 0], [2, 1]]), 2))
+    solve_colour(colour_puzzle_from_grid(np.array([[[1, 0], [2, 1]]]), 2))
+    return time.perf_counter() - t
+
+
+def solve_main(p: ColourPuzzle, args) -> int:
+    from .coloursolve import solve_colour
+    compile_s = warm_colour_kernels()
+    r = solve_colour(p, time_limit=args.time_limit, want=1 if args.first else 2,
+                     use_known=not args.no_known, grade=True)
+    name = p.name or args.puzzle
+    if args.json:
+        d = r.to_dict()
+        d.update(puzzle=name, shape=list(p.shape), colours=p.k, compile_s=compile_s)
+        print(json.dumps(d))
+        return 0
+    shape = "x".join(str(s) for s in p.shape)
+    lines = [f"{name}: {shape} colour puzzle, {p.k} colours, {p.n_cells} cells, {p.n_lines} lines",
+             f"verdict: {r.verdict}" + (f" (difficulty: {r.difficulty})" if r.difficulty else ""),
+             *([f"score: {r.score} ({r.band})"] if r.score is not None else []),
+             f"linesolvers: {r.linesolvers}, search nodes: {r.nodes}",
+             f"known by logic: {100 * r.known_fraction:.1f}%, time: {r.time_s:.3f} s"]
+    if r.verdict == "multiple":
+        lines.append(f"two solutions differ in {len(r.differing_cells)} cells")
+    if p.dim == 2 and r.verdict in ("unique", "solved") and p.n_cells <= 100 * 100:
+        W, H = p.shape
+        sol = r.solutions[0].reshape(H, W)
+        lines += ["".join("." if v == 0 else COLOUR_CHARS[int(v)] for v in row) for row in sol]
+    elif r.verdict in ("unique", "solved") and p.n_cells <= 4096:
+        lines.append("solution: " + colour_solution_text(r.solutions[0]))
+    print("\n".join(lines))
+    print(f"compile (numba, before the solve): {compile_s:.2f} s")
+    return 0
