@@ -25,7 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .cells import EMPTY, FILLED
 from .jit import njit
+from .linesolve import solve_count
+from .puzzle import KIND_PLAIN
 
 EMPTY_BIT = 1
 
@@ -209,13 +212,13 @@ def solve_automaton(masks, mode, tab, k, cnt, rmax):
 @njit(cache=True)
 def relax_3d(masks, k, cnt, rmax):
     """Each colour on its own against "not this colour" (a sound filter, not complete): drops the
-    colours a cell cannot take by its own colour's clue. All zero states on a contradiction."""
+    colours a cell cannot take by its own colour's clue. All zero states on a contradiction.
+    Each colour's view is a black-and-white 3D line (filled = this colour), solved by the
+    engine's black-and-white count solver (``linesolve.solve_count``)."""
     L = masks.shape[0]
     cur = masks.copy()
-    one_cnt = np.zeros(1, dtype=np.int64)
-    one_r = np.zeros(1, dtype=np.int64)
-    empty_tab = np.zeros((1, 1), dtype=np.int64)
-    view = np.empty(L, dtype=np.int64)
+    view = np.empty(L, dtype=np.int8)
+    res = np.empty(L, dtype=np.int8)
     for c in range(1, k + 1):
         bit = np.int64(1) << c
         if cnt[c - 1] == 0:
@@ -227,19 +230,20 @@ def relax_3d(masks, k, cnt, rmax):
         for i in range(L):
             v = 0
             if cur[i] & ~bit:
-                v |= 1
+                v |= EMPTY
             if cur[i] & bit:
-                v |= 2
+                v |= FILLED
             view[i] = v
-        one_cnt[0] = cnt[c - 1]
-        one_r[0] = rmax[c - 1]
-        res = solve_automaton(view, 2, empty_tab, 1, one_cnt, one_r)
+            res[i] = 0
+        # marks 0/1/2 (plain/circle/square) are the black-and-white kinds KIND_PLAIN..KIND_SQUARE
+        if not solve_count(view, cnt[c - 1], KIND_PLAIN + rmax[c - 1] - 1, res):
+            return np.zeros(L, dtype=np.int64)
         for i in range(L):
             if res[i] == 0:
                 return np.zeros(L, dtype=np.int64)
-            if res[i] & 2 == 0:
+            if res[i] & FILLED == 0:
                 cur[i] &= ~bit
-            if res[i] & 1 == 0:
+            if res[i] & EMPTY == 0:
                 cur[i] &= bit
             if cur[i] == 0:
                 return np.zeros(L, dtype=np.int64)

@@ -57,17 +57,19 @@ def build_net(p: ColourPuzzle) -> ColourNet:
     cnt = np.zeros((n, k), dtype=np.int64)
     rmax = np.zeros((n, k), dtype=np.int64)
     rows = 0
-    for i in range(n):
-        kind = int(p.clue_kind[i])
-        clue = p.clue(i)
-        if kind == CKIND_BLOCKS:
-            mode[i] = 1
-            t = dfa_2d(clue, k)
-            tabs.append(t)
-            rows += t.shape[0]
-        elif kind == CKIND_COUNTS:
-            mode[i] = 2
-            cnt[i], rmax[i] = rmax_of(clue)
+    counts = p.clue_kind == CKIND_COUNTS
+    if counts.any():  # every clued 3D line holds 2k numbers: (count, mark) per colour
+        idx = p.clue_start[:-1][counts][:, None] + np.arange(2 * k)[None, :]
+        data = p.clue_data[idx]
+        mode[counts] = 2
+        cnt[counts] = data[:, 0::2]
+        rmax[counts] = np.where(data[:, 0::2] > 0, data[:, 1::2] + 1, 0)
+    for i in np.flatnonzero(p.clue_kind == CKIND_BLOCKS):
+        mode[i] = 1
+        t = dfa_2d(p.clue(i), k)
+        tabs.append(t)
+        tab_start[i] = rows
+        rows += t.shape[0]
         tab_start[i + 1] = rows
     tab_all = np.concatenate(tabs) if tabs else np.zeros((1, k + 1), dtype=np.int64)
     lens = np.diff(p.line_start)
@@ -84,7 +86,8 @@ def build_net(p: ColourPuzzle) -> ColourNet:
 def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
                cell_lines, queued, counters):
     """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
-    (bit 1: relax queue, bit 2: exact queue) to the fixpoint. counters[0] += line solver calls.
+    (bit 1: relax queue, bit 2: exact queue) to the fixpoint. counters[0] += line solver calls,
+    counters[1] += of them the exact product solver on 3D lines.
     Returns ST_OK or ST_CONTRADICTION."""
     n_lines = mode.shape[0]
     rq = np.empty(n_lines, dtype=np.int64)
@@ -121,6 +124,19 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
         masks = np.empty(b - a, dtype=np.int64)
         for j in range(b - a):
             masks[j] = state[line_cells[a + j]]
+        if exact and mode[li] == 2:
+            # When no cell may take two colours, the colours cannot compete for cells and each
+            # colour's clue constrains only its own cells: the per-colour filter, already at its
+            # fixpoint for this line (the relax queue is empty), is then exact.
+            shared = False
+            for j in range(b - a):
+                col = masks[j] & ~np.int64(1)
+                if col & (col - 1):
+                    shared = True
+                    break
+            if not shared:
+                continue
+            counters[1] += 1
         counters[0] += 1
         if mode[li] == 1:
             res = solve_automaton(masks, 1, tab_all[tab_start[li]:tab_start[li + 1]], k, cnt[li], rmax[li])
@@ -328,6 +344,7 @@ def solve_colour(p: ColourPuzzle, *, time_limit: Optional[float] = None, want: i
     n = max(p.n_cells, 1)
     rep = ColourReport(verdict, level, int(counters[0]), float(np.count_nonzero(decided(state) & (state > 0))) / n,
                        time.perf_counter() - t0, state, sols, nodes[0])
+    rep.stats["exact_3d"] = int(counters[1])
     if grade and verdict == "unique" and level in ("line", "probe"):
         rep.score, rep.band = grade_colour(p, net)
     return rep
