@@ -48,3 +48,44 @@ def solve_main(p: ColourPuzzle, args) -> int:
     print("\n".join(lines))
     print(f"compile (numba, before the solve): {compile_s:.2f} s")
     return 0
+
+
+def design_main(p: ColourPuzzle, args, progress) -> int:
+    """``python -m engine design`` on a colour puzzle file (greedy; --logic, --difficulty,
+    --score-range, --seed, --time-limit, --start)."""
+    import sys
+    from .colourdesign import ColourDesignError, design_colour
+    from .puzzlefile import PuzzleFileError, save_puzzle
+    compile_s = warm_colour_kernels()
+    if args.method != "greedy":
+        sys.stderr.write(f"error: colour puzzles are designed by the greedy method only, not {args.method!r}\n")
+        return 2
+    try:
+        r = design_colour(p, logic=args.logic, seed=args.seed, band=args.difficulty,
+                          score_range=tuple(args.score_range) if args.score_range else None,
+                          start=args.start, time_limit=args.time_limit, progress=progress)
+    except ColourDesignError as exc:
+        progress.done()
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    progress.done()
+    try:
+        save_puzzle(r.puzzle, args.output)
+    except (PuzzleFileError, OSError) as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    if args.json:
+        d = r.to_dict()
+        d.update(output=args.output, compile_s=round(compile_s, 4), colours=p.k)
+        print(json.dumps(d))
+        return 0
+    shape = "x".join(str(s) for s in p.shape)
+    print(f"{p.name or args.input}: {shape} colour puzzle, {p.k} colours, {r.n_lines} clues, {r.hidden_count} "
+          f"hidden ({100 * r.hidden_count / max(r.n_lines, 1):.1f}%), logic {r.logic}, method greedy, seed {r.seed}")
+    print(f"difficulty: score {r.score} ({r.band})")
+    print(f"trials: {r.trials}, time: {r.time_s:.3f} s" + ("" if r.locally_minimal else " (not proven locally minimal)"))
+    if r.message:
+        print(r.message)
+    print(f"compile (numba, before the design): {compile_s:.2f} s")
+    print(f"wrote {args.output}")
+    return 0

@@ -99,6 +99,10 @@ def main(argv) -> int:
         sys.stderr.write(f"error: {exc}\n")
         return 2
     warm.join()
+    from .colourpuzzle import ColourPuzzle
+    if isinstance(src, ColourPuzzle):
+        from .cli_colour import design_main
+        return design_main(src, args, _Progress())
     progress = _Progress()
     try:
         r = design(src, logic=args.logic, band=args.difficulty,
