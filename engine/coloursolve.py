@@ -25,7 +25,7 @@ from typing import Optional
 
 import numpy as np
 
-from .colourline import dfa_2d, relax_3d, rmax_of, solve_automaton
+from .colourline import dfa_2d, relax_3d, solve_automaton, solve_dfa_dense
 from .colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, CKIND_NONE, MARK_CIRCLE, MARK_SQUARE, ColourPuzzle
 from .difficulty import BAND_EDGES, BANDS
 from .jit import njit
@@ -139,7 +139,7 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
             counters[1] += 1
         counters[0] += 1
         if mode[li] == 1:
-            res = solve_automaton(masks, 1, tab_all[tab_start[li]:tab_start[li + 1]], k, cnt[li], rmax[li])
+            res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
         elif exact:
             res = solve_automaton(masks, 2, no_tab, k, cnt[li], rmax[li])
         else:

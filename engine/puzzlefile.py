@@ -361,7 +361,7 @@ def _read_text(path: str, gz: bool) -> str:
     return text
 
 
-READ_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt", ".xml")
+READ_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt", ".xml", ".g")
 WRITE_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt", ".xml")
 
 
@@ -379,6 +379,9 @@ def _parse(path: str, text: str, ext: str):
     if ext == ".xml":
         from . import webpbn
         return webpbn.parse_xml(text, path)
+    if ext == ".g":
+        from . import olsak
+        return olsak.parse_g(text, path)
     raise PuzzleFileError(f"{path}: unknown puzzle file extension {ext!r} "
                           f"(supported: {', '.join(READ_EXTENSIONS)}, optionally .gz)")
 

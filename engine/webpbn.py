@@ -163,7 +163,8 @@ def format_xml(p, path: str) -> str:
     else:
         names, rgbs = ["black"], ["000000"]
     chars = [COLOUR_CHARS[c] for c in range(1, len(names) + 1)]
-    out = ['<?xml version="1.0"?>', '<!DOCTYPE pbn SYSTEM "http://webpbn.com/pbn-0.3.dtd">', "<puzzleset>",
+    # no DOCTYPE line: readers that honour it (libxml2 in pbnsolve) would try to fetch the DTD
+    out = ['<?xml version="1.0"?>', "<puzzleset>",
            f'<puzzle type="grid" defaultcolor="{_esc(names[0])}">']
     if p.name:
         out.append(f"<title>{_esc(p.name)}</title>")

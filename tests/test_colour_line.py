@@ -79,3 +79,13 @@ def test_2d_same_colour_needs_gap_other_colour_touches():
     assert list(solve_line(full, [(1, 1), (1, 1)], 2, False)) == [0b010, 0b001, 0b010]
     assert list(solve_line(full[:2], [(1, 1), (1, 2)], 2, False)) == [0b010, 0b100]
     assert not solve_line(full[:2], [(1, 1), (1, 1)], 2, False).any()
+
+
+@settings(max_examples=200, deadline=None)
+@given(line_case(False))
+def test_2d_dense_and_sparse_automata_agree(case):
+    from engine.colourline import dfa_2d, solve_automaton, solve_dfa_dense
+    k, clue, masks = case
+    tab = dfa_2d(clue, k)
+    none = np.zeros(1, dtype=np.int64)
+    assert np.array_equal(solve_dfa_dense(masks, tab), solve_automaton(masks, 1, tab, k, none, none))
