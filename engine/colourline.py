@@ -212,31 +212,48 @@ def solve_automaton(masks, mode, tab, k, cnt, rmax):
 @njit(cache=True)
 def solve_dfa_dense(masks, tab):
     """The complete 2D line solver on a dense reachability table (cells x pattern states): a 2D
-    clue's automaton has only m+1 states, so a table beats the sorted sets of ``solve_automaton``
-    (same answer; tested against each other and enumeration). All zero states on a contradiction."""
+    clue's automaton has m+1 states, each with at most two moves (its pattern symbol to q+1, an
+    empty-cell loop), and the states reachable at a cell form a band [lo, hi], so a table beats
+    the sorted sets of ``solve_automaton`` (same answer; tested against each other and against
+    enumeration). All zero states on a contradiction."""
     L = masks.shape[0]
     M = tab.shape[0]
     k1 = tab.shape[1]
     m = M - 1
     out = np.zeros(L, dtype=np.int64)
+    sym = np.full(M, -1, dtype=np.int64)
+    loop = np.zeros(M, dtype=np.bool_)
+    for q in range(M):
+        loop[q] = tab[q, 0] == q
+        for s in range(k1):
+            if q < m and tab[q, s] == q + 1:
+                sym[q] = s
     fw = np.zeros((L + 1, M), dtype=np.bool_)
     fw[0, 0] = True
+    lo = 0
+    hi = 0
     for i in range(L):
         mi = masks[i]
         left = L - i - 1
-        any_ = False
-        for q in range(M):
+        nlo = M
+        nhi = -1
+        empty_ok = mi & 1
+        for q in range(lo, hi + 1):
             if not fw[i, q]:
                 continue
-            for s in range(k1):
-                if (mi >> s) & 1 == 0:
-                    continue
-                nq = tab[q, s]
-                if nq >= 0 and m - nq <= left:
-                    fw[i + 1, nq] = True
-                    any_ = True
-        if not any_:
+            if empty_ok and loop[q] and m - q <= left:
+                fw[i + 1, q] = True
+                nlo = min(nlo, q)
+                nhi = max(nhi, q)
+            sq = sym[q]
+            if sq >= 0 and (mi >> sq) & 1 and m - q - 1 <= left:
+                fw[i + 1, q + 1] = True
+                nlo = min(nlo, q + 1)
+                nhi = max(nhi, q + 1)
+        if nhi < 0:
             return out
+        lo = nlo
+        hi = nhi
     if not fw[L, m]:
         return out
     bw = np.zeros(M, dtype=np.bool_)
@@ -244,17 +261,17 @@ def solve_dfa_dense(masks, tab):
     bw[m] = True
     for i in range(L - 1, -1, -1):
         mi = masks[i]
-        nb[:] = False
         for q in range(M):
+            nb[q] = False
             if not fw[i, q]:
                 continue
-            for s in range(k1):
-                if (mi >> s) & 1 == 0:
-                    continue
-                nq = tab[q, s]
-                if nq >= 0 and bw[nq]:
-                    out[i] |= np.int64(1) << s
-                    nb[q] = True
+            if mi & 1 and loop[q] and bw[q]:
+                out[i] |= 1
+                nb[q] = True
+            sq = sym[q]
+            if sq >= 0 and (mi >> sq) & 1 and bw[q + 1]:
+                out[i] |= np.int64(1) << sq
+                nb[q] = True
         bw, nb = nb, bw
     return out
 
