@@ -1,11 +1,12 @@
 """Colour puzzle benchmarks (issue #24): 2D side by side with pbnsolve, 3D from the shared models.
 
-    python -m benchmarks.colour_bench 2d --pbnsolve PATH/pbnsolve [--g DIR] [--n 20]
+    python -m benchmarks.colour_bench 2d --pbnsolve PATH/pbnsolve [--g DIR] [--n 20] [--noise 20]
     python -m benchmarks.colour_bench 3d [--res 16 24 36] [--cpsat-limit 60]
 
 2D: the public colour puzzles in Olšák's .g format that ship with pbnsolve's source (griddlers.net
 tasks; pass its ``examples`` folder as ``--g``; triangle puzzles are skipped) and ``--n``
-generated colour puzzles (seeded, written as webpbn XML), each solved by pbnsolve (``-u``:
+generated colour pictures and ``--noise`` random colour noise grids (seeded, written as webpbn
+XML), each solved by pbnsolve (``-u``:
 uniqueness, its default algorithms) and by the engine (``solve_colour``, warm, in process) on
 the same file. pbnsolve's time is its process's CPU time (user + sys, from the OS), so process
 start is included for it; the engine's is the in-process wall time of the solve. Verdicts must
@@ -79,6 +80,19 @@ def generated_2d(n: int, seed: int = 24):
     return out
 
 
+def noisy_2d(n: int, seed: int = 42):
+    """Random colour noise (each cell filled with probability 0.5-0.75, colour uniform), 10..25 cells
+    a side, k = 2..3: no picture, often several solutions, so the solvers have to search."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        W, H = int(rng.integers(10, 26)), int(rng.integers(10, 26))
+        k = int(rng.integers(2, 4))
+        g = np.where(rng.random((H, W)) < rng.uniform(0.5, 0.75), rng.integers(1, k + 1, (H, W)), 0)
+        out.append(colour_puzzle_from_grid(g, k, name=f"noise{i:02d}-{W}x{H}-k{k}"))
+    return out
+
+
 def bench_2d(args) -> int:
     compile_s = _warm()
     files = []
@@ -87,7 +101,7 @@ def bench_2d(args) -> int:
             if f.endswith(".g"):
                 files.append(os.path.join(args.g, f))
     tmp = tempfile.mkdtemp(prefix="colour2d-")
-    for p in generated_2d(args.n):
+    for p in generated_2d(args.n) + noisy_2d(args.noise):
         path = os.path.join(tmp, p.name + ".xml")
         save_puzzle(p, path)
         files.append(path)
@@ -186,6 +200,7 @@ def main(argv=None) -> int:
     a2.add_argument("--pbnsolve", required=True)
     a2.add_argument("--g", default=None, help="folder of Olšák .g puzzles (pbnsolve's examples)")
     a2.add_argument("--n", type=int, default=20)
+    a2.add_argument("--noise", type=int, default=20)
     a2.add_argument("--limit", type=float, default=60.0)
     a3 = sub.add_parser("3d")
     a3.add_argument("--res", type=int, nargs="+", default=[16, 24, 36])

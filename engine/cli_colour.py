@@ -57,6 +57,7 @@ def design_main(p: ColourPuzzle, args, progress) -> int:
     from .colourdesign import ColourDesignError, design_colour
     from .puzzlefile import PuzzleFileError, save_puzzle
     compile_s = warm_colour_kernels()
+    progress = progress()  # started after compiling, so that its clock is the design's
     if args.method != "greedy":
         sys.stderr.write(f"error: colour puzzles are designed by the greedy method only, not {args.method!r}\n")
         return 2

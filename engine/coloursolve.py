@@ -72,14 +72,28 @@ def build_net(p: ColourPuzzle) -> ColourNet:
         rows += t.shape[0]
         tab_start[i + 1] = rows
     tab_all = np.concatenate(tabs) if tabs else np.zeros((1, k + 1), dtype=np.int64)
-    lens = np.diff(p.line_start)
-    line_of = np.repeat(np.arange(n, dtype=np.int64), lens)
-    order = np.argsort(p.line_cells, kind="stable")
-    cell_lines = line_of[order]
-    cell_start = np.zeros(p.n_cells + 1, dtype=np.int64)
-    np.cumsum(np.bincount(p.line_cells, minlength=p.n_cells), out=cell_start[1:])
+    cell_start, cell_lines = _cell_index(p.line_start.astype(np.int64), p.line_cells.astype(np.int64),
+                                         int(p.n_cells))
     return ColourNet(k, p.n_cells, p.line_start.astype(np.int64), p.line_cells.astype(np.int64), mode,
                      np.ascontiguousarray(tab_all), tab_start, cnt, rmax, cell_start, cell_lines)
+
+
+@njit(cache=True)
+def _cell_index(line_start, line_cells, n_cells):
+    """cell -> lines as CSR (a counting sort: an argsort was most of a 36^3 puzzle's set-up)."""
+    cell_start = np.zeros(n_cells + 1, dtype=np.int64)
+    for c in line_cells:
+        cell_start[c + 1] += 1
+    for c in range(n_cells):
+        cell_start[c + 1] += cell_start[c]
+    fill = cell_start[:-1].copy()
+    cell_lines = np.empty(line_cells.shape[0], dtype=np.int64)
+    for li in range(line_start.shape[0] - 1):
+        for j in range(line_start[li], line_start[li + 1]):
+            c = line_cells[j]
+            cell_lines[fill[c]] = li
+            fill[c] += 1
+    return cell_start, cell_lines
 
 
 @njit(cache=True)
@@ -92,9 +106,10 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
     n_lines = mode.shape[0]
     rq = np.empty(n_lines, dtype=np.int64)
     xq = np.empty(n_lines, dtype=np.int64)
-    nr = 0
-    nx = 0
-    # queues as stacks with membership flags (bit 1 relax, bit 2 exact)
+    nr = 0  # queue lengths; both queues are circular FIFOs (a line is at most once in each,
+    nx = 0  # by the flags: bit 1 relax, bit 2 exact); FIFO batches a line's changes
+    hr = 0
+    hx = 0
     for i in range(n_lines):
         if mode[i] == 0:
             queued[i] = 0
@@ -110,13 +125,15 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
     no_tab = np.zeros((1, 1), dtype=np.int64)
     while nr > 0 or nx > 0:
         if nr > 0:
+            li = rq[hr]
+            hr = (hr + 1) % n_lines
             nr -= 1
-            li = rq[nr]
             queued[li] &= ~1
             exact = False
         else:
+            li = xq[hx]
+            hx = (hx + 1) % n_lines
             nx -= 1
-            li = xq[nx]
             queued[li] &= ~2
             exact = True
         a = line_start[li]
@@ -156,11 +173,11 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
                         continue
                     if mode[lj] == 2 and queued[lj] & 1 == 0:
                         queued[lj] |= 1
-                        rq[nr] = lj
+                        rq[(hr + nr) % n_lines] = lj
                         nr += 1
                     if queued[lj] & 2 == 0:
                         queued[lj] |= 2
-                        xq[nx] = lj
+                        xq[(hx + nx) % n_lines] = lj
                         nx += 1
     return ST_OK
 
