@@ -141,3 +141,39 @@ def test_cli_solve_stats_convert(tmp_path):
         assert r.returncode == 2 and "colour 7" in r.stderr
     r = _cli("convert", str(tmp_path / "c.json"), str(tmp_path / "c.non"))
     assert r.returncode == 2 and "colour puzzle" in r.stderr
+
+
+OLSAK = """A two-colour task (Olsak .g)
+#d
+   0:   white
+   1:*  black
+   r:%  #ff0000  red
+: rows
+1 1r
+2r
+: columns
+1
+2r
+1r
+: end
+"""
+
+
+def test_olsak_g(tmp_path):
+    f = tmp_path / "p.g"
+    f.write_text(OLSAK)
+    p = load_puzzle(f)
+    assert isinstance(p, ColourPuzzle) and p.k == 2 and p.shape == (3, 2)
+    assert p.clues() == [[(1, 1), (1, 2)], [(2, 2)], [(1, 1)], [(2, 2)], [(1, 2)]]
+    assert p.meta["colour_names"] == ["black", "#ff0000"]
+    from engine.coloursolve import solve_colour
+    r = solve_colour(p)
+    assert r.verdict == "unique" and list(r.solution) == [1, 2, 0, 0, 2, 2]
+    f.write_text(OLSAK.replace("1 1r\n", "1 1q\n"))
+    with pytest.raises(PuzzleFileError, match="undefined colour 'q'"):
+        load_puzzle(f)
+    f.write_text(OLSAK.replace("1 1r\n", "1 x\n"))
+    with pytest.raises(PuzzleFileError, match="malformed block"):
+        load_puzzle(f)
+    f.write_text(": rows\n1\n: columns\n1\n")
+    assert isinstance(load_puzzle(f), Puzzle)
