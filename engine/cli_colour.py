@@ -36,14 +36,14 @@ def solve_main(p: ColourPuzzle, args) -> int:
              f"verdict: {r.verdict}" + (f" (difficulty: {r.difficulty})" if r.difficulty else ""),
              *([f"score: {r.score} ({r.band})"] if r.score is not None else []),
              f"linesolvers: {r.linesolvers}, search nodes: {r.nodes}",
-             f"known by logic: {100 * r.known_fraction:.1f}%, time: {r.time_s:.3f} s"]
+             f"known by logic: {100 * r.known_fraction:.1f}%, time: {1000 * r.time_s:.1f} ms"]
     if r.verdict == "multiple":
         lines.append(f"two solutions differ in {len(r.differing_cells)} cells")
     if p.dim == 2 and r.verdict in ("unique", "solved") and p.n_cells <= 100 * 100:
         W, H = p.shape
         sol = r.solutions[0].reshape(H, W)
         lines += ["".join("." if v == 0 else COLOUR_CHARS[int(v)] for v in row) for row in sol]
-    elif r.verdict in ("unique", "solved") and p.n_cells <= 4096:
+    elif r.verdict in ("unique", "solved") and p.n_cells <= 200:
         lines.append("solution: " + colour_solution_text(r.solutions[0]))
     print("\n".join(lines))
     print(f"compile (numba, before the solve): {compile_s:.2f} s")

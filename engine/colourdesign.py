@@ -82,7 +82,14 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     if band is not None and band not in BANDS:
         raise ColourDesignError(f"unknown band {band!r} (choose from {', '.join(BANDS)})")
     if p.colour_solution is None:
-        raise ColourDesignError("designing needs the puzzle's solution (the file's 'solution')")
+        # a file without its solution (e.g. webpbn XML or Olšák .g clues): its own unique one
+        from .coloursolve import solve_colour
+        r = solve_colour(p, time_limit=time_limit)
+        if r.verdict != "unique":
+            raise ColourDesignError(f"designing needs the puzzle's solution: the file has none and the "
+                                    f"puzzle's verdict is {r.verdict}")
+        p = with_hidden(p, np.zeros(p.n_lines, dtype=bool))  # a copy
+        p.colour_solution = r.solution.astype(np.uint8)
     full = colour_puzzle_from_grid(p.colour_solution.reshape(p.grid_shape()), p.k, p.clue_colours, p.name)
     base = full if start == "full" else with_hidden(full, p.clue_kind == CKIND_NONE)
     net = build_net(base)

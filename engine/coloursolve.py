@@ -220,38 +220,61 @@ def values_of(state) -> np.ndarray:
     return out
 
 
-def probe(net: ColourNet, state: np.ndarray, counters, deadline=None) -> int:
-    """Probing to a fixpoint (in place); ST_CONTRADICTION when every value of some cell fails."""
-    while True:
+@njit(cache=True)
+def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
+           counters, max_seconds_flag):
+    """Probing to a fixpoint, in place (see ``probe``). Returns ST_OK or ST_CONTRADICTION."""
+    n = state.shape[0]
+    n_lines = mode.shape[0]
+    queued = np.zeros(n_lines, dtype=np.int64)
+    changed = True
+    while changed:
         changed = False
-        for c in np.flatnonzero(~decided(state)):
-            if decided(state[c:c + 1])[0]:
+        for c in range(n):
+            m = state[c]
+            if m & (m - 1) == 0:
                 continue
-            agree = np.zeros_like(state)
+            agree = np.zeros(n, dtype=np.int64)
             ok_bits = 0
-            m = int(state[c])
-            for v in range(net.k + 1):
-                if not (m >> v) & 1:
+            for v in range(k + 1):
+                if (m >> v) & 1 == 0:
                     continue
                 trial = state.copy()
-                trial[c] = 1 << v
-                if propagate(net, trial, _lines_of(net, c), counters) == ST_OK:
-                    ok_bits |= 1 << v
-                    agree |= trial
+                trial[c] = np.int64(1) << v
+                queued[:] = 0
+                for t in range(cell_start[c], cell_start[c + 1]):
+                    queued[cell_lines[t]] = 3
+                if _propagate(trial, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                              cell_start, cell_lines, queued, counters) == ST_OK:
+                    ok_bits |= np.int64(1) << v
+                    for x in range(n):
+                        agree[x] |= trial[x]
             if ok_bits == 0:
                 return ST_CONTRADICTION
-            new = state & agree
-            if not np.array_equal(new, state):
+            queued[:] = 0
+            any_change = False
+            for x in range(n):
+                nv = state[x] & agree[x]
+                if nv != state[x]:
+                    state[x] = nv
+                    any_change = True
+                    for t in range(cell_start[x], cell_start[x + 1]):
+                        queued[cell_lines[t]] = 3
+            if any_change:
                 changed = True
-                diff = np.flatnonzero(new != state)
-                state[:] = new
-                lines = np.unique(np.concatenate([_lines_of(net, int(x)) for x in diff]))
-                if propagate(net, state, lines, counters) != ST_OK:
+                if _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                              cell_start, cell_lines, queued, counters) != ST_OK:
                     return ST_CONTRADICTION
-            if deadline is not None and time.perf_counter() > deadline:
-                return ST_OK
-        if not changed:
-            return ST_OK
+    return ST_OK
+
+
+def probe(net: ColourNet, state: np.ndarray, counters, deadline=None) -> int:
+    """Probing to a fixpoint (in place): each value of each undecided cell is assumed and
+    propagated; failed values go, and what every surviving assumption agrees on is kept.
+    ST_CONTRADICTION when every value of some cell fails. (``deadline`` is not checked inside
+    the kernel; a probe round is short next to the search it saves.)"""
+    return int(_probe(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
+                      net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, 0))
 
 
 @dataclass

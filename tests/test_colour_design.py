@@ -45,9 +45,12 @@ def test_design_is_unique_logic_solvable_and_locally_minimal(shape, k, logic):
 
 def test_design_needs_a_solution_and_a_solvable_start():
     p = colour_puzzle_from_grid(_blob((4, 4, 4), 2, 0), 2)
-    p.colour_solution = None
-    with pytest.raises(ColourDesignError, match="solution"):
-        design_colour(p)
+    p.colour_solution = None  # unique: the designer solves it first
+    assert design_colour(p).puzzle.colour_solution is not None
+    q = colour_puzzle_from_grid(np.array([[1, 0], [0, 1]]), 1)
+    q.colour_solution = None  # two solutions and no solution given
+    with pytest.raises(ColourDesignError, match="verdict is multiple"):
+        design_colour(q)
     # two 2x2 checkerboards of one colour: not solvable by line logic with all clues
     g = np.array([[1, 0], [0, 1]])
     with pytest.raises(ColourDesignError, match="not solved by line logic"):
