@@ -29,7 +29,7 @@ import time
 
 import numpy as np
 
-from benchmarks.common import SHARED, log
+from benchmarks.common import RESULTS, SHARED, load_json, machine_info, save_json
 from engine.colourpuzzle import colour_puzzle_from_grid
 from engine.coloursolve import solve_colour
 from engine.puzzlefile import PuzzleFileError, load_puzzle, save_puzzle
@@ -106,6 +106,7 @@ def bench_2d(args) -> int:
         save_puzzle(p, path)
         files.append(path)
     print(f"engine compile (numba, before the solves): {compile_s:.2f} s")
+    rows = []
     print(f"{'puzzle':<24}{'size':>8}{'k':>3}  {'engine':>10} {'verdict':<16}{'pbnsolve cpu':>13} {'wall':>8} "
           f"{'verdict':<10}")
     tot_e = tot_p = tot_pw = 0.0
@@ -131,10 +132,15 @@ def bench_2d(args) -> int:
         bad = pv != r.verdict
         disagree += bad
         size = "x".join(map(str, p.shape))
+        rows.append({"puzzle": os.path.basename(path), "shape": list(p.shape), "k": p.k, "engine_s": best,
+                     "engine_verdict": r.verdict, "engine_level": r.difficulty, "pbnsolve_cpu_s": pcpu,
+                     "pbnsolve_wall_s": pwall, "pbnsolve_verdict": pv})
         print(f"{os.path.basename(path)[:23]:<24}{size:>8}{p.k:>3}  {1000 * best:>8.1f}ms {r.verdict + '/' + str(r.difficulty):<16}"
               f"{1000 * pcpu:>11.1f}ms {1000 * pwall:>6.1f}ms {pv:<10}{'  DISAGREE' if bad else ''}")
     print(f"{'total':<24}{'':>8}{'':>3}  {1000 * tot_e:>8.1f}ms {'':<16}{1000 * tot_p:>11.1f}ms {1000 * tot_pw:>6.1f}ms")
     print(f"verdicts that differ: {disagree}")
+    if args.save:
+        _save("2d", {"compile_s": compile_s, "rows": rows, "disagree": disagree})
     return 1 if disagree else 0
 
 
@@ -156,6 +162,7 @@ def bench_3d(args) -> int:
         return 0
     compile_s = _warm()
     print(f"engine compile (numba, before the solves): {compile_s:.2f} s")
+    rows = []
     print(f"{'model':<12}{'res':>4}{'shape':>11}{'k':>3}{'filled':>7}  {'full':>9} {'verdict':<12}"
           f"{'design':>8}{'hidden':>7} {'score':>6}  {'designed':>9}  {'CP-SAT':>9} {'verdict':<8}")
     for name, res, g in grids(args.res):
@@ -187,10 +194,28 @@ def bench_3d(args) -> int:
                 c = cpsat_solve_colour(q, time_limit=args.cpsat_limit)
                 cp_t, cp_v = c.time_s, c.verdict
             shape = "x".join(map(str, g.shape))
+            rows.append({"model": name, "res": res, "shape": list(g.shape), "k": k, "filled": int(g.sum()),
+                         "full_s": best, "verdict": r.verdict, "level": r.difficulty,
+                         "design_s": None if design_t != design_t else design_t, "hidden": hidden,
+                         "lines": p.n_lines, "score": score,
+                         "designed_s": None if dsolve != dsolve else dsolve,
+                         "cpsat_s": None if cp_t != cp_t else cp_t, "cpsat_verdict": cp_v})
             print(f"{name:<12}{res:>4}{shape:>11}{k:>3}{int(g.sum()):>7}  {1000 * best:>7.1f}ms "
                   f"{r.verdict + '/' + str(r.difficulty):<12}{design_t:>7.1f}s{hidden:>7} {str(score):>6}  "
                   f"{1000 * dsolve:>7.1f}ms  {cp_t:>8.2f}s {cp_v:<8}", flush=True)
+    if args.save:
+        _save("3d", {"compile_s": compile_s, "rows": rows})
     return 0
+
+
+def _save(part: str, data: dict) -> None:
+    """Into benchmarks/results/colour.json (report.py's "Colour puzzles" section)."""
+    path = RESULTS / "colour.json"
+    doc = load_json(path, {}) or {}
+    data["machine"] = machine_info()
+    data["when"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    doc[part] = data
+    save_json(doc, path)
 
 
 def main(argv=None) -> int:
@@ -207,6 +232,8 @@ def main(argv=None) -> int:
     a3.add_argument("--cpsat-limit", type=float, default=60.0)
     a3.add_argument("--cpsat-max", type=int, default=36)
     a3.add_argument("--design-max", type=int, default=36)
+    for a in (a2, a3):
+        a.add_argument("--save", action="store_true", help="write benchmarks/results/colour.json")
     args = ap.parse_args(argv)
     return bench_2d(args) if args.part == "2d" else bench_3d(args)
 
