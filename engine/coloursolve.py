@@ -26,7 +26,7 @@ from typing import Optional
 import numpy as np
 
 from .colourline import dfa_2d, relax_3d, solve_automaton, solve_dfa_dense
-from .colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, CKIND_NONE, MARK_CIRCLE, MARK_SQUARE, ColourPuzzle
+from .colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle
 from .difficulty import BAND_EDGES, BANDS
 from .jit import njit
 
@@ -222,59 +222,70 @@ def values_of(state) -> np.ndarray:
 
 @njit(cache=True)
 def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
-           counters, max_seconds_flag):
-    """Probing to a fixpoint, in place (see ``probe``). Returns ST_OK or ST_CONTRADICTION."""
+           counters, c_from, c_to, flags):
+    """One probing pass over cells [c_from, c_to), in place (see ``probe``); flags[0] = 1 when
+    something changed. Returns ST_OK or ST_CONTRADICTION."""
     n = state.shape[0]
     n_lines = mode.shape[0]
     queued = np.zeros(n_lines, dtype=np.int64)
-    changed = True
-    while changed:
-        changed = False
-        for c in range(n):
-            m = state[c]
-            if m & (m - 1) == 0:
+    for c in range(c_from, c_to):
+        m = state[c]
+        if m & (m - 1) == 0:
+            continue
+        agree = np.zeros(n, dtype=np.int64)
+        ok_bits = 0
+        for v in range(k + 1):
+            if (m >> v) & 1 == 0:
                 continue
-            agree = np.zeros(n, dtype=np.int64)
-            ok_bits = 0
-            for v in range(k + 1):
-                if (m >> v) & 1 == 0:
-                    continue
-                trial = state.copy()
-                trial[c] = np.int64(1) << v
-                queued[:] = 0
-                for t in range(cell_start[c], cell_start[c + 1]):
-                    queued[cell_lines[t]] = 3
-                if _propagate(trial, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-                              cell_start, cell_lines, queued, counters) == ST_OK:
-                    ok_bits |= np.int64(1) << v
-                    for x in range(n):
-                        agree[x] |= trial[x]
-            if ok_bits == 0:
-                return ST_CONTRADICTION
+            trial = state.copy()
+            trial[c] = np.int64(1) << v
             queued[:] = 0
-            any_change = False
-            for x in range(n):
-                nv = state[x] & agree[x]
-                if nv != state[x]:
-                    state[x] = nv
-                    any_change = True
-                    for t in range(cell_start[x], cell_start[x + 1]):
-                        queued[cell_lines[t]] = 3
-            if any_change:
-                changed = True
-                if _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-                              cell_start, cell_lines, queued, counters) != ST_OK:
-                    return ST_CONTRADICTION
+            for t in range(cell_start[c], cell_start[c + 1]):
+                queued[cell_lines[t]] = 3
+            if _propagate(trial, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                          cell_start, cell_lines, queued, counters) == ST_OK:
+                ok_bits |= np.int64(1) << v
+                for x in range(n):
+                    agree[x] |= trial[x]
+        if ok_bits == 0:
+            return ST_CONTRADICTION
+        queued[:] = 0
+        any_change = False
+        for x in range(n):
+            nv = state[x] & agree[x]
+            if nv != state[x]:
+                state[x] = nv
+                any_change = True
+                for t in range(cell_start[x], cell_start[x + 1]):
+                    queued[cell_lines[t]] = 3
+        if any_change:
+            flags[0] = 1
+            if _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                          cell_start, cell_lines, queued, counters) != ST_OK:
+                return ST_CONTRADICTION
     return ST_OK
 
 
 def probe(net: ColourNet, state: np.ndarray, counters, deadline=None) -> int:
     """Probing to a fixpoint (in place): each value of each undecided cell is assumed and
     propagated; failed values go, and what every surviving assumption agrees on is kept.
-    ST_CONTRADICTION when every value of some cell fails. (``deadline`` is not checked inside
-    the kernel; a probe round is short next to the search it saves.)"""
-    return int(_probe(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
-                      net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, 0))
+    ST_CONTRADICTION when every value of some cell fails. The kernel runs in chunks of cells so
+    that ``deadline`` (perf_counter seconds) is checked between them; past it, ST_OK with the
+    state as far as it got (still sound)."""
+    n = len(state)
+    flags = np.zeros(1, dtype=np.int64)
+    chunk = 256
+    while True:
+        flags[0] = 0
+        for c0 in range(0, n, chunk):
+            if _probe(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
+                      net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, min(n, c0 + chunk),
+                      flags) != ST_OK:
+                return ST_CONTRADICTION
+            if deadline is not None and time.perf_counter() > deadline:
+                return ST_OK
+        if flags[0] == 0:
+            return ST_OK
 
 
 @dataclass

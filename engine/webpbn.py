@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from .colourpuzzle import (COLOUR_CHARS, MAX_COLOURS, ColourPuzzle, colour_text, make_colour_puzzle)
-from .puzzle import KIND_NONE, Puzzle, PuzzleError, make_2d
+from .puzzle import KIND_NONE, PuzzleError, make_2d
 
 
 def _error():
