@@ -973,11 +973,12 @@ def section_colour(col) -> str:
         w("`benchmarks/build_pbnsolve.sh` (Wolter's pbnsolve 1.09 from a public mirror, built outside the "
           "checkout), then `python -m benchmarks.colour_bench 2d --pbnsolve PATH --g PBNSOLVE/examples --save`. "
           "Puzzles: the colour puzzles in Olšák's `.g` format that ship with pbnsolve (griddlers.net tasks; "
-          "the triangle puzzle `alladin.g` is refused by both), plus seeded generated ones, written as webpbn "
+          "`alladin.g`, with triangle colours, is skipped: the engine refuses triangles), plus seeded generated ones, written as webpbn "
           "XML: 20 pictures of discs and bars and 20 random noise grids (no public webpbn colour export was at "
           "hand, so these are generated). pbnsolve runs `-u -b` (uniqueness) on the same file; its time is "
-          "its process's CPU time from the OS (process start included), its wall time beside it; the "
-          "engine's is the in-process wall time of `solve_colour` (warm, best of 3). "
+          "its process's CPU time from the OS (process start and reading the file included), its wall time "
+          "beside it; the engine's is the in-process wall time of `solve_colour` (warm, best of 3; the file "
+          "read beforehand), so on the easy puzzles pbnsolve's ~3-4 ms are mostly its start-up. "
           f"Engine compile before the solves: {b['compile_s']:.1f} s.")
         w("")
         w(f"- **total: engine {1000 * te:.1f} ms, pbnsolve {1000 * tp:.1f} ms CPU ({1000 * tw:.1f} ms wall)** over "
