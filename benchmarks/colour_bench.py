@@ -36,9 +36,16 @@ from engine.puzzlefile import PuzzleFileError, load_puzzle, save_puzzle
 
 
 def _warm() -> float:
+    """Compile every kernel the runs use (solve, probe, grade, design) before anything is timed."""
+    from engine.colourdesign import design_colour
+    from engine.coloursolve import build_net, full_state, probe
     t = time.perf_counter()
-    solve_colour(colour_puzzle_from_grid(np.array([[1, 0, 2], [2, 1, 0]]), 2))
-    solve_colour(colour_puzzle_from_grid(np.array([[[1, 0], [2, 1]], [[0, 2], [1, 1]]]), 2))
+    for g in (np.array([[1, 0, 2], [2, 1, 0]]), np.array([[[1, 0], [2, 1]], [[0, 2], [1, 1]]])):
+        p = colour_puzzle_from_grid(g, 2)
+        solve_colour(p, grade=True)
+        design_colour(p)
+        net = build_net(p)
+        probe(net, full_state(net), np.zeros(2, dtype=np.int64))
     return time.perf_counter() - t
 
 
