@@ -54,3 +54,16 @@ def test_engine_verdicts_match_cpsat(dim, k):
             assert not np.array_equal(r.solutions[0], r.solutions[1])
         seen.add(r.verdict)
     assert {"unique", "none"} <= seen
+
+
+def test_time_limit_holds_on_a_hard_colour_puzzle():
+    import time
+    from engine.colourpuzzle import colour_puzzle_from_grid, with_hidden
+    rng = np.random.default_rng(5)
+    g = np.where(rng.random((9, 9, 9)) < 0.6, rng.integers(1, 4, (9, 9, 9)), 0)
+    p = with_hidden(colour_puzzle_from_grid(g, 3), rng.random(243) < 0.8)
+    p.colour_solution = None
+    t = time.perf_counter()
+    r = solve_colour(p, time_limit=0.3)
+    assert time.perf_counter() - t < 1.5
+    assert r.verdict in ("unknown", "multiple")
