@@ -6,7 +6,7 @@
 #   benchmarks/build_pbnsolve.sh [DEST] [SOURCE]
 #
 # DEST   build folder (default: ../peers/pbnsolve beside the checkout)
-# SOURCE git URL or local clone (default: a public GitHub mirror of pbnsolve 1.09)
+# SOURCE git URL or local clone (default: a public GitHub mirror of pbnsolve 1.11 (its CHANGELOG's last entry))
 # Prints the path of the binary on its last line.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)

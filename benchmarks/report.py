@@ -1006,7 +1006,7 @@ def section_colour(col) -> str:
         tw = sum(r["pbnsolve_wall_s"] for r in rows)
         w(f"### 2D colour, side by side with pbnsolve ({b.get('when', '')})")
         w("")
-        w("`benchmarks/build_pbnsolve.sh` (Wolter's pbnsolve 1.09 from a public mirror, built outside the "
+        w("`benchmarks/build_pbnsolve.sh` (Wolter's pbnsolve 1.11 (its CHANGELOG's last entry) from a public mirror, built outside the "
           "checkout), then `python -m benchmarks.colour_bench 2d --pbnsolve PATH --g PBNSOLVE/examples --save`. "
           "Puzzles: the colour puzzles in Olšák's `.g` format that ship with pbnsolve (griddlers.net tasks; "
           "`alladin.g`, with triangle colours, is skipped: the engine refuses triangles), plus seeded generated ones, written as webpbn "
