@@ -44,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--resolution", type=int, default=24, metavar="N",
                     help="voxels along the longest side when INPUT is a mesh (default 24)")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    ap.add_argument("--puzzle-colours", type=int, default=1, metavar="K",
+                    help="make a colour puzzle of K colours from the input's reveal colours (palette "
+                         "entries grouped into K); 1 (default): black-and-white")
     return ap
 
 
@@ -102,6 +105,17 @@ def main(argv) -> int:
         sys.stderr.write(f"error: {exc}\n")
         return 2
     warm.join()
+    from .colourpuzzle import ColourPuzzle
+    if args.puzzle_colours != 1 and not isinstance(src, ColourPuzzle):
+        from .colourgroups import colour_puzzle_from_reveal
+        try:
+            src = colour_puzzle_from_reveal(src, args.puzzle_colours)
+        except ValueError as exc:
+            sys.stderr.write(f"error: --puzzle-colours: {exc}\n")
+            return 2
+    if isinstance(src, ColourPuzzle):
+        from .cli_colour import design_main
+        return design_main(src, args, _Progress)
     progress = _Progress()
     try:
         r = design(src, logic=args.logic, band=args.difficulty,

@@ -75,6 +75,10 @@ def main(argv) -> int:
         return 2
     warm.join()
     compile_s = warmup.status()["seconds"]
+    from .colourpuzzle import ColourPuzzle
+    if isinstance(p, ColourPuzzle):
+        from .cli_colour import solve_main
+        return solve_main(p, args)
     if args.compare:
         rows = compare(p, linesolver=args.linesolver, configs=COMPARE_CONFIGS,
                        max_iterations=args.max_iterations, step_limit=args.step_limit,
