@@ -43,7 +43,7 @@ class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):
         else:
             row.operator("nonogram.hide_clues", icon='HIDE_ON')
             row.operator("nonogram.show_all_clues", icon='HIDE_OFF', text="Show All")
-        _draw_design(layout, scene_mod.load_design(obj))
+        _draw_design(layout, obj)
 
         layout.label(text="Edit by hand:")
         row = layout.row(align=True)
@@ -55,11 +55,18 @@ class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):
         _draw_check(layout, obj)
 
 
-def _draw_design(layout, info):
+def _draw_design(layout, obj):
+    info = scene_mod.load_design(obj)
     if not info:
         return
     box = layout.box()
     col = box.column(align=True)
+    if info.get("mask") != scene_mod.mask_key(scene_mod.hidden_mask(obj)):
+        # hand edits (or undo) changed the clues since: the result is history, the check current
+        col.label(text=f"Edited by hand since Hide Clues ({info.get('hidden_count', 0):,} hidden then)",
+                  icon='INFO')
+        col.label(text="The check below is about the clues as they are now")
+        return
     col.label(text=f"Hidden: {info.get('hidden_count', 0):,} of {info.get('lines', 0):,} clues "
                    f"({100 * info.get('hidden_fraction', 0):.1f} %)", icon='HIDE_ON')
     score = info.get("score")
@@ -92,7 +99,7 @@ def _draw_check(layout, obj):
         col.label(text=f"Score {check['score']} ({check.get('band')})")
     n = check.get("undecided", 0)
     col.label(text=f"Undecided cells: {n:,}" + (" (highlighted)" if n else ""))
-    col.label(text=f"Hidden {check.get('hidden', 0):,} of {check.get('lines', 0):,} clues, "
+    col.label(text=f"Hidden {check.get('hidden_count', 0):,} of {check.get('lines', 0):,} clues, "
                    f"checked in {1000 * check.get('time_s', 0):.0f} ms")
     if stale:
         col.label(text="Out of date: the clues changed", icon='ERROR')

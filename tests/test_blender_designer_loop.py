@@ -1,0 +1,64 @@
+"""The designer's loop in Blender (issue #22): the numbers the Design panel shows are the ones
+the engine wrote, a Hide Clues result does not outlive hand edits, an imported design is checked,
+Repair, and the metric names."""
+import json
+
+import numpy as np
+import pytest
+
+from blender_support import addon, addon_module, bpy, reset_scene, run_op  # noqa: F401
+from test_blender_design import _random_nonogram
+
+pytestmark = pytest.mark.blender
+
+
+def _labels(addon):
+    from test_blender_addon import _draw_all
+    return [t for k, t in _draw_all(addon) if k == "label"]
+
+
+def test_the_check_box_shows_how_many_clues_are_hidden(addon):
+    obj, full, hidden = _random_nonogram(hidden_fraction=0.4)
+    assert hidden.sum() > 0
+    addon_module("operators.live_check").request(obj)
+    n = int(addon_module("operators.scene").hidden_mask(obj).sum())
+    assert n > 0
+    labels = _labels(addon)
+    assert any(t.startswith(f"Hidden {n:,} of {full.n_lines:,} clues, checked in") for t in labels), labels
+
+
+def test_the_hide_clues_box_does_not_outlive_hand_edits(addon):
+    obj, full, _ = _random_nonogram(shape=(6, 5, 7), seed=11, hidden_fraction=0.0)
+    scene = addon_module("operators.scene")
+    assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
+    n = int(scene.hidden_mask(obj).sum())
+    labels = _labels(addon)
+    assert any(t.startswith(f"Hidden: {n:,} of") for t in labels)
+    assert "Locally minimal: yes" in labels
+    # a hand edit: hide one more clue
+    mask = scene.hidden_mask(obj)
+    addon_module("operators.design").toggle_line(obj, int(np.flatnonzero(~mask)[0]))
+    labels = _labels(addon)
+    assert not any(t.startswith("Hidden: ") or t.startswith("Locally minimal") for t in labels), labels
+    assert f"Edited by hand since Hide Clues ({n:,} hidden then)" in labels
+    assert any(t.startswith(f"Hidden {n + 1:,} of") for t in labels)  # the live check: current
+    # back to the designed clues (as undo would): the result is current again
+    addon_module("operators.design").change_hidden(obj, mask)
+    assert "Locally minimal: yes" in _labels(addon)
+
+
+def test_import_of_a_designed_puzzle_checks_it(addon, tmp_path):
+    obj, full, _ = _random_nonogram(shape=(6, 5, 7), seed=11, hidden_fraction=0.0)
+    scene = addon_module("operators.scene")
+    assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
+    mask = scene.hidden_mask(obj)
+    path = tmp_path / "designed.json"
+    assert run_op(bpy.ops.nonogram.export_puzzle, filepath=str(path)) == {'FINISHED'}
+    reset_scene()
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    new = bpy.context.active_object
+    assert np.array_equal(scene.hidden_mask(new), mask)
+    check = scene.load_check(new)
+    assert check is not None, "the imported design was never checked"
+    assert (check["verdict"], check["solvable"], check["hidden_count"]) == ("unique", True, int(mask.sum()))
+    assert not any(t.startswith("Not checked yet") for t in _labels(addon))
