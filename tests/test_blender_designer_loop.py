@@ -62,3 +62,21 @@ def test_import_of_a_designed_puzzle_checks_it(addon, tmp_path):
     assert check is not None, "the imported design was never checked"
     assert (check["verdict"], check["solvable"], check["hidden_count"]) == ("unique", True, int(mask.sum()))
     assert not any(t.startswith("Not checked yet") for t in _labels(addon))
+
+
+def test_the_solve_panel_names_idle_line_solves_and_explains_them(addon):
+    from test_blender_addon import _draw_all
+    obj, full, _ = _random_nonogram(hidden_fraction=0.0)
+    bpy.context.view_layer.objects.active = obj
+    assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
+    assert run_op(bpy.ops.nonogram.compare) == {'FINISHED'}
+    log = _draw_all(addon)
+    texts = [t for k, t in log if k == "label"] + [v[1] for k, v in log if k == "operator_text"]
+    assert not any("bad guess" in t.lower() for t in texts), texts
+    idle = [v for k, v in log if k == "operator_text" and v[1].startswith("Idle line solves:")]
+    assert idle and idle[0][0] == "nonogram.explain"
+    assert ("operator_prop", ("nonogram.explain", "topic", "idle_line_solves")) in log
+    explain = addon_module("operators.explain")
+    tip = explain.NONOGRAM_OT_explain.description(bpy.context, type("P", (), {"topic": "idle_line_solves"}))
+    assert "deduced nothing" in tip and "not guessing" in tip
+    assert run_op(bpy.ops.nonogram.explain, topic="idle_line_solves") == {'FINISHED'}
