@@ -73,8 +73,11 @@ def _draw_design(layout, obj):
     col.label(text=f"Score {score} ({info.get('band')})" if score is not None else BAND_TEXT[None])
     minimal = info.get("locally_minimal")
     col.label(text="Locally minimal: " + ("yes" if minimal else
-                                          "no (stopped early)" if info.get("stopped_early") else "no"))
-    col.label(text=f"{info.get('method')}, seed {info.get('seed')}, {info.get('time_s', 0):.1f} s")
+                                          "no (stopped early)" if info.get("stopped_early") else
+                                          "no (short of the band)" if info.get("in_target") is False
+                                          else "no"))
+    col.label(text=f"{info.get('method')}, seed {info.get('seed')}, {info.get('time_s', 0):.1f} s"
+                   + ("" if info.get("reproducible", True) else " (cut: seed alone won't repeat it)"))
     if info.get("message"):
         col.label(text=info["message"], icon='ERROR')
 
