@@ -80,3 +80,34 @@ def test_the_solve_panel_names_idle_line_solves_and_explains_them(addon):
     tip = explain.NONOGRAM_OT_explain.description(bpy.context, type("P", (), {"topic": "idle_line_solves"}))
     assert "deduced nothing" in tip and "not guessing" in tip
     assert run_op(bpy.ops.nonogram.explain, topic="idle_line_solves") == {'FINISHED'}
+
+
+def test_small_things_a_designer_reads(addon):
+    """'an empty object', and a resolution that makes no puzzle is refused with a reason."""
+    polls = addon_module("operators.polls")
+    scene = addon_module("operators.scene")
+    empty = bpy.data.objects.new("RootNode", None)
+    bpy.context.scene.collection.objects.link(empty)
+    bpy.context.view_layer.objects.active = empty
+    assert polls.mesh_source(bpy.context) == \
+        "'RootNode' is an empty object, not a mesh: select a mesh object"
+    with pytest.raises(scene.NonogramError, match="is an empty object"):
+        scene.source_triangles(bpy.context, empty)
+    assert scene.object_kind('ARMATURE') == "an armature" and scene.object_kind('CURVE') == "a curve"
+    rna = bpy.ops.nonogram.make.get_rna_type().properties["resolution"]
+    assert rna.hard_min == 3 and "at least 3" in rna.description
+    assert bpy.context.scene.nonogram_settings.bl_rna.properties["resolution"].hard_min == 3
+    with pytest.raises(scene.NonogramError, match="at least 3"):
+        scene.check_resolution(np.zeros((3, 3)), 1)
+    from blender_support import add_primitive
+    add_primitive("cube")
+    assert run_op(bpy.ops.nonogram.make, resolution=1) == {'FINISHED'}  # Blender clamps it to 3
+    assert len(bpy.context.active_object.data.vertices) == 27
+
+
+def test_batch_refuses_a_resolution_that_makes_no_puzzle(capsys):
+    from test_batch import load_batch_module
+    batch = load_batch_module()
+    assert batch.main(["--input", "cube", "--resolution", "2"]) == 2
+    assert "at least 3" in capsys.readouterr().err
+    assert batch.parse_args(["--input", "cube", "--resolution", "3"]).resolution == [3]
