@@ -838,6 +838,77 @@ class DesignSession:
                            int(gains[i]) == n_undecided) for i in order if gains[i] > 0]
 
 
+    def repair(self, hidden=None, logic: str = "line", progress=None) -> "Repair":
+        """The fewest hidden clues to show so that the puzzle is unique and solvable at ``logic``
+        again (a hand-broken design). Greedy: show the clue that settles the most undecided
+        cells, until logic solves it; then hide again every shown clue the rest does without
+        (one pass suffices: hiding is monotone), so no clue of the answer can be left out; and
+        when two are left, whether one alone does it (so one or two are the fewest).
+        ``progress(fraction, message) -> bool`` may cancel (True): then None. Raises DesignError
+        when even every clue shown is not solvable at ``logic``."""
+        self._prepare()
+        t0 = time.perf_counter()
+        h = self._mask(hidden).copy()
+        if self._logic(h, logic)[3] == mp.RUN_SOLVED:
+            return Repair([], [], h, time.perf_counter() - t0)
+        if self._logic(np.zeros_like(h), logic)[3] != mp.RUN_SOLVED:
+            raise DesignError(f"even with every clue shown this puzzle is not solvable by {logic} logic")
+        lens = np.diff(self.net.line_start)
+        starts = self.net.line_start[:-1]
+        n_undecided0 = None
+        shown: list = []
+
+        def stop(frac):
+            return progress is not None and progress(frac, "repairing")
+        while True:
+            _, enabled, cover, st = self._logic(h, logic)
+            if st == mp.RUN_SOLVED:
+                break
+            undecided = self.mw.state == UNKNOWN
+            n_und = int(undecided.sum())
+            n_undecided0 = n_undecided0 or max(n_und, 1)
+            if stop(0.8 * (1.0 - n_und / n_undecided0)):
+                return None
+            per_line = np.add.reduceat(undecided[self.net.line_cells].astype(np.int64), starts) \
+                if len(lens) else np.zeros(0, np.int64)
+            cands = np.flatnonzero(h & (per_line > 0) & (lens > 0)).astype(np.int64)
+            if len(cands) == 0:  # logic is stuck on lines whose clues are all shown
+                cands = np.flatnonzero(h & (lens > 0)).astype(np.int64)
+            gains = np.zeros(len(cands), np.int64)
+            mp.reveal_gains(self.net, enabled, self.mw, cands, gains)
+            # most cells settled, then most undecided cells on the line, then the lowest index
+            best = int(cands[np.lexsort((cands, -per_line[cands], -gains))[0]])
+            h[best] = False
+            shown.append(best)
+        for li in reversed(shown):  # latest first: the early picks did most of the work
+            h[li] = True
+            if self._logic(h, logic)[3] != mp.RUN_SOLVED:
+                h[li] = False
+        kept = [li for li in shown if not h[li]]
+        if len(kept) == 2:  # is one clue enough? (exhaustive: the fewest is then known)
+            base = h.copy()
+            base[kept] = True
+            for i, li in enumerate(np.flatnonzero(base & (lens > 0))):
+                if i % 64 == 0 and stop(0.8 + 0.2 * i / max(int(base.sum()), 1)):
+                    return None
+                base[li] = False
+                if self._logic(base, logic)[3] == mp.RUN_SOLVED:
+                    kept, h = [int(li)], base
+                    break
+                base[li] = True
+        return Repair(kept, [self.line_name(li) for li in kept], h, time.perf_counter() - t0)
+
+
+@dataclass
+class Repair:
+    """``DesignSession.repair``'s answer: the clues to show (``lines``, ``names``) and the
+    hidden mask after showing them."""
+    lines: list
+    names: list
+    hidden: np.ndarray
+    time_s: float
+
+
 def check_design(puzzle_or_grid, hidden=None, logic: str = "line", *, search_time: float = 0.1) -> DesignCheck:
     """``DesignSession(puzzle_or_grid).check(hidden, logic)``: keep a session for repeated checks."""
     return DesignSession(puzzle_or_grid).check(hidden, logic, search_time=search_time)

@@ -173,3 +173,68 @@ def test_a_design_short_of_its_band_is_not_called_locally_minimal():
     # within reach, the same search ends in the range and locally minimal there
     r = dz.design(g, score_range=(0.0, 1000.0), seed=1)
     assert r.in_target and r.locally_minimal
+
+
+# ---------------------------------------------------------------------------------------------
+# item 4: Repair
+
+
+def _hand_broken(seed):
+    """A designed blob with shown clues hidden by hand until logic leaves cells undecided and
+    one Suggest Clue is not enough: (session, broken hidden mask, the clues hidden by hand)."""
+    import engine.design as dz
+    from engine.blobs import blob_grid
+    g = blob_grid((7, 6, 6), seed=seed, fill=0.5)
+    d = dz.design(g, seed=seed)
+    sess = dz.DesignSession(g)
+    rng = np.random.default_rng(seed)
+    h = d.hidden.copy()
+    extra = []
+    for li in rng.permutation(np.flatnonzero(~h)):
+        h[li] = True
+        extra.append(int(li))
+        c = sess.check(h)
+        if not c.solvable and c.undecided.sum() >= 8:
+            once = h.copy()
+            once[sess.suggest(h, k=1)[0].line] = False
+            if not sess.check(once).solvable:
+                return sess, h, extra
+    raise AssertionError("no hand-broken puzzle")  # pragma: no cover
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5, 6, 7])
+def test_repair_shows_the_fewest_clues_that_make_it_unique_again(seed):
+    import itertools
+    sess, h, extra = _hand_broken(seed)
+    assert sess.check(h).verdict != "unique" or not sess.check(h).solvable
+    r = sess.repair(h, "line")
+    assert r.lines and all(h[li] and not r.hidden[li] for li in r.lines)
+    assert np.array_equal(r.hidden, h & ~np.isin(np.arange(len(h)), r.lines))
+    c = sess.check(r.hidden, "line")
+    assert c.verdict == "unique" and c.solvable and c.undecided.sum() == 0
+    assert len(r.lines) <= len(extra)  # showing the hand-hidden ones again would do
+    assert r.names == [sess.line_name(li) for li in r.lines]
+    # every clue it shows is needed ...
+    for li in r.lines:
+        m = r.hidden.copy()
+        m[li] = True
+        assert not sess.check(m, "line").solvable, li
+    # ... and no fewer clues would do (brute force over the hidden ones)
+    for sub in itertools.combinations(np.flatnonzero(h), len(r.lines) - 1):
+        m = h.copy()
+        m[list(sub)] = False
+        assert not sess.check(m, "line").solvable, sub
+
+
+def test_repair_of_a_solvable_puzzle_shows_nothing_and_refuses_the_unsolvable():
+    import engine.design as dz
+    from engine.blobs import blob_grid
+    g = blob_grid((7, 6, 6), seed=2, fill=0.5)
+    d = dz.design(g, seed=2)
+    sess = dz.DesignSession(g)
+    assert sess.repair(d.hidden).lines == []
+    with pytest.raises(dz.DesignError, match="every clue shown"):
+        dz.DesignSession(np.eye(2, dtype=bool)).repair(np.ones(4, bool))
+    # every clue hidden, repaired for probing: what it shows probing solves
+    r = sess.repair(np.ones(sess.n_lines, bool), "probe")
+    assert sess.check(r.hidden, "probe").solvable and r.lines
