@@ -49,6 +49,7 @@ class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):
         row = layout.row(align=True)
         row.operator("nonogram.pick_clues", icon='RESTRICT_SELECT_OFF')
         row.operator("nonogram.suggest_clue", icon='LIGHT')
+        row.operator("nonogram.repair", icon='TOOL_SETTINGS')
         labels = scene_mod.props(obj).labels
         if labels is not None and labels.mode == 'EDIT':
             layout.operator("nonogram.toggle_clues", icon='ARROW_LEFTRIGHT')

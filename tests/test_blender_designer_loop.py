@@ -111,3 +111,31 @@ def test_batch_refuses_a_resolution_that_makes_no_puzzle(capsys):
     assert batch.main(["--input", "cube", "--resolution", "2"]) == 2
     assert "at least 3" in capsys.readouterr().err
     assert batch.parse_args(["--input", "cube", "--resolution", "3"]).resolution == [3]
+
+
+def test_repair_brings_a_hand_broken_design_back_in_one_step(addon):
+    """One Suggest Clue is not enough on this hand-broken design; Repair shows the engine's
+    fewest clues at once, and the live check follows."""
+    from test_designer_loop import _hand_broken
+    design_ops = addon_module("operators.design")
+    assert design_ops.NONOGRAM_OT_repair.bl_options >= {'REGISTER', 'UNDO'}
+    sess, broken, _ = _hand_broken(1)
+    scene = addon_module("operators.scene")
+    puzzle = addon_module("engine.clues").puzzle_from_grid(sess.grid, name="broken")
+    obj = scene.build_from_puzzle(bpy.context, puzzle, name="broken", voxel_size=0.3)
+    design_ops.change_hidden(obj, broken)
+    assert not scene.load_check(obj)["solvable"]
+    assert run_op(bpy.ops.nonogram.suggest_clue) == {'FINISHED'}
+    assert not scene.load_check(obj)["solvable"]  # one click was not enough
+    design_ops.change_hidden(obj, broken)
+    want = sess.repair(broken, "line")
+    assert run_op(bpy.ops.nonogram.repair) == {'FINISHED'}
+    now = scene.hidden_mask(obj)
+    assert np.array_equal(np.flatnonzero(broken & ~now), sorted(want.lines))
+    check = scene.load_check(obj)
+    assert (check["verdict"], check["solvable"], check["undecided"]) == ("unique", True, 0)
+    # nothing left to repair: it says so and changes nothing
+    assert run_op(bpy.ops.nonogram.repair) == {'CANCELLED'}
+    assert np.array_equal(scene.hidden_mask(obj), now)
+    from test_blender_addon import _draw_all
+    assert ("operator", "nonogram.repair") in _draw_all(addon)
