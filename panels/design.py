@@ -9,6 +9,16 @@ from ..operators.worker import active_job
 from .sidebar import _Sidebar, _active_nonogram
 
 BAND_TEXT = {None: "no score (logic alone does not solve it)"}
+# What a size allows, before the run: (band, longest side below which it is often out of reach,
+# the note, whether line logic alone misses it on some models there). From
+# benchmarks/bench_bands.py on the seven shared models (docs/SOLVER.md, "Difficulty bands by
+# size"): expert on 5 of 7 at 12 and at 16 (one of them each only with probing), all 7 at 24;
+# hard on 6 of 7 at 12, all 7 at 16, by line logic.
+BAND_OUTLOOK = (
+    ('expert', 24, "Expert: reached on 5 of 7 test models below 24 voxels, all at 24", True),
+    ('hard', 16, "Hard: reached on 6 of 7 test models at 12 voxels, all at 16", False),
+)
+BAND_PROBE_NOTE = "Line logic: some models reach this band only with probing"
 VERDICT_SHORT = {"unique": "unique", "multiple": "several solutions", "none": "no solution",
                  "unknown": "undecided (time limit)"}
 
@@ -31,6 +41,8 @@ class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):
         col = layout.column(align=True)
         col.prop(opts, "logic")
         col.prop(opts, "band")
+        for line in band_outlook(opts.band, max(scene_mod.props(obj).shape), opts.logic):
+            col.label(text=line, icon='INFO')
         col.prop(opts, "method")
         row = col.row(align=True)
         row.prop(opts, "seed")
@@ -54,6 +66,14 @@ class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):
         if labels is not None and labels.mode == 'EDIT':
             layout.operator("nonogram.toggle_clues", icon='ARROW_LEFTRIGHT')
         _draw_check(layout, obj)
+
+
+def band_outlook(band: str, longest: int, logic: str) -> list:
+    """Notes on whether ``band`` is within reach at this grid size (before a run)."""
+    for name, below, note, probe_helps in BAND_OUTLOOK:
+        if band == name and longest < below:
+            return [note] + ([BAND_PROBE_NOTE] if probe_helps and logic == 'line' else [])
+    return []
 
 
 def _draw_design(layout, obj):

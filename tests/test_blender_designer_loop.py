@@ -139,3 +139,18 @@ def test_repair_brings_a_hand_broken_design_back_in_one_step(addon):
     assert np.array_equal(scene.hidden_mask(obj), now)
     from test_blender_addon import _draw_all
     assert ("operator", "nonogram.repair") in _draw_all(addon)
+
+
+def test_the_panel_says_before_the_run_what_a_size_allows(addon):
+    obj, full, _ = _random_nonogram(shape=(6, 5, 7), seed=11, hidden_fraction=0.0)
+    opts = obj.nonogram.design_options
+    opts.band = 'expert'
+    labels = _labels(addon)
+    assert any(t.startswith("Expert: reached on 5 of 7 test models below 24 voxels") for t in labels), labels
+    assert any(t.startswith("Line logic: some models reach this band only with probing") for t in labels)
+    opts.logic = 'probe'
+    assert not any(t.startswith("Line logic:") for t in _labels(addon))
+    opts.band = 'medium'
+    assert not any(t.startswith("Expert:") or t.startswith("Hard:") for t in _labels(addon))
+    panel = addon_module("panels.design")
+    assert panel.band_outlook('expert', 24, 'line') == [] and len(panel.band_outlook('hard', 12, 'line')) == 1
