@@ -66,6 +66,9 @@ class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):
         if labels is not None and labels.mode == 'EDIT':
             layout.operator("nonogram.toggle_clues", icon='ARROW_LEFTRIGHT')
         _draw_check(layout, obj)
+        row = layout.row()
+        row.scale_y = 1.2
+        row.operator("nonogram.play_in_browser", icon='URL')
 
 
 def band_outlook(band: str, longest: int, logic: str) -> list:
@@ -140,7 +143,15 @@ class NONOGRAM_PT_view(_NonogramPanel, bpy.types.Panel):
         for ident, text in (('DESIGNER', "Designer"), ('PLAYER', "Player")):
             row.operator("nonogram.set_view", text=text, depress=view == ident).view = ident
         mod = scene_mod.find_player_modifier(obj)
-        if view != 'PLAYER' or mod is None:
+        if view != 'PLAYER':
+            pg = scene_mod.props(obj)
+            col = layout.column(align=True)
+            col.row(align=True).prop(pg, "clue_layer_axis", expand=True)
+            sub = col.row(align=True)
+            sub.active = pg.clue_layer_axis != 'ALL'
+            sub.prop(pg, "clue_layer")
+            return
+        if mod is None:
             return
         col = layout.column(align=True)
         for name in ("Slice X", "Slice Y", "Slice Z"):
