@@ -33,6 +33,8 @@ import bpy
 
 PACKAGE_NAME = "nonogram3d"
 MODEL_EXTENSIONS = (".obj", ".ply", ".stl", ".glb", ".gltf", ".fbx")
+# The add-on's smallest resolution (panels/properties.py RESOLUTION_RANGE).
+MIN_RESOLUTION = 3
 BUILTINS = ("suzanne", "cube", "sphere", "icosphere", "cylinder", "cone")
 
 # The seed study's Table 5 solvers: CSV column prefix -> label used by engine.solve.compare.
@@ -59,6 +61,8 @@ CSV_COLUMNS = (
     # --design: the designed puzzle (clues hidden), its hidden share and difficulty
     + ["design_target", "design_hidden", "design_hidden_pct", "design_score", "design_band",
        "design_in_target", "design_locally_minimal", "design_time_s", "design_message", "design_file"]
+    # --export-html: the playable page (of the designed puzzle with --design)
+    + ["html_file"]
 )
 # Objects named like this are collision meshes (the game engines' convention), not the model.
 COLLIDER_PREFIXES = ("UCX_", "UBX_", "UCP_", "USP_", "UME_")
@@ -87,6 +91,16 @@ def script_args(argv: Optional[list] = None) -> list:
     return sys.argv[1:]
 
 
+def _clue_layer_arg(text: str) -> tuple:
+    """'all' -> ('ALL', 0), 'x=5' -> ('X', 5): the argument of --clue-layer."""
+    if text.strip().lower() == "all":
+        return "ALL", 0
+    axis, layers = _slice_arg(text)
+    if layers < 0:
+        raise argparse.ArgumentTypeError(f"the layer must be 0 or more, not {text!r}")
+    return axis, layers
+
+
 def _slice_arg(text: str) -> tuple:
     """'z=3' -> ('Z', 3): the argument of --slice."""
     axis, sep, n = text.partition("=")
@@ -99,6 +113,10 @@ def _slice_arg(text: str) -> tuple:
         raise argparse.ArgumentTypeError(f"expected AXIS=N with AXIS x, y or z and N a whole number, "
                                          f"not {text!r}")
     return axis, layers
+
+
+# --thin-parts: (bridge, thin_parts) per mode, as the panel's Thin Parts options.
+THIN_PARTS_MODES = {"none": (False, False), "bridge": (True, False), "restore": (True, True)}
 
 
 def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
@@ -122,18 +140,25 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--threshold", type=float, default=0.5, help="filled fraction for a sampled voxel")
     ap.add_argument("--no-robust", action="store_true",
                     help="single-axis parity instead of the 3-axis vote (leaks on open meshes)")
-    ap.add_argument("--bridge", action="store_true",
-                    help="join loose pieces to the main one through voxels the mesh passes through")
-    ap.add_argument("--thin-parts", action="store_true",
-                    help="keep parts thinner than a voxel (one voxel thick) and join them on")
+    ap.add_argument("--thin-parts", nargs="?", choices=THIN_PARTS_MODES, const="restore",
+                    default="restore",
+                    help="parts thinner than a voxel: 'restore' keeps them one voxel thick and joins "
+                         "every loose piece on (the default, as in Make), 'bridge' only joins loose "
+                         "pieces through voxels the mesh passes through, 'none' keeps the plain fill")
+    ap.add_argument("--bridge", action="store_const", dest="thin_parts", const="bridge",
+                    help="the same as --thin-parts bridge")
     ap.add_argument("--min-piece", type=int, default=0, metavar="N",
                     help="drop pieces of fewer than N voxels (default: 0, keep all)")
     ap.add_argument("--keep-largest", action="store_true", help="keep only the largest piece")
     ap.add_argument("--render", nargs="?", const="designer", default=None,
                     choices=("player", "designer"),
                     help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
-                         "with every clue beside them; the default) or the player's view (the block "
+                         "cut at a middle layer, with its clues beside it; the default) or the player's view (the block "
                          "of cubes with the clues on their faces)")
+    ap.add_argument("--clue-layer", type=_clue_layer_arg, default=None, metavar="AXIS=N|all",
+                    help="the designer's view: show the clues of layer N across AXIS (x, y or z; the "
+                         "layers in front are cut away), or 'all' clues at once (default: the middle "
+                         "layer across the grid's shortest side)")
     ap.add_argument("--slice", action="append", default=[], type=_slice_arg, metavar="AXIS=N",
                     help="peel N layers of the player's view along AXIS (x, y or z) away, as the "
                          "player's slicer does: N > 0 from the high side, N < 0 from the low side "
@@ -146,13 +171,18 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
                                          + ", ".join(DESIGN_BANDS) + ") or as many as it can (no BAND)")
     ap.add_argument("--design-method", choices=("greedy", "anneal", "random"), default="greedy",
                     help="design search (default: greedy)")
+    ap.add_argument("--export-html", action="store_true",
+                    help="write a playable web page per puzzle (the designed one with --design) and an "
+                         "index.html catalogue linking to them")
     ap.add_argument("--design-logic", choices=("line", "probe"), default="line",
                     help="logic the designed puzzle must be solvable with (default: line)")
     args = ap.parse_args(argv)
-    if any(r < 1 for r in args.resolution):
-        ap.error("resolutions must be positive")
+    if any(r < MIN_RESOLUTION for r in args.resolution):
+        ap.error(f"resolutions must be at least {MIN_RESOLUTION} (a smaller grid makes no puzzle)")
     if args.min_piece < 0:
         ap.error("--min-piece must be 0 or more")
+    args.thin_parts_mode = args.thin_parts
+    args.bridge, args.thin_parts = THIN_PARTS_MODES[args.thin_parts_mode]
     solvers: list = []
     for name in args.solvers:
         key = name.lower()
@@ -220,6 +250,7 @@ class Addon:
         self.stats = runtime.engine("stats")
         self.puzzlefile = runtime.engine("puzzlefile")
         self.jit = runtime.engine("jit")
+        self.webpage = runtime.engine("webpage")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -545,7 +576,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         row.update(size=f"{X}x{Y}x{Z}", x=X, y=Y, z=Z, cells=st["cells"], lines=st["lines"],
                    hidden=st["hidden"], empty=st["empty"]["count"],
                    filled=int(vox.grid.sum()), make_time_s=round(t_make, 4),
-                   warnings=" | ".join(vox.warnings))
+                   warnings=" | ".join(vox.warnings + [n for n in [vox.diagnostics.get("size_note")] if n]))
         row.update(piece_columns(vox.diagnostics))
         for k in ("plain", "circle", "square"):
             for f in ("count", "min", "max"):
@@ -553,6 +584,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled"
             + (f" in {row['pieces']} pieces" if row.get("pieces", 1) != 1 else "")
             + f", {st['lines']} lines ({t_make:.2f} s)")
+        if vox.diagnostics.get("size_note"):
+            log(f"  {name} @ {resolution}: {vox.diagnostics['size_note']}")
 
         report = addon.solve.solve(puzzle, method="full", time_limit=args.time_limit, grade=True)
         rep = report.to_dict()
@@ -584,6 +617,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         addon.puzzlefile.save_puzzle(puzzle, puzzle_file)
         row["puzzle_file"] = os.path.relpath(puzzle_file, out)
         designed = design_puzzle(addon, args, puzzle, base, row, obj) if args.design else None
+        if args.export_html:
+            export_page(addon, puzzle, base, row, out)
 
         report_file = base + ".report.json"
         document = {
@@ -604,6 +639,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         }
         for axis, layers in args.slice:
             scene_api.set_slice(obj, axis, layers)
+        if args.clue_layer is not None:
+            scene_api.set_clue_layer(obj, *args.clue_layer)
         if args.render:
             png = base + ".png"
             t = time.perf_counter()
@@ -663,6 +700,42 @@ def design_puzzle(addon: Addon, args, puzzle, base: str, row: dict, obj=None) ->
     return r.to_dict()
 
 
+def export_page(addon: Addon, puzzle, base: str, row: dict, out: str) -> None:
+    """``--export-html``: ``<model>-<res>.html``, the page of the designed puzzle when there is
+    one (else of the full puzzle). A puzzle the player cannot take is a warning, not a failure."""
+    if row.get("design_file"):
+        puzzle = addon.puzzlefile.load_puzzle(os.path.join(out, row["design_file"]))
+        puzzle.name = puzzle.name or row["model"]
+    path = base + ".html"
+    try:
+        addon.webpage.write_page(puzzle, path)
+    except addon.webpage.WebPageError as e:
+        row["warnings"] = " | ".join(w for w in (row.get("warnings"), f"no web page: {e}") if w)
+        log(f"  no web page: {e}")
+        return
+    row["html_file"] = os.path.relpath(path, out)
+    log(f"  web page: {path}")
+
+
+def write_catalogue(addon: Addon, out: str, rows: list) -> Optional[str]:
+    """``index.html``: the batch's pages with thumbnail (the render), size, clues hidden and band."""
+    entries = []
+    for r in rows:
+        if not r.get("html_file"):
+            continue
+        designed = bool(r.get("design_file"))
+        entries.append({"page": r["html_file"], "name": f"{r['model']} @ {r['resolution']}",
+                        "size": r.get("size", ""),
+                        "hidden": r.get("design_hidden") if designed else r.get("hidden"),
+                        "lines": r.get("lines"),
+                        "band": (r.get("design_band") if designed else r.get("band")) or "",
+                        "thumbnail": r.get("png_file")})
+    path = os.path.join(out, "index.html")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(addon.webpage.catalogue_html(entries))
+    return path
+
+
 # ---------------------------------------------------------------------------------------------
 # the batch
 
@@ -693,6 +766,12 @@ def run(args: argparse.Namespace) -> int:
     except Exception as e:
         addon, setup_error = None, f"cannot load the add-on: {type(e).__name__}: {e}"
         log(setup_error)
+    if addon is not None and args.export_html:
+        try:
+            addon.webpage.template_text()
+        except addon.webpage.WebPageError as e:
+            sys.stderr.write(f"--export-html: {e}\n")
+            return 2
     if addon is not None and addon.jit.NUMBA_ERROR:
         log(f"numba unavailable, running the engine in plain Python: {addon.jit.NUMBA_ERROR}")
     log(f"{len(models)} model(s) x {len(args.resolution)} resolution(s) -> {out}")
@@ -735,7 +814,11 @@ def run(args: argparse.Namespace) -> int:
             if mesh.users == 0:
                 bpy.data.meshes.remove(mesh)
         write_summary(addon, out, rows)  # after every model, so a crash still leaves a summary
+        if args.export_html and addon is not None:
+            write_catalogue(addon, out, rows)
     summary = write_summary(addon, out, rows)
+    if args.export_html and addon is not None:
+        log(f"catalogue: {write_catalogue(addon, out, rows)}")
     ok = len(rows) - failed
     log(f"done in {time.perf_counter() - t_all:.1f} s: {ok} ok, {failed} failed; summary: {summary}")
     log(f"outputs in {out}")

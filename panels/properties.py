@@ -49,13 +49,17 @@ class NONOGRAM_PG_design(bpy.types.PropertyGroup):
                        description="Difficulty band to aim for")
     method: EnumProperty(name="Method", items=DESIGN_METHODS, default='greedy')
     seed: IntProperty(name="Seed", default=0, min=0,
-                      description="Same seed, same clues hidden (when no time limit stops it)")
+                      description="Same seed, same clues hidden, on any machine (unless the time "
+                                  "limit cuts the search: the result then says so)")
     time_limit: FloatProperty(
-        name="Time Limit", default=20.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
-        description="Stop the search after this many seconds and keep the best design so far")
+        name="Time Limit", default=120.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
+        description="A safety stop: the search's work is a fixed budget of moves; a limit that "
+                    "cuts it keeps the best design so far and says it is not reproducible")
 
 
-RESOLUTION_RANGE = (1, 4096)
+# At least 3 voxels along the longest side: below that a model is one or two layers of cubes,
+# no puzzle (a 1×1×1 grid has 3 clues and nothing to deduce).
+RESOLUTION_RANGE = (3, 4096)
 
 # What to do about parts too thin for the grid, and the voxelizer's options for each:
 # (bridge, thin_parts).
@@ -73,7 +77,9 @@ THIN_PARTS_OPTIONS = {'NONE': (False, False), 'BRIDGE': (True, False), 'RESTORE'
 def _resolution(**callbacks):
     return IntProperty(
         name="Resolution", default=12, min=RESOLUTION_RANGE[0], max=RESOLUTION_RANGE[1],
-        soft_min=2, soft_max=128, description="Voxels along the longest side of the mesh",
+        soft_min=RESOLUTION_RANGE[0], soft_max=128,
+        description=f"Voxels along the longest side of the mesh (at least {RESOLUTION_RANGE[0]}: "
+                    "smaller grids make no puzzle)",
         **callbacks)
 
 
@@ -95,7 +101,9 @@ class MakeOptions:
         description="Vote between the x, y and z parity fills, so holes in the mesh leak less")
     hide_source: BoolProperty(
         name="Hide Source", default=False, description="Hide the source meshes after making")
-    thin_parts: EnumProperty(name="Thin Parts", items=THIN_PARTS, default='NONE')
+    # Restore is the default: the only option that kept every shared model in one piece with
+    # no part lost at 16, 24 and 36 (docs/VOXELIZER.md, "Which option by default").
+    thin_parts: EnumProperty(name="Thin Parts", items=THIN_PARTS, default='RESTORE')
     min_piece: IntProperty(
         name="Drop Pieces Under", default=0, min=0, soft_max=64,
         description="Remove pieces of fewer voxels than this (0: keep every piece)")
@@ -183,6 +191,21 @@ class NONOGRAM_PG_source(bpy.types.PropertyGroup):
     hid_render: BoolProperty(options={'HIDDEN'})  # Make switched its render visibility off
 
 
+CLUE_LAYER_AXES = [
+    ('ALL', "All", "Every clue, floating before the +X, -Y and +Z faces (a cloud at large sizes)"),
+    ('X', "X", "The clues of one layer across X; the layers in front of it are cut away"),
+    ('Y', "Y", "The clues of one layer across Y; the layers in front of it are cut away"),
+    ('Z', "Z", "The clues of one layer across Z; the layers above it are cut away"),
+]
+
+
+def _clue_layer_changed(pg, context):
+    from ..operators import scene
+    obj = pg.id_data
+    if pg.is_nonogram and obj is not None:
+        scene.apply_clue_layer(obj)
+
+
 class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     is_nonogram: BoolProperty(options={'HIDDEN'})
     is_clue_object: BoolProperty(options={'HIDDEN'})
@@ -206,6 +229,12 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
                            options={'HIDDEN'})
     check: StringProperty(name="Check", description="The live check of the puzzle as the "
                                                     "player gets it (JSON)", options={'HIDDEN'})
+    # The designer's view shows the clues of one layer at a time (operators/scene/layers.py).
+    clue_layer_axis: EnumProperty(name="Clue Layer", items=CLUE_LAYER_AXES, default='Z',
+                                  update=_clue_layer_changed,
+                                  description="Which clues the designer's view shows")
+    clue_layer: IntProperty(name="Layer", default=0, min=0, max=4095, update=_clue_layer_changed,
+                            description="The layer whose clues the designer's view shows")
 
 
 _classes = (NONOGRAM_PG_design, NONOGRAM_PG_settings, NONOGRAM_PG_source, NONOGRAM_PG_object)
