@@ -26,6 +26,7 @@ compile; tests/test_warmup.py checks it).
 """
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 
@@ -213,9 +214,15 @@ def parts_for(method: str, linesolver: str, grade: bool = False) -> tuple:
     return parts + (("seed",) if linesolver == "seed" else ()) + (("grade",) if grade else ())
 
 
-def run_parts(parts, on_step=None):
+class Stopped(Exception):
+    """``run_parts`` was asked to stop (``stop`` set) before all its steps ran."""
+
+
+def run_parts(parts, on_step=None, stop=None):
     """Run the steps of the parts not done yet, one thread at a time; ``on_step(name)`` is
-    called after each step."""
+    called after each step. ``stop`` (a ``threading.Event``) is looked at before each step: once
+    set, the rest is left undone and ``Stopped`` raised (a step itself, one numba compile, cannot
+    be cut short: a few seconds at most)."""
     with _lock:
         for part in parts:
             if part in _done or part in _running:
@@ -223,6 +230,8 @@ def run_parts(parts, on_step=None):
             _running.add(part)
             try:
                 for name, step in PARTS[part]:
+                    if stop is not None and stop.is_set():
+                        raise Stopped(part)
                     step()
                     if on_step is not None:
                         on_step(name)
@@ -261,13 +270,19 @@ def ensure(*parts) -> float:
     return time.perf_counter() - t0
 
 
+_threads: list = []  # the threads start() started, until stop() joined them
+_stop = threading.Event()  # set by stop(): the threads leave the steps they have not begun
+
+
 def start(parts=DEFAULT_PARTS) -> threading.Thread:
     """Warm ``parts`` up in a daemon thread; ``status()`` follows it. numba compiles holding the
     GIL most of the time, but hands it over every few milliseconds (Python's switch interval),
-    so a thread drawing a UI meanwhile waits milliseconds, not for the compile."""
+    so a thread drawing a UI meanwhile waits milliseconds, not for the compile. ``stop()`` (also
+    run at interpreter exit) ends it."""
     todo = [p for p in parts if p not in _done]
     _status.update(state="running", done=0, total=sum(len(PARTS[p]) for p in todo), error="",
                    seconds=0.0)
+    _stop.clear()
 
     def on_step(name):
         _status["done"] += 1
@@ -275,16 +290,37 @@ def start(parts=DEFAULT_PARTS) -> threading.Thread:
     def run():
         t0 = time.perf_counter()
         try:
-            run_parts(todo, on_step)
+            run_parts(todo, on_step, stop=_stop)
             _status.update(state="ready")
+        except Stopped:
+            _status.update(state="idle")
         except Exception as exc:  # reported by status(); a real call raises it again
             _status.update(state="failed", error=f"{type(exc).__name__}: {exc}")
         finally:
             _status["seconds"] = time.perf_counter() - t0
 
     thread = threading.Thread(target=run, name="nonogram: warm-up", daemon=True)
+    _threads[:] = [t for t in _threads if t.is_alive()] + [thread]
     thread.start()
     return thread
+
+
+def stop(timeout: float = 5.0) -> bool:
+    """Ask the threads ``start`` started to stop after their current step and wait for them, at
+    most ``timeout`` seconds in all; True when none is left running. A thread still running when
+    the interpreter shuts down is what crashes (bpy 4.2) or hangs (bpy 4.5) Blender's Python
+    module at exit, so this runs at exit too (``atexit``); the wait is bounded so that exit
+    never hangs on a long compile."""
+    _stop.set()
+    deadline = time.monotonic() + max(0.0, timeout)
+    for thread in list(_threads):
+        if thread is not threading.current_thread():
+            thread.join(max(0.0, deadline - time.monotonic()))
+    _threads[:] = [t for t in _threads if t.is_alive()]
+    return not _threads
+
+
+atexit.register(stop, 2.0)
 
 
 def status() -> dict:

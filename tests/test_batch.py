@@ -267,6 +267,12 @@ bpy.ops.wm.stl_export(filepath=out + "/box.stl", export_selected_objects=True)
 bpy.ops.wm.ply_export(filepath=out + "/box.ply", export_selected_objects=True)
 bpy.ops.export_scene.fbx(filepath=out + "/box.fbx", use_selection=True)
 bpy.ops.export_scene.gltf(filepath=out + "/box.gltf", export_format="GLTF_SEPARATE", use_selection=True)
+# bpy 4.2's module crashes at exit once Blender's own exporters ran (their classes outlive the
+# script: a Blender bug, gone in 4.5); the files are written, so end here
+if bpy.app.version < (4, 5, 0):
+    import os
+    sys.stdout.flush()
+    os._exit(0)
 """
 
 
