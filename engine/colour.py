@@ -29,6 +29,9 @@ DEFAULT_COLOUR = (0.8, 0.8, 0.8)  # Blender's default material grey
 MAX_SOURCES = 1 << 20
 # Buckets per triangle (the grid has about this many cells per triangle, at most 256 per axis).
 CELLS_PER_TRIANGLE = 2.0
+# Surface voxels are measured triangle by triangle against the triangles within this many voxels
+# (the rest by the bucket search).
+NEAR_MARGIN = 1.0
 
 
 class ColourError(ValueError):
@@ -175,14 +178,66 @@ def nearest_triangles(points, verts, tris, lo, h, dims, start, ids, out_tri, out
                                 verts[d, 0], verts[d, 1], verts[d, 2])
                             if d2 < best or (d2 == best and t < bt):
                                 best, bt, bu, bv, bw = d2, t, u, v, w
-            # every cell outside ring r is at least r * h away from p
-            if bt >= 0 and best <= (r * h) * (r * h):
-                break
+            # every cell outside ring r lies beyond the walls of the box of rings 0..r
+            if bt >= 0:
+                wall = np.inf
+                if ci - r > 0:
+                    wall = min(wall, px - (lo[0] + (ci - r) * h))
+                if ci + r < nx - 1:
+                    wall = min(wall, lo[0] + (ci + r + 1) * h - px)
+                if cj - r > 0:
+                    wall = min(wall, py - (lo[1] + (cj - r) * h))
+                if cj + r < ny - 1:
+                    wall = min(wall, lo[1] + (cj + r + 1) * h - py)
+                if ck - r > 0:
+                    wall = min(wall, pz - (lo[2] + (ck - r) * h))
+                if ck + r < nz - 1:
+                    wall = min(wall, lo[2] + (ck + r + 1) * h - pz)
+                if wall == np.inf or (wall > 0 and best <= wall * wall):
+                    break
         out_tri[p] = bt
         out_bary[p, 0] = bu
         out_bary[p, 1] = bv
         out_bary[p, 2] = bw
         out_d2[p] = best
+
+
+@njit
+def nearest_near_triangles(slot, origin, vs, margin, verts, tris, out_tri, out_bary, out_d2):
+    """Triangle by triangle: every query voxel (``slot`` >= 0: its query number) whose centre
+    lies within ``margin`` of the triangle's box is measured against it.  A voxel whose nearest
+    triangle is within ``margin`` gets it exactly (ties: lowest index); the others keep d2 > margin²
+    and need ``nearest_triangles``."""
+    X, Y, Z = slot.shape
+    dims = (X, Y, Z)
+    lo = np.empty(3, np.int64)
+    hi = np.empty(3, np.int64)
+    for t in range(tris.shape[0]):
+        a, b, c = tris[t, 0], tris[t, 1], tris[t, 2]
+        for k in range(3):
+            mn = min(verts[a, k], min(verts[b, k], verts[c, k]))
+            mx = max(verts[a, k], max(verts[b, k], verts[c, k]))
+            # voxel i's centre is origin + (i + 0.5) vs
+            lo[k] = max(int(np.ceil((mn - margin - origin[k]) / vs - 0.5)), 0)
+            hi[k] = min(int(np.floor((mx + margin - origin[k]) / vs - 0.5)), dims[k] - 1)
+        for i in range(lo[0], hi[0] + 1):
+            px = origin[0] + (i + 0.5) * vs
+            for j in range(lo[1], hi[1] + 1):
+                py = origin[1] + (j + 0.5) * vs
+                for k in range(lo[2], hi[2] + 1):
+                    q = slot[i, j, k]
+                    if q < 0:
+                        continue
+                    pz = origin[2] + (k + 0.5) * vs
+                    d2, u, v, w = closest_point_triangle(
+                        px, py, pz, verts[a, 0], verts[a, 1], verts[a, 2],
+                        verts[b, 0], verts[b, 1], verts[b, 2], verts[c, 0], verts[c, 1], verts[c, 2])
+                    if d2 < out_d2[q] or (d2 == out_d2[q] and t < out_tri[q]):
+                        out_d2[q] = d2
+                        out_tri[q] = t
+                        out_bary[q, 0] = u
+                        out_bary[q, 1] = v
+                        out_bary[q, 2] = w
 
 
 @njit
@@ -241,7 +296,8 @@ def shade_points(tri, bary, tri_mat, kind, const, image_of, closest, uvs, corner
             fell_back[p] = True
         elif k == 2:
             for c in range(3):
-                out[p, c] = u * corners[t, 0, c] + v * corners[t, 1, c] + w * corners[t, 2, c]
+                out[p, c] = (u * corners[t, 0, c] + v * corners[t, 1, c]
+                             + w * corners[t, 2, c]) * const[m, c]
             continue
         for c in range(3):
             out[p, c] = const[m, c]
@@ -398,18 +454,22 @@ def _pack_images(images):
             np.asarray(ws or [1], np.int64), np.asarray(hs or [1], np.int64))
 
 
-def _bucket_spec(verts, tris):
+def _bucket_spec(verts, tris, cell=None):
     used = verts[np.unique(tris)]
     lo = used.min(axis=0)
     hi = used.max(axis=0)
     ext = np.maximum(hi - lo, 1e-12)
     h = float((np.prod(ext) / max(CELLS_PER_TRIANGLE * len(tris), 1.0)) ** (1.0 / 3.0))
+    if cell is not None:
+        # the queries are voxel centres within about a voxel of the surface: buckets of a voxel
+        # hold few triangles, and the first ring around one answers most queries
+        h = min(h, float(cell))
     h = max(h, float(ext.max()) / 256.0)
     dims = np.minimum(np.floor(ext / h).astype(np.int64) + 1, 257)
     return lo.astype(np.float64), h, dims
 
 
-def nearest_surface(points, vertices, triangles):
+def nearest_surface(points, vertices, triangles, cell=None):
     """(triangle, barycentric (n, 3), squared distance) of the nearest triangle to each point."""
     points = np.ascontiguousarray(points, np.float64).reshape(-1, 3)
     verts = np.ascontiguousarray(vertices, np.float64)
@@ -419,10 +479,31 @@ def nearest_surface(points, vertices, triangles):
     out_bary = np.zeros((n, 3), np.float64)
     out_d2 = np.full(n, np.inf)
     if n and len(tris):
-        lo, h, dims = _bucket_spec(verts, tris)
+        lo, h, dims = _bucket_spec(verts, tris, cell)
         start, ids = bucket_triangles(verts, tris, lo, h, dims)
         nearest_triangles(points, verts, tris, lo, h, dims, start, ids, out_tri, out_bary, out_d2)
     return out_tri, out_bary, out_d2
+
+
+def _nearest_for_voxels(surface, idx, origin, vs, verts, tris):
+    """Nearest triangle of each surface voxel (rows of ``idx``): triangle by triangle within a
+    voxel (most surface voxels' centres are that close to the surface), then the bucket search
+    for the rest.  Both measure with the same kernel and break ties alike, so the answer is
+    the one the bucket search alone would give."""
+    n = len(idx)
+    slot = np.full(surface.shape, -1, np.int64)
+    slot[tuple(idx.T)] = np.arange(n)
+    tri = np.full(n, -1, np.int64)
+    bary = np.zeros((n, 3))
+    d2 = np.full(n, np.inf)
+    margin = NEAR_MARGIN * vs
+    nearest_near_triangles(slot, origin, vs, margin, verts, tris, tri, bary, d2)
+    rest = np.flatnonzero(~(d2 <= margin * margin))
+    if len(rest):
+        centres = origin + (idx[rest] + 0.5) * vs
+        t2, b2, _ = nearest_surface(centres, verts, tris, cell=vs)
+        tri[rest], bary[rest] = t2, b2
+    return tri, bary
 
 
 def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_material=None,
@@ -482,8 +563,8 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
     if m == 0:
         raise ColourError("the mesh has no triangles to take colours from")
     idx = np.argwhere(surface)
-    centres = np.asarray(origin, np.float64) + (idx + 0.5) * float(voxel_size)
-    tri, bary, _ = nearest_surface(centres, verts, tris)
+    tri, bary = _nearest_for_voxels(surface, idx, np.asarray(origin, np.float64),
+                                    float(voxel_size), verts, tris)
     col = np.zeros((len(idx), 3), np.float64)
     fell = np.zeros(len(idx), np.bool_)
     closest = np.array([bool(getattr(s, "closest", False)) for s in (sources or [Source()])])

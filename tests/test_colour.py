@@ -227,7 +227,7 @@ def test_corner_colours_interpolate():
     cc = v[t].copy()  # colour = position: the captured colour is the nearest surface point
     r = voxelize(v, t, resolution=6)
     cap = capture_colours(r.grid, r.origin, r.voxel_size, v, t,
-                          sources=[Source(corners=True)], corner_colours=cc)
+                          sources=[Source((1, 1, 1), corners=True)], corner_colours=cc)
     idx = np.argwhere(cap.surface)
     centres = r.origin + (idx + 0.5) * r.voxel_size
     tri, bary, _ = nearest_surface(centres, v, t)
@@ -259,3 +259,20 @@ def test_bad_inputs_fall_back_or_raise():
         capture_colours(g, o, s, v, t, images=[np.zeros((2, 2))])
     with pytest.raises(ColourError, match="no triangles"):
         capture_colours(g, o, s, v, t[:0])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_triangle_first_pass_gives_the_bucket_answer(seed):
+    rng = np.random.default_rng(seed)
+    verts, tris = random_mesh(rng, 30)
+    g = rng.random((9, 8, 7)) < 0.4
+    surface = np.empty(g.shape, bool)
+    colour.surface_mask(g, surface)
+    idx = np.argwhere(surface)
+    origin, vs = np.array([-2.0, -2.0, -1.5]), 0.45
+    tri, bary = colour._nearest_for_voxels(surface, idx, origin, vs, verts, tris)
+    want, wbary, d2 = nearest_surface(origin + (idx + 0.5) * vs, verts, tris)
+    np.testing.assert_array_equal(tri, want)
+    np.testing.assert_allclose(bary, wbary, atol=1e-12)
+    # the check is meaningful: both passes answered some of the voxels
+    assert (d2 <= vs**2).any() and (d2 > vs**2).any()
