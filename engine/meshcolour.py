@@ -157,3 +157,13 @@ def _gltf_colours(verts, tris, doc, binary, prims):
         verts, tris, np.concatenate(tri_mat) if tri_mat else np.zeros(m, np.int64), sources,
         np.concatenate(uv_parts) if any_uv else None,
         np.concatenate(col_parts) if any_col else None, images, notes)
+
+
+def reveal_colours(mc: MeshColours, grid, origin, voxel_size, k):
+    """(palette sRGB (k', 3), per-cell index uint8, Capture) of a voxel grid made from ``mc``."""
+    from .colour import capture_colours
+    from .palette import check_k, grid_palette
+    k = check_k(k)
+    cap = capture_colours(grid, origin, voxel_size, mc.vertices, mc.triangles, **mc.capture_args())
+    palette, cells = grid_palette(grid, cap.colours, k)
+    return palette, cells, cap

@@ -149,3 +149,25 @@ def merge_entries(palette, index, keep, drop):
     remap[drop] = keep
     remap = remap - (remap > drop)
     return np.delete(p, drop, axis=0), remap[np.asarray(index, np.int64)].astype(np.uint8)
+
+
+def reduce_puzzle_palette(puzzle, k, seed=SEED):
+    """(palette, colours) of a coloured puzzle reduced to at most k colours."""
+    k = check_k(k)
+    if puzzle.palette is None or puzzle.colours is None or puzzle.solution is None:
+        raise PaletteError("the puzzle has no colours to reduce")
+    sol = np.asarray(puzzle.solution, bool).ravel()
+    cols = srgb_to_linear(np.asarray(puzzle.palette, np.float64)[np.asarray(puzzle.colours)[sol]])
+    palette, idx = reduce_palette(cols, k, seed)
+    cells = np.zeros(sol.size, np.uint8)
+    cells[sol] = idx
+    return palette, cells
+
+
+def describe(palette) -> str:
+    """``6 colours: #ffd800 #ffbd00 ...`` for reports."""
+    from .colourspace import to_hex
+    if palette is None:
+        return "no colours"
+    n = len(palette)
+    return f"{n} colour{'s' if n != 1 else ''}: " + " ".join(to_hex(palette))
