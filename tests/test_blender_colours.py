@@ -2,11 +2,12 @@
 the reveal's attributes and view; palette editing; export/import; bad input."""
 import json
 
-import bmesh
 import numpy as np
 import pytest
 
 from blender_support import addon, addon_module, bpy, engine, instances_of, point_attribute  # noqa: F401
+
+import bmesh  # noqa: E402  (importable once bpy is)
 
 pytestmark = pytest.mark.blender
 
@@ -206,7 +207,7 @@ def test_export_and_import_keep_the_colours(tmp_path):
     assert len(new.nonogram.palette) == 4
 
 
-def test_bad_colour_sources_fall_back_with_a_note():
+def test_bad_colour_sources_fall_back_with_a_note(tmp_path):
     sc = scene_api()
     # no material, no colour attribute: the object colour
     bpy.ops.mesh.primitive_cube_add(size=2.0)
@@ -217,7 +218,13 @@ def test_bad_colour_sources_fall_back_with_a_note():
     assert {tuple(c) for c in rgb.reshape(-1, 3)} == {to_bytes((0.2, 0.4, 0.6))}
     assert any("object colour" in n for n in json.loads(obj.nonogram.make_info)["colour_notes"])
     # an image that failed to load (pink in Blender): the viewport display colour
-    missing = bpy.data.images.load("/nonexistent/missing.png", check_existing=False)
+    missing = bpy.data.images.new("missing", 4, 4)
+    missing.filepath_raw = str(tmp_path / "missing.png")
+    missing.file_format = 'PNG'
+    missing.save()
+    missing.source = 'FILE'
+    (tmp_path / "missing.png").unlink()
+    missing.reload()
     box = textured_box(missing)
     obj = make(box, 4, 4)
     rgb, _ = cell_srgb(obj)
