@@ -54,7 +54,7 @@ CSV_COLUMNS = (
        # Connectivity of the answer (6-connected pieces unless said), before and after the
        # piece options, and the file's objects the batch left out.
        "pieces", "pieces_26", "single_cubes", "largest_piece", "pieces_before", "voxels_added",
-       "voxels_removed", "skipped_objects",
+       "voxels_removed", "skipped_objects", "palette",
        "warnings", "puzzle_file", "report_file", "blend_file", "png_file"]
     # --design: the designed puzzle (clues hidden), its hidden share and difficulty
     + ["design_target", "design_hidden", "design_hidden_pct", "design_score", "design_band",
@@ -129,11 +129,15 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--min-piece", type=int, default=0, metavar="N",
                     help="drop pieces of fewer than N voxels (default: 0, keep all)")
     ap.add_argument("--keep-largest", action="store_true", help="keep only the largest piece")
+    ap.add_argument("--colours", type=int, default=1, metavar="K",
+                    help="keep the model's colours for the reveal, reduced to K colours (1..256; "
+                         "default 1: plain cubes)")
     ap.add_argument("--render", nargs="?", const="designer", default=None,
-                    choices=("player", "designer"),
+                    choices=("player", "designer", "solved"),
                     help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
-                         "with every clue beside them; the default) or the player's view (the block "
-                         "of cubes with the clues on their faces)")
+                         "with every clue beside them; the default), the player's view (the block "
+                         "of cubes with the clues on their faces) or the solved model (the reveal, "
+                         "in its colours with --colours)")
     ap.add_argument("--slice", action="append", default=[], type=_slice_arg, metavar="AXIS=N",
                     help="peel N layers of the player's view along AXIS (x, y or z) away, as the "
                          "player's slicer does: N > 0 from the high side, N < 0 from the low side "
@@ -153,6 +157,8 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
         ap.error("resolutions must be positive")
     if args.min_piece < 0:
         ap.error("--min-piece must be 0 or more")
+    if not 1 <= args.colours <= 256:
+        ap.error(f"--colours must be 1 (plain) to 256, got {args.colours}")
     solvers: list = []
     for name in args.solvers:
         key = name.lower()
@@ -534,7 +540,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                                        samples=args.samples, threshold=args.threshold,
                                        robust=not args.no_robust, hide_source=True,
                                        bridge=args.bridge, thin_parts=args.thin_parts,
-                                       min_piece=args.min_piece, keep_largest=args.keep_largest)
+                                       min_piece=args.min_piece, keep_largest=args.keep_largest,
+                                       colours=args.colours)
     extra: list = []
     try:
         t_make = time.perf_counter() - t0
@@ -550,6 +557,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         for k in ("plain", "circle", "square"):
             for f in ("count", "min", "max"):
                 row[f"{k}_{f}"] = st[k][f]
+        make_info = json.loads(obj.nonogram.make_info)
+        row["palette"] = " ".join(make_info.get("palette", []))
         log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled"
             + (f" in {row['pieces']} pieces" if row.get("pieces", 1) != 1 else "")
             + f", {st['lines']} lines ({t_make:.2f} s)")
@@ -593,8 +602,10 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                         "robust": not args.no_robust, "time_limit": args.time_limit,
                         "linesolver": args.linesolver, "bridge": args.bridge,
                         "thin_parts": args.thin_parts, "min_piece": args.min_piece,
-                        "keep_largest": args.keep_largest,
+                        "keep_largest": args.keep_largest, "colours": args.colours,
                         "slice": {axis: layers for axis, layers in args.slice}},
+            "colours": {"palette": make_info.get("palette", []),
+                        "notes": make_info.get("colour_notes", [])},
             "skipped_objects": row.get("skipped_objects", ""),
             "voxels": {"shape": list(vox.grid.shape), "filled": row["filled"],
                        "origin": vox.origin, "voxel_size": vox.voxel_size,
@@ -607,7 +618,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         if args.render:
             png = base + ".png"
             t = time.perf_counter()
-            scene_api.set_view(obj, args.render.upper())
+            scene_api.set_view(obj, "REVEAL" if args.render == "solved" else args.render.upper())
             extra = render_png(png, vox, args.render_size, args.render_samples)
             row["png_file"] = os.path.relpath(png, out)
             log(f"  {name} @ {resolution}: rendered {png} ({time.perf_counter() - t:.1f} s)")

@@ -22,9 +22,9 @@ class NONOGRAM_PT_colours(_NonogramPanel, bpy.types.Panel):
         grid = layout.grid_flow(columns=4, align=True)
         for i, entry in enumerate(pg.palette):
             grid.prop(entry, "colour", text=str(i + 1))
-        row = layout.row(align=True)
-        op = row.operator("nonogram.merge_colours", icon='AUTOMERGE_ON')
-        op.keep, op.drop = 1, min(2, len(pg.palette))
+        if len(pg.palette) > 1:
+            op = layout.operator("nonogram.merge_colours", icon='AUTOMERGE_ON')
+            op.keep, op.drop = 1, 2
 
 
 classes = (NONOGRAM_PT_colours,)
