@@ -330,8 +330,10 @@ def _merge_to_world_mesh(objects: list, name: str):
     """One mesh, in world space, of the evaluated geometry of ``objects`` (modifiers, armature
     bind pose and parenting applied), so multi-part files become one source object."""
     import bmesh
+    import numpy as np
     depsgraph = bpy.context.evaluated_depsgraph_get()
     bm = bmesh.new()
+    materials: list = []  # the merged mesh's slots: every part keeps its materials (colours)
     try:
         for ob in objects:
             ob_eval = ob.evaluated_get(depsgraph)
@@ -339,11 +341,24 @@ def _merge_to_world_mesh(objects: list, name: str):
                                                   depsgraph=depsgraph)
             try:
                 tmp.transform(ob_eval.matrix_world)
+                slots = [s.material for s in ob.material_slots] or [None]
+                remap = []
+                for m in slots:
+                    if m not in materials:
+                        materials.append(m)
+                    remap.append(materials.index(m))
+                idx = np.empty(len(tmp.polygons), np.int32)
+                tmp.polygons.foreach_get("material_index", idx)
+                tmp.polygons.foreach_set("material_index",
+                                         np.asarray(remap, np.int32)[np.clip(idx, 0, len(slots) - 1)])
                 bm.from_mesh(tmp)
             finally:
                 bpy.data.meshes.remove(tmp)
         mesh = bpy.data.meshes.new(name)
         bm.to_mesh(mesh)
+        if any(m is not None for m in materials):
+            for m in materials:
+                mesh.materials.append(m)
     finally:
         bm.free()
     return mesh

@@ -161,7 +161,7 @@ def gather(context, objs) -> dict:
             mesh.loop_triangles.foreach_get("material_index", mat_idx)
             vol = np.empty(len(mesh.loops), np.int32)
             mesh.loops.foreach_get("vertex_index", vol)
-            slots = [s.material for s in ob_eval.material_slots]
+            slots = [s.material for s in obj.material_slots]
             base = len(g.sources)
             wanted_uv: Any = None
             wants_col: Any = False
