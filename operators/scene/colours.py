@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import bpy
 import numpy as np
 
 from ..runtime import engine
