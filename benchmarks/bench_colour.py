@@ -14,9 +14,14 @@ capture and the palette (k = 8) on the same grid.  Targets: capture <= 25 % of M
 time; palette < 50 ms.
 
     .venv/bin/python benchmarks/bench_colour.py [--repeat N]
+
+The figures also go to benchmarks/results/colour.json, from which benchmarks/report.py writes the
+"Colour capture" section of docs/BENCHMARKS.md.
 """
 import argparse
+import json
 import os
+import platform
 import sys
 import time
 
@@ -156,12 +161,17 @@ def main(argv=None):
     r = voxelize(mc.vertices, mc.triangles, resolution=8)
     capture_colours(r.grid, r.origin, r.voxel_size, mc.vertices, mc.triangles, **mc.capture_args())
     print(f"compile/load of the kernels: {time.perf_counter() - t0:.1f} s\n")
+    compile_s = time.perf_counter() - t0
+    result = {"compile_s": compile_s, "repeat": args.repeat, "fidelity": [], "speed": [],
+              "load_average": list(os.getloadavg()), "machine": platform.processor() or platform.machine(),
+              "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     print("fidelity (surface voxels, CIEDE2000 vs trimesh + Pillow; target mean < 3)")
     print(f"{'model':<10} {'res':>4} {'grid':>10} {'surface':>8} {'mean':>6} {'p95':>6} {'max':>6}"
           f" {'plain exact':>12}")
     for name in ("duck.glb", "trex.glb"):
         for res in (24, 36):
             f = fidelity(name, res)
+            result["fidelity"].append(f)
             print(f"{f['model']:<10} {f['res']:>4} {f['shape']:>10} {f['surface']:>8} "
                   f"{f['mean']:>6.2f} {f['p95']:>6.2f} {f['max']:>6.2f} "
                   f"{f['exact']:>6}/{f['plain']:<5}")
@@ -171,8 +181,14 @@ def main(argv=None):
           f"{'share %':>8} {'palette ms':>11}")
     for name in ("duck.glb", "trex.glb"):
         s = speed(name, 64, args.repeat)
+        result["speed"].append(s)
         print(f"{s['model']:<10} {s['shape']:>10} {s['filled']:>8} {s['make_ms']:>8.1f} "
               f"{s['capture_ms']:>11.1f} {s['share']:>8.0f} {s['palette_ms']:>11.1f}")
+    result["load_average_end"] = list(os.getloadavg())
+    out = os.path.join(ROOT, "benchmarks", "results", "colour.json")
+    with open(out, "w", encoding="utf-8") as fh:
+        json.dump(result, fh, indent=1)
+    print(f"\nwrote {out}")
 
 
 if __name__ == "__main__":

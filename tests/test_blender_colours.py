@@ -266,3 +266,17 @@ def test_bad_colour_sources_fall_back_with_a_note(tmp_path):
     # colours=1: plain, no palette
     obj = make(cube, 4, 1)
     assert puzzle_of(obj).palette is None and len(obj.nonogram.palette) == 0
+
+
+def test_several_meshes_keep_their_own_colours():
+    bpy.ops.mesh.primitive_cube_add(size=2.0, location=(0, 0, 0))
+    a = bpy.context.active_object
+    a.data.materials.append(principled("red", (0.8, 0.02, 0.02)))
+    bpy.ops.mesh.primitive_cube_add(size=2.0, location=(3.0, 0, 0))
+    b = bpy.context.active_object
+    b.data.materials.append(principled("blue", (0.02, 0.02, 0.8)))
+    obj = scene_api().make_nonogram(bpy.context, [a, b], resolution=10, colours=4)[0]
+    rgb, sol = cell_srgb(obj)
+    assert rgb.shape[:3] == (10, 4, 4) and sol[:4].all() and sol[6:].all() and not sol[4:6].any()
+    assert {tuple(c) for c in rgb[:4].reshape(-1, 3)} == {to_bytes((0.8, 0.02, 0.02))}
+    assert {tuple(c) for c in rgb[6:].reshape(-1, 3)} == {to_bytes((0.02, 0.02, 0.8))}
