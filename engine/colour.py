@@ -443,14 +443,17 @@ def _pack_images(images):
         if a.ndim != 3 or a.shape[2] not in (3, 4) or a.shape[0] < 1 or a.shape[1] < 1:
             raise ColourError(f"image {i} has shape {a.shape}; expected (height, width, 3 or 4)")
         a = np.ascontiguousarray(a[:, :, :3])
-        a = np.where(np.isfinite(a), a, 0.0).astype(np.float32)
+        if not np.isfinite(a).all():
+            a = np.where(np.isfinite(a), a, 0.0).astype(np.float32)
         offs.append(off)
         hs.append(a.shape[0])
         ws.append(a.shape[1])
         parts.append(a.ravel())
         off += a.size
-    pixels = np.concatenate(parts) if parts else np.zeros(3, np.float32)
-    return (pixels.astype(np.float64), np.asarray(offs or [0], np.int64),
+    # one image (the usual case) is passed as is: no copy of its pixels
+    pixels = parts[0] if len(parts) == 1 else (np.concatenate(parts) if parts
+                                               else np.zeros(3, np.float32))
+    return (pixels, np.asarray(offs or [0], np.int64),
             np.asarray(ws or [1], np.int64), np.asarray(hs or [1], np.int64))
 
 
@@ -525,7 +528,7 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
     m = len(tris)
     if tris.size and (tris.min() < 0 or tris.max() >= len(verts)):
         raise ColourError("a triangle refers to a vertex that does not exist")
-    if m and not np.isfinite(verts[np.unique(tris)]).all():
+    if m and not np.isfinite(verts).all() and not np.isfinite(verts[np.unique(tris)]).all():
         raise ColourError("the mesh has vertices with NaN or infinite coordinates")
     if uvs is not None:
         uvs = np.asarray(uvs, np.float64)
