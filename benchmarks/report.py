@@ -838,8 +838,7 @@ def section_colour(col) -> str:
         L += ["", f"The capture target is **missed** (up to {worst:.0f} %): the voxelizer is a few-millisecond "
               "kernel at 64³, and the capture's exact interior fill (a Euclidean feature transform over the "
               "whole grid, about half of it) and the nearest-triangle pass for every surface voxel cost "
-              "more than that. Interactive Make is still dominated by reading the mesh and building the "
-              "scene."]
+              "more than that."]
     L += ["", f"Compiling or loading the kernels before the first capture: {col.get('compile_s', 0):.1f} s "
           "(not in the times above)."]
     return "\n".join(L) + "\n"
