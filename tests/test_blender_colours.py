@@ -280,3 +280,22 @@ def test_several_meshes_keep_their_own_colours():
     assert rgb.shape[:3] == (10, 4, 4) and sol[:4].all() and sol[6:].all() and not sol[4:6].any()
     assert {tuple(c) for c in rgb[:4].reshape(-1, 3)} == {to_bytes((0.8, 0.02, 0.02))}
     assert {tuple(c) for c in rgb[6:].reshape(-1, 3)} == {to_bytes((0.02, 0.02, 0.8))}
+
+
+def test_hidden_clues_keep_the_colours_through_export_and_import(tmp_path):
+    from blender_support import run_op
+    img, _ = checker_image()
+    obj = make(textured_box(img), 6, 4)
+    sc = scene_api()
+    hidden = np.zeros(sc.n_lines(obj), bool)
+    hidden[::3] = True
+    sc.set_hidden(obj, hidden)
+    path = tmp_path / "designed.json"
+    assert run_op(bpy.ops.nonogram.export_puzzle, filepath=str(path)) == {'FINISHED'}
+    d = json.loads(path.read_text())
+    assert any(c is None for row in d["x"] for c in row) and len(d["palette"]) == 4
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    new = bpy.context.active_object
+    assert sc.hidden_mask(new).sum() == hidden.sum()
+    np.testing.assert_array_equal(point_attribute(new, "colour_index"),
+                                  point_attribute(obj, "colour_index"))
