@@ -59,6 +59,8 @@ CSV_COLUMNS = (
     # --design: the designed puzzle (clues hidden), its hidden share and difficulty
     + ["design_target", "design_hidden", "design_hidden_pct", "design_score", "design_band",
        "design_in_target", "design_locally_minimal", "design_time_s", "design_message", "design_file"]
+    # --export-html: the playable page (of the designed puzzle with --design)
+    + ["html_file"]
 )
 # Objects named like this are collision meshes (the game engines' convention), not the model.
 COLLIDER_PREFIXES = ("UCX_", "UBX_", "UCP_", "USP_", "UME_")
@@ -150,6 +152,9 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
                                          + ", ".join(DESIGN_BANDS) + ") or as many as it can (no BAND)")
     ap.add_argument("--design-method", choices=("greedy", "anneal", "random"), default="greedy",
                     help="design search (default: greedy)")
+    ap.add_argument("--export-html", action="store_true",
+                    help="write a playable web page per puzzle (the designed one with --design) and an "
+                         "index.html catalogue linking to them")
     ap.add_argument("--design-logic", choices=("line", "probe"), default="line",
                     help="logic the designed puzzle must be solvable with (default: line)")
     args = ap.parse_args(argv)
@@ -226,6 +231,7 @@ class Addon:
         self.stats = runtime.engine("stats")
         self.puzzlefile = runtime.engine("puzzlefile")
         self.jit = runtime.engine("jit")
+        self.webpage = runtime.engine("webpage")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -608,6 +614,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         addon.puzzlefile.save_puzzle(puzzle, puzzle_file)
         row["puzzle_file"] = os.path.relpath(puzzle_file, out)
         designed = design_puzzle(addon, args, puzzle, base, row, obj) if args.design else None
+        if args.export_html:
+            export_page(addon, puzzle, base, row, out)
 
         report_file = base + ".report.json"
         document = {
@@ -689,6 +697,42 @@ def design_puzzle(addon: Addon, args, puzzle, base: str, row: dict, obj=None) ->
     return r.to_dict()
 
 
+def export_page(addon: Addon, puzzle, base: str, row: dict, out: str) -> None:
+    """``--export-html``: ``<model>-<res>.html``, the page of the designed puzzle when there is
+    one (else of the full puzzle). A puzzle the player cannot take is a warning, not a failure."""
+    if row.get("design_file"):
+        puzzle = addon.puzzlefile.load_puzzle(os.path.join(out, row["design_file"]))
+        puzzle.name = puzzle.name or row["model"]
+    path = base + ".html"
+    try:
+        addon.webpage.write_page(puzzle, path)
+    except addon.webpage.WebPageError as e:
+        row["warnings"] = " | ".join(w for w in (row.get("warnings"), f"no web page: {e}") if w)
+        log(f"  no web page: {e}")
+        return
+    row["html_file"] = os.path.relpath(path, out)
+    log(f"  web page: {path}")
+
+
+def write_catalogue(addon: Addon, out: str, rows: list) -> Optional[str]:
+    """``index.html``: the batch's pages with thumbnail (the render), size, clues hidden and band."""
+    entries = []
+    for r in rows:
+        if not r.get("html_file"):
+            continue
+        designed = bool(r.get("design_file"))
+        entries.append({"page": r["html_file"], "name": f"{r['model']} @ {r['resolution']}",
+                        "size": r.get("size", ""),
+                        "hidden": r.get("design_hidden") if designed else r.get("hidden"),
+                        "lines": r.get("lines"),
+                        "band": (r.get("design_band") if designed else r.get("band")) or "",
+                        "thumbnail": r.get("png_file")})
+    path = os.path.join(out, "index.html")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(addon.webpage.catalogue_html(entries))
+    return path
+
+
 # ---------------------------------------------------------------------------------------------
 # the batch
 
@@ -719,6 +763,12 @@ def run(args: argparse.Namespace) -> int:
     except Exception as e:
         addon, setup_error = None, f"cannot load the add-on: {type(e).__name__}: {e}"
         log(setup_error)
+    if addon is not None and args.export_html:
+        try:
+            addon.webpage.template_text()
+        except addon.webpage.WebPageError as e:
+            sys.stderr.write(f"--export-html: {e}\n")
+            return 2
     if addon is not None and addon.jit.NUMBA_ERROR:
         log(f"numba unavailable, running the engine in plain Python: {addon.jit.NUMBA_ERROR}")
     log(f"{len(models)} model(s) x {len(args.resolution)} resolution(s) -> {out}")
@@ -761,7 +811,11 @@ def run(args: argparse.Namespace) -> int:
             if mesh.users == 0:
                 bpy.data.meshes.remove(mesh)
         write_summary(addon, out, rows)  # after every model, so a crash still leaves a summary
+        if args.export_html and addon is not None:
+            write_catalogue(addon, out, rows)
     summary = write_summary(addon, out, rows)
+    if args.export_html and addon is not None:
+        log(f"catalogue: {write_catalogue(addon, out, rows)}")
     ok = len(rows) - failed
     log(f"done in {time.perf_counter() - t_all:.1f} s: {ok} ok, {failed} failed; summary: {summary}")
     log(f"outputs in {out}")

@@ -68,6 +68,42 @@ def table(head, rows) -> str:
     return "\n".join(out)
 
 
+def section_web(web) -> str:
+    """The web player's targets (issue #25), from scripts/bench_web_player.py."""
+    def med(v):
+        v = sorted(v)
+        return v[len(v) // 2] if len(v) % 2 else 0.5 * (v[len(v) // 2 - 1] + v[len(v) // 2])
+    vp = web.get("viewport", {})
+    target = {24: "≤ 1000 ms", 36: "≤ 2000 ms"}
+    rows = [[f"{r['n']}³", f"{r['page_bytes'] / 1024:.0f} KiB", f"{r['data_bytes'] / 1024:.0f} KiB",
+             f"{r['faces']:,}", f"{med(r['first_frame_ms']):.0f} ms", f"{max(r['first_frame_ms']):.0f} ms",
+             target.get(r["n"], "")] for r in web["sizes"]]
+    clicks = sorted(web["click_ms"])
+    lines = [
+        f"`scripts/bench_web_player.py` ({web.get('date', '')}): headless Chromium {web.get('chromium', '')} "
+        f"(Debian's, SwiftShader: WebGL on the CPU, no GPU), viewport {vp.get('width')}×{vp.get('height')}, "
+        f"{web.get('cpus')} CPUs shared with other jobs (load average {web['load_average'][0]:.1f} at the start, "
+        f"{web.get('load_average_end', [0])[0]:.1f} at the end). Puzzles: a hollow ball with a tunnel, half its "
+        "clues hidden. Load: navigation start to the first animation frame after the first render, "
+        f"{len(web['sizes'][0]['first_frame_ms'])} fresh loads each.",
+        "",
+        f"Template (player + three.js, minified): **{web['template_bytes'] / 1024:.0f} KiB** (target: under "
+        "1 MB plus the puzzle's data).",
+        "",
+        table(["puzzle", "page", "of it the puzzle's data", "faces drawn", "load to first frame (median)", "max",
+               "target"], rows),
+        "",
+        f"Click to break at {web['click_n']}³ ({len(clicks)} clicks on cubes not in the model, real mouse "
+        "events; from the click event to the new frame read back): "
+        f"**median {med(clicks):.0f} ms**, p90 {clicks[int(0.9 * (len(clicks) - 1))]:.0f} ms, max {clicks[-1]:.0f} ms "
+        f"(target ≤ 50 ms); of it the game's update (grid, face buffers, save) median "
+        f"{med(web['click_update_ms']):.1f} ms and drawing median {med(web['click_render_ms']):.1f} ms. Drawing is "
+        "what SwiftShader makes slow and what varies with the machine's load (this machine has no GPU to "
+        "compare with).",
+    ]
+    return "\n".join(lines)
+
+
 def size(shape) -> str:
     return "×".join(str(int(s)) for s in shape)
 
@@ -1227,6 +1263,12 @@ def build() -> str:
         if "voxelizer" in plots:
             w(f"![voxelizer]({plots['voxelizer']})")
             w("")
+    web = load_json(RESULTS / "web_player.json")
+    if web:
+        w("## Web player")
+        w("")
+        w(section_web(web))
+        w("")
     if b2d:
         w("## 2D: webpbn survey puzzles")
         w("")

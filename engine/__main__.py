@@ -8,6 +8,7 @@ COMMANDS = {
     "linesolve": ("bench_linesolve", "line solver micro-benchmark"),
     "solve": ("cli_solve", "solve a puzzle: verdict, difficulty, metrics"),
     "design": ("cli_design", "hide clues: unique, solvable by logic, at a difficulty"),
+    "export-html": ("cli_webpage", "a playable web page of a 3D puzzle (self-contained HTML)"),
     "voxelize-bench": ("bench_voxelize", "voxelizer benchmark"),
 }
 

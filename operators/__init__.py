@@ -15,6 +15,7 @@ from .export_puzzle import NONOGRAM_OT_export_puzzle
 from .import_puzzle import NONOGRAM_OT_import_puzzle
 from .kernel_cache import NONOGRAM_OT_clear_kernel_cache
 from .make import NONOGRAM_OT_make
+from .play import NONOGRAM_OT_play_in_browser
 from .presets import classes as preset_classes
 from .show_cells import NONOGRAM_OT_show_added, NONOGRAM_OT_show_cells
 from .solve import NONOGRAM_OT_solve
@@ -22,7 +23,7 @@ from .view import NONOGRAM_OT_set_view
 
 classes = (NONOGRAM_OT_make, NONOGRAM_OT_solve, NONOGRAM_OT_compare, NONOGRAM_OT_show_cells,
            NONOGRAM_OT_show_added,
-           NONOGRAM_OT_animate_solve, NONOGRAM_OT_export_puzzle, NONOGRAM_OT_import_puzzle,
+           NONOGRAM_OT_animate_solve, NONOGRAM_OT_export_puzzle, NONOGRAM_OT_play_in_browser, NONOGRAM_OT_import_puzzle,
            NONOGRAM_OT_clear, NONOGRAM_OT_clear_kernel_cache, *preset_classes,
            NONOGRAM_OT_set_view, NONOGRAM_OT_hide_clues, NONOGRAM_OT_show_all_clues,
            NONOGRAM_OT_toggle_clues, NONOGRAM_OT_pick_clues, NONOGRAM_OT_suggest_clue,

@@ -53,6 +53,9 @@ class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):
         if labels is not None and labels.mode == 'EDIT':
             layout.operator("nonogram.toggle_clues", icon='ARROW_LEFTRIGHT')
         _draw_check(layout, obj)
+        row = layout.row()
+        row.scale_y = 1.2
+        row.operator("nonogram.play_in_browser", icon='URL')
 
 
 def _draw_design(layout, info):

@@ -36,6 +36,7 @@ class NONOGRAM_MT_object(bpy.types.Menu):
         layout.separator()
         layout.operator("nonogram.import_puzzle", text="Import Puzzle…", icon='IMPORT')
         layout.operator("nonogram.export_puzzle", text="Export Puzzle…", icon='EXPORT')
+        layout.operator("nonogram.play_in_browser", icon='URL')
         layout.separator()
         layout.operator("nonogram.clear", icon='TRASH')
 
@@ -50,7 +51,8 @@ def _menu_import(self, context):
 
 
 def _menu_export(self, context):
-    self.layout.operator("nonogram.export_puzzle", text="Nonogram Puzzle (.json)")
+    self.layout.operator("nonogram.export_puzzle", text="Nonogram Puzzle (.json)").file_format = 'JSON'
+    self.layout.operator("nonogram.export_puzzle", text="Nonogram Playable Page (.html)").file_format = 'HTML'
 
 
 _MENUS = (("VIEW3D_MT_object", _menu_object), ("TOPBAR_MT_file_import", _menu_import),

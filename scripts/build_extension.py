@@ -65,11 +65,32 @@ BASELINE = {"linux-x64": "x86-64-v2", "windows-x64": "x86-64-v2", "macos-x64": "
 # Copying these into the staging tree would only cost time: the builder excludes them anyway.
 _STAGING_IGNORE = shutil.ignore_patterns(
     ".git", ".venv", "venv", "wheels", "dist", "out", "build", "__pycache__", ".mypy_cache",
-    ".pytest_cache", ".hypothesis", "*.zip", "*.blend1")
+    ".pytest_cache", ".hypothesis", "*.zip", "*.blend1", "node_modules")
 
 
 class BuildError(RuntimeError):
     pass
+
+
+# The web player's built page (web/build.mjs writes it; engine/webpage.py fills it): the zip
+# carries it so Export Puzzle's "Playable page" and Play in Browser need no network.
+PLAYER_TEMPLATE = "engine/player/nonogram-player.html"
+
+
+def ensure_player(root: Path) -> None:
+    """Build the web player when its page is missing (npm ci + web/build.mjs), else say how."""
+    if (root / PLAYER_TEMPLATE).is_file():
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        raise BuildError(f"{PLAYER_TEMPLATE} is missing and npm is not installed: install Node.js/npm, then "
+                         f"run `npm ci && npm run build` in web/ (or bash scripts/bootstrap.sh)")
+    for cmd in ([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], [npm, "run", "build"]):
+        proc = subprocess.run(cmd, cwd=root / "web", capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise BuildError(f"building the web player failed ({' '.join(cmd[1:])}):\n{proc.stdout}{proc.stderr}")
+    if not (root / PLAYER_TEMPLATE).is_file():
+        raise BuildError(f"web/build.mjs did not write {PLAYER_TEMPLATE}")
 
 
 def wheel_fields(path: str) -> dict:
@@ -308,7 +329,7 @@ def check_zip(path: Path, platform: str, expected_wheels: list, scripts: Path,
         problems.append(f"blender_ext.py validate failed: {proc.stdout}{proc.stderr}".strip())
     with zipfile.ZipFile(path) as zf:
         names = zf.namelist()
-    for required in (MANIFEST, "__init__.py", "LICENSE"):
+    for required in (MANIFEST, "__init__.py", "LICENSE", PLAYER_TEMPLATE):
         if required not in names:
             problems.append(f"{required} missing")
     got = sorted(n for n in names if n.endswith(".whl"))
@@ -320,7 +341,7 @@ def check_zip(path: Path, platform: str, expected_wheels: list, scripts: Path,
         if base.startswith("numpy"):
             problems.append(f"numpy must not be bundled (Blender ships its own): {n}")
         top = n.split("/", 1)[0]
-        if top in ("tests", "scripts", "docs", "dist", "wheels", "out", ".venv", ".git") and not n.endswith(".whl"):
+        if top in ("tests", "scripts", "docs", "dist", "wheels", "out", ".venv", ".git", "web") and not n.endswith(".whl"):
             problems.append(f"development file in the zip: {n}")
         if "__pycache__" in n or n.endswith(".pyc"):
             problems.append(f"bytecode in the zip: {n}")
@@ -355,6 +376,7 @@ def build(platforms: list | None = None, *, download: bool = True, out_dir: Path
         raise BuildError(f"platform(s) {', '.join(unknown)} not in the manifest's platforms "
                          f"({', '.join(by_platform)})")
     wheels = [w for w in manifest.get("wheels", []) if any(w in by_platform[p] for p in platforms)]
+    ensure_player(root)
     if download:
         download_wheels(wheels, root)
     else:

@@ -9,8 +9,11 @@ bash scripts/bootstrap.sh
 out="${NONOGRAM_OUT:-out/main_job}"
 mkdir -p "$out"
 status=0
+# a playable page per puzzle and index.html, when the set-up could build the web player
+web=()
+[ -f engine/player/nonogram-player.html ] && web=(--export-html)
 .venv/bin/python batch.py -- --input suzanne --resolution 12 24 --solvers seed \
-    --render --blend --out "$out" "$@" || status=$?
+    --render --blend "${web[@]}" --out "$out" "$@" || status=$?
 echo
 echo "main job outputs ($( [ "$status" = 0 ] && echo ok || echo "FAILED, exit $status")):"
 echo "  folder:  $(cd "$out" && pwd)"

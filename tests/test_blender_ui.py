@@ -42,7 +42,8 @@ def _nonogram(res=4):
 
 NONOGRAM = "Select a nonogram (made by Make Nonogram or Import Puzzle)"
 NEEDS_NONOGRAM = ("nonogram.solve", "nonogram.compare", "nonogram.show_cells",
-                  "nonogram.animate_solve", "nonogram.export_puzzle", "nonogram.clear")
+                  "nonogram.animate_solve", "nonogram.export_puzzle", "nonogram.clear",
+                  "nonogram.play_in_browser")
 
 
 def test_every_operator_has_a_poll_reason_in_the_wrong_context(addon):
@@ -59,7 +60,8 @@ def test_every_operator_has_a_poll_reason_in_the_wrong_context(addon):
     assert _why("nonogram.make") == f"'{obj.name}' is already a nonogram: select a mesh object"
     for idname in ("nonogram.show_cells", "nonogram.animate_solve"):
         assert _why(idname) == "Solve the nonogram first", idname
-    for idname in ("nonogram.solve", "nonogram.compare", "nonogram.export_puzzle", "nonogram.clear"):
+    for idname in ("nonogram.solve", "nonogram.compare", "nonogram.export_puzzle", "nonogram.clear",
+                   "nonogram.play_in_browser"):
         assert _why(idname) == "", idname
     # Its clue object counts as the nonogram.
     bpy.context.view_layer.objects.active = obj.nonogram.labels

@@ -64,6 +64,8 @@ def test_zip_contents(linux_zip):
                    "engine/__init__.py", "operators/__init__.py", "operators/scene/__init__.py", "panels/__init__.py"):
         assert needed in names
     assert "engine/learned_scheduler.json" in names  # the learned scheduler's weights ship too
+    assert "engine/player/nonogram-player.html" in names  # the built web player (no network in Blender)
+    assert not any(n.startswith("web/") for n in names)  # its sources and npm packages stay out
     wheels = sorted(n for n in names if n.endswith(".whl"))
     assert len(wheels) == 6 and all("x86_64" in w for w in wheels)
     assert sum(w.startswith("wheels/python_sat-") for w in wheels) == 2  # the search's SAT fallback

@@ -1,0 +1,75 @@
+"""The web player in a real browser: Debian's Chromium driven by Playwright (its own browser
+download is not used). Shared by tests/test_web_player.py, scripts/bench_web_player.py and
+scripts/web_screenshots.py. Everything here skips (tests) or says what is missing (scripts)."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 # WebGL on the CPU (SwiftShader) without a GPU, without Chromium's warning about it
+                 "--enable-unsafe-swiftshader"]
+VIEWPORT = {"width": 900, "height": 600}
+
+
+def chromium_path() -> Optional[str]:
+    for cand in (os.environ.get("NONOGRAM_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
+                 shutil.which("chromium-browser")):
+        if cand and os.path.isfile(cand):
+            return cand
+    return None
+
+
+def missing() -> Optional[str]:
+    """Why the browser tests cannot run here, or None."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -r requirements-dev.txt)"
+    if chromium_path() is None:
+        return "chromium is not installed (apt-get install -y chromium; scripts/bootstrap.sh does it as root)"
+    from engine import webpage
+    if not os.path.isfile(webpage.TEMPLATE_PATH):
+        return f"the web player is not built: {webpage.BUILD_HINT}"
+    return None
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+
+
+def wait_ready(page, timeout: float = 20000):
+    """Wait for the page's first frame (or its error message); returns its state."""
+    page.wait_for_function("window.nonogram && (window.nonogram.state().firstFrameMs !== null"
+                           " || window.nonogram.state().error)", timeout=timeout)
+    return page.evaluate("window.nonogram.state()")
+
+
+def ring_grid(size: int = 8) -> np.ndarray:
+    """A small model with holes, so its clues have circles and squares: two rings on a base,
+    with two posts joined at the top."""
+    g = np.zeros((size, size, size), bool)
+    x, y, z = np.indices(g.shape)
+    c = (size - 1) / 2
+    r = np.hypot(x - c, y - c)
+    g |= (r <= c + 0.2) & (r >= c - 1.6) & (z >= 2) & (z <= 3)           # a ring
+    g |= (r <= c + 0.2) & (r >= c - 1.6) & (z == size - 3)               # a thinner ring above
+    g |= (r <= c - 0.3) & (z == 0)                                       # a base
+    g |= ((x == 1) | (x == size - 2)) & (y == size // 2) & (z <= size - 2)  # two posts
+    g |= (x >= 2) & (x <= size - 3) & (y == size // 2) & (z == size - 2)   # joined at the top
+    return g
+
+
+def drawn_reference(present: np.ndarray) -> set:
+    """The cells a page should draw: present ones with at least one face in view."""
+    p = np.pad(present, 1)
+    inner = p[1:-1, 1:-1, 1:-1]
+    covered = (p[2:, 1:-1, 1:-1] & p[:-2, 1:-1, 1:-1] & p[1:-1, 2:, 1:-1] & p[1:-1, :-2, 1:-1]
+               & p[1:-1, 1:-1, 2:] & p[1:-1, 1:-1, :-2])
+    return set(np.flatnonzero((inner & ~covered).ravel()).tolist())

@@ -1,0 +1,642 @@
+// The Nonogram 3D web player: a block of cubes with clue numbers on the faces; break the cubes
+// that are not part of the model. The block is drawn as ONE mesh of the cube faces in view (a
+// face whose neighbour is broken, sliced away or outside the block), rebuilt on each change:
+// a 36³ block draws about 8,000 faces, not 46,656 cubes. One mesh, not an InstancedMesh: where
+// WebGL runs on the CPU (SwiftShader, headless Chromium) every instance costs ~15 µs, so 7,000
+// instanced cubes took ~150 ms a frame; the merged faces take a few ms there and less on a GPU.
+// Picking walks the grid (a voxel ray walk), not the triangles.
+import {
+  BufferAttribute, BufferGeometry, Color, Mesh, PerspectiveCamera, Scene, ShaderMaterial, Vector3, WebGLRenderer,
+} from "three";
+import { PageError, readPuzzle } from "./data.js";
+import { buildAtlas } from "./atlas.js";
+
+const INTACT = 0, MARKED = 1, BROKEN = 2;
+const REVEAL = [0.93, 0.55, 0.2];   // the model's colour at the reveal when the puzzle has none
+const STORAGE_PREFIX = "nonogram3d:";
+const $ = (id) => document.getElementById(id);
+
+function showError(message) {
+  const el = $("error");
+  el.textContent = message;
+  el.classList.remove("hidden");
+  for (const id of ["hud", "tools", "slices", "help"]) $(id).classList.add("hidden");
+  window.nonogram = { state: () => ({ error: message, ready: false }) };
+}
+
+// FNV-1a of the page's data: the puzzle's key in localStorage
+function hashText(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+  return h.toString(16);
+}
+
+// The six faces of a cube in three.js coordinates (puzzle z is up: three (x, y, z) = puzzle
+// (x, z, -y)): normal n, and the directions U (right) and V (up) of the face's clue as seen
+// from outside (U × V = n, so the two triangles face out). Top faces read from the front.
+// `clue`: which puzzle line's clue the face shows (0 x-line, 1 y-line, 2 z-line);
+// `d`: the puzzle-grid step to the neighbour behind the face.
+const FACES = [
+  { n: [1, 0, 0], u: [0, 0, -1], v: [0, 1, 0], clue: 0, d: [1, 0, 0] },
+  { n: [-1, 0, 0], u: [0, 0, 1], v: [0, 1, 0], clue: 0, d: [-1, 0, 0] },
+  { n: [0, 1, 0], u: [1, 0, 0], v: [0, 0, -1], clue: 2, d: [0, 0, 1] },
+  { n: [0, -1, 0], u: [1, 0, 0], v: [0, 0, 1], clue: 2, d: [0, 0, -1] },
+  { n: [0, 0, 1], u: [1, 0, 0], v: [0, 1, 0], clue: 1, d: [0, -1, 0] },
+  { n: [0, 0, -1], u: [-1, 0, 0], v: [0, 1, 0], clue: 1, d: [0, 1, 0] },
+];
+const CORNERS = [[0, 0], [1, 0], [1, 1], [0, 1]];
+// each face's four corners relative to its cube's centre, in CORNERS order
+for (const F of FACES) {
+  F.at = CORNERS.flatMap(([u, v]) => [0, 1, 2].map((a) => 0.5 * F.n[a] + (u - 0.5) * F.u[a] + (v - 0.5) * F.v[a]));
+}
+
+const VERTEX = /* glsl */ `
+attribute vec3 aData;     // clue tile (-1: none), state (0 intact, 1 marked, 2 revealed), cell index
+attribute vec3 aColour;
+uniform float uHover;
+uniform float uFlash;
+varying vec2 vUv;
+varying float vTile;
+varying vec3 vNormal;
+varying float vState;
+varying vec3 vColour;
+varying float vHover;
+varying float vFlash;
+void main() {
+  vTile = aData.x;
+  vUv = uv;
+  vState = aData.y;
+  vColour = aColour;
+  vHover = abs(aData.z - uHover) < 0.5 ? 1.0 : 0.0;
+  vFlash = abs(aData.z - uFlash) < 0.5 ? 1.0 : 0.0;
+  vNormal = normalize(normalMatrix * normal);
+  gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
+}`;
+
+const FRAGMENT = /* glsl */ `
+uniform sampler2D uAtlas;
+uniform vec2 uGrid;
+varying vec2 vUv;
+varying float vTile;
+varying vec3 vNormal;
+varying float vState;
+varying vec3 vColour;
+varying float vHover;
+varying float vFlash;
+void main() {
+  vec3 base = vState > 1.5 ? vColour : (vState > 0.5 ? vec3(0.36, 0.58, 0.93) : vec3(0.95, 0.93, 0.88));
+  if (vState < 1.5 && vTile > -0.5) {
+    float col = mod(vTile, uGrid.x);
+    float row = floor(vTile / uGrid.x);
+    vec2 uv = vec2((col + vUv.x) / uGrid.x, 1.0 - (row + 1.0 - vUv.y) / uGrid.y);
+    float ink = texture2D(uAtlas, uv).a;
+    base = mix(base, vState > 0.5 ? vec3(1.0) : vec3(0.08, 0.08, 0.1), ink);
+  }
+  float e = min(min(vUv.x, 1.0 - vUv.x), min(vUv.y, 1.0 - vUv.y));
+  base *= mix(0.55, 1.0, smoothstep(0.0, 0.045, e));
+  float light = max(dot(normalize(vNormal), normalize(vec3(0.35, 0.55, 1.0))), 0.0);
+  vec3 c = base * (0.5 + 0.55 * light);
+  c = mix(c, vec3(1.0, 0.78, 0.25), 0.3 * vHover);
+  c = mix(c, vec3(0.9, 0.1, 0.1), 0.6 * vFlash);
+  gl_FragColor = vec4(c, 1.0);
+}`;
+
+function main() {
+  const maxSide = parseInt(document.querySelector('meta[name="nonogram-player-limit"]').content, 10) || 64;
+  const dataText = $("nonogram-puzzle").textContent;
+  let P;
+  try {
+    P = readPuzzle(dataText, maxSide);
+  } catch (e) {
+    const why = e instanceof PageError ? e.message : `${e.name}: ${e.message}`;
+    showError(why.startsWith("This is") ? why : `This puzzle page cannot be played: ${why}.`);
+    return;
+  }
+  const [X, Y, Z] = P.shape;
+  const n = P.n;
+  const idx = (x, y, z) => (x * Y + y) * Z + z;
+  const storageKey = STORAGE_PREFIX + hashText(dataText);
+
+  // ---- game state
+  const cell = new Uint8Array(n);
+  let mistakes = 0, elapsedBefore = 0, solved = false;
+  let tool = "break";
+  const undo = [];
+  const size = [X, Y, Z];
+  const slice = [0, 0, 0];   // >0: that many layers hidden from the high end; <0: from the low end
+  let nonSolutionLeft = 0;
+  for (let i = 0; i < n; i++) if (!P.solution[i]) nonSolutionLeft++;
+  let sessionStart = performance.now();
+
+  function load() {
+    let s = null;
+    try { s = JSON.parse(localStorage.getItem(storageKey) || "null"); } catch (e) { s = null; }
+    if (!s || typeof s.cells !== "string" || s.cells.length !== n) return;
+    for (let i = 0; i < n; i++) {
+      const v = s.cells.charCodeAt(i) - 48;
+      if (v === BROKEN && P.solution[i]) continue;   // never trust a stored break of a model cube
+      cell[i] = v === MARKED || v === BROKEN ? v : INTACT;
+    }
+    mistakes = Number.isInteger(s.mistakes) ? s.mistakes : 0;
+    elapsedBefore = Number.isFinite(s.elapsed) ? s.elapsed : 0;
+    nonSolutionLeft = 0;
+    for (let i = 0; i < n; i++) if (!P.solution[i] && cell[i] !== BROKEN) nonSolutionLeft++;
+    solved = nonSolutionLeft === 0;
+  }
+  function elapsed() { return solved ? elapsedBefore : elapsedBefore + (performance.now() - sessionStart); }
+  function save() {
+    const total = elapsed();
+    if (!solved) { elapsedBefore = total; sessionStart = performance.now(); }
+    let cells = "";
+    for (let i = 0; i < n; i++) cells += String.fromCharCode(48 + cell[i]);
+    try {
+      localStorage.setItem(storageKey, JSON.stringify({ cells, mistakes, elapsed: total, solved }));
+    } catch (e) { /* storage full or disabled (file:// in some browsers): play on without saving */ }
+  }
+  load();
+
+  // ---- clues: one atlas tile per distinct clue text; every cube carries its three lines' tiles
+  const labels = [], tileOf = new Map();
+  const tile = (c) => {
+    if (c === null) return -1;
+    if (!tileOf.has(c.text)) { tileOf.set(c.text, labels.length); labels.push(c.text); }
+    return tileOf.get(c.text);
+  };
+  const tilesX = new Int16Array(n), tilesY = new Int16Array(n), tilesZ = new Int16Array(n);
+  for (let x = 0; x < X; x++) for (let y = 0; y < Y; y++) for (let z = 0; z < Z; z++) {
+    const i = idx(x, y, z);
+    tilesX[i] = tile(P.clues.x[y][z]);
+    tilesY[i] = tile(P.clues.y[x][z]);
+    tilesZ[i] = tile(P.clues.z[x][y]);
+  }
+  const atlas = buildAtlas(labels.length ? labels : ["0"]);
+
+  // ---- three.js scene. Puzzle z is up (as in Blender): three (x, y, z) = puzzle (x, z, -y).
+  const canvas = $("view");
+  let renderer;
+  try {
+    // no MSAA: the cube edges are drawn by the shader, and multisampling costs most where WebGL
+    // runs on the CPU (SwiftShader)
+    renderer = new WebGLRenderer({ canvas, antialias: false, powerPreference: "high-performance" });
+  } catch (e) {
+    showError("This puzzle needs WebGL, which this browser has switched off or does not have.");
+    return;
+  }
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  renderer.setClearColor(new Color(0x2b2f36), 1);
+  const scene = new Scene();
+  const camera = new PerspectiveCamera(40, 1, 0.1, 1000);
+  const material = new ShaderMaterial({
+    vertexShader: VERTEX, fragmentShader: FRAGMENT,
+    uniforms: { uAtlas: { value: atlas.texture }, uGrid: { value: [atlas.cols, atlas.rows] },
+                uHover: { value: -1 }, uFlash: { value: -1 } },
+  });
+  // the face buffers grow (doubling) as breaking opens the block; 4 vertices, 6 indices a face
+  let capacity = 0, buffers = null;
+  const mesh = new Mesh(new BufferGeometry(), material);
+  mesh.frustumCulled = false;
+  scene.add(mesh);
+  function ensureCapacity(faces) {
+    if (faces <= capacity) return;
+    capacity = Math.max(1024, 2 ** Math.ceil(Math.log2(faces)));
+    const v = 4 * capacity;
+    buffers = { position: new Float32Array(3 * v), normal: new Float32Array(3 * v), uv: new Float32Array(2 * v),
+                aData: new Float32Array(3 * v), aColour: new Float32Array(3 * v) };
+    const index = new Uint32Array(6 * capacity);
+    for (let f = 0; f < capacity; f++) index.set([4 * f, 4 * f + 1, 4 * f + 2, 4 * f, 4 * f + 2, 4 * f + 3], 6 * f);
+    const g = new BufferGeometry();
+    for (const [name, arr] of Object.entries(buffers)) {
+      const attr = new BufferAttribute(arr, name === "uv" ? 2 : 3);
+      attr.setUsage(35048);   // DYNAMIC_DRAW
+      g.setAttribute(name, attr);
+    }
+    g.setIndex(new BufferAttribute(index, 1));
+    mesh.geometry.dispose();
+    mesh.geometry = g;
+  }
+  const centre = new Vector3(X / 2, Z / 2, -Y / 2);
+
+  // which cubes are drawn: in the slices, not broken (all but the model once solved)
+  const lo = [0, 0, 0], hi = [X - 1, Y - 1, Z - 1];
+  function updateRanges() {
+    for (let a = 0; a < 3; a++) {
+      const s = solved ? 0 : slice[a];
+      lo[a] = s < 0 ? -s : 0;
+      hi[a] = s > 0 ? size[a] - 1 - s : size[a] - 1;
+    }
+  }
+  const present = (x, y, z) => x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1] && z >= lo[2] && z <= hi[2]
+    && (solved ? P.solution[idx(x, y, z)] === 1 : cell[idx(x, y, z)] !== BROKEN);
+  let drawn = new Int32Array(0), faceCount = 0;
+  const tilesOf = [tilesX, tilesY, tilesZ];
+  // presence of every cube with a border of absent ones, so the face test is one array read
+  const SY = Z + 2, SX = (Y + 2) * (Z + 2);
+  const pad = new Uint8Array((X + 2) * SX);
+  const faceStep = FACES.map((F) => F.d[0] * SX + F.d[1] * SY + F.d[2]);
+  function rebuild() {
+    updateRanges();
+    pad.fill(0);
+    for (let x = lo[0]; x <= hi[0]; x++) for (let y = lo[1]; y <= hi[1]; y++) {
+      const row = (x + 1) * SX + (y + 1) * SY + 1, base = idx(x, y, 0);
+      for (let z = lo[2]; z <= hi[2]; z++) {
+        pad[row + z] = solved ? P.solution[base + z] : (cell[base + z] !== BROKEN ? 1 : 0);
+      }
+    }
+    const list = [];
+    let k = 0;
+    ensureCapacity(1024);
+    for (let x = lo[0]; x <= hi[0]; x++) for (let y = lo[1]; y <= hi[1]; y++) for (let z = lo[2]; z <= hi[2]; z++) {
+      const q = (x + 1) * SX + (y + 1) * SY + z + 1;
+      if (!pad[q]) continue;
+      const i = idx(x, y, z);
+      let shown = false;
+      for (let f = 0; f < 6; f++) {
+        if (pad[q + faceStep[f]]) continue;
+        const F = FACES[f];
+        if (k >= capacity) {   // grow, keeping what is written
+          const old = buffers;
+          ensureCapacity(k + 1);
+          for (const name of Object.keys(old)) buffers[name].set(old[name]);
+        }
+        const cx = x + 0.5, cy = z + 0.5, cz = -(y + 0.5);
+        const state = solved ? 2 : cell[i];
+        const colour = solved && P.palette ? P.palette[P.colours[i]] : REVEAL;
+        const tileIndex = tilesOf[F.clue][i];
+        const { position, normal, uv, aData, aColour } = buffers;
+        for (let c = 0; c < 4; c++) {
+          const j = 4 * k + c, j3 = 3 * j;
+          position[j3] = cx + F.at[3 * c]; position[j3 + 1] = cy + F.at[3 * c + 1]; position[j3 + 2] = cz + F.at[3 * c + 2];
+          normal[j3] = F.n[0]; normal[j3 + 1] = F.n[1]; normal[j3 + 2] = F.n[2];
+          uv[2 * j] = CORNERS[c][0]; uv[2 * j + 1] = CORNERS[c][1];
+          aData[j3] = tileIndex; aData[j3 + 1] = state; aData[j3 + 2] = i;
+          aColour[j3] = colour[0]; aColour[j3 + 1] = colour[1]; aColour[j3 + 2] = colour[2];
+        }
+        k++;
+        shown = true;
+      }
+      if (shown) list.push(i);
+    }
+    faceCount = k;
+    const g = mesh.geometry;
+    for (const [name, arr] of Object.entries(buffers)) {
+      const attr = g.getAttribute(name);
+      attr.clearUpdateRanges();
+      attr.addUpdateRange(0, 4 * k * attr.itemSize);
+      attr.needsUpdate = true;
+    }
+    g.setDrawRange(0, 6 * k);
+    drawn = Int32Array.from(list);
+  }
+
+  // ---- camera: orbit around the block's centre
+  const radius = 0.5 * Math.hypot(X, Y, Z);
+  const view = { theta: 0.5, phi: 0.98, dist: 1 };
+  function fitDistance() {
+    const fov = (camera.fov * Math.PI) / 180;
+    const fovX = 2 * Math.atan(Math.tan(fov / 2) * camera.aspect);
+    return (radius * 1.04) / Math.sin(Math.min(fov, fovX) / 2);
+  }
+  function resetView() { view.theta = 0.5; view.phi = 0.98; view.dist = fitDistance(); }
+  function placeCamera() {
+    const s = Math.sin(view.phi);
+    camera.position.set(centre.x + view.dist * s * Math.sin(view.theta), centre.y + view.dist * Math.cos(view.phi),
+                        centre.z + view.dist * s * Math.cos(view.theta));
+    camera.lookAt(centre);
+    camera.near = Math.max(0.05, view.dist - radius * 2);
+    camera.far = view.dist + radius * 2;
+    camera.updateProjectionMatrix();
+  }
+  function resize() {
+    const w = canvas.clientWidth || window.innerWidth, h = canvas.clientHeight || window.innerHeight;
+    renderer.setSize(w, h, false);
+    camera.aspect = w / Math.max(1, h);
+    camera.updateProjectionMatrix();
+  }
+
+  // ---- drawing on demand (nothing runs while nobody touches the page)
+  let frames = 0, firstFrameMs = null, lastActionMs = null, pending = null, timing = null;
+  const pixel = new Uint8Array(4);
+  function render() {
+    placeCamera();
+    renderer.render(scene, camera);
+    frames++;
+  }
+  function requestRender() {
+    if (pending !== null) return;
+    pending = requestAnimationFrame(() => { pending = null; render(); });
+  }
+
+  // ---- picking: walk the grid cells along the ray (Amanatides & Woo)
+  const ndc = new Vector3();
+  function rayAt(clientX, clientY) {
+    const r = canvas.getBoundingClientRect();
+    ndc.set(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1, 0.5);
+    placeCamera();
+    ndc.unproject(camera);
+    const o = camera.position;
+    const d = ndc.clone().sub(o).normalize();
+    // into grid coordinates: gx = wx, gy = -wz, gz = wy
+    return { o: [o.x, -o.z, o.y], d: [d.x, -d.z, d.y] };
+  }
+  function pick(clientX, clientY) {
+    const { o, d } = rayAt(clientX, clientY);
+    let t0 = 0, t1 = Infinity;
+    for (let a = 0; a < 3; a++) {
+      if (Math.abs(d[a]) < 1e-12) { if (o[a] < 0 || o[a] > size[a]) return -1; continue; }
+      let ta = (0 - o[a]) / d[a], tb = (size[a] - o[a]) / d[a];
+      if (ta > tb) [ta, tb] = [tb, ta];
+      t0 = Math.max(t0, ta); t1 = Math.min(t1, tb);
+    }
+    if (t0 > t1) return -1;
+    const p = [0, 1, 2].map((a) => o[a] + d[a] * (t0 + 1e-6));
+    const c = p.map((v, a) => Math.min(size[a] - 1, Math.max(0, Math.floor(v))));
+    const step = d.map((v) => (v > 0 ? 1 : -1));
+    const tMax = [0, 1, 2].map((a) => (Math.abs(d[a]) < 1e-12 ? Infinity
+      : (c[a] + (d[a] > 0 ? 1 : 0) - o[a]) / d[a]));
+    const tDelta = d.map((v) => (Math.abs(v) < 1e-12 ? Infinity : Math.abs(1 / v)));
+    for (;;) {
+      if (present(c[0], c[1], c[2])) return idx(c[0], c[1], c[2]);
+      const a = tMax[0] < tMax[1] ? (tMax[0] < tMax[2] ? 0 : 2) : (tMax[1] < tMax[2] ? 1 : 2);
+      c[a] += step[a];
+      if (c[a] < 0 || c[a] >= size[a]) return -1;
+      tMax[a] += tDelta[a];
+    }
+  }
+
+  // ---- actions
+  let toastTimer = null, flashTimer = null;
+  function toast(text) {
+    const el = $("toast");
+    el.textContent = text;
+    el.classList.remove("hidden");
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => el.classList.add("hidden"), 1600);
+  }
+  function flash(i) {
+    material.uniforms.uFlash.value = i;
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(() => { material.uniforms.uFlash.value = -1; requestRender(); }, 450);
+  }
+  function changed(eventTime) {
+    const t0 = performance.now();
+    rebuild();
+    updateHud();
+    save();
+    const t1 = performance.now();
+    render();
+    // wait until the frame is drawn: reading a pixel back cannot return before it is
+    const gl = renderer.getContext();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+    const t2 = performance.now();
+    timing = { update: t1 - t0, render: t2 - t1 };
+    if (eventTime !== undefined) lastActionMs = t2 - eventTime;
+  }
+  function breakCube(i, eventTime) {
+    if (solved || i < 0) return;
+    if (cell[i] === MARKED) { toast("That cube is marked: unmark it to break it"); return; }
+    if (cell[i] === BROKEN) return;
+    if (P.solution[i]) {
+      mistakes++;
+      toast("That cube is part of the model: not broken (a mistake)");
+      flash(i);
+      changed(eventTime);
+      return;
+    }
+    cell[i] = BROKEN;
+    nonSolutionLeft--;
+    undo.push(["break", i]);
+    if (nonSolutionLeft === 0) finish();
+    changed(eventTime);
+  }
+  function markCube(i, eventTime) {
+    if (solved || i < 0 || cell[i] === BROKEN) return;
+    cell[i] = cell[i] === MARKED ? INTACT : MARKED;
+    undo.push(["mark", i]);
+    changed(eventTime);
+  }
+  function undoLast() {
+    if (solved) return;
+    const last = undo.pop();
+    if (!last) { toast("Nothing to undo"); return; }
+    const [what, i] = last;
+    if (what === "break") { cell[i] = INTACT; nonSolutionLeft++; }
+    else cell[i] = cell[i] === MARKED ? INTACT : MARKED;
+    changed();
+  }
+  function finish() {
+    solved = true;
+    elapsedBefore += performance.now() - sessionStart;
+    material.uniforms.uHover.value = -1;
+    showSolved();
+  }
+  function showSolved() {
+    $("solved-text").textContent = `${P.name}: ${formatTime(elapsed())}, ${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
+    $("solved").classList.remove("hidden");
+    $("slices").classList.add("hidden");
+  }
+  function restart() {
+    cell.fill(INTACT);
+    mistakes = 0; elapsedBefore = 0; sessionStart = performance.now(); solved = false; undo.length = 0;
+    nonSolutionLeft = 0;
+    for (let i = 0; i < n; i++) if (!P.solution[i]) nonSolutionLeft++;
+    $("solved").classList.add("hidden");
+    $("slices").classList.remove("hidden");
+    changed();
+  }
+  function setSlice(a, v) {
+    v = Math.max(-(size[a] - 1), Math.min(size[a] - 1, v | 0));
+    slice[a] = v;
+    const input = $(`slice-${"xyz"[a]}`);
+    input.value = String(v);
+    $(`slice-${"xyz"[a]}-text`).textContent = v === 0 ? "all layers" : v > 0 ? `${v} hidden from +` : `${-v} hidden from −`;
+    rebuild();
+    requestRender();
+  }
+  function setTool(t) {
+    tool = t;
+    $("tool-break").classList.toggle("active", t === "break");
+    $("tool-mark").classList.toggle("active", t === "mark");
+  }
+
+  // ---- HUD
+  function formatTime(ms) {
+    const s = Math.floor(ms / 1000);
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+    return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(r).padStart(2, "0")}`;
+  }
+  function updateHud() {
+    $("time").textContent = formatTime(elapsed());
+    $("mistakes").textContent = `${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
+    $("left").textContent = solved ? "solved" : `${nonSolutionLeft} to break`;
+  }
+  const band = typeof P.info.band === "string" && P.info.band ? ` · ${P.info.band}` : "";
+  $("title").textContent = `${P.name} · ${X}×${Y}×${Z}${band}`;
+  document.title = `${P.name} · Nonogram 3D`;
+  setInterval(() => { if (!solved) $("time").textContent = formatTime(elapsed()); }, 1000);
+
+  // ---- input: mouse, touch and pen through pointer events
+  const pointers = new Map();
+  let drag = null, pinch = null;
+  canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+  canvas.addEventListener("pointerdown", (e) => {
+    canvas.focus();
+    canvas.setPointerCapture(e.pointerId);
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pointers.size === 1) drag = { x: e.clientX, y: e.clientY, moved: false, button: e.button, shift: e.shiftKey };
+    else if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), dist: view.dist };
+      drag = null;
+    }
+  });
+  canvas.addEventListener("pointermove", (e) => {
+    const p = pointers.get(e.pointerId);
+    if (!p) {
+      if (e.pointerType === "mouse" && !solved) {
+        const i = pick(e.clientX, e.clientY);
+        if (i !== material.uniforms.uHover.value) { material.uniforms.uHover.value = i; requestRender(); }
+      }
+      return;
+    }
+    const dx = e.clientX - p.x, dy = e.clientY - p.y;
+    p.x = e.clientX; p.y = e.clientY;
+    if (pinch && pointers.size >= 2) {
+      const [a, b] = [...pointers.values()];
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      view.dist = clampDist(pinch.dist * (pinch.d / Math.max(1, d)));
+      requestRender();
+      return;
+    }
+    if (!drag) return;
+    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 5) return;
+    drag.moved = true;
+    view.theta -= dx * 0.008;
+    view.phi = Math.min(Math.PI - 0.05, Math.max(0.05, view.phi - dy * 0.008));
+    requestRender();
+  });
+  function pointerEnd(e) {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.delete(e.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (drag && !drag.moved && e.type === "pointerup" && pointers.size === 0) {
+      const i = pick(e.clientX, e.clientY);
+      const mark = drag.button === 2 || drag.shift || e.shiftKey || tool === "mark";
+      if (mark) markCube(i, e.timeStamp); else breakCube(i, e.timeStamp);
+    }
+    if (pointers.size === 0) drag = null;
+  }
+  canvas.addEventListener("pointerup", pointerEnd);
+  canvas.addEventListener("pointercancel", pointerEnd);
+  const clampDist = (d) => Math.min(fitDistance() * 4, Math.max(radius * 1.05, d));
+  canvas.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    view.dist = clampDist(view.dist * Math.exp(e.deltaY * 0.0012));
+    requestRender();
+  }, { passive: false });
+  window.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement && e.key.startsWith("Arrow")) return;
+    const k = e.key.toLowerCase();
+    if ((e.ctrlKey || e.metaKey) && k === "z") { e.preventDefault(); undoLast(); return; }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "ArrowLeft") view.theta -= 0.12;
+    else if (e.key === "ArrowRight") view.theta += 0.12;
+    else if (e.key === "ArrowUp") view.phi = Math.max(0.05, view.phi - 0.12);
+    else if (e.key === "ArrowDown") view.phi = Math.min(Math.PI - 0.05, view.phi + 0.12);
+    else if (k === "+" || k === "=") view.dist = clampDist(view.dist / 1.15);
+    else if (k === "-" || k === "_") view.dist = clampDist(view.dist * 1.15);
+    else if (k === "u") { undoLast(); return; }
+    else if (k === "b") { setTool("break"); return; }
+    else if (k === "m") { setTool("mark"); return; }
+    else if (k === "r") resetView();
+    else if (k === "x" || k === "y" || k === "z") {
+      if (solved) return;
+      const a = "xyz".indexOf(k);
+      setSlice(a, slice[a] + (e.shiftKey ? -1 : 1));
+      return;
+    } else return;
+    e.preventDefault();
+    requestRender();
+  });
+  for (let a = 0; a < 3; a++) {
+    const input = $(`slice-${"xyz"[a]}`);
+    input.min = String(-(size[a] - 1));
+    input.max = String(size[a] - 1);
+    input.addEventListener("input", () => setSlice(a, parseInt(input.value, 10) || 0));
+    $(`slice-${"xyz"[a]}-text`).textContent = "all layers";
+  }
+  $("tool-break").addEventListener("click", () => setTool("break"));
+  $("tool-mark").addEventListener("click", () => setTool("mark"));
+  $("undo").addEventListener("click", () => undoLast());
+  $("reset-view").addEventListener("click", () => { resetView(); requestRender(); });
+  $("restart").addEventListener("click", () => {
+    const started = cell.some((v) => v !== INTACT) || mistakes > 0;
+    if (!started || window.confirm("Start this puzzle again? Your progress is lost.")) restart();
+  });
+  $("play-again").addEventListener("click", () => restart());
+  window.addEventListener("resize", () => { resize(); requestRender(); });
+  window.addEventListener("pagehide", save);
+  document.addEventListener("visibilitychange", () => { if (document.hidden) save(); else sessionStart = performance.now(); });
+
+  // ---- a read-only window on the game for tests and benchmarks
+  const clueTables = () => {
+    const text = (t) => (t < 0 ? null : labels[t]);
+    return {
+      x: Array.from({ length: Y }, (_, y) => Array.from({ length: Z }, (_, z) => text(tilesX[idx(0, y, z)]))),
+      y: Array.from({ length: X }, (_, x) => Array.from({ length: Z }, (_, z) => text(tilesY[idx(x, 0, z)]))),
+      z: Array.from({ length: X }, (_, x) => Array.from({ length: Y }, (_, y) => text(tilesZ[idx(x, y, 0)]))),
+    };
+  };
+  // a point on the screen where a click reaches cube i (the centre of a face of it that the
+  // camera sees and nothing covers), or null
+  function aim(i) {
+    const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
+    const r = canvas.getBoundingClientRect();
+    const centres = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
+    placeCamera();
+    for (const [dx, dy, dz] of centres) {
+      const w = new Vector3(x + 0.5 + 0.45 * dx, z + 0.5 + 0.45 * dz, -(y + 0.5 + 0.45 * dy)).project(camera);
+      if (Math.abs(w.x) > 1 || Math.abs(w.y) > 1) continue;
+      const px = r.left + ((w.x + 1) / 2) * r.width, py = r.top + ((1 - w.y) / 2) * r.height;
+      if (document.elementFromPoint(px, py) !== canvas) continue;
+      if (pick(px, py) === i) return { x: px, y: py };
+    }
+    return null;
+  }
+  window.nonogram = Object.freeze({
+    state: () => ({
+      ready: true, error: null, name: P.name, shape: [X, Y, Z], clues: clueTables(), labels: labels.slice(),
+      cells: Array.from(cell), mistakes, solved, elapsedMs: elapsed(), slices: slice.slice(),
+      visible: { lo: lo.slice(), hi: hi.slice() }, drawn: Array.from(drawn), faces: faceCount,
+      revealed: solved && !$("solved").classList.contains("hidden"), tool, undoDepth: undo.length,
+      view: { theta: view.theta, phi: view.phi, dist: view.dist },
+      frames, firstFrameMs, lastActionMs, timing, left: nonSolutionLeft, hasColours: P.palette !== null,
+    }),
+    aim, pick: (cx, cy) => pick(cx, cy),
+    // how long drawing takes (benchmarks): n renders, each waited for by reading a pixel back
+    timeRenders: (count = 5) => {
+      const gl = renderer.getContext(), out = [];
+      for (let k = 0; k < count; k++) {
+        const t = performance.now();
+        render();
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+        out.push(performance.now() - t);
+      }
+      return out;
+    },
+  });
+
+  resize();
+  resetView();
+  rebuild();
+  updateHud();
+  if (solved) showSolved();
+  render();
+  requestAnimationFrame(() => { firstFrameMs = performance.now(); });
+}
+
+try {
+  main();
+} catch (e) {
+  showError(`This puzzle page failed to start: ${e && e.message ? e.message : e}`);
+  throw e;
+}
