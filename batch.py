@@ -89,6 +89,16 @@ def script_args(argv: Optional[list] = None) -> list:
     return sys.argv[1:]
 
 
+def _clue_layer_arg(text: str) -> tuple:
+    """'all' -> ('ALL', 0), 'x=5' -> ('X', 5): the argument of --clue-layer."""
+    if text.strip().lower() == "all":
+        return "ALL", 0
+    axis, layers = _slice_arg(text)
+    if layers < 0:
+        raise argparse.ArgumentTypeError(f"the layer must be 0 or more, not {text!r}")
+    return axis, layers
+
+
 def _slice_arg(text: str) -> tuple:
     """'z=3' -> ('Z', 3): the argument of --slice."""
     axis, sep, n = text.partition("=")
@@ -101,6 +111,10 @@ def _slice_arg(text: str) -> tuple:
         raise argparse.ArgumentTypeError(f"expected AXIS=N with AXIS x, y or z and N a whole number, "
                                          f"not {text!r}")
     return axis, layers
+
+
+# --thin-parts: (bridge, thin_parts) per mode, as the panel's Thin Parts options.
+THIN_PARTS_MODES = {"none": (False, False), "bridge": (True, False), "restore": (True, True)}
 
 
 def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
@@ -124,10 +138,13 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--threshold", type=float, default=0.5, help="filled fraction for a sampled voxel")
     ap.add_argument("--no-robust", action="store_true",
                     help="single-axis parity instead of the 3-axis vote (leaks on open meshes)")
-    ap.add_argument("--bridge", action="store_true",
-                    help="join loose pieces to the main one through voxels the mesh passes through")
-    ap.add_argument("--thin-parts", action="store_true",
-                    help="keep parts thinner than a voxel (one voxel thick) and join them on")
+    ap.add_argument("--thin-parts", nargs="?", choices=THIN_PARTS_MODES, const="restore",
+                    default="restore",
+                    help="parts thinner than a voxel: 'restore' keeps them one voxel thick and joins "
+                         "every loose piece on (the default, as in Make), 'bridge' only joins loose "
+                         "pieces through voxels the mesh passes through, 'none' keeps the plain fill")
+    ap.add_argument("--bridge", action="store_const", dest="thin_parts", const="bridge",
+                    help="the same as --thin-parts bridge")
     ap.add_argument("--min-piece", type=int, default=0, metavar="N",
                     help="drop pieces of fewer than N voxels (default: 0, keep all)")
     ap.add_argument("--keep-largest", action="store_true", help="keep only the largest piece")
@@ -137,9 +154,13 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--render", nargs="?", const="designer", default=None,
                     choices=("player", "designer", "solved"),
                     help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
-                         "with every clue beside them; the default), the player's view (the block "
-                         "of cubes with the clues on their faces) or the solved model (the reveal, "
-                         "in its colours with --colours)")
+                         "cut at a middle layer, with its clues beside it; the default), the player's "
+                         "view (the block of cubes with the clues on their faces) or the solved model "
+                         "(the reveal, in its colours with --colours)")
+    ap.add_argument("--clue-layer", type=_clue_layer_arg, default=None, metavar="AXIS=N|all",
+                    help="the designer's view: show the clues of layer N across AXIS (x, y or z; the "
+                         "layers in front are cut away), or 'all' clues at once (default: the middle "
+                         "layer across the grid's shortest side)")
     ap.add_argument("--slice", action="append", default=[], type=_slice_arg, metavar="AXIS=N",
                     help="peel N layers of the player's view along AXIS (x, y or z) away, as the "
                          "player's slicer does: N > 0 from the high side, N < 0 from the low side "
@@ -162,6 +183,8 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
         ap.error("resolutions must be positive")
     if args.min_piece < 0:
         ap.error("--min-piece must be 0 or more")
+    args.thin_parts_mode = args.thin_parts
+    args.bridge, args.thin_parts = THIN_PARTS_MODES[args.thin_parts_mode]
     if not 1 <= args.colours <= 256:
         ap.error(f"--colours must be 1 (plain) to 256, got {args.colours}")
     solvers: list = []
@@ -573,7 +596,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         row.update(size=f"{X}x{Y}x{Z}", x=X, y=Y, z=Z, cells=st["cells"], lines=st["lines"],
                    hidden=st["hidden"], empty=st["empty"]["count"],
                    filled=int(vox.grid.sum()), make_time_s=round(t_make, 4),
-                   warnings=" | ".join(vox.warnings))
+                   warnings=" | ".join(vox.warnings + [n for n in [vox.diagnostics.get("size_note")] if n]))
         row.update(piece_columns(vox.diagnostics))
         for k in ("plain", "circle", "square"):
             for f in ("count", "min", "max"):
@@ -583,6 +606,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled"
             + (f" in {row['pieces']} pieces" if row.get("pieces", 1) != 1 else "")
             + f", {st['lines']} lines ({t_make:.2f} s)")
+        if vox.diagnostics.get("size_note"):
+            log(f"  {name} @ {resolution}: {vox.diagnostics['size_note']}")
 
         report = addon.solve.solve(puzzle, method="full", time_limit=args.time_limit, grade=True)
         rep = report.to_dict()
@@ -638,6 +663,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         }
         for axis, layers in args.slice:
             scene_api.set_slice(obj, axis, layers)
+        if args.clue_layer is not None:
+            scene_api.set_clue_layer(obj, *args.clue_layer)
         if args.render:
             png = base + ".png"
             t = time.perf_counter()

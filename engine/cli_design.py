@@ -58,13 +58,16 @@ def _load(path: str, resolution: int, colours=None, notes=None):
         from .clues import puzzle_from_grid
         from .meshcolour import load_mesh_colours, reveal_colours
         from .meshio import load_mesh
-        from .voxelize import voxelize
+        from .voxelize import MAKE_PIECE_DEFAULTS, voxelize
         if colours is not None:
             mc = load_mesh_colours(path)
             v, t = mc.vertices, mc.triangles
         else:
             v, t = load_mesh(path)
-        r = voxelize(v, t, resolution=resolution, samples=1, threshold=0.5, robust=True, fit=True)
+        r = voxelize(v, t, resolution=resolution, samples=1, threshold=0.5, robust=True, fit=True,
+                     **MAKE_PIECE_DEFAULTS)
+        if r.diagnostics.get("size_note"):
+            print(r.diagnostics["size_note"], file=sys.stderr)
         if not r.grid.any():
             raise ValueError(f"{path}: no voxel is filled at resolution {resolution}")
         name = os.path.splitext(os.path.basename(path))[0]

@@ -78,6 +78,8 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
                 + (f" in {n} piece{'s' if n != 1 else ''}" if n else "")
                 + f", {len(scene.props(obj).labels.data.vertices)} clues "
                 f"({info['time_s']['total']:.2f} s)")
+        if info["diagnostics"].get("size_note"):
+            text += f"; {info['diagnostics']['size_note']}"
         if info.get("palette"):
             text += f"; {len(info['palette'])} colours"
             for note in info.get("colour_notes", []):

@@ -112,7 +112,15 @@ class NONOGRAM_PT_view(_NonogramPanel, bpy.types.Panel):
         for ident, text in (('DESIGNER', "Designer"), ('PLAYER', "Player"), ('REVEAL', "Reveal")):
             row.operator("nonogram.set_view", text=text, depress=view == ident).view = ident
         mod = scene_mod.find_player_modifier(obj)
-        if view != 'PLAYER' or mod is None:
+        if view != 'PLAYER':
+            pg = scene_mod.props(obj)
+            col = layout.column(align=True)
+            col.row(align=True).prop(pg, "clue_layer_axis", expand=True)
+            sub = col.row(align=True)
+            sub.active = pg.clue_layer_axis != 'ALL'
+            sub.prop(pg, "clue_layer")
+            return
+        if mod is None:
             return
         col = layout.column(align=True)
         for name in ("Slice X", "Slice Y", "Slice Z"):

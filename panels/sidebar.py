@@ -184,7 +184,8 @@ def _draw_info(layout, obj, context):
             col.label(text=phrase, icon='BLANK1')
         if not polls.piece_changes(context):
             layout.operator("nonogram.show_added", icon='VIEWZOOM')
-        for w in info.get("warnings", []):
+        note = info.get("diagnostics", {}).get("size_note")
+        for w in info.get("warnings", []) + ([note] if note else []):
             box = layout.box()
             for i, line in enumerate(_wrap(w, 40)):
                 box.label(text=line, icon='ERROR' if i == 0 else 'BLANK1')

@@ -201,6 +201,7 @@ def test_pick_finds_the_clue_under_the_mouse_in_both_views(addon):
     design = addon_module("operators.design")
     ov = view3d_override()
     region, rv3d = ov["region"], ov["area"].spaces.active.region_3d
+    scene.set_clue_layer(obj, 'ALL', 0)  # every floating label (test_blender_views: one layer's)
     for view in ('DESIGNER', 'PLAYER'):
         scene.set_view(obj, view)
         bpy.context.view_layer.update()

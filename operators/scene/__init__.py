@@ -33,6 +33,8 @@ from .source import check_resolution, grid_estimate, source_triangles, sources_t
 from .check import apply_check, load_check, load_design, store_design
 from .hidden import (clue_lines, designed_puzzle, hidden_mask, line_name, load_stored_puzzle,
                      mask_key, select_clue, set_hidden, split_designed)
+from .layers import (LAYER_AXES, apply_clue_layer, clue_layer, default_layer, kept_by_layer,
+                     layer_label_positions, set_clue_layer)
 from .picking import label_anchors, pick_label
 from .player import (current_view, find_player_modifier, kept_block, player_modifier, set_slice,
                      set_view)
@@ -54,4 +56,6 @@ __all__ = [
     "player_modifier", "set_hidden", "set_slice", "set_view", "split_designed",
     "apply_check", "clue_lines", "label_anchors", "line_name", "load_check", "load_design",
     "n_lines", "pick_label", "select_clue", "store_design", "find_player_modifier", "mask_key",
+    "LAYER_AXES", "apply_clue_layer", "clue_layer", "default_layer", "kept_by_layer",
+    "layer_label_positions", "set_clue_layer",
 ]

@@ -14,6 +14,7 @@ from .attributes import points_mesh, set_point_attribute
 from .colours import gather as gather_colours, write_colours
 from .common import DEFAULT_STYLE, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import glyph_library, clue_points
+from .layers import default_layer, set_clue_layer
 from .check import store_design
 from .hidden import set_hidden, split_designed
 from .materials import tag_id
@@ -93,6 +94,9 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         set_point_attribute(lmesh, "clue_total", pts["total"])
         set_point_attribute(lmesh, "clue_kind", pts["kind"])
         set_point_attribute(lmesh, "line", pts["line"])
+        for i, a in enumerate("xyz"):
+            set_point_attribute(lmesh, f"far_{a}", pts["far"][:, i])
+        set_point_attribute(lmesh, "line_axis", pts["axis"])
         labels = bpy.data.objects.new(f"{name} Clues", lmesh)
         created.append(labels)
         coll.objects.link(labels)
@@ -119,6 +123,7 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
             store_design(obj, design_info)  # a designed puzzle file says how it was designed
         player_modifier(obj, style)
         set_modifier_input(player_modifier(obj), "Label Size", float(style["label_size"]))
+        set_clue_layer(obj, *default_layer((X, Y, Z)))
     except Exception:
         _remove_ids(created)
         for ng in set(bpy.data.node_groups) - groups_before:
