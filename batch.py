@@ -33,6 +33,8 @@ import bpy
 
 PACKAGE_NAME = "nonogram3d"
 MODEL_EXTENSIONS = (".obj", ".ply", ".stl", ".glb", ".gltf", ".fbx")
+# The add-on's smallest resolution (panels/properties.py RESOLUTION_RANGE).
+MIN_RESOLUTION = 3
 BUILTINS = ("suzanne", "cube", "sphere", "icosphere", "cylinder", "cone")
 
 # The seed study's Table 5 solvers: CSV column prefix -> label used by engine.solve.compare.
@@ -179,8 +181,8 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--design-logic", choices=("line", "probe"), default="line",
                     help="logic the designed puzzle must be solvable with (default: line)")
     args = ap.parse_args(argv)
-    if any(r < 1 for r in args.resolution):
-        ap.error("resolutions must be positive")
+    if any(r < MIN_RESOLUTION for r in args.resolution):
+        ap.error(f"resolutions must be at least {MIN_RESOLUTION} (a smaller grid makes no puzzle)")
     if args.min_piece < 0:
         ap.error("--min-piece must be 0 or more")
     args.thin_parts_mode = args.thin_parts

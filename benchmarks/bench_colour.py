@@ -15,7 +15,7 @@ time; palette < 50 ms.
 
     .venv/bin/python benchmarks/bench_colour.py [--repeat N]
 
-The figures also go to benchmarks/results/colour.json, from which benchmarks/report.py writes the
+The figures also go to benchmarks/results/colour_capture.json, from which benchmarks/report.py writes the
 "Colour capture" section of docs/BENCHMARKS.md.
 """
 import argparse
@@ -185,7 +185,7 @@ def main(argv=None):
         print(f"{s['model']:<10} {s['shape']:>10} {s['filled']:>8} {s['make_ms']:>8.1f} "
               f"{s['capture_ms']:>11.1f} {s['share']:>8.0f} {s['palette_ms']:>11.1f}")
     result["load_average_end"] = list(os.getloadavg())
-    out = os.path.join(ROOT, "benchmarks", "results", "colour.json")
+    out = os.path.join(ROOT, "benchmarks", "results", "colour_capture.json")
     with open(out, "w", encoding="utf-8") as fh:
         json.dump(result, fh, indent=1)
     print(f"\nwrote {out}")

@@ -2,7 +2,7 @@
 solvable by logic, at a chosen difficulty.
 
 INPUT is a puzzle file that carries its solution (hidden clues are written as null) or a mesh
-file (.obj .ply .glb, voxelized with the add-on's settings at ``--resolution``). The designed
+file (.obj .ply .stl .glb, voxelized with the add-on's settings at ``--resolution``). The designed
 puzzle keeps its solution and records the design options and its score in its meta. Progress
 goes to stderr for runs over a second. Exit status: 0 when a puzzle was written (even if the
 band asked for could not be reached: the message says so), 2 on bad input.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -19,14 +20,17 @@ from . import warmup
 from .design import METHODS, PARTS, DesignError, design
 from .difficulty import BANDS, LOGICS
 
-MESH_EXTENSIONS = (".obj", ".ply", ".glb")
+# every mesh format engine/meshio.py reads
+# the add-on's smallest resolution (panels/properties.py RESOLUTION_RANGE)
+MIN_RESOLUTION = 3
+MESH_EXTENSIONS = (".obj", ".ply", ".stl", ".glb")
 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m engine design",
                                  description="Hide clues of a puzzle: unique, solvable by logic, at a difficulty.")
     ap.add_argument("input", help="puzzle file with its solution (.json ...; FILE#N picks one) or a mesh "
-                                  "(.obj .ply .glb)")
+                                  "(.obj .ply .stl .glb)")
     ap.add_argument("-o", "--output", required=True, help="designed puzzle file (.json, .non, ...)")
     ap.add_argument("--logic", choices=LOGICS, default="line",
                     help="line: line propagation alone solves it (default); probe: with probing")
@@ -38,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="greedy (default), anneal (greedy + simulated annealing), random (baseline)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--time-limit", type=float, default=None, metavar="S",
-                    help="seconds (anneal and band steering default to 20)")
+                    help="seconds, a safety stop (anneal and band steering default to 120): the "
+                         "work is a budget of moves, so a seed gives the same design on any machine "
+                         "unless this limit cuts it (the result then says so)")
     ap.add_argument("--start", choices=("full", "current"), default="full",
                     help="current: keep the clues the input already hides hidden")
     ap.add_argument("--resolution", type=int, default=24, metavar="N",
@@ -48,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
                          "captured from a mesh's materials/textures/vertex colours, or a coloured "
                          "puzzle's palette reduced")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    ap.add_argument("--puzzle-colours", type=int, default=1, metavar="K",
+                    help="make a colour puzzle of K colours from the input's reveal colours (palette "
+                         "entries grouped into K); 1 (default): black-and-white")
     return ap
 
 
@@ -107,7 +116,13 @@ class _Progress:
 
 
 def main(argv) -> int:
-    args = _parser().parse_args(list(argv[1:]))
+    ap = _parser()
+    args = ap.parse_args(list(argv[1:]))
+    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        ap.error(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
+    if args.resolution < MIN_RESOLUTION:
+        ap.error(f"--resolution must be at least {MIN_RESOLUTION} (a smaller grid makes no puzzle), "
+                 f"got {args.resolution}")
     # compile (or load) the kernels while the input is read; the design's time_s and time limit
     # do not count them
     warm = warmup.start(PARTS)
@@ -121,6 +136,17 @@ def main(argv) -> int:
         sys.stderr.write(f"error: {exc}\n")
         return 2
     warm.join()
+    from .colourpuzzle import ColourPuzzle
+    if args.puzzle_colours != 1 and not isinstance(src, ColourPuzzle):
+        from .colourgroups import colour_puzzle_from_reveal
+        try:
+            src = colour_puzzle_from_reveal(src, args.puzzle_colours)
+        except ValueError as exc:
+            sys.stderr.write(f"error: --puzzle-colours: {exc}\n")
+            return 2
+    if isinstance(src, ColourPuzzle):
+        from .cli_colour import design_main
+        return design_main(src, args, _Progress)
     progress = _Progress()
     try:
         r = design(src, logic=args.logic, band=args.difficulty,
@@ -153,7 +179,8 @@ def main(argv) -> int:
               f"({100 * r.hidden_fraction:.1f}%), logic {r.logic}, method {r.method}, seed {r.seed}")
         print(f"difficulty: score {r.score} ({r.band}), {r.difficulty.rounds} rounds")
         print(f"trials: {r.trials}, time: {r.time_s:.3f} s"
-              + ("" if r.locally_minimal else " (not proven locally minimal)"))
+              + ("" if r.locally_minimal else " (not proven locally minimal)")
+              + ("" if r.reproducible else " (cut short: not reproducible by its seed)"))
         if r.message:
             print(r.message)
         if r.puzzle.palette is not None:

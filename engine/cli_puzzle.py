@@ -56,6 +56,14 @@ def cmd_stats(args) -> int:
     for src in args.puzzles:
         puzzles = load_puzzles(src)
         for p in puzzles:
+            from .colourpuzzle import ColourPuzzle, colour_stats
+            if isinstance(p, ColourPuzzle):
+                s = colour_stats(p)
+                if args.difficulty:
+                    from .coloursolve import grade_colour
+                    s["score"], s["band"] = grade_colour(p)
+                results.append((p.name or src, s))
+                continue
             s = puzzle_stats(p)
             if args.difficulty:
                 from .difficulty import difficulty
@@ -67,7 +75,13 @@ def cmd_stats(args) -> int:
         json.dump(objs[0] if len(objs) == 1 else objs, sys.stdout)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(format_table(results))
+        from .colourpuzzle import format_colour_stats
+        plain = [(n, s) for n, s in results if "colours" not in s]
+        for n, s in results:
+            if "colours" in s:
+                sys.stdout.write(format_colour_stats(n, s))
+        if plain:
+            sys.stdout.write(format_table(plain))
     return 0
 
 

@@ -322,6 +322,9 @@ def puzzle_from_dict(d, source: str = "<dict>") -> Puzzle:
         raise PuzzleFileError(f"{where}: 'format' must be \"{FORMAT_NAME}\", got {d.get('format')!r}")
     if d.get("version") != FORMAT_VERSION or not _is_int(d.get("version")):
         raise PuzzleFileError(f"{where}: 'version' must be {FORMAT_VERSION}, got {d.get('version')!r}")
+    if "clue_colours" in d:  # a colour puzzle (colourfile.py, issue #24)
+        from .colourfile import colour_puzzle_from_dict
+        return colour_puzzle_from_dict(d, where)
     shape = _shape(d, where)
     allowed = _KEYS_2D if len(shape) == 2 else _KEYS_3D
     unknown = [k for k in d if k not in allowed]
@@ -445,8 +448,8 @@ def _read_text(path: str, gz: bool) -> str:
     return text
 
 
-READ_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt")
-WRITE_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt")
+READ_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt", ".xml", ".g")
+WRITE_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt", ".xml")
 
 
 def _parse(path: str, text: str, ext: str):
@@ -460,6 +463,12 @@ def _parse(path: str, text: str, ext: str):
         return formats2d.parse_nin(text, path)
     if ext == ".txt":
         return formats2d.parse_txt(text, path)
+    if ext == ".xml":
+        from . import webpbn
+        return webpbn.parse_xml(text, path)
+    if ext == ".g":
+        from . import olsak
+        return olsak.parse_g(text, path)
     raise PuzzleFileError(f"{path}: unknown puzzle file extension {ext!r} "
                           f"(supported: {', '.join(READ_EXTENSIONS)}, optionally .gz)")
 
@@ -515,6 +524,15 @@ def format_puzzles(puzzles, path) -> str:
     if len(puzzles) > 1 and not multi:
         raise PuzzleFileError(f"{path}: a {ext} file holds one puzzle, got {len(puzzles)}; "
                               f"pick one with IN#N or write .txt / .nonpack")
+    from .colourpuzzle import ColourPuzzle
+    if ext == ".xml":
+        from . import webpbn
+        return webpbn.format_xml(puzzles[0], path)
+    if isinstance(puzzles[0], ColourPuzzle):
+        if ext != ".json":
+            raise PuzzleFileError(f"{path}: a colour puzzle is written as .json or (2D) .xml, not {ext}")
+        from .colourfile import dumps_colour_json
+        return dumps_colour_json(puzzles[0])
     if ext == ".json":
         return dumps_json(puzzles[0])
     if any(p.palette is not None for p in puzzles):

@@ -41,18 +41,37 @@ _external = None  # see set_external
 _status = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0}
 
 
-def _cube_mesh():
-    v = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+def _cube_mesh(lo=(0.0, 0.0, 0.0), hi=(1.0, 1.0, 1.0), inward=False):
+    v = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])], float)
     quads = ((0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3))
-    return v, np.array([t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))], np.int64)
+    t = np.array([t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))], np.int64)
+    return v, (t[:, ::-1].copy() if inward else t)
+
+
+def pieces_mesh():
+    """A box with an inner shell wound inwards (a cavity: the part volumes), a loose cube (Bridge
+    Pieces joins it) and a plate thinner than a voxel (Restore Thin Parts keeps it)."""
+    parts = (_cube_mesh((0, 0, 0), (4, 4, 4)), _cube_mesh((1, 1, 1), (3, 3, 3), inward=True),
+             _cube_mesh((6, 0, 0), (7, 1, 1)), _cube_mesh((0, 5, 0), (4, 5.05, 4)))
+    offsets = np.cumsum([0] + [len(v) for v, _ in parts[:-1]])
+    return (np.concatenate([v for v, _ in parts]),
+            np.concatenate([t + o for (_, t), o in zip(parts, offsets)]))
 
 
 def _voxelizer():
+    """Make with each of its options: plain, the thin-part options (bridge, restore, the
+    piece filters), anti-aliasing whose counters are one byte (up to 6 samples) or two (7, 8),
+    one axis (not robust), and a mesh of several closed shells."""
     from .clues import puzzle_from_grid
     from .voxelize import voxelize
     v, t = _cube_mesh()
     puzzle_from_grid(voxelize(v, t, resolution=4).grid)
     voxelize(v, t, resolution=3, samples=2, robust=False)
+    voxelize(v, t, resolution=3, samples=7)
+    v, t = pieces_mesh()
+    voxelize(v, t, resolution=6)
+    voxelize(v, t, resolution=6, bridge=True)
+    voxelize(v, t, resolution=6, thin_parts=True, bridge=True, min_piece=2, keep_largest=True)
 
 
 def _colour_capture():
@@ -158,6 +177,7 @@ def _designing():
     g = _design_grid()
     design(g)
     design(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
+    design(g, band="expert", anneal_moves=20, time_limit=60.0)  # line logic: steering, its passes
     design(g, method="random", start="current")
 
 
@@ -171,6 +191,7 @@ def _live_check():
     for logic in ("line", "probe"):
         s.check(hidden, logic, search_time=10.0)
         s.suggest(hidden, logic)
+        s.repair(hidden, logic)
     s.check(None)
 
 
@@ -183,6 +204,7 @@ def _masks():
     g = _design_grid()
     search_masks(g)
     search_masks(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
+    search_masks(g, band="expert", anneal_moves=20, time_limit=60.0)
     search_masks(g, method="random", start="current")
     s = DesignSession(g, compile_ahead=False)
     for logic in ("line", "probe"):

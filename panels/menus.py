@@ -28,6 +28,7 @@ class NONOGRAM_MT_object(bpy.types.Menu):
         layout.operator("nonogram.pick_clues", icon='RESTRICT_SELECT_OFF')
         layout.operator("nonogram.toggle_clues", icon='ARROW_LEFTRIGHT')
         layout.operator("nonogram.suggest_clue", icon='LIGHT')
+        layout.operator("nonogram.repair", icon='TOOL_SETTINGS')
         layout.operator("nonogram.set_view", text="Player's View", icon='VIEW3D').view = 'PLAYER'
         layout.operator("nonogram.set_view", text="Designer's View",
                         icon='MESH_GRID').view = 'DESIGNER'

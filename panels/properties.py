@@ -50,13 +50,17 @@ class NONOGRAM_PG_design(bpy.types.PropertyGroup):
                        description="Difficulty band to aim for")
     method: EnumProperty(name="Method", items=DESIGN_METHODS, default='greedy')
     seed: IntProperty(name="Seed", default=0, min=0,
-                      description="Same seed, same clues hidden (when no time limit stops it)")
+                      description="Same seed, same clues hidden, on any machine (unless the time "
+                                  "limit cuts the search: the result then says so)")
     time_limit: FloatProperty(
-        name="Time Limit", default=20.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
-        description="Stop the search after this many seconds and keep the best design so far")
+        name="Time Limit", default=120.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
+        description="A safety stop: the search's work is a fixed budget of moves; a limit that "
+                    "cuts it keeps the best design so far and says it is not reproducible")
 
 
-RESOLUTION_RANGE = (1, 4096)
+# At least 3 voxels along the longest side: below that a model is one or two layers of cubes,
+# no puzzle (a 1×1×1 grid has 3 clues and nothing to deduce).
+RESOLUTION_RANGE = (3, 4096)
 
 # What to do about parts too thin for the grid, and the voxelizer's options for each:
 # (bridge, thin_parts).
@@ -74,7 +78,9 @@ THIN_PARTS_OPTIONS = {'NONE': (False, False), 'BRIDGE': (True, False), 'RESTORE'
 def _resolution(**callbacks):
     return IntProperty(
         name="Resolution", default=12, min=RESOLUTION_RANGE[0], max=RESOLUTION_RANGE[1],
-        soft_min=2, soft_max=128, description="Voxels along the longest side of the mesh",
+        soft_min=RESOLUTION_RANGE[0], soft_max=128,
+        description=f"Voxels along the longest side of the mesh (at least {RESOLUTION_RANGE[0]}: "
+                    "smaller grids make no puzzle)",
         **callbacks)
 
 

@@ -132,7 +132,9 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
                       + (" + pre-pass" if report.get("options", {}).get("prepass") else "")
                       + f", {report.get('options', {}).get('linesolver', '')}")
             col.label(text=f"Line solves: {report.get('linesolvers', 0):,}")
-            col.label(text=f"Bad guesses: {100 * report.get('bad_guess_rate', 0):.1f} %")
+            col.operator("nonogram.explain", emboss=False, icon='INFO',
+                         text=f"Idle line solves: {100 * report.get('bad_guess_rate', 0):.1f} %"
+                         ).topic = "idle_line_solves"
             col.label(text=f"Cells known: {100 * report.get('known_fraction', 0):.1f} %")
             col.label(text=f"Time: {report.get('time_s', 0):.2f} s")
             row = layout.row(align=True)
@@ -230,8 +232,9 @@ class NONOGRAM_PT_compare(_Sidebar, bpy.types.Panel):
             return
         rows = json.loads(obj.nonogram.compare)
         grid = layout.grid_flow(row_major=True, columns=3, even_columns=True, align=True)
-        for head in ("Solver", "Line solves", "Bad guess %"):
+        for head in ("Solver", "Line solves"):
             grid.label(text=head)
+        grid.operator("nonogram.explain", text="Idle %", emboss=False).topic = "idle_line_solves"
         for r in rows:
             grid.label(text=str(r.get("config")))
             grid.label(text=f"{r.get('linesolvers', 0):,}")

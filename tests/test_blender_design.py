@@ -300,7 +300,7 @@ def test_hide_clues_equals_the_engines_design_for_the_same_seed(addon):
     assert (info["hidden_count"], info["score"], info["band"], info["locally_minimal"]) == \
         (want.hidden_count, want.score, want.band, want.locally_minimal)
     assert info["options"] == {"logic": "line", "band": None, "method": "greedy", "seed": 7,
-                               "time_limit": 20.0}
+                               "time_limit": 120.0}
     # The live check agrees: unique, solvable by line logic, nothing undecided.
     check = scene.load_check(obj)
     assert (check["verdict"], check["solvable"], check["undecided"]) == ("unique", True, 0)

@@ -26,7 +26,7 @@ from .build import (Made, SourceMesh, build_from_puzzle, build_made, make_nonogr
                     voxelize_source)
 from .cells import animate_solve, apply_solve_result, clear_animation, show_cells
 from .clear import clear_nonogram
-from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
+from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError, object_kind
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
 from .source import check_resolution, grid_estimate, source_triangles, sources_triangles
@@ -48,7 +48,7 @@ __all__ = [
     "check_resolution",
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
     "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
-    "make_nonogram", "nonogram_of", "props", "read_source", "set_modifier_input",
+    "make_nonogram", "nonogram_of", "object_kind", "props", "read_source", "set_modifier_input",
     "set_point_attribute", "settings", "show_cells", "source_triangles", "sources_triangles",
     "store_puzzle",
     "store_report", "voxel_group", "voxelize_source",

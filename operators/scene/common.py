@@ -35,3 +35,9 @@ MAX_CELLS = 1 << 24
 class NonogramError(Exception):
     """Bad input for a nonogram; the message is meant for the user."""
 
+
+
+def object_kind(obj_type: str) -> str:
+    """'an empty', 'a curve', 'an armature'...: an object type as a message names it."""
+    word = obj_type.lower().replace("_", " ")
+    return ("an " if word[:1] in "aeiou" else "a ") + word
