@@ -56,7 +56,7 @@ CSV_COLUMNS = (
        # Connectivity of the answer (6-connected pieces unless said), before and after the
        # piece options, and the file's objects the batch left out.
        "pieces", "pieces_26", "single_cubes", "largest_piece", "pieces_before", "voxels_added",
-       "voxels_removed", "skipped_objects",
+       "voxels_removed", "skipped_objects", "palette",
        "warnings", "puzzle_file", "report_file", "blend_file", "png_file"]
     # --design: the designed puzzle (clues hidden), its hidden share and difficulty
     + ["design_target", "design_hidden", "design_hidden_pct", "design_score", "design_band",
@@ -150,11 +150,15 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--min-piece", type=int, default=0, metavar="N",
                     help="drop pieces of fewer than N voxels (default: 0, keep all)")
     ap.add_argument("--keep-largest", action="store_true", help="keep only the largest piece")
+    ap.add_argument("--colours", type=int, default=1, metavar="K",
+                    help="keep the model's colours for the reveal, reduced to K colours (1..256; "
+                         "default 1: plain cubes)")
     ap.add_argument("--render", nargs="?", const="designer", default=None,
-                    choices=("player", "designer"),
+                    choices=("player", "designer", "solved"),
                     help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
-                         "cut at a middle layer, with its clues beside it; the default) or the player's view (the block "
-                         "of cubes with the clues on their faces)")
+                         "cut at a middle layer, with its clues beside it; the default), the player's "
+                         "view (the block of cubes with the clues on their faces) or the solved model "
+                         "(the reveal, in its colours with --colours)")
     ap.add_argument("--clue-layer", type=_clue_layer_arg, default=None, metavar="AXIS=N|all",
                     help="the designer's view: show the clues of layer N across AXIS (x, y or z; the "
                          "layers in front are cut away), or 'all' clues at once (default: the middle "
@@ -183,6 +187,8 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
         ap.error("--min-piece must be 0 or more")
     args.thin_parts_mode = args.thin_parts
     args.bridge, args.thin_parts = THIN_PARTS_MODES[args.thin_parts_mode]
+    if not 1 <= args.colours <= 256:
+        ap.error(f"--colours must be 1 (plain) to 256, got {args.colours}")
     solvers: list = []
     for name in args.solvers:
         key = name.lower()
@@ -355,8 +361,10 @@ def _merge_to_world_mesh(objects: list, name: str):
     """One mesh, in world space, of the evaluated geometry of ``objects`` (modifiers, armature
     bind pose and parenting applied), so multi-part files become one source object."""
     import bmesh
+    import numpy as np
     depsgraph = bpy.context.evaluated_depsgraph_get()
     bm = bmesh.new()
+    materials: list = []  # the merged mesh's slots: every part keeps its materials (colours)
     try:
         for ob in objects:
             ob_eval = ob.evaluated_get(depsgraph)
@@ -364,11 +372,24 @@ def _merge_to_world_mesh(objects: list, name: str):
                                                   depsgraph=depsgraph)
             try:
                 tmp.transform(ob_eval.matrix_world)
+                slots = [s.material for s in ob.material_slots] or [None]
+                remap = []
+                for m in slots:
+                    if m not in materials:
+                        materials.append(m)
+                    remap.append(materials.index(m))
+                idx = np.empty(len(tmp.polygons), np.int32)
+                tmp.polygons.foreach_get("material_index", idx)
+                tmp.polygons.foreach_set("material_index",
+                                         np.asarray(remap, np.int32)[np.clip(idx, 0, len(slots) - 1)])
                 bm.from_mesh(tmp)
             finally:
                 bpy.data.meshes.remove(tmp)
         mesh = bpy.data.meshes.new(name)
         bm.to_mesh(mesh)
+        if any(m is not None for m in materials):
+            for m in materials:
+                mesh.materials.append(m)
     finally:
         bm.free()
     return mesh
@@ -565,7 +586,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                                        samples=args.samples, threshold=args.threshold,
                                        robust=not args.no_robust, hide_source=True,
                                        bridge=args.bridge, thin_parts=args.thin_parts,
-                                       min_piece=args.min_piece, keep_largest=args.keep_largest)
+                                       min_piece=args.min_piece, keep_largest=args.keep_largest,
+                                       colours=args.colours)
     extra: list = []
     try:
         t_make = time.perf_counter() - t0
@@ -581,6 +603,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         for k in ("plain", "circle", "square"):
             for f in ("count", "min", "max"):
                 row[f"{k}_{f}"] = st[k][f]
+        make_info = json.loads(obj.nonogram.make_info)
+        row["palette"] = " ".join(make_info.get("palette", []))
         log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled"
             + (f" in {row['pieces']} pieces" if row.get("pieces", 1) != 1 else "")
             + f", {st['lines']} lines ({t_make:.2f} s)")
@@ -628,8 +652,10 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                         "robust": not args.no_robust, "time_limit": args.time_limit,
                         "linesolver": args.linesolver, "bridge": args.bridge,
                         "thin_parts": args.thin_parts, "min_piece": args.min_piece,
-                        "keep_largest": args.keep_largest,
+                        "keep_largest": args.keep_largest, "colours": args.colours,
                         "slice": {axis: layers for axis, layers in args.slice}},
+            "colours": {"palette": make_info.get("palette", []),
+                        "notes": make_info.get("colour_notes", [])},
             "skipped_objects": row.get("skipped_objects", ""),
             "voxels": {"shape": list(vox.grid.shape), "filled": row["filled"],
                        "origin": vox.origin, "voxel_size": vox.voxel_size,
@@ -644,7 +670,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         if args.render:
             png = base + ".png"
             t = time.perf_counter()
-            scene_api.set_view(obj, args.render.upper())
+            scene_api.set_view(obj, "REVEAL" if args.render == "solved" else args.render.upper())
             extra = render_png(png, vox, args.render_size, args.render_samples)
             row["png_file"] = os.path.relpath(png, out)
             log(f"  {name} @ {resolution}: rendered {png} ({time.perf_counter() - t:.1f} s)")

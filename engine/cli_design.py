@@ -49,6 +49,10 @@ def _parser() -> argparse.ArgumentParser:
                     help="current: keep the clues the input already hides hidden")
     ap.add_argument("--resolution", type=int, default=24, metavar="N",
                     help="voxels along the longest side when INPUT is a mesh (default 24)")
+    ap.add_argument("--colours", type=int, default=None, metavar="K",
+                    help="keep the model's colours for the reveal, reduced to K colours (1..256): "
+                         "captured from a mesh's materials/textures/vertex colours, or a coloured "
+                         "puzzle's palette reduced")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
     ap.add_argument("--puzzle-colours", type=int, default=1, metavar="K",
                     help="make a colour puzzle of K colours from the input's reveal colours (palette "
@@ -56,14 +60,19 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _load(path: str, resolution: int):
+def _load(path: str, resolution: int, colours=None, notes=None):
     from .puzzlefile import load_puzzle
     base = path.split("#")[0].lower()
     if base.endswith(MESH_EXTENSIONS):
         from .clues import puzzle_from_grid
+        from .meshcolour import load_mesh_colours, reveal_colours
         from .meshio import load_mesh
         from .voxelize import MAKE_PIECE_DEFAULTS, voxelize
-        v, t = load_mesh(path)
+        if colours is not None:
+            mc = load_mesh_colours(path)
+            v, t = mc.vertices, mc.triangles
+        else:
+            v, t = load_mesh(path)
         r = voxelize(v, t, resolution=resolution, samples=1, threshold=0.5, robust=True, fit=True,
                      **MAKE_PIECE_DEFAULTS)
         if r.diagnostics.get("size_note"):
@@ -71,8 +80,17 @@ def _load(path: str, resolution: int):
         if not r.grid.any():
             raise ValueError(f"{path}: no voxel is filled at resolution {resolution}")
         name = os.path.splitext(os.path.basename(path))[0]
-        return puzzle_from_grid(r.grid, name=f"{name}-{resolution}")
-    return load_puzzle(path)
+        p = puzzle_from_grid(r.grid, name=f"{name}-{resolution}")
+        if colours is not None:
+            p.palette, p.colours, cap = reveal_colours(mc, r.grid, r.origin, r.voxel_size, colours)
+            if notes is not None:
+                notes.extend(mc.notes + cap.fallbacks)
+        return p
+    p = load_puzzle(path)
+    if colours is not None:
+        from .palette import reduce_puzzle_palette
+        p.palette, p.colours = reduce_puzzle_palette(p, colours)
+    return p
 
 
 class _Progress:
@@ -111,8 +129,9 @@ def main(argv) -> int:
     from .meshio import MeshFileError
     from .puzzlefile import PuzzleFileError, save_puzzle
     from .voxelize import VoxelizeError
+    notes: list = []
     try:
-        src = _load(args.input, args.resolution)
+        src = _load(args.input, args.resolution, args.colours, notes)
     except (PuzzleFileError, MeshFileError, VoxelizeError, OSError, ValueError) as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2
@@ -148,6 +167,10 @@ def main(argv) -> int:
         d = r.to_dict()
         d["output"] = args.output
         d["compile_s"] = round(compile_s, 4)
+        if r.puzzle.palette is not None:
+            from .colourspace import to_hex
+            d["palette"] = to_hex(r.puzzle.palette)
+            d["colour_notes"] = notes
         print(json.dumps(d))
     else:
         p = r.puzzle
@@ -160,6 +183,11 @@ def main(argv) -> int:
               + ("" if r.reproducible else " (cut short: not reproducible by its seed)"))
         if r.message:
             print(r.message)
+        if r.puzzle.palette is not None:
+            from .palette import describe
+            print(f"palette: {describe(r.puzzle.palette)}")
+            for note in notes:
+                print(f"colours: {note}")
         print(f"compile (numba, before the design): {compile_s:.2f} s")
         print(f"wrote {args.output}")
     return 0

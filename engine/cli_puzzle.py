@@ -46,6 +46,8 @@ def _convert_parser():
     p.add_argument("input", metavar="IN", help="input puzzle file; FILE#N picks puzzle N")
     p.add_argument("output", metavar="OUT",
                    help="output file: .json .non .nin (one puzzle), .nonpack .txt (several), optionally .gz")
+    p.add_argument("--colours", type=int, default=None, metavar="K",
+                   help="reduce the reveal palette of coloured puzzles to K colours (1..256)")
     return p
 
 
@@ -85,6 +87,14 @@ def cmd_stats(args) -> int:
 
 def cmd_convert(args) -> int:
     puzzles = load_puzzles(args.input)
+    if args.colours is not None:
+        from .palette import PaletteError, describe, reduce_puzzle_palette
+        for p in puzzles:
+            try:
+                p.palette, p.colours = reduce_puzzle_palette(p, args.colours)
+            except PaletteError as e:
+                raise PuzzleFileError(f"{args.input}: {p.name or 'puzzle'}: {e}") from None
+            sys.stderr.write(f"{p.name or args.input}: palette {describe(p.palette)}\n")
     save_puzzles(puzzles, args.output)
     n = len(puzzles)
     sys.stderr.write(f"wrote {n} puzzle{'s' if n != 1 else ''} to {args.output}\n")

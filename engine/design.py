@@ -157,6 +157,7 @@ def _full_puzzle(puzzle_or_grid):
         grid = np.asarray(p.solution, bool).reshape(p.grid_shape())
         full = puzzle_from_grid(grid, name=p.name)
         full.meta = dict(p.meta)
+        full.palette, full.colours = p.palette, p.colours  # the reveal's colours stay
         return full, p.clue_kind == KIND_NONE
     grid = np.asarray(puzzle_or_grid)
     if grid.ndim not in (2, 3) or grid.size == 0:

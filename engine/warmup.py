@@ -75,6 +75,26 @@ def _voxelizer():
     voxelize(v, t, resolution=6, thin_parts=True, bridge=True, min_piece=2, keep_largest=True)
 
 
+def _colour_capture():
+    """Make with colours: the capture (both nearest-triangle passes, image, corner and constant
+    sources, the interior fill) and the palette."""
+    from .colour import Source, capture_colours, nearest_surface
+    from .palette import grid_palette
+    from .voxelize import voxelize
+    v, t = _cube_mesh()
+    r = voxelize(v, t, resolution=4)
+    m = len(t)
+    uvs = np.zeros((m, 3, 2))
+    img = np.ones((2, 2, 3), np.float32)
+    cap = capture_colours(r.grid, r.origin, r.voxel_size, v, t,
+                          tri_material=np.arange(m) % 4,
+                          sources=[Source(), Source(image=0), Source(image=0, closest=True),
+                                   Source(corners=True)],
+                          uvs=uvs, corner_colours=np.ones((m, 3, 3)), images=[img])
+    nearest_surface(np.zeros((1, 3)), v, t)
+    grid_palette(r.grid, cap.colours, 2)
+
+
 def _blob(hidden_every=3):
     from .blobs import blob_grid
     from .clues import puzzle_from_grid
@@ -194,7 +214,7 @@ def _masks():
 
 
 PARTS = {
-    "make": [("voxelizer", _voxelizer)],
+    "make": [("voxelizer", _voxelizer), ("colour capture", _colour_capture)],
     "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
               ("probing and search", lambda: _probing("dp")), ("SAT encoding", _sat_encoding),
               ("local search", _walking)],

@@ -140,7 +140,7 @@ class NONOGRAM_PT_view(_NonogramPanel, bpy.types.Panel):
         obj = _active_nonogram(context)
         view = scene_mod.current_view(obj)
         row = layout.row(align=True)
-        for ident, text in (('DESIGNER', "Designer"), ('PLAYER', "Player")):
+        for ident, text in (('DESIGNER', "Designer"), ('PLAYER', "Player"), ('REVEAL', "Reveal")):
             row.operator("nonogram.set_view", text=text, depress=view == ident).view = ident
         mod = scene_mod.find_player_modifier(obj)
         if view != 'PLAYER':

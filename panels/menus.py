@@ -32,6 +32,8 @@ class NONOGRAM_MT_object(bpy.types.Menu):
         layout.operator("nonogram.set_view", text="Player's View", icon='VIEW3D').view = 'PLAYER'
         layout.operator("nonogram.set_view", text="Designer's View",
                         icon='MESH_GRID').view = 'DESIGNER'
+        layout.operator("nonogram.set_view", text="Reveal", icon='SHADING_RENDERED').view = 'REVEAL'
+        layout.operator("nonogram.merge_colours", icon='AUTOMERGE_ON')
         layout.separator()
         layout.operator("nonogram.import_puzzle", text="Import Puzzle…", icon='IMPORT')
         layout.operator("nonogram.export_puzzle", text="Export Puzzle…", icon='EXPORT')

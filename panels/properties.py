@@ -7,7 +7,8 @@ data lives in the point mesh's attributes, never here.
 from typing import Any, cast
 
 import bpy
-from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty,
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty,
+                       FloatVectorProperty, IntProperty,
                        IntVectorProperty, PointerProperty, StringProperty)
 
 # The add-on's package, whose name is its preferences' bl_idname (as in operators/runtime.py;
@@ -110,6 +111,10 @@ class MakeOptions:
     keep_largest: BoolProperty(
         name="Largest Piece Only", default=False,
         description="Keep only the largest connected piece of voxels")
+    colours: IntProperty(
+        name="Colours", default=6, min=1, max=256, soft_max=32,
+        description="Keep the model's colours for the reveal, reduced to this many (1: plain "
+                    "cubes, no colours)")
 
     @staticmethod
     def draw_options(layout, data):
@@ -125,6 +130,7 @@ class MakeOptions:
         col.prop(data, "thin_parts")
         col.prop(data, "min_piece")
         col.prop(data, "keep_largest")
+        layout.prop(data, "colours")
         layout.prop(data, "hide_source")
 
 
@@ -191,6 +197,18 @@ class NONOGRAM_PG_source(bpy.types.PropertyGroup):
     hid_render: BoolProperty(options={'HIDDEN'})  # Make switched its render visibility off
 
 
+def _palette_changed(self, context):
+    # the cubes follow an edited palette entry (lazy import: operators import this module)
+    from ..operators.scene.colours import palette_entry_changed
+    palette_entry_changed(self.id_data)
+
+
+class NONOGRAM_PG_colour(bpy.types.PropertyGroup):
+    colour: FloatVectorProperty(name="Colour", subtype='COLOR_GAMMA', size=3, min=0.0, max=1.0,
+                                default=(1.0, 1.0, 1.0), update=_palette_changed,
+                                description="A palette entry (sRGB): the cubes of this colour follow")
+
+
 CLUE_LAYER_AXES = [
     ('ALL', "All", "Every clue, floating before the +X, -Y and +Z faces (a cloud at large sizes)"),
     ('X', "X", "The clues of one layer across X; the layers in front of it are cut away"),
@@ -229,6 +247,9 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
                            options={'HIDDEN'})
     check: StringProperty(name="Check", description="The live check of the puzzle as the "
                                                     "player gets it (JSON)", options={'HIDDEN'})
+    palette: CollectionProperty(type=NONOGRAM_PG_colour, options={'HIDDEN'})
+    reveal: BoolProperty(name="Reveal", default=False, options={'HIDDEN'},
+                         description="Show the finished model in its colours")
     # The designer's view shows the clues of one layer at a time (operators/scene/layers.py).
     clue_layer_axis: EnumProperty(name="Clue Layer", items=CLUE_LAYER_AXES, default='Z',
                                   update=_clue_layer_changed,
@@ -237,7 +258,8 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
                             description="The layer whose clues the designer's view shows")
 
 
-_classes = (NONOGRAM_PG_design, NONOGRAM_PG_settings, NONOGRAM_PG_source, NONOGRAM_PG_object)
+_classes = (NONOGRAM_PG_design, NONOGRAM_PG_settings, NONOGRAM_PG_source, NONOGRAM_PG_colour,
+            NONOGRAM_PG_object)
 # cast: the stubs declare register_classes_factory as returning None.
 _register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(_classes))
 

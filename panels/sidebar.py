@@ -255,9 +255,10 @@ class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
 
 
 from . import design  # noqa: E402  (design's panels share _Sidebar above)
+from . import colours  # noqa: E402
 
 # Registration order is the order in the sidebar: Design and View come below Solve.
 classes = (NONOGRAM_PT_make_presets, NONOGRAM_PT_solve_presets, NONOGRAM_PT_make, NONOGRAM_PT_solve,
-           *design.classes, NONOGRAM_PT_compare, NONOGRAM_PT_file)
+           *design.classes, *colours.classes, NONOGRAM_PT_compare, NONOGRAM_PT_file)
 # cast: the stubs declare register_classes_factory as returning None.
 register, unregister = cast(Any, bpy.utils.register_classes_factory(classes))

@@ -1,7 +1,7 @@
 """Names, cell states and limits shared by the scene-building modules, and the user-facing error."""
 
 TAG = "nonogram3d"              # ID property on node groups/materials this add-on made
-GN_VERSION = 3                  # bump when the node groups change, so old files get new groups
+GN_VERSION = 5                  # bump when the node groups change, so old files get new groups
 VOXEL_GROUP = "Nonogram Voxels"
 LABEL_GROUP = "Nonogram Clues"
 PLAYER_GROUP = "Nonogram Player"

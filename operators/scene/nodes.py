@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import bpy
 
-from .common import CELL_COLOURS, EMPTY, LABEL_GROUP, UNKNOWN, VOXEL_GROUP
+from .common import CELL_COLOURS, EMPTY, FILLED, LABEL_GROUP, UNKNOWN, VOXEL_GROUP
 from .materials import new_node, own_colours, socket, tag_id, tagged, voxel_material
 
 
@@ -77,12 +77,38 @@ def voxel_group(colours=None):
     # The designer's clue layer: the layers between it and the camera are cut away.
     selection = _boolean(ng, 'AND', selection, _not_cut_by_layer(ng, _layer_inputs(ng, gin)))
 
+    # Reveal: the solution's cubes, all shown as filled (in their colours when they have one)
+    reveal = ng.interface.new_socket("Reveal", in_out='INPUT', socket_type='NodeSocketBool')
+    reveal.description = "Show the finished model (the solution) in its colours"
+    rsel = new_node(ng, "GeometryNodeSwitch")
+    rsel.input_type = 'BOOLEAN'
+    links.new(gin.outputs["Reveal"], rsel.inputs["Switch"])
+    links.new(selection, rsel.inputs["False"])
+    links.new(_named(ng, "solution", 'BOOLEAN'), rsel.inputs["True"])
+    selection = rsel.outputs[0]
+    rstate = new_node(ng, "GeometryNodeSwitch")
+    rstate.input_type = 'INT'
+    links.new(gin.outputs["Reveal"], rstate.inputs["Switch"])
+    links.new(shown, rstate.inputs["False"])
+    rstate.inputs["True"].default_value = FILLED
+    shown = rstate.outputs[0]
+    # filled cubes of a coloured puzzle take their cell's colour (materials.voxel_material)
+    colour_on = _boolean(ng, 'AND', _compare(ng, 'INT', 'EQUAL', shown, FILLED),
+                         _named(ng, "coloured", 'BOOLEAN'))
+
     store = new_node(ng, "GeometryNodeStoreNamedAttribute")
     store.data_type = 'INT'
     store.domain = 'POINT'
     store.inputs["Name"].default_value = "shown_state"
     links.new(gin.outputs["Geometry"], store.inputs["Geometry"])
     links.new(shown, socket(store.inputs, "Value"))
+    store_colour = new_node(ng, "GeometryNodeStoreNamedAttribute")
+    store_colour.data_type = 'BOOLEAN'
+    store_colour.domain = 'POINT'
+    store_colour.inputs["Name"].default_value = "colour_on"
+    links.new(store.outputs["Geometry"], store_colour.inputs["Geometry"])
+    links.new(colour_on, socket(store_colour.inputs, "Value"))
+    store = store_colour
 
     cube = new_node(ng, "GeometryNodeMeshCube")
     links.new(gin.outputs["Cube Size"], cube.inputs["Size"])

@@ -24,7 +24,7 @@ from .common import CELL_COLOURS, PLAYER_GROUP, PLAYER_MATERIAL, TAG, LABEL_GROU
 from .materials import (instancer_attribute, mix_colour, new_material, new_node, own_colours, socket,
                         tagged)
 from .nodes import (_boolean, _compare, _named, _new_group, collection_instances,
-                    set_modifier_input)
+                    get_modifier_input, set_modifier_input)
 from .store import cells_mesh, n_lines, props
 
 PLAYER_MODIFIER = "Nonogram Player"
@@ -347,26 +347,40 @@ def player_modifier(obj: bpy.types.Object, style=None):
 
 def current_view(obj: bpy.types.Object) -> str:
     mod = _modifier(obj, PLAYER_GROUP)
-    return 'PLAYER' if mod is not None and mod.show_viewport else 'DESIGNER'
+    if mod is not None and mod.show_viewport:
+        return 'PLAYER'
+    vmod = _modifier(obj, VOXEL_GROUP)
+    try:
+        revealed = vmod is not None and bool(get_modifier_input(vmod, "Reveal"))
+    except KeyError:  # a voxel group made before the reveal
+        revealed = False
+    return 'REVEAL' if revealed else 'DESIGNER'
 
 
 def set_view(obj: bpy.types.Object, view: str) -> None:
     """'PLAYER': the block of cubes with face labels; 'DESIGNER': the solver's cells and the
-    clue labels beside the grid. Only modifier switches change: both stay built."""
-    if view not in ('PLAYER', 'DESIGNER'):
+    clue labels beside the grid; 'REVEAL': the finished model in its colours, no labels. Only
+    modifier switches change: all stay built."""
+    if view not in ('PLAYER', 'DESIGNER', 'REVEAL'):
         raise ValueError(view)
     player = view == 'PLAYER'
     pmod = player_modifier(obj) if player else _modifier(obj, PLAYER_GROUP)
     vmod = _modifier(obj, VOXEL_GROUP)
     if vmod is not None:
         vmod.show_viewport = vmod.show_render = not player
+        try:
+            set_modifier_input(vmod, "Reveal", view == 'REVEAL')
+        except KeyError:  # a voxel group made before the reveal
+            if view == 'REVEAL':
+                raise NonogramError("This nonogram was made before the reveal existed: make it "
+                                    "again to reveal it") from None
     if pmod is not None:
         pmod.show_viewport = pmod.show_render = player
     labels = props(obj).labels
     if labels is not None:
         lmod = _modifier(labels, LABEL_GROUP)
         if lmod is not None:
-            lmod.show_viewport = lmod.show_render = not player
+            lmod.show_viewport = lmod.show_render = view == 'DESIGNER'
     obj.update_tag()
 
 
