@@ -212,6 +212,7 @@ def nearest_near_triangles(slot, origin, vs, margin, verts, tris, out_tri, out_b
     dims = (X, Y, Z)
     lo = np.empty(3, np.int64)
     hi = np.empty(3, np.int64)
+    m2 = margin * margin
     for t in range(tris.shape[0]):
         a, b, c = tris[t, 0], tris[t, 1], tris[t, 2]
         for k in range(3):
@@ -220,6 +221,18 @@ def nearest_near_triangles(slot, origin, vs, margin, verts, tris, out_tri, out_b
             # voxel i's centre is origin + (i + 0.5) vs
             lo[k] = max(int(np.ceil((mn - margin - origin[k]) / vs - 0.5)), 0)
             hi[k] = min(int(np.floor((mx + margin - origin[k]) / vs - 0.5)), dims[k] - 1)
+        # the triangle's plane (unit normal): its distance bounds the triangle's from below, so a
+        # voxel whose plane distance clearly exceeds both the margin and its best so far is skipped
+        # (the slack keeps rounding from ever skipping a triangle that ties or wins)
+        e1x, e1y, e1z = verts[b, 0] - verts[a, 0], verts[b, 1] - verts[a, 1], verts[b, 2] - verts[a, 2]
+        e2x, e2y, e2z = verts[c, 0] - verts[a, 0], verts[c, 1] - verts[a, 1], verts[c, 2] - verts[a, 2]
+        nx = e1y * e2z - e1z * e2y
+        ny = e1z * e2x - e1x * e2z
+        nz = e1x * e2y - e1y * e2x
+        nn = np.sqrt(nx * nx + ny * ny + nz * nz)
+        use_plane = nn > 0.0 and np.isfinite(nn)
+        if use_plane:
+            nx, ny, nz = nx / nn, ny / nn, nz / nn
         for i in range(lo[0], hi[0] + 1):
             px = origin[0] + (i + 0.5) * vs
             for j in range(lo[1], hi[1] + 1):
@@ -229,6 +242,11 @@ def nearest_near_triangles(slot, origin, vs, margin, verts, tris, out_tri, out_b
                     if q < 0:
                         continue
                     pz = origin[2] + (k + 0.5) * vs
+                    if use_plane:
+                        h = ((px - verts[a, 0]) * nx + (py - verts[a, 1]) * ny
+                             + (pz - verts[a, 2]) * nz)
+                        if h * h > 1.000001 * min(out_d2[q], m2) + 1e-300:
+                            continue
                     d2, u, v, w = closest_point_triangle(
                         px, py, pz, verts[a, 0], verts[a, 1], verts[a, 2],
                         verts[b, 0], verts[b, 1], verts[b, 2], verts[c, 0], verts[c, 1], verts[c, 2])
