@@ -416,6 +416,49 @@ def nearest_feature(feature):
     return arg
 
 
+NO_SITE = 1 << 62  # squared distance of a voxel no site reaches (yet)
+
+
+@njit
+def _envelope_int(f, n, arg_in, d_out, arg_out, v, num, den):
+    """``_envelope`` on integer squared distances (``NO_SITE``: none), in exact integer
+    arithmetic: the parabolas' crossings are kept as fractions num/den and compared by cross
+    multiplication, so no division (and no rounding) is needed."""
+    k = -1
+    for q in range(n):
+        fq = f[q]
+        if fq >= NO_SITE:
+            continue
+        sn = 0
+        sd = 1
+        while k >= 0:
+            p = v[k]
+            sn = (fq + q * q) - (f[p] + p * p)
+            sd = 2 * (q - p)
+            # pop p when the new crossing is at or before p's own (k = 0: -inf, never)
+            if k > 0 and sn * den[k] <= num[k] * sd:
+                k -= 1
+            else:
+                break
+        k += 1
+        v[k] = q
+        num[k] = sn
+        den[k] = sd
+    if k < 0:
+        for q in range(n):
+            d_out[q] = NO_SITE
+            arg_out[q] = -1
+        return
+    j = 0
+    for q in range(n):
+        # advance while the next crossing lies before q
+        while j < k and num[j + 1] < q * den[j + 1]:
+            j += 1
+        p = v[j]
+        d_out[q] = (q - p) * (q - p) + f[p]
+        arg_out[q] = arg_in[p]
+
+
 @njit
 def fill_interior(grid, surface, colours):
     """Give every filled voxel that is not on the surface the colour of a nearest surface voxel
@@ -426,7 +469,7 @@ def fill_interior(grid, surface, colours):
     instead of storing the site.  Returns how many voxels were filled."""
     X, Y, Z = grid.shape
     n = max(X, max(Y, Z))
-    d = np.empty((X, Y, Z), np.float64)
+    d = np.empty((X, Y, Z), np.int64)
     arg = np.empty((X, Y, Z), np.int64)
     last = np.full((Y, Z), -1, np.int64)
     for x in range(X):
@@ -439,7 +482,7 @@ def fill_interior(grid, surface, colours):
                     d[x, y, z] = (x - p) * (x - p)
                     arg[x, y, z] = (p * Y + y) * Z + z
                 else:
-                    d[x, y, z] = np.inf
+                    d[x, y, z] = NO_SITE
                     arg[x, y, z] = -1
     last[:, :] = -1
     for x in range(X - 1, -1, -1):
@@ -453,18 +496,19 @@ def fill_interior(grid, surface, colours):
                     if dd < d[x, y, z]:  # ties keep the lower site, as the envelope does
                         d[x, y, z] = dd
                         arg[x, y, z] = (p * Y + y) * Z + z
-    f = np.empty(n, np.float64)
+    f = np.empty(n, np.int64)
     a_in = np.empty(n, np.int64)
-    d_o = np.empty(n, np.float64)
+    d_o = np.empty(n, np.int64)
     a_o = np.empty(n, np.int64)
     v = np.empty(n, np.int64)
-    zb = np.empty(n + 1, np.float64)
+    num = np.empty(n + 1, np.int64)
+    den = np.empty(n + 1, np.int64)
     for x in range(X):
         for z in range(Z):
             for y in range(Y):
                 f[y] = d[x, y, z]
                 a_in[y] = arg[x, y, z]
-            _envelope(f, Y, a_in, d_o, a_o, v, zb)
+            _envelope_int(f, Y, a_in, d_o, a_o, v, num, den)
             for y in range(Y):
                 d[x, y, z] = d_o[y]
                 arg[x, y, z] = a_o[y]
@@ -479,7 +523,7 @@ def fill_interior(grid, surface, colours):
                     break
             if not need:
                 continue
-            _envelope(d[x, y], Z, arg[x, y], d_o, a_o, v, zb)
+            _envelope_int(d[x, y], Z, arg[x, y], d_o, a_o, v, num, den)
             for z in range(Z):
                 if grid[x, y, z] and not surface[x, y, z] and a_o[z] >= 0:
                     src = a_o[z]
