@@ -343,6 +343,25 @@ def surface_mask(grid, out):
 
 
 @njit
+def surface_slots(surface, slot, idx):
+    """``idx`` = np.argwhere(surface) (rows in C order) and ``slot`` = each True voxel's row in
+    it, -1 elsewhere, in one pass without temporaries."""
+    X, Y, Z = surface.shape
+    n = 0
+    for x in range(X):
+        for y in range(Y):
+            for z in range(Z):
+                if surface[x, y, z]:
+                    slot[x, y, z] = n
+                    idx[n, 0] = x
+                    idx[n, 1] = y
+                    idx[n, 2] = z
+                    n += 1
+                else:
+                    slot[x, y, z] = -1
+
+
+@njit
 def _envelope(f, n, arg_in, d_out, arg_out, v, zb):
     """1D squared-distance transform of f[0:n] (inf = no feature), carrying the feature ids."""
     k = -1
@@ -624,14 +643,15 @@ def nearest_surface(points, vertices, triangles, cell=None):
     return out_tri, out_bary, out_d2
 
 
-def _nearest_for_voxels(surface, idx, origin, vs, verts, tris):
+def _nearest_for_voxels(surface, idx, origin, vs, verts, tris, slot=None):
     """Nearest triangle of each surface voxel (rows of ``idx``): triangle by triangle within a
     voxel (most surface voxels' centres are that close to the surface), then the bucket search
     for the rest.  Both measure with the same kernel and break ties alike, so the answer is
     the one the bucket search alone would give."""
     n = len(idx)
-    slot = np.full(surface.shape, -1, np.int64)
-    slot[tuple(idx.T)] = np.arange(n)
+    if slot is None:
+        slot = np.full(surface.shape, -1, np.int64)
+        slot[tuple(idx.T)] = np.arange(n)
     tri = np.full(n, -1, np.int64)
     bary = np.zeros((n, 3))
     d2 = np.full(n, np.inf)
@@ -694,16 +714,18 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
     pixels, offs, ws, hs = _pack_images(images)
 
     surface = np.empty(grid.shape, np.bool_)
-    surface_mask(grid, surface)
+    n_surface = surface_mask(grid, surface)
     colours = np.zeros(grid.shape + (3,), np.float32)
     triangle = np.full(grid.shape, -1, np.int64)
     if not grid.any():
         return Capture(colours, surface, triangle, notes, time.perf_counter() - t0)
     if m == 0:
         raise ColourError("the mesh has no triangles to take colours from")
-    idx = np.argwhere(surface)
+    slot = np.empty(grid.shape, np.int64)
+    idx = np.empty((n_surface, 3), np.int64)
+    surface_slots(surface, slot, idx)
     tri, bary = _nearest_for_voxels(surface, idx, np.asarray(origin, np.float64),
-                                    float(voxel_size), verts, tris)
+                                    float(voxel_size), verts, tris, slot)
     col = np.zeros((len(idx), 3), np.float64)
     fell = np.zeros(len(idx), np.bool_)
     closest = np.array([bool(getattr(s, "closest", False)) for s in (sources or [Source()])])

@@ -158,6 +158,18 @@ def test_fill_interior_takes_a_nearest_surface_voxel(seed):
     np.testing.assert_array_equal(colours[~inner], before[~inner])
 
 
+def test_surface_slots_match_argwhere():
+    rng = np.random.default_rng(5)
+    surface = rng.random((5, 4, 6)) < 0.3
+    slot = np.empty(surface.shape, np.int64)
+    idx = np.empty((int(surface.sum()), 3), np.int64)
+    colour.surface_slots(surface, slot, idx)
+    np.testing.assert_array_equal(idx, np.argwhere(surface))
+    want = np.full(surface.shape, -1)
+    want[tuple(idx.T)] = np.arange(len(idx))
+    np.testing.assert_array_equal(slot, want)
+
+
 def test_nearest_feature_without_features():
     assert (colour.nearest_feature(np.zeros((3, 2, 4), bool)) == -1).all()
 
