@@ -879,7 +879,7 @@ def section_colour_capture(col) -> str:
               "kernel at 64³, and the capture's exact interior fill (a Euclidean feature transform over the "
               "whole grid, about 40 % of it) and the nearest-triangle pass for every surface voxel (about "
               "30 %) cost more than that."]
-    L += ["", "Before and after the speed-up of the capture (issue #23's follow-up; the same script, "
+    L += ["", ("Before and after the speed-up of the capture (issue #23's follow-up; the same script, "
           "best of 9 or 21, on the shared 2 cores at load 3.4-4.9, where single runs vary by 2x). "
           "Duck capture: before 18.4, 18.8, 26.3, 26.4 ms (make 7.2, 7.1, 11.1, 4.7 ms: 257-559 %); "
           "after 11.9, 12.1, 12.9, 11.1, 8.7, 17.1, 19.3, 19.7, 18.3 ms (make 4.6-10.9 ms: 167-344 %); "
@@ -894,7 +894,7 @@ def section_colour_capture(col) -> str:
           "exceeds their best. Nearest triangles are unchanged, bit for bit; an interior voxel equally "
           "near two surface voxels may now take the other one's colour (856 of 60,632 interior voxels "
           "of the duck at 64). A smaller first-pass margin (0.6-0.87 voxel) is slower: the bucket "
-          "search for the voxels it leaves costs more than it saves."]
+          "search for the voxels it leaves costs more than it saves.")]
     L += ["", f"Compiling or loading the kernels before the first capture: {col.get('compile_s', 0):.1f} s "
           "(not in the times above)."]
     return "\n".join(L) + "\n"
