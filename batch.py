@@ -153,7 +153,21 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
                          "index.html catalogue linking to them")
     ap.add_argument("--design-logic", choices=("line", "probe"), default="line",
                     help="logic the designed puzzle must be solvable with (default: line)")
+    ap.add_argument("--workers", type=int, default=0, metavar="N",
+                    help="run the jobs (one per model and resolution) in N worker processes at once; "
+                         "results as in a sequential run (docs/BATCH.md)")
+    ap.add_argument("--dask", action="store_true",
+                    help="run the jobs on a Dask LocalCluster of --workers processes (needs dask)")
+    ap.add_argument("--scheduler", metavar="ADDRESS",
+                    help="run the jobs on an existing Dask cluster (e.g. tcp://host:8786); its workers "
+                         "must see --out and the model files at the same paths")
+    ap.add_argument("--resume", action="store_true",
+                    help="skip the jobs whose outputs in --out are complete (from an earlier run)")
+    ap.add_argument("--job-name", help=argparse.SUPPRESS)  # a worker's model name (batchjobs.py)
     args = ap.parse_args(argv)
+    args.parser = ap  # batchjobs rebuilds the options each worker gets from it
+    if args.workers < 0:
+        ap.error("--workers must be 0 or more")
     if any(r < 1 for r in args.resolution):
         ap.error("resolutions must be positive")
     if args.min_piece < 0:
@@ -725,9 +739,13 @@ def write_summary(addon: Optional[Addon], out: str, rows: list) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.workers or args.dask or args.scheduler or args.resume:
+        return run_jobs(args)
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     models = expand_inputs(args.input)
+    if args.job_name:  # one job of a catalogue run: the name the whole catalogue gave the model
+        models = [(args.job_name, src) for _, src in models]
     rows: list = []
     failed = 0
     t_all = time.perf_counter()
@@ -792,6 +810,102 @@ def run(args: argparse.Namespace) -> int:
         log(f"catalogue: {write_catalogue(addon, out, rows)}")
     ok = len(rows) - failed
     log(f"done in {time.perf_counter() - t_all:.1f} s: {ok} ok, {failed} failed; summary: {summary}")
+    log(f"outputs in {out}")
+    return 1 if failed else 0
+
+
+def jobs_module() -> ModuleType:
+    """batchjobs.py beside this file (the package's, or loaded from the folder as a script)."""
+    package = globals().get("__package__")
+    if package:
+        return importlib.import_module(f"{package}.batchjobs")
+    name = "nonogram3d_batchjobs"
+    if name not in sys.modules:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batchjobs.py")
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise BatchError(f"cannot import {path}")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod  # Dask's pickling looks the module up by name
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+# Options the catalogue run handles itself; every other option goes to each job as given.
+_CATALOGUE_OPTIONS = {"help", "input", "resolution", "out", "workers", "dask", "scheduler", "resume",
+                      "job_name"}
+
+
+def worker_options(args: argparse.Namespace) -> list:
+    """The command-line options (besides input, resolution, out) that each job's batch gets."""
+    opts: list = []
+    for action in args.parser._actions:
+        if action.dest in _CATALOGUE_OPTIONS or not action.option_strings:
+            continue
+        value = getattr(args, action.dest, None)
+        if value == action.default:
+            continue
+        flag = action.option_strings[-1]
+        if action.nargs == 0:  # store_true/false/const: the flag itself
+            opts.append(flag)
+        elif isinstance(action, argparse._AppendAction):
+            for v in value:
+                opts += [flag, "=".join(map(str, v)) if isinstance(v, tuple) else str(v)]
+        elif isinstance(value, (list, tuple)):
+            opts += [flag] + [str(v) for v in value]
+        else:
+            opts += [flag, str(value)]
+    return opts
+
+
+def run_jobs(args: argparse.Namespace) -> int:
+    """The catalogue in worker processes or on Dask (batchjobs.py): one job per model and size."""
+    jobs_mod = jobs_module()
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    models = expand_inputs(args.input)
+    if args.dask or args.scheduler:
+        try:
+            jobs_mod._dask()
+        except jobs_mod.DaskMissing as e:
+            sys.stderr.write(f"{e}\n")
+            return 2
+    addon: Optional[Addon] = None
+    if args.export_html:  # the coordinator writes index.html over all jobs' pages
+        addon = Addon(addon_package())
+        try:
+            addon.webpage.template_text()
+        except addon.webpage.WebPageError as e:
+            sys.stderr.write(f"--export-html: {e}\n")
+            return 2
+    batch_py = os.path.abspath(__file__)
+    binary = bpy.app.binary_path  # '' for the bpy module: workers are this Python
+    launcher = [binary, "-b", "--python", batch_py] if binary else None
+    jobs = jobs_mod.make_jobs(models, args.resolution, args.design)
+    workers = args.workers or 1
+    log(f"{len(models)} model(s) x {len(args.resolution)} resolution(s) = {len(jobs)} job(s) -> {out}")
+    t_all = time.perf_counter()
+
+    def on_rows(rows: list) -> None:  # after every job, so a crash still leaves a summary
+        write_summary(None, out, rows)
+        if addon is not None:
+            write_catalogue(addon, out, rows)
+
+    try:
+        rows = jobs_mod.run_catalogue(jobs, out=out, launcher=launcher, batch_py=batch_py,
+                                      options=worker_options(args), workers=workers,
+                                      use_dask=args.dask, scheduler=args.scheduler,
+                                      resume=args.resume, log=log, on_rows=on_rows)
+    except KeyboardInterrupt:
+        log("interrupted: the finished jobs are in the summary; --resume runs the rest")
+        return 130
+    on_rows(rows)
+    summary = os.path.join(out, "summary.csv")
+    if addon is not None:
+        log(f"catalogue: {os.path.join(out, 'index.html')}")
+    failed = sum(1 for r in rows if r.get("status") != "ok")
+    log(f"done in {time.perf_counter() - t_all:.1f} s: {len(rows) - failed} ok, {failed} failed; "
+        f"summary: {summary}")
     log(f"outputs in {out}")
     return 1 if failed else 0
 

@@ -1,0 +1,308 @@
+"""Catalogue jobs: the batch's (model, resolution, band) jobs in worker processes or on Dask.
+
+batch.py parses the arguments and hands the jobs here. Every job runs as its own batch process
+(``python batch.py -- --input ONE --resolution ONE ...`` or ``blender -b --python batch.py -- ...``)
+that writes into a staging folder ``<out>/.jobs/<model>-<res>/``; when it ends, its files are
+moved into ``<out>`` and a marker ``<out>/.jobs/<model>-<res>.done.json`` records its summary rows,
+its files and a signature of its inputs and options. So:
+
+- results match a sequential run: the same file names, the same summary rows, in job order;
+- a worker that dies (killed, out of memory, a crash in Blender) leaves no half-moved output and
+  its job runs once more; a job that dies twice is an error row, never silently lost;
+- ``--resume`` skips the jobs whose marker matches and whose files all exist.
+
+Two drivers: a local pool (threads that each wait on one batch process; no dependency) and Dask
+(``dask.distributed``, optional: a ``LocalCluster`` or an existing scheduler). A Dask task only
+needs the Python standard library on the worker: this module is sent by value, and the worker
+runs the batch with its own Python (or ``NONOGRAM_WORKER_PYTHON`` / ``NONOGRAM_BATCH_PY``).
+
+This module never imports bpy: batch.py (which has it) gives it the command that starts a batch.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+JOBS_DIR = ".jobs"
+# Files every batch process writes for the whole run; the coordinator writes its own.
+RUN_FILES = ("summary.csv", "summary.json", "index.html")
+MAX_ATTEMPTS = 2  # a job whose worker dies runs once more, then is reported
+
+
+class JobCrashed(RuntimeError):
+    """The batch process of a job ended without its summary (killed, crashed)."""
+
+
+class DaskMissing(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Job:
+    index: int
+    name: str       # the model's name in the file names (as the sequential batch names it)
+    source: str     # file path or built-in name
+    resolution: int
+    band: str       # --design band ("" without --design): part of what the job makes
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}-{self.resolution}"
+
+
+def make_jobs(models: list, resolutions: list, band: Optional[str]) -> list:
+    """One job per (model, resolution, band), in the sequential batch's order."""
+    jobs = []
+    for name, src in models:
+        # Workers may start elsewhere (another folder, a Dask worker): give them absolute paths.
+        source = os.path.abspath(src) if src and os.path.exists(src) else (src or name)
+        for res in resolutions:
+            jobs.append(Job(len(jobs), name, source, int(res), band or ""))
+    return jobs
+
+
+def signature(job: Job, options: list) -> str:
+    """What a job's outputs depend on: the model file (size, time), its resolution and options."""
+    st = None
+    if os.path.isfile(job.source):
+        s = os.stat(job.source)
+        st = [s.st_size, int(s.st_mtime)]
+    text = json.dumps([job.name, job.source, st, job.resolution, job.band, options])
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def job_spec(job: Job, out: str, launcher: Optional[list], batch_py: str, options: list) -> dict:
+    """Everything a worker needs for a job, as plain data (sent to Dask workers)."""
+    return {"key": job.key, "name": job.name, "source": job.source, "resolution": job.resolution,
+            "out": os.path.abspath(out), "launcher": launcher, "batch_py": batch_py,
+            "options": list(options), "signature": signature(job, options)}
+
+
+def marker_path(out: str, key: str) -> str:
+    return os.path.join(out, JOBS_DIR, key + ".done.json")
+
+
+def complete_rows(spec: dict) -> Optional[list]:
+    """The rows of a finished job if its marker matches and its files exist, else None."""
+    try:
+        with open(marker_path(spec["out"], spec["key"]), encoding="utf-8") as fh:
+            done = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if done.get("signature") != spec["signature"]:
+        return None
+    if any(r.get("status") != "ok" for r in done.get("rows", [])) or not done.get("rows"):
+        return None  # a failed job runs again
+    if not all(os.path.isfile(os.path.join(spec["out"], f)) for f in done.get("files", [])):
+        return None
+    return done["rows"]
+
+
+def _command(spec: dict, stage: str) -> list:
+    launcher = spec.get("launcher")
+    if not launcher:
+        python = os.environ.get("NONOGRAM_WORKER_PYTHON", sys.executable)
+        launcher = [python, os.environ.get("NONOGRAM_BATCH_PY", spec["batch_py"])]
+    return list(launcher) + ["--", "--input", spec["source"], "--job-name", spec["name"],
+                             "--resolution", str(spec["resolution"]), "--out", stage] + spec["options"]
+
+
+def _tail(path: str, lines: int = 6) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return " | ".join(ln.strip() for ln in fh.read().splitlines()[-lines:] if ln.strip())
+    except OSError:
+        return ""
+
+
+def run_job(spec: dict) -> dict:
+    """Run one job's batch process and move its outputs into place (a Dask task; stdlib only).
+
+    Returns ``{"rows": [...], "seconds": s}``; raises JobCrashed when the process died.
+    """
+    out = spec["out"]
+    jobs_dir = os.path.join(out, JOBS_DIR)
+    stage = os.path.join(jobs_dir, spec["key"])
+    shutil.rmtree(stage, ignore_errors=True)
+    os.makedirs(stage)
+    log_path = os.path.join(jobs_dir, spec["key"] + ".log")
+    t0 = time.perf_counter()
+    with open(log_path, "w", encoding="utf-8") as log:
+        # Its own session: Esc/Ctrl+C of the coordinator is handled there, not in every worker.
+        rc = subprocess.call(_command(spec, stage), stdout=log, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL, start_new_session=True)
+    seconds = time.perf_counter() - t0
+    try:
+        with open(os.path.join(stage, "summary.json"), encoding="utf-8") as fh:
+            rows = json.load(fh)
+    except (OSError, ValueError):
+        rows = None
+    # 0: all rows ok, 1: a row failed (bad model: an answer, not a crash); anything else died.
+    if rc not in (0, 1) or not rows:
+        raise JobCrashed(f"{spec['key']}: batch process ended with status {rc}"
+                         + (f": {_tail(log_path)}" if _tail(log_path) else ""))
+    files = []
+    for entry in sorted(os.listdir(stage)):
+        src = os.path.join(stage, entry)
+        if entry in RUN_FILES or not os.path.isfile(src):
+            continue
+        os.replace(src, os.path.join(out, entry))
+        files.append(entry)
+    done = {"signature": spec["signature"], "rows": rows, "files": files, "seconds": seconds}
+    tmp = marker_path(out, spec["key"]) + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(done, fh, indent=1)
+    os.replace(tmp, marker_path(out, spec["key"]))  # the marker appears only once all is in place
+    shutil.rmtree(stage, ignore_errors=True)
+    return {"rows": rows, "seconds": seconds}
+
+
+def failed_rows(job: Job, error: str) -> list:
+    return [{"model": job.name, "input": job.source, "resolution": job.resolution,
+             "status": "error", "error": error}]
+
+
+class Progress:
+    """One progress line for the whole run (printed as jobs finish)."""
+
+    def __init__(self, total: int, log: Callable[[str], None]):
+        self.total, self.log = total, log
+        self.done = self.failed = 0
+        self.t0 = time.perf_counter()
+        self.lock = threading.Lock()
+
+    def finished(self, job: Job, rows: list, note: str = "") -> None:
+        with self.lock:
+            self.done += 1
+            bad = [r for r in rows if r.get("status") != "ok"]
+            self.failed += bool(bad)
+            what = "FAILED: " + str(bad[0].get("error", "")) if bad else "ok"
+            self.log(f"[{self.done}/{self.total}] {job.name} @ {job.resolution}: {what}{note}"
+                     f"  ({self.failed} failed, {time.perf_counter() - self.t0:.1f} s)")
+
+
+def _ordered(results: dict) -> list:
+    rows: list = []
+    for index in sorted(results):
+        rows += results[index]
+    return rows
+
+
+def run_local(jobs: list, specs: list, workers: int, progress: Progress, results: dict,
+              on_rows: Callable[[list], None]) -> None:
+    """Jobs in ``workers`` batch processes at once on this machine, into {job index: rows}."""
+    attempts = {job.index: 0 for job in jobs}
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        pending = {}
+        for job, spec in zip(jobs, specs):
+            attempts[job.index] += 1
+            pending[pool.submit(run_job, spec)] = (job, spec)
+        try:
+            while pending:
+                finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    job, spec = pending.pop(fut)
+                    try:
+                        res = fut.result()
+                    except Exception as e:  # the process died, or the output folder failed us
+                        if attempts[job.index] < MAX_ATTEMPTS:
+                            attempts[job.index] += 1
+                            progress.log(f"  {job.key}: {e}; running it again")
+                            pending[pool.submit(run_job, spec)] = (job, spec)
+                            continue
+                        res = {"rows": failed_rows(job, f"failed {MAX_ATTEMPTS} times: {e}")}
+                    results[job.index] = res["rows"]
+                    progress.finished(job, res["rows"])
+                    on_rows(_ordered(results))
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            raise
+
+
+def _dask():
+    try:
+        import dask  # noqa: F401
+        from dask import distributed
+    except ImportError as e:
+        raise DaskMissing("Dask is not installed: pip install 'dask[distributed]' "
+                          f"(or run without --dask/--scheduler) ({e})") from e
+    return dask, distributed
+
+
+def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], progress: Progress,
+             results: dict, on_rows: Callable[[list], None]) -> None:
+    """Jobs as Dask tasks on an existing scheduler, or on a LocalCluster of ``workers`` processes."""
+    dask, distributed = _dask()
+    import cloudpickle
+    # Workers need not have this module (nor the add-on) installed: the task travels by value.
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    # A worker that dies under a task counts once; the second death reports the task (KilledWorker).
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+        cluster: Any = None
+        if scheduler:
+            client = distributed.Client(scheduler, timeout=30)
+        else:
+            cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
+                                               processes=True, dashboard_address=None,
+                                               silence_logs=40)
+            client = distributed.Client(cluster)
+        try:
+            futures = {}
+            for job, spec in zip(jobs, specs):
+                # retries=1: a task that raised (its batch process died) runs once more.
+                fut = client.submit(run_job, spec, key=f"nonogram-{spec['key']}-{spec['signature'][:10]}",
+                                    retries=MAX_ATTEMPTS - 1, pure=False)
+                futures[fut] = job
+            for fut in distributed.as_completed(list(futures)):
+                job = futures[fut]
+                try:
+                    rows = fut.result()["rows"]
+                except Exception as e:
+                    rows = failed_rows(job, f"failed {MAX_ATTEMPTS} times: {type(e).__name__}: {e}")
+                results[job.index] = rows
+                progress.finished(job, rows)
+                on_rows(_ordered(results))
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def run_catalogue(jobs: list, *, out: str, launcher: Optional[list], batch_py: str, options: list,
+                  workers: int, use_dask: bool, scheduler: Optional[str], resume: bool,
+                  log: Callable[[str], None], on_rows: Callable[[list], None]) -> list:
+    """Run the jobs (skipping complete ones with ``resume``) and return all rows in job order."""
+    os.makedirs(os.path.join(out, JOBS_DIR), exist_ok=True)
+    specs = [job_spec(job, out, launcher, batch_py, options) for job in jobs]
+    results: dict = {}
+    todo_jobs, todo_specs = [], []
+    for job, spec in zip(jobs, specs):
+        rows = complete_rows(spec) if resume else None
+        if rows is not None:
+            results[job.index] = rows
+        else:
+            todo_jobs.append(job)
+            todo_specs.append(spec)
+    if resume:
+        log(f"--resume: {len(results)} of {len(jobs)} job(s) complete, {len(todo_jobs)} to run")
+    progress = Progress(len(todo_jobs), log)
+    if todo_jobs:
+        if use_dask or scheduler:
+            where = scheduler or f"a LocalCluster of {workers} worker process(es)"
+            log(f"{len(todo_jobs)} job(s) on Dask: {where}")
+            run_dask(todo_jobs, todo_specs, workers, scheduler, progress, results, on_rows)
+        else:
+            log(f"{len(todo_jobs)} job(s) in {workers} worker process(es)")
+            run_local(todo_jobs, todo_specs, workers, progress, results, on_rows)
+    return _ordered(results)
+
