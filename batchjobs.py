@@ -53,6 +53,7 @@ class Job:
     source: str     # file path or built-in name
     resolution: int
     band: str       # --design band ("" without --design): part of what the job makes
+    given: str = ""  # the input as given (the summary's ``input`` column, as a sequential run has it)
 
     @property
     def key(self) -> str:
@@ -66,7 +67,7 @@ def make_jobs(models: list, resolutions: list, band: Optional[str]) -> list:
         # Workers may start elsewhere (another folder, a Dask worker): give them absolute paths.
         source = os.path.abspath(src) if src and os.path.exists(src) else (src or name)
         for res in resolutions:
-            jobs.append(Job(len(jobs), name, source, int(res), band or ""))
+            jobs.append(Job(len(jobs), name, source, int(res), band or "", src))
     return jobs
 
 
@@ -190,6 +191,11 @@ class Progress:
                      f"  ({self.failed} failed, {time.perf_counter() - self.t0:.1f} s)")
 
 
+def _as_given(job: Job, rows: list) -> list:
+    """The worker saw an absolute path; the summary names the input as it was given."""
+    return [dict(r, input=job.given) if "input" in r else r for r in rows]
+
+
 def _ordered(results: dict) -> list:
     rows: list = []
     for index in sorted(results):
@@ -220,7 +226,7 @@ def run_local(jobs: list, specs: list, workers: int, progress: Progress, results
                             pending[pool.submit(run_job, spec)] = (job, spec)
                             continue
                         res = {"rows": failed_rows(job, f"failed {MAX_ATTEMPTS} times: {e}")}
-                    results[job.index] = res["rows"]
+                    results[job.index] = _as_given(job, res["rows"])
                     progress.finished(job, res["rows"])
                     on_rows(_ordered(results))
         except BaseException:
@@ -239,6 +245,22 @@ def _dask():
     return dask, distributed
 
 
+def _hide_main_file() -> Optional[str]:
+    """Keep multiprocessing's spawned Dask workers from running ``__main__`` (batch.py) again.
+
+    A spawned process re-imports the main script by its ``__file__``; batch.py imports bpy, which
+    fails there (and would cost seconds per worker). The workers need nothing from it: their tasks
+    arrive by value. Returns the path to put back afterwards, or None.
+    """
+    main = sys.modules.get("__main__")
+    if main is None or getattr(main, "__spec__", None) is not None:
+        return None
+    path = getattr(main, "__file__", None)
+    if path is not None:
+        del main.__file__
+    return path
+
+
 def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], progress: Progress,
              results: dict, on_rows: Callable[[list], None]) -> None:
     """Jobs as Dask tasks on an existing scheduler, or on a LocalCluster of ``workers`` processes."""
@@ -249,6 +271,7 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
     # A worker that dies under a task counts once; the second death reports the task (KilledWorker).
     with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
         cluster: Any = None
+        hidden_main = _hide_main_file() if not scheduler else None
         if scheduler:
             client = distributed.Client(scheduler, timeout=30)
         else:
@@ -257,10 +280,12 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
                                                silence_logs=40)
             client = distributed.Client(cluster)
         try:
+            # A local function: Dask's plain pickle would send run_job by name (not importable there).
+            task = lambda spec: run_job(spec)  # noqa: E731
             futures = {}
             for job, spec in zip(jobs, specs):
                 # retries=1: a task that raised (its batch process died) runs once more.
-                fut = client.submit(run_job, spec, key=f"nonogram-{spec['key']}-{spec['signature'][:10]}",
+                fut = client.submit(task, spec, key=f"nonogram-{spec['key']}-{spec['signature'][:10]}",
                                     retries=MAX_ATTEMPTS - 1, pure=False)
                 futures[fut] = job
             for fut in distributed.as_completed(list(futures)):
@@ -269,13 +294,15 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
                     rows = fut.result()["rows"]
                 except Exception as e:
                     rows = failed_rows(job, f"failed {MAX_ATTEMPTS} times: {type(e).__name__}: {e}")
-                results[job.index] = rows
+                results[job.index] = _as_given(job, rows)
                 progress.finished(job, rows)
                 on_rows(_ordered(results))
         finally:
             client.close()
             if cluster is not None:
                 cluster.close()
+            if hidden_main is not None:
+                sys.modules["__main__"].__file__ = hidden_main
 
 
 def run_catalogue(jobs: list, *, out: str, launcher: Optional[list], batch_py: str, options: list,
@@ -289,7 +316,7 @@ def run_catalogue(jobs: list, *, out: str, launcher: Optional[list], batch_py: s
     for job, spec in zip(jobs, specs):
         rows = complete_rows(spec) if resume else None
         if rows is not None:
-            results[job.index] = rows
+            results[job.index] = _as_given(job, rows)
         else:
             todo_jobs.append(job)
             todo_specs.append(spec)
