@@ -38,6 +38,21 @@ RUN_FILES = ("summary.csv", "summary.json", "index.html")
 MAX_ATTEMPTS = 2  # a job whose worker dies runs once more, then is reported
 
 
+# The batch processes this process started (the local pool's), to stop them on Ctrl+C.
+_RUNNING: set = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_running() -> None:
+    with _RUNNING_LOCK:
+        procs = list(_RUNNING)
+    for proc in procs:
+        try:
+            proc.kill()
+        except OSError:
+            pass
+
+
 class JobCrashed(RuntimeError):
     """The batch process of a job ended without its summary (killed, crashed)."""
 
@@ -139,8 +154,15 @@ def run_job(spec: dict) -> dict:
     t0 = time.perf_counter()
     with open(log_path, "w", encoding="utf-8") as log:
         # Its own session: Esc/Ctrl+C of the coordinator is handled there, not in every worker.
-        rc = subprocess.call(_command(spec, stage), stdout=log, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(_command(spec, stage), stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+        with _RUNNING_LOCK:
+            _RUNNING.add(proc)
+        try:
+            rc = proc.wait()
+        finally:
+            with _RUNNING_LOCK:
+                _RUNNING.discard(proc)
     seconds = time.perf_counter() - t0
     try:
         with open(os.path.join(stage, "summary.json"), encoding="utf-8") as fh:
@@ -229,15 +251,16 @@ def run_local(jobs: list, specs: list, workers: int, progress: Progress, results
                     results[job.index] = _as_given(job, res["rows"])
                     progress.finished(job, res["rows"])
                     on_rows(_ordered(results))
-        except BaseException:
+        except BaseException:  # Ctrl+C: stop the workers now, not after their jobs
             for fut in pending:
                 fut.cancel()
+            stop_running()
             raise
 
 
 def _dask():
     try:
-        import dask  # noqa: F401
+        import dask
         from dask import distributed
     except ImportError as e:
         raise DaskMissing("Dask is not installed: pip install 'dask[distributed]' "
@@ -281,7 +304,7 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
             client = distributed.Client(cluster)
         try:
             # A local function: Dask's plain pickle would send run_job by name (not importable there).
-            task = lambda spec: run_job(spec)  # noqa: E731
+            task = lambda spec: run_job(spec)
             futures = {}
             for job, spec in zip(jobs, specs):
                 # retries=1: a task that raised (its batch process died) runs once more.

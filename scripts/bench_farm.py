@@ -69,7 +69,7 @@ def dask_overhead(n_tasks: int = 200) -> dict:
     client = distributed.Client(cluster)
     startup = time.perf_counter() - t0
     try:
-        noop = lambda i: i  # noqa: E731
+        noop = lambda i: i
         client.gather(client.map(noop, range(10), pure=False))  # warm the connections
         t0 = time.perf_counter()
         client.gather(client.map(noop, range(n_tasks), pure=False))

@@ -6,7 +6,6 @@ Every run is a subprocess, as in test_batch.py; each job is a batch process of i
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
