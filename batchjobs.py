@@ -77,7 +77,7 @@ class Job:
 
 def make_jobs(models: list, resolutions: list, band: Optional[str]) -> list:
     """One job per (model, resolution, band), in the sequential batch's order."""
-    jobs = []
+    jobs: list = []
     for name, src in models:
         # Workers may start elsewhere (another folder, a Dask worker): give them absolute paths.
         source = os.path.abspath(src) if src and os.path.exists(src) else (src or name)
@@ -288,7 +288,7 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
              results: dict, on_rows: Callable[[list], None]) -> None:
     """Jobs as Dask tasks on an existing scheduler, or on a LocalCluster of ``workers`` processes."""
     dask, distributed = _dask()
-    import cloudpickle
+    import cloudpickle  # type: ignore[import-untyped]
     # Workers need not have this module (nor the add-on) installed: the task travels by value.
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     # A worker that dies under a task counts once; the second death reports the task (KilledWorker).
