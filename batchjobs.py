@@ -43,6 +43,15 @@ _RUNNING: set = set()
 _RUNNING_LOCK = threading.Lock()
 
 
+def _track(proc: Any, running: bool) -> None:
+    # Passed to run_job rather than used by it: a Dask task (sent by value) cannot carry a lock.
+    with _RUNNING_LOCK:
+        if running:
+            _RUNNING.add(proc)
+        else:
+            _RUNNING.discard(proc)
+
+
 def stop_running() -> None:
     with _RUNNING_LOCK:
         procs = list(_RUNNING)
@@ -140,7 +149,7 @@ def _tail(path: str, lines: int = 6) -> str:
         return ""
 
 
-def run_job(spec: dict) -> dict:
+def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None) -> dict:
     """Run one job's batch process and move its outputs into place (a Dask task; stdlib only).
 
     Returns ``{"rows": [...], "seconds": s}``; raises JobCrashed when the process died.
@@ -156,13 +165,13 @@ def run_job(spec: dict) -> dict:
         # Its own session: Esc/Ctrl+C of the coordinator is handled there, not in every worker.
         proc = subprocess.Popen(_command(spec, stage), stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
-        with _RUNNING_LOCK:
-            _RUNNING.add(proc)
+        if track is not None:
+            track(proc, True)
         try:
             rc = proc.wait()
         finally:
-            with _RUNNING_LOCK:
-                _RUNNING.discard(proc)
+            if track is not None:
+                track(proc, False)
     seconds = time.perf_counter() - t0
     try:
         with open(os.path.join(stage, "summary.json"), encoding="utf-8") as fh:
@@ -233,7 +242,7 @@ def run_local(jobs: list, specs: list, workers: int, progress: Progress, results
         pending = {}
         for job, spec in zip(jobs, specs):
             attempts[job.index] += 1
-            pending[pool.submit(run_job, spec)] = (job, spec)
+            pending[pool.submit(run_job, spec, _track)] = (job, spec)
         try:
             while pending:
                 finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
@@ -245,7 +254,7 @@ def run_local(jobs: list, specs: list, workers: int, progress: Progress, results
                         if attempts[job.index] < MAX_ATTEMPTS:
                             attempts[job.index] += 1
                             progress.log(f"  {job.key}: {e}; running it again")
-                            pending[pool.submit(run_job, spec)] = (job, spec)
+                            pending[pool.submit(run_job, spec, _track)] = (job, spec)
                             continue
                         res = {"rows": failed_rows(job, f"failed {MAX_ATTEMPTS} times: {e}")}
                     results[job.index] = _as_given(job, res["rows"])
