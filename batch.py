@@ -910,7 +910,42 @@ def run_jobs(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def serve() -> int:
+    """A catalogue's worker (``batch.py -- --serve``): runs job after job in this one process, so
+    Python, bpy, the add-on and the compiled kernels load once, not once per job.
+
+    Each stdin line is ``{"argv": [...], "log": path}``; the job's output (also Blender's own, at
+    the file-descriptor level) goes to that log, and one line ``{"rc": N}`` answers on stdout.
+    End of stdin ends the worker.
+    """
+    channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    saved = os.dup(1), os.dup(2)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        with open(request["log"], "a", encoding="utf-8") as log_file:
+            os.dup2(log_file.fileno(), 1)
+            os.dup2(log_file.fileno(), 2)
+            try:
+                rc = main(request["argv"])
+            except Exception:  # a bug, not a bad model: the coordinator runs the job again
+                traceback.print_exc()
+                rc = 3
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os.dup2(saved[0], 1)
+                os.dup2(saved[1], 2)
+        channel.write(json.dumps({"rc": rc}) + "\n")
+    return 0
+
+
 def main(argv: Optional[list] = None, prog: str = "batch.py") -> int:
+    if script_args(argv) == ["--serve"]:
+        return serve()
     try:
         args = parse_args(script_args(argv), prog=prog)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)

@@ -132,13 +132,65 @@ def complete_rows(spec: dict) -> Optional[list]:
     return done["rows"]
 
 
-def _command(spec: dict, stage: str) -> list:
+def _launcher(spec: dict) -> list:
     launcher = spec.get("launcher")
     if not launcher:
         python = os.environ.get("NONOGRAM_WORKER_PYTHON", sys.executable)
         launcher = [python, os.environ.get("NONOGRAM_BATCH_PY", spec["batch_py"])]
-    return list(launcher) + ["--", "--input", spec["source"], "--job-name", spec["name"],
-                             "--resolution", str(spec["resolution"]), "--out", stage] + spec["options"]
+    return list(launcher)
+
+
+def _job_argv(spec: dict, stage: str) -> list:
+    return ["--input", spec["source"], "--job-name", spec["name"], "--resolution", str(spec["resolution"]),
+            "--out", stage] + spec["options"]
+
+
+class Worker:
+    """One long-lived batch process (``batch.py -- --serve``) that runs the jobs it is given one
+    after another: Python, bpy, the add-on and the kernels load once per worker, not per job."""
+
+    def __init__(self, log_path: str, track: Optional[Callable[[Any, bool], None]] = None):
+        self.log_path, self.track = log_path, track
+        self.proc: Any = None
+
+    def run(self, spec: dict, stage: str, log_path: str) -> int:
+        """The job's exit status; negative (the signal) when the worker died under it."""
+        if self.proc is None or self.proc.poll() is not None:
+            with open(self.log_path, "a", encoding="utf-8") as err:
+                self.proc = subprocess.Popen(_launcher(spec) + ["--", "--serve"], stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE, stderr=err, text=True,
+                                             start_new_session=True)
+            if self.track is not None:
+                self.track(self.proc, True)
+        try:
+            self.proc.stdin.write(json.dumps({"argv": _job_argv(spec, stage), "log": log_path}) + "\n")
+            self.proc.stdin.flush()
+            answer = self.proc.stdout.readline()
+        except OSError:  # the worker died before it read the job
+            answer = ""
+        if answer.strip():
+            return int(json.loads(answer)["rc"])
+        rc = self.proc.wait()
+        self.close()
+        return rc if rc else -1
+
+    def close(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        try:
+            proc.stdin.close()
+            proc.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            proc.kill()
+            proc.wait()
+        for f in (proc.stdout,):
+            try:
+                f.close()
+            except OSError:
+                pass
+        if self.track is not None:
+            self.track(proc, False)
 
 
 def _tail(path: str, lines: int = 6) -> str:
@@ -149,8 +201,10 @@ def _tail(path: str, lines: int = 6) -> str:
         return ""
 
 
-def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None) -> dict:
-    """Run one job's batch process and move its outputs into place (a Dask task; stdlib only).
+def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None,
+            worker: Optional[Worker] = None) -> dict:
+    """Run one job (in ``worker``, else a batch process of its own) and move its outputs into
+    place. A Dask task: needs only the standard library.
 
     Returns ``{"rows": [...], "seconds": s}``; raises JobCrashed when the process died.
     """
@@ -161,9 +215,19 @@ def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None) -> 
     os.makedirs(stage)
     log_path = os.path.join(jobs_dir, spec["key"] + ".log")
     t0 = time.perf_counter()
+    open(log_path, "w", encoding="utf-8").close()
+    if worker is not None:
+        rc = worker.run(spec, stage, log_path)
+    else:
+        rc = _run_process(spec, stage, log_path, track)
+    seconds = time.perf_counter() - t0
+    return _collect(spec, stage, log_path, rc, seconds)
+
+
+def _run_process(spec: dict, stage: str, log_path: str, track: Optional[Callable[[Any, bool], None]]) -> int:
     with open(log_path, "w", encoding="utf-8") as log:
         # Its own session: Esc/Ctrl+C of the coordinator is handled there, not in every worker.
-        proc = subprocess.Popen(_command(spec, stage), stdout=log, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(_launcher(spec) + ["--"] + _job_argv(spec, stage), stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
         if track is not None:
             track(proc, True)
@@ -172,7 +236,11 @@ def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None) -> 
         finally:
             if track is not None:
                 track(proc, False)
-    seconds = time.perf_counter() - t0
+    return rc
+
+
+def _collect(spec: dict, stage: str, log_path: str, rc: int, seconds: float) -> dict:
+    out = spec["out"]
     try:
         with open(os.path.join(stage, "summary.json"), encoding="utf-8") as fh:
             rows = json.load(fh)
@@ -236,13 +304,30 @@ def _ordered(results: dict) -> list:
 
 def run_local(jobs: list, specs: list, workers: int, progress: Progress, results: dict,
               on_rows: Callable[[list], None]) -> None:
-    """Jobs in ``workers`` batch processes at once on this machine, into {job index: rows}."""
+    """Jobs in ``workers`` batch processes at once on this machine, into {job index: rows}.
+
+    Each pool thread keeps one worker process (``Worker``) and gives it job after job; a worker
+    that dies is replaced by a new one for the thread's next job.
+    """
     attempts = {job.index: 0 for job in jobs}
+    local = threading.local()
+    made: list = []
+    made_lock = threading.Lock()
+
+    def in_worker(spec: dict) -> dict:
+        worker = getattr(local, "worker", None)
+        if worker is None:
+            with made_lock:
+                worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"worker-{len(made) + 1}.log"), _track)
+                made.append(worker)
+            local.worker = worker
+        return run_job(spec, worker=worker)
+
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         pending = {}
         for job, spec in zip(jobs, specs):
             attempts[job.index] += 1
-            pending[pool.submit(run_job, spec, _track)] = (job, spec)
+            pending[pool.submit(in_worker, spec)] = (job, spec)
         try:
             while pending:
                 finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
@@ -254,7 +339,7 @@ def run_local(jobs: list, specs: list, workers: int, progress: Progress, results
                         if attempts[job.index] < MAX_ATTEMPTS:
                             attempts[job.index] += 1
                             progress.log(f"  {job.key}: {e}; running it again")
-                            pending[pool.submit(run_job, spec, _track)] = (job, spec)
+                            pending[pool.submit(in_worker, spec)] = (job, spec)
                             continue
                         res = {"rows": failed_rows(job, f"failed {MAX_ATTEMPTS} times: {e}")}
                     results[job.index] = _as_given(job, res["rows"])
@@ -265,6 +350,9 @@ def run_local(jobs: list, specs: list, workers: int, progress: Progress, results
                 fut.cancel()
             stop_running()
             raise
+        finally:
+            for worker in made:
+                worker.close()  # end of stdin: the worker process ends
 
 
 def _dask():
@@ -293,6 +381,20 @@ def _hide_main_file() -> Optional[str]:
     return path
 
 
+def _dask_task(spec: dict) -> dict:
+    """A job on a Dask worker, in a batch process that the Dask worker keeps for its next jobs."""
+    try:
+        from distributed import get_worker
+        host = get_worker()
+    except (ImportError, ValueError):
+        return run_job(spec)
+    worker = getattr(host, "_nonogram_batch_worker", None)
+    if worker is None:
+        worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"dask-worker-{os.getpid()}.log"))
+        host._nonogram_batch_worker = worker
+    return run_job(spec, worker=worker)
+
+
 def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], progress: Progress,
              results: dict, on_rows: Callable[[list], None]) -> None:
     """Jobs as Dask tasks on an existing scheduler, or on a LocalCluster of ``workers`` processes."""
@@ -313,7 +415,7 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
             client = distributed.Client(cluster)
         try:
             # A local function: Dask's plain pickle would send run_job by name (not importable there).
-            task = lambda spec: run_job(spec)
+            task = lambda spec: _dask_task(spec)
             futures = {}
             for job, spec in zip(jobs, specs):
                 # retries=1: a task that raised (its batch process died) runs once more.

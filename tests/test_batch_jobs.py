@@ -162,13 +162,18 @@ def test_killed_worker_loses_no_job_and_a_corrupt_model_fails_alone(models, tmp_
                     cmdline = child.cmdline()
                 except psutil.Error:
                     continue
-                if "--job-name" in cmdline and cmdline[cmdline.index("--job-name") + 1] == "suzanne":
-                    log = out / ".jobs" / "suzanne-8.log"
-                    # mid-job: the worker has started on the model
-                    if log.is_file() and "[1/1]" in log.read_text(errors="replace"):
-                        child.send_signal(signal.SIGKILL)
-                        killed = child.pid
-                        break
+                if "--serve" not in cmdline:
+                    continue
+                log = out / ".jobs" / "suzanne-8.log"
+                try:
+                    busy = any(f.path == str(log) for f in child.open_files())
+                except psutil.Error:
+                    continue
+                # mid-job: the worker writes the suzanne job's log and has started on the model
+                if busy and "[1/1]" in log.read_text(errors="replace"):
+                    child.send_signal(signal.SIGKILL)
+                    killed = child.pid
+                    break
             time.sleep(0.05)
         stdout, _ = proc.communicate(timeout=300)
     finally:
