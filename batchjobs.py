@@ -391,7 +391,7 @@ def _dask_task(spec: dict) -> dict:
     worker = getattr(host, "_nonogram_batch_worker", None)
     if worker is None:
         worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"dask-worker-{os.getpid()}.log"))
-        host._nonogram_batch_worker = worker
+        setattr(host, "_nonogram_batch_worker", worker)  # the Dask worker outlives this task
     return run_job(spec, worker=worker)
 
 

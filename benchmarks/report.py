@@ -88,8 +88,8 @@ def section_farm(farm) -> str:
     times = runs["workers1"]["job_s"]
     out += ["", f"Target: 2 workers ≥ 1.8× one worker: `--workers 2` {farm['speedup_workers2']}×, "
                 f"Dask LocalCluster {farm['speedup_dask2']}× (`--workers 2` vs the one-process sequential "
-                f"batch: {farm['speedup_workers2_vs_sequential']}×). Per job (its own batch process: Python "
-                f"and bpy start, import, voxelize, solve, write): median {sorted(times)[len(times) // 2]:.2f} s, "
+                f"batch: {farm['speedup_workers2_vs_sequential']}×). Per job (in a long-lived worker: import, "
+                f"voxelize, solve, write; a worker's start, ~3 s, counts in its first job): median {sorted(times)[len(times) // 2]:.2f} s, "
                 f"longest {model['longest_job_s']:.2f} s, sum {model['sum_job_s']:.1f} s. Dask: LocalCluster "
                 f"start {dask['startup_s']:.2f} s (not in the jobs), {dask['per_task_s'] * 1000:.2f} ms per "
                 f"task (round trip of {dask['tasks']} no-op tasks).", "",

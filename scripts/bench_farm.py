@@ -8,8 +8,8 @@ The catalogue: every model in ../shared/models plus the built-ins given by --ext
 three sizes: 24 jobs, no renders. The numba cache is warmed first (its compile time is reported
 apart) in a private temporary folder, so the runs time work, not compilation.
 
-Model of throughput: each job costs its time measured in the 1-worker run (its own batch process:
-Python/bpy start, import, voxelize, solve, write) plus the dispatch overhead per task measured on
+Model of throughput: each job costs its time measured in the 1-worker run (in a long-lived
+worker: import, voxelize, solve, write; the worker's start counts in its first job) plus the dispatch overhead per task measured on
 the Dask LocalCluster (no-op tasks); N workers take jobs in catalogue order as they free up (list
 scheduling), and the scheduler hands out one task at a time. Checked against the measured 2-worker
 runs, then predicted for 8/32/128 workers, for this catalogue and for one 100 times as long.
