@@ -2,7 +2,7 @@
 
 batch.py parses the arguments and hands the jobs here. Every job runs as its own batch process
 (``python batch.py -- --input ONE --resolution ONE ...`` or ``blender -b --python batch.py -- ...``)
-that writes into a staging folder ``<out>/.jobs/<model>-<res>/``; when it ends, its files are
+that writes into a staging folder ``<out>/.jobs/<model>-<res>.<attempt>/``; when it ends, its files are
 moved into ``<out>`` and a marker ``<out>/.jobs/<model>-<res>.done.json`` records its summary rows,
 its files and a signature of its inputs and options. So:
 
@@ -28,6 +28,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -210,8 +211,8 @@ def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None,
     """
     out = spec["out"]
     jobs_dir = os.path.join(out, JOBS_DIR)
-    stage = os.path.join(jobs_dir, spec["key"])
-    shutil.rmtree(stage, ignore_errors=True)
+    # A folder per attempt: the batch process of a Dask worker that died may still be writing.
+    stage = os.path.join(jobs_dir, f"{spec['key']}.{uuid.uuid4().hex[:12]}")
     os.makedirs(stage)
     log_path = os.path.join(jobs_dir, spec["key"] + ".log")
     t0 = time.perf_counter()

@@ -204,3 +204,41 @@ def test_worker_options_pass_through(models):
     again = batch.parse_args(["--input", "a.obj"] + opts)
     for key in ("solvers", "slice", "render", "no_robust", "time_limit", "design"):
         assert getattr(again, key) == getattr(args, key), key
+
+
+def test_dask_worker_killed_mid_job_loses_no_job(models, tmp_path):
+    """The Dask worker itself dies (with the batch process it kept): its task runs elsewhere."""
+    pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
+    psutil = pytest.importorskip("psutil")
+    out = tmp_path / "out"
+    cmd = [PY, "batch.py", "--", "--input", "suzanne", models["octa"], "--resolution", "8",
+           "--out", str(out), "--workers", "2", "--dask"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    killed = None
+    log = out / ".jobs" / "suzanne-8.log"
+    try:
+        deadline = time.monotonic() + 120
+        while killed is None and time.monotonic() < deadline and proc.poll() is None:
+            for child in psutil.Process(proc.pid).children(recursive=True):
+                try:
+                    if "--serve" not in child.cmdline():
+                        continue
+                    busy = any(f.path == str(log) for f in child.open_files())
+                    host = child.parent()
+                except psutil.Error:
+                    continue
+                if busy and host is not None and "[1/1]" in log.read_text(errors="replace"):
+                    host.send_signal(signal.SIGKILL)  # the Dask worker, not the batch process
+                    killed = host.pid
+                    break
+            time.sleep(0.05)
+        stdout, _ = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    print(stdout[-4000:])
+    assert killed is not None, "never saw the suzanne job's Dask worker at work"
+    assert proc.returncode == 0
+    rows = json.loads((out / "summary.json").read_text())
+    assert [(r["model"], r["status"]) for r in rows] == [("suzanne", "ok"), ("octa", "ok")]
+    assert (out / "suzanne-8.puzzle.json").is_file()
