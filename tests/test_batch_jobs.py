@@ -242,3 +242,13 @@ def test_dask_worker_killed_mid_job_loses_no_job(models, tmp_path):
     rows = json.loads((out / "summary.json").read_text())
     assert [(r["model"], r["status"]) for r in rows] == [("suzanne", "ok"), ("octa", "ok")]
     assert (out / "suzanne-8.puzzle.json").is_file()
+
+
+def test_dask_missing_is_a_clear_message(tmp_path):
+    code = ("import runpy, sys; sys.modules['dask'] = None; "
+            f"sys.argv = ['batch.py', '--', '--input', 'cube', '--dask', '--out', {str(tmp_path)!r}]; "
+            "runpy.run_path('batch.py', run_name='__main__')")
+    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Dask is not installed: pip install 'dask[distributed]'" in proc.stderr
+    assert not (tmp_path / "summary.csv").exists()
