@@ -33,6 +33,8 @@ import bpy
 
 PACKAGE_NAME = "nonogram3d"
 MODEL_EXTENSIONS = (".obj", ".ply", ".stl", ".glb", ".gltf", ".fbx")
+# The add-on's smallest resolution (panels/properties.py RESOLUTION_RANGE).
+MIN_RESOLUTION = 3
 BUILTINS = ("suzanne", "cube", "sphere", "icosphere", "cylinder", "cone")
 
 # The seed study's Table 5 solvers: CSV column prefix -> label used by engine.solve.compare.
@@ -54,7 +56,7 @@ CSV_COLUMNS = (
        # Connectivity of the answer (6-connected pieces unless said), before and after the
        # piece options, and the file's objects the batch left out.
        "pieces", "pieces_26", "single_cubes", "largest_piece", "pieces_before", "voxels_added",
-       "voxels_removed", "skipped_objects",
+       "voxels_removed", "skipped_objects", "palette",
        "warnings", "puzzle_file", "report_file", "blend_file", "png_file"]
     # --design: the designed puzzle (clues hidden), its hidden share and difficulty
     + ["design_target", "design_hidden", "design_hidden_pct", "design_score", "design_band",
@@ -89,6 +91,16 @@ def script_args(argv: Optional[list] = None) -> list:
     return sys.argv[1:]
 
 
+def _clue_layer_arg(text: str) -> tuple:
+    """'all' -> ('ALL', 0), 'x=5' -> ('X', 5): the argument of --clue-layer."""
+    if text.strip().lower() == "all":
+        return "ALL", 0
+    axis, layers = _slice_arg(text)
+    if layers < 0:
+        raise argparse.ArgumentTypeError(f"the layer must be 0 or more, not {text!r}")
+    return axis, layers
+
+
 def _slice_arg(text: str) -> tuple:
     """'z=3' -> ('Z', 3): the argument of --slice."""
     axis, sep, n = text.partition("=")
@@ -101,6 +113,10 @@ def _slice_arg(text: str) -> tuple:
         raise argparse.ArgumentTypeError(f"expected AXIS=N with AXIS x, y or z and N a whole number, "
                                          f"not {text!r}")
     return axis, layers
+
+
+# --thin-parts: (bridge, thin_parts) per mode, as the panel's Thin Parts options.
+THIN_PARTS_MODES = {"none": (False, False), "bridge": (True, False), "restore": (True, True)}
 
 
 def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
@@ -124,18 +140,29 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--threshold", type=float, default=0.5, help="filled fraction for a sampled voxel")
     ap.add_argument("--no-robust", action="store_true",
                     help="single-axis parity instead of the 3-axis vote (leaks on open meshes)")
-    ap.add_argument("--bridge", action="store_true",
-                    help="join loose pieces to the main one through voxels the mesh passes through")
-    ap.add_argument("--thin-parts", action="store_true",
-                    help="keep parts thinner than a voxel (one voxel thick) and join them on")
+    ap.add_argument("--thin-parts", nargs="?", choices=THIN_PARTS_MODES, const="restore",
+                    default="restore",
+                    help="parts thinner than a voxel: 'restore' keeps them one voxel thick and joins "
+                         "every loose piece on (the default, as in Make), 'bridge' only joins loose "
+                         "pieces through voxels the mesh passes through, 'none' keeps the plain fill")
+    ap.add_argument("--bridge", action="store_const", dest="thin_parts", const="bridge",
+                    help="the same as --thin-parts bridge")
     ap.add_argument("--min-piece", type=int, default=0, metavar="N",
                     help="drop pieces of fewer than N voxels (default: 0, keep all)")
     ap.add_argument("--keep-largest", action="store_true", help="keep only the largest piece")
+    ap.add_argument("--colours", type=int, default=1, metavar="K",
+                    help="keep the model's colours for the reveal, reduced to K colours (1..256; "
+                         "default 1: plain cubes)")
     ap.add_argument("--render", nargs="?", const="designer", default=None,
-                    choices=("player", "designer"),
+                    choices=("player", "designer", "solved"),
                     help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
-                         "with every clue beside them; the default) or the player's view (the block "
-                         "of cubes with the clues on their faces)")
+                         "cut at a middle layer, with its clues beside it; the default), the player's "
+                         "view (the block of cubes with the clues on their faces) or the solved model "
+                         "(the reveal, in its colours with --colours)")
+    ap.add_argument("--clue-layer", type=_clue_layer_arg, default=None, metavar="AXIS=N|all",
+                    help="the designer's view: show the clues of layer N across AXIS (x, y or z; the "
+                         "layers in front are cut away), or 'all' clues at once (default: the middle "
+                         "layer across the grid's shortest side)")
     ap.add_argument("--slice", action="append", default=[], type=_slice_arg, metavar="AXIS=N",
                     help="peel N layers of the player's view along AXIS (x, y or z) away, as the "
                          "player's slicer does: N > 0 from the high side, N < 0 from the low side "
@@ -165,13 +192,19 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
                     help="skip the jobs whose outputs in --out are complete (from an earlier run)")
     ap.add_argument("--job-name", help=argparse.SUPPRESS)  # a worker's model name (batchjobs.py)
     args = ap.parse_args(argv)
-    args.parser = ap  # batchjobs rebuilds the options each worker gets from it
+    # batchjobs rebuilds each worker's options from the parser and the values as parsed (before
+    # the post-processing below rewrites some of them)
+    args.parser, args.parsed = ap, dict(vars(args))
     if args.workers < 0:
         ap.error("--workers must be 0 or more")
-    if any(r < 1 for r in args.resolution):
-        ap.error("resolutions must be positive")
+    if any(r < MIN_RESOLUTION for r in args.resolution):
+        ap.error(f"resolutions must be at least {MIN_RESOLUTION} (a smaller grid makes no puzzle)")
     if args.min_piece < 0:
         ap.error("--min-piece must be 0 or more")
+    args.thin_parts_mode = args.thin_parts
+    args.bridge, args.thin_parts = THIN_PARTS_MODES[args.thin_parts_mode]
+    if not 1 <= args.colours <= 256:
+        ap.error(f"--colours must be 1 (plain) to 256, got {args.colours}")
     solvers: list = []
     for name in args.solvers:
         key = name.lower()
@@ -344,8 +377,10 @@ def _merge_to_world_mesh(objects: list, name: str):
     """One mesh, in world space, of the evaluated geometry of ``objects`` (modifiers, armature
     bind pose and parenting applied), so multi-part files become one source object."""
     import bmesh
+    import numpy as np
     depsgraph = bpy.context.evaluated_depsgraph_get()
     bm = bmesh.new()
+    materials: list = []  # the merged mesh's slots: every part keeps its materials (colours)
     try:
         for ob in objects:
             ob_eval = ob.evaluated_get(depsgraph)
@@ -353,11 +388,24 @@ def _merge_to_world_mesh(objects: list, name: str):
                                                   depsgraph=depsgraph)
             try:
                 tmp.transform(ob_eval.matrix_world)
+                slots = [s.material for s in ob.material_slots] or [None]
+                remap = []
+                for m in slots:
+                    if m not in materials:
+                        materials.append(m)
+                    remap.append(materials.index(m))
+                idx = np.empty(len(tmp.polygons), np.int32)
+                tmp.polygons.foreach_get("material_index", idx)
+                tmp.polygons.foreach_set("material_index",
+                                         np.asarray(remap, np.int32)[np.clip(idx, 0, len(slots) - 1)])
                 bm.from_mesh(tmp)
             finally:
                 bpy.data.meshes.remove(tmp)
         mesh = bpy.data.meshes.new(name)
         bm.to_mesh(mesh)
+        if any(m is not None for m in materials):
+            for m in materials:
+                mesh.materials.append(m)
     finally:
         bm.free()
     return mesh
@@ -554,7 +602,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                                        samples=args.samples, threshold=args.threshold,
                                        robust=not args.no_robust, hide_source=True,
                                        bridge=args.bridge, thin_parts=args.thin_parts,
-                                       min_piece=args.min_piece, keep_largest=args.keep_largest)
+                                       min_piece=args.min_piece, keep_largest=args.keep_largest,
+                                       colours=args.colours)
     extra: list = []
     try:
         t_make = time.perf_counter() - t0
@@ -565,14 +614,18 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         row.update(size=f"{X}x{Y}x{Z}", x=X, y=Y, z=Z, cells=st["cells"], lines=st["lines"],
                    hidden=st["hidden"], empty=st["empty"]["count"],
                    filled=int(vox.grid.sum()), make_time_s=round(t_make, 4),
-                   warnings=" | ".join(vox.warnings))
+                   warnings=" | ".join(vox.warnings + [n for n in [vox.diagnostics.get("size_note")] if n]))
         row.update(piece_columns(vox.diagnostics))
         for k in ("plain", "circle", "square"):
             for f in ("count", "min", "max"):
                 row[f"{k}_{f}"] = st[k][f]
+        make_info = json.loads(obj.nonogram.make_info)
+        row["palette"] = " ".join(make_info.get("palette", []))
         log(f"  {name} @ {resolution}: {X}x{Y}x{Z} grid, {row['filled']} filled"
             + (f" in {row['pieces']} pieces" if row.get("pieces", 1) != 1 else "")
             + f", {st['lines']} lines ({t_make:.2f} s)")
+        if vox.diagnostics.get("size_note"):
+            log(f"  {name} @ {resolution}: {vox.diagnostics['size_note']}")
 
         report = addon.solve.solve(puzzle, method="full", time_limit=args.time_limit, grade=True)
         rep = report.to_dict()
@@ -615,8 +668,10 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                         "robust": not args.no_robust, "time_limit": args.time_limit,
                         "linesolver": args.linesolver, "bridge": args.bridge,
                         "thin_parts": args.thin_parts, "min_piece": args.min_piece,
-                        "keep_largest": args.keep_largest,
+                        "keep_largest": args.keep_largest, "colours": args.colours,
                         "slice": {axis: layers for axis, layers in args.slice}},
+            "colours": {"palette": make_info.get("palette", []),
+                        "notes": make_info.get("colour_notes", [])},
             "skipped_objects": row.get("skipped_objects", ""),
             "voxels": {"shape": list(vox.grid.shape), "filled": row["filled"],
                        "origin": vox.origin, "voxel_size": vox.voxel_size,
@@ -626,10 +681,12 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         }
         for axis, layers in args.slice:
             scene_api.set_slice(obj, axis, layers)
+        if args.clue_layer is not None:
+            scene_api.set_clue_layer(obj, *args.clue_layer)
         if args.render:
             png = base + ".png"
             t = time.perf_counter()
-            scene_api.set_view(obj, args.render.upper())
+            scene_api.set_view(obj, "REVEAL" if args.render == "solved" else args.render.upper())
             extra = render_png(png, vox, args.render_size, args.render_samples)
             row["png_file"] = os.path.relpath(png, out)
             log(f"  {name} @ {resolution}: rendered {png} ({time.perf_counter() - t:.1f} s)")
@@ -839,10 +896,13 @@ _CATALOGUE_OPTIONS = {"help", "input", "resolution", "out", "workers", "dask", "
 def worker_options(args: argparse.Namespace) -> list:
     """The command-line options (besides input, resolution, out) that each job's batch gets."""
     opts: list = []
+    seen = set(_CATALOGUE_OPTIONS)
     for action in args.parser._actions:
-        if action.dest in _CATALOGUE_OPTIONS or not action.option_strings:
+        # one option per destination (--bridge is --thin-parts bridge): the first one can say all
+        if action.dest in seen or not action.option_strings:
             continue
-        value = getattr(args, action.dest, None)
+        seen.add(action.dest)
+        value = args.parsed.get(action.dest)
         if value == action.default:
             continue
         flag = action.option_strings[-1]

@@ -46,6 +46,8 @@ def _convert_parser():
     p.add_argument("input", metavar="IN", help="input puzzle file; FILE#N picks puzzle N")
     p.add_argument("output", metavar="OUT",
                    help="output file: .json .non .nin (one puzzle), .nonpack .txt (several), optionally .gz")
+    p.add_argument("--colours", type=int, default=None, metavar="K",
+                   help="reduce the reveal palette of coloured puzzles to K colours (1..256)")
     return p
 
 
@@ -54,6 +56,14 @@ def cmd_stats(args) -> int:
     for src in args.puzzles:
         puzzles = load_puzzles(src)
         for p in puzzles:
+            from .colourpuzzle import ColourPuzzle, colour_stats
+            if isinstance(p, ColourPuzzle):
+                s = colour_stats(p)
+                if args.difficulty:
+                    from .coloursolve import grade_colour
+                    s["score"], s["band"] = grade_colour(p)
+                results.append((p.name or src, s))
+                continue
             s = puzzle_stats(p)
             if args.difficulty:
                 from .difficulty import difficulty
@@ -65,12 +75,26 @@ def cmd_stats(args) -> int:
         json.dump(objs[0] if len(objs) == 1 else objs, sys.stdout)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(format_table(results))
+        from .colourpuzzle import format_colour_stats
+        plain = [(n, s) for n, s in results if "colours" not in s]
+        for n, s in results:
+            if "colours" in s:
+                sys.stdout.write(format_colour_stats(n, s))
+        if plain:
+            sys.stdout.write(format_table(plain))
     return 0
 
 
 def cmd_convert(args) -> int:
     puzzles = load_puzzles(args.input)
+    if args.colours is not None:
+        from .palette import PaletteError, describe, reduce_puzzle_palette
+        for p in puzzles:
+            try:
+                p.palette, p.colours = reduce_puzzle_palette(p, args.colours)
+            except PaletteError as e:
+                raise PuzzleFileError(f"{args.input}: {p.name or 'puzzle'}: {e}") from None
+            sys.stderr.write(f"{p.name or args.input}: palette {describe(p.palette)}\n")
     save_puzzles(puzzles, args.output)
     n = len(puzzles)
     sys.stderr.write(f"wrote {n} puzzle{'s' if n != 1 else ''} to {args.output}\n")

@@ -48,7 +48,8 @@ def _summary(name, p, r) -> str:
     lines = [f"{name}: {shape}, {p.n_cells} cells, {p.n_lines} lines",
              f"verdict: {r.verdict}" + (f" (difficulty: {r.difficulty})" if r.difficulty else ""),
              *([f"score: {r.score} ({r.band})"] if r.score is not None else []),
-             f"linesolvers: {r.linesolvers}, bad guesses: {r.bad_guesses} ({100 * r.bad_guess_rate:.1f}%)",
+             f"linesolvers: {r.linesolvers}, idle (deduced nothing): {r.bad_guesses} "
+             f"({100 * r.bad_guess_rate:.1f}%)",
              f"known by logic: {100 * r.known_fraction:.1f}%, time: {r.time_s:.3f} s"]
     if r.verdict == "multiple":
         lines.append(f"two solutions differ in {len(r.differing_cells)} cells")
@@ -75,6 +76,10 @@ def main(argv) -> int:
         return 2
     warm.join()
     compile_s = warmup.status()["seconds"]
+    from .colourpuzzle import ColourPuzzle
+    if isinstance(p, ColourPuzzle):
+        from .cli_colour import solve_main
+        return solve_main(p, args)
     if args.compare:
         rows = compare(p, linesolver=args.linesolver, configs=COMPARE_CONFIGS,
                        max_iterations=args.max_iterations, step_limit=args.step_limit,

@@ -47,19 +47,29 @@ from .puzzle import KIND_NONE, Puzzle, with_hidden
 
 METHODS = ("greedy", "anneal", "random")
 STARTS = ("full", "current")
-# Default time limit of ``anneal`` (seconds); ``greedy``/``random`` have none by default.
-ANNEAL_TIME_LIMIT = 20.0
+# Default time limit of ``anneal`` (seconds); ``greedy``/``random`` have none by default. Only
+# a safety stop: the work is a budget of trials and moves, so a seed fixes the design on any
+# machine; a run the limit cuts says so (``reproducible`` False).
+ANNEAL_TIME_LIMIT = 120.0
 # Restarts of the informed start before annealing (ties broken anew; the best is annealed):
 # measured at resolution 24, the best of 5 starts hides 0.2-3 points more than the first.
 ANNEAL_RESTARTS = 4
 # ... as long as they end within this share of the time limit (the rest is for annealing).
 RESTART_SHARE = 0.4
-# Annealing moves per line of the puzzle (the work budget; the time limit may stop it sooner).
+# Annealing moves per line of the puzzle (the work budget; the time limit may stop it sooner),
+# at most ANNEAL_MAX_MOVES: a move costs about the puzzle's size, so large puzzles get fewer
+# moves per line (measured on a loaded 2-core machine: duck at 24, 10,480 moves in 20 s; at
+# 36, 23,304 moves in 270 s)
 ANNEAL_MOVES_PER_LINE = 8
+ANNEAL_MAX_MOVES = 6000
 # Annealing moves per line when steering a too easy design towards a harder band.
 STEER_MOVES_PER_LINE = 2
-# Default time limit when a band or score range is asked for (steering may anneal).
-STEER_TIME_LIMIT = 20.0
+# Annealing runs at most, when one ends short of the band (each from the best so far,
+# reheated): each of STEER_MOVES_PER_LINE moves per line (at most ANNEAL_MAX_MOVES)
+STEER_ROUNDS = 6
+# Default time limit when a band or score range is asked for (steering may anneal): a safety
+# stop, as ANNEAL_TIME_LIMIT.
+STEER_TIME_LIMIT = 120.0
 # Weight of log(1 + cells a line deduced) in the priority of a move's run (beside a random
 # number in [0, 1)): measured at 24, 0.5 hides 0.3 points more than random priorities alone.
 ANNEAL_CONTRIB_WEIGHT = 0.5
@@ -96,6 +106,9 @@ class DesignResult:
     message: str = ""
     stats: dict = field(default_factory=dict)
     compile_s: float = 0.0                # compiling (or loading) kernels before the timed run
+    # the seed alone fixed the result: no time limit or cancel cut the run short (the budget
+    # is counted in trials and moves, so then any machine gives the same design)
+    reproducible: bool = True
 
     @property
     def score(self) -> Optional[float]:
@@ -111,7 +124,7 @@ class DesignResult:
                 "target": _json_range(self.target), "in_target": self.in_target,
                 "logic": self.logic, "method": self.method, "seed": self.seed, "trials": self.trials,
                 "time_s": round(self.time_s, 4), "compile_s": round(self.compile_s, 4),
-                "stopped_early": self.stopped_early,
+                "stopped_early": self.stopped_early, "reproducible": self.reproducible,
                 "locally_minimal": self.locally_minimal, "message": self.message,
                 "difficulty": self.difficulty.to_dict(), "stats": dict(self.stats)}
 
@@ -144,6 +157,7 @@ def _full_puzzle(puzzle_or_grid):
         grid = np.asarray(p.solution, bool).reshape(p.grid_shape())
         full = puzzle_from_grid(grid, name=p.name)
         full.meta = dict(p.meta)
+        full.palette, full.colours = p.palette, p.colours  # the reveal's colours stay
         return full, p.clue_kind == KIND_NONE
     grid = np.asarray(puzzle_or_grid)
     if grid.ndim not in (2, 3) or grid.size == 0:
@@ -207,6 +221,8 @@ class _Search:
         self.last_call = self.t0
         self.phase = ""
         self.frac = 0.0
+        self.span = (0.0, 1.0)  # the share of the whole run the current stage fills
+        self.shown = 0.0        # the largest fraction reported: progress never runs backwards
         self.trials = 0
         self.free = 0
         self.unsure = 0
@@ -217,6 +233,10 @@ class _Search:
         self.compile_s = 0.0
 
     # limits -----------------------------------------------------------------------------
+    def stage(self, phase: str, lo: float, hi: float) -> None:
+        """Enter a stage of the run, which fills ``lo``..``hi`` of the reported progress."""
+        self.phase, self.span, self.frac = phase, (lo, hi), 0.0
+
     def check(self, frac=None, reserve=0.0):
         """Raise _Stop when the time is up (less ``reserve`` seconds) or the callback asks to
         cancel."""
@@ -227,7 +247,9 @@ class _Search:
             raise _Stop("time limit")
         if self.progress is not None and now - self.last_call >= PROGRESS_INTERVAL:
             self.last_call = now
-            if self.progress(float(self.frac), self.phase):
+            lo, hi = self.span
+            self.shown = max(self.shown, lo + (hi - lo) * min(max(float(self.frac), 0.0), 1.0))
+            if self.progress(self.shown, self.phase):
                 raise _Stop("cancelled")
 
     # trials -----------------------------------------------------------------------------
@@ -396,17 +418,21 @@ def _resize(chunk, dt, target=PROGRESS_INTERVAL / 2):
 def _band_value(target, n_lines):
     """Objective for annealing towards a score range: the distance to the range dominates,
     then (inside it) the hidden count."""
-    lo, hi = target
-
     def value(enabled, diff: Difficulty):
         hidden = n_lines - int(enabled.sum())
         if diff.score is None:
             return -1e9
-        s = diff.score
-        # the range is lo <= s < hi, and scores have one decimal: s == hi is 0.1 out
-        miss = max(0.0, lo - s) + (s - hi + 0.1 if s >= hi else 0.0)
-        return -100.0 * miss + hidden / max(n_lines, 1)
+        return -100.0 * _miss(target, diff.score) + hidden / max(n_lines, 1)
     return value
+
+
+def _miss(target, score) -> float:
+    """How far ``score`` is from the range ``target`` (0 inside; inf without a score)."""
+    if score is None:
+        return math.inf
+    lo, hi = target
+    # the range is lo <= s < hi, and scores have one decimal: s == hi is 0.1 out
+    return max(0.0, lo - score) + (score - hi + 0.1 if score >= hi else 0.0)
 
 
 def _in(target, score) -> bool:
@@ -426,13 +452,15 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
 
     ``band`` (easy/medium/hard/expert) or ``score_range`` (lo, hi) target a difficulty;
     ``method``: "greedy" (default), "anneal" (greedy, then simulated annealing) or "random" (the
-    baseline order). ``seed`` fixes every random choice: same input and seed, same result (when
-    no time limit stopped the run). ``time_limit`` in seconds (``anneal`` defaults to 20 s);
+    baseline order). ``seed`` fixes every random choice: same input and seed, same result on
+    any machine (the work is a budget of trials and moves) unless the time limit or a cancel cut
+    the run (``reproducible`` False). ``time_limit`` in seconds, a safety stop (``anneal`` and
+    steering default to 120 s);
     ``progress(fraction, message) -> bool`` is called about every 0.05 s and may return True to
     cancel: the result then holds the best design found so far, with ``stopped_early``.
     ``start``: "full" designs from every clue shown; "current" keeps the clues the input puzzle
     already hides hidden (it must be solvable at ``logic``). ``anneal_moves`` overrides the
-    annealing budget (default 8 moves per line).
+    annealing budget (default 8 moves per line, at most ANNEAL_MAX_MOVES).
 
     Raises DesignError on input it cannot work with (no solution, a solution that breaks its
     clues, an empty grid, a current start that logic cannot solve)."""
@@ -480,50 +508,65 @@ def _hide(s: _Search, logic, input_hidden, method, start, target, anneal_moves):
     s.current = enabled
     stopped = None
     minimal = False
+    # the share of the progress bar before steering (which fills the rest)
+    end = 0.5 if target is not None else 1.0
     try:
         # the greedy and annealing phases work at the line level (a mask line propagation
         # solves, probing solves too); logic ``probe`` then tries every kept clue once more with
         # probing. A start only probing solves goes straight to that pass.
         by_lines = not s.probe or s.solves(enabled, probe=False)
         if method == "random" or not by_lines:
-            s.phase = "hiding"
+            s.stage("hiding", 0.0, end)
             minimal = s.prune(enabled, s.rng.permutation(n), s.probe)
         else:
+            annealing = method == "anneal"
+            # stage bounds (fractions of ``end``): building, hiding, restarts, annealing, hiding
+            b = (0.0, 0.05, 0.1, 0.3, 0.9, 0.95) if annealing else (0.0, 0.4, 0.9, 0.9, 0.9, 0.9)
+            if not s.probe:
+                b = tuple(min(v / b[-1], 1.0) for v in b) if not annealing else b[:5] + (1.0,)
+            b = tuple(end * v for v in b)
             if start == "full":
-                s.phase = "building"
+                s.stage("building", b[0], b[1])
                 built = s.informed_start()
                 if built is not None:
                     enabled = built
-            s.phase = "hiding"
+            s.stage("hiding", b[1], b[2])
             t = time.perf_counter()
             minimal = s.prune(enabled, s.rng.permutation(n), False)
             s.reserve = 2.0 * (time.perf_counter() - t) + 0.05
-            if method == "anneal":
+            if annealing:
                 if start == "full":
-                    # restarts of the informed start break its ties differently: keep the best
-                    t_greedy = time.perf_counter() - s.t0
-                    for _ in range(ANNEAL_RESTARTS):
-                        if s.time_limit is not None and \
-                                time.perf_counter() - s.t0 + t_greedy > RESTART_SHARE * s.time_limit:
-                            s.cut = "restarts skipped for lack of time"
+                    # restarts of the informed start break its ties differently: keep the best.
+                    # Always the same number (a design is reproducible by its seed); the time
+                    # limit only cuts them as a safety stop, and the result says so
+                    for i in range(ANNEAL_RESTARTS):
+                        s.stage("restarting", b[2] + (b[3] - b[2]) * i / ANNEAL_RESTARTS,
+                                b[2] + (b[3] - b[2]) * (i + 1) / ANNEAL_RESTARTS)
+                        try:
+                            s.check(reserve=s.reserve)
+                            other = s.informed_start()
+                            s.prune(other, s.rng.permutation(n), False)
+                        except _Stop as why:
+                            if str(why) != "time limit":
+                                raise
+                            s.cut = f"restarts cut by the time limit after {i} of {ANNEAL_RESTARTS}"
                             break
-                        s.phase = "restarting"
-                        other = s.informed_start()
-                        s.prune(other, s.rng.permutation(n), False)
                         if other.sum() < enabled.sum():
                             enabled = other
                         s.current = enabled
-                if target is None:  # (with a target, steering anneals towards it instead)
-                    s.phase = "annealing"
-                    moves = anneal_moves if anneal_moves is not None else ANNEAL_MOVES_PER_LINE * n
+                if target is None and not s.cut:  # (with a target, steering anneals towards it)
+                    s.stage("annealing", b[3], b[4])
+                    moves = anneal_moves if anneal_moves is not None else \
+                        min(ANNEAL_MOVES_PER_LINE * n, ANNEAL_MAX_MOVES)
                     enabled = s.anneal(enabled, moves)
-                    s.phase = "hiding"
+                if target is None:
+                    s.stage("hiding", b[4], b[5])
                     minimal = s.prune(enabled, s.rng.permutation(n), False)
             if s.probe:
-                s.phase = "probing"
+                s.stage("probing", b[5], end)
                 minimal = s.prune(enabled, s.rng.permutation(n), True)
         if target is not None:
-            s.phase = "steering"
+            s.stage("steering", end, 1.0)
             enabled, minimal = _steer(s, enabled, target, minimal, method == "anneal", anneal_moves)
     except _Stop as why:
         stopped = str(why)
@@ -547,7 +590,8 @@ def search_masks(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = N
 
 
 def _steer(s: _Search, enabled, target, minimal, anneal=False, anneal_moves=None):
-    """Bring a solving mask into the score range ``target``; returns (mask, locally minimal).
+    """Bring a solving mask into the score range ``target``; returns (mask, locally minimal:
+    in range and no shown clue can go while it stays solvable and in range).
     ``anneal``: also anneal a mask already in range (hiding more while it stays in range)."""
     lo, hi = target
     diff = s.grade(enabled)
@@ -577,21 +621,40 @@ def _steer(s: _Search, enabled, target, minimal, anneal=False, anneal_moves=None
         s.current = enabled
     if anneal or not _in(target, s.grade(enabled).score):
         # too easy (the score grows as the deduction chains do), or annealing asked for: anneal
-        # with the distance to the range first, then the hidden count, as the objective
+        # with the distance to the range first, then the hidden count, as the objective. A run
+        # that ends outside the range anneals again from its best (reheated), up to
+        # STEER_ROUNDS runs: the budget is counted in moves, so the seed alone fixes the result
         per_line = ANNEAL_MOVES_PER_LINE if anneal else STEER_MOVES_PER_LINE
-        moves = anneal_moves if anneal_moves is not None else per_line * s.n_lines
+        moves = anneal_moves if anneal_moves is not None else min(per_line * s.n_lines, ANNEAL_MAX_MOVES)
         # the final passes grade every trial: keep them a quarter of the time
         s.reserve = max(s.reserve, 0.25 * s.time_limit) if s.time_limit is not None else s.reserve
-        enabled = s.anneal(enabled, moves, _band_value(target, s.n_lines))
-    # final passes: hide what stays solvable and in range. The score is not monotone, so a hide
-    # can let a clue rejected earlier in the pass go after all: repeat until a pass hides nothing,
+        lo_frac, hi_frac = s.span
+        objective = _band_value(target, s.n_lines)
+        for r in range(STEER_ROUNDS):
+            s.span = (lo_frac + (hi_frac - lo_frac) * 0.8 * r / STEER_ROUNDS,
+                      lo_frac + (hi_frac - lo_frac) * 0.8 * (r + 1) / STEER_ROUNDS)
+            enabled = s.anneal(enabled, moves, objective)
+            if s.cut or _in(target, s.grade(enabled).score):
+                break
+        s.stats["steer_rounds"] = r + 1
+        s.span = (lo_frac + (hi_frac - lo_frac) * 0.8, hi_frac)
+    # final passes: hide what stays solvable and no farther from the range (in range: stays in
+    # it; short of it: the score does not move away). The score is not monotone, so a hide can
+    # let a clue rejected earlier in the pass go after all: repeat until a pass hides nothing,
     # then every kept clue was tried against the final mask
+    miss = [_miss(target, s.grade(enabled).score)]
+
+    def closer(m):
+        d = _miss(target, s.grade(m).score)
+        if d <= miss[0]:
+            miss[0] = d
+            return True
+        return False
     while True:
         before = int(enabled.sum())
-        finished = s.prune(enabled, s.rng.permutation(s.n_lines), s.probe,
-                           accept=lambda m: _in(target, s.grade(m).score))
+        finished = s.prune(enabled, s.rng.permutation(s.n_lines), s.probe, accept=closer)
         if int(enabled.sum()) == before:
-            return enabled, finished
+            return enabled, finished and miss[0] == 0.0
 
 
 def _result(s: _Search, enabled, logic, method, seed, target, stopped, minimal) -> DesignResult:
@@ -611,10 +674,16 @@ def _result(s: _Search, enabled, logic, method, seed, target, stopped, minimal) 
         want = next((b for b in BANDS if band_range(b) == tuple(target)), None)
         what = f"band {want!r}" if want else f"score range [{target[0]}, {target[1]})"
         msg = (f"could not reach {what}: the design scores {diff.score} ({diff.band})")
+    if target is not None and not in_target:
+        msg += ("; not locally minimal within the band (it is short of it): no shown clue can go "
+                "while it stays solvable without moving the score away from the band")
     if s.cut:
         msg = (msg + "; " if msg else "") + s.cut
     if stopped:
         msg = (msg + "; " if msg else "") + f"stopped early ({stopped})"
+    if s.cut or stopped:
+        msg += ": this design is not reproducible by its seed alone (another machine may reach " \
+               "more or less; a longer time limit lets the whole budget run)"
     stats = {"free_hides": s.free, "unsure_trials": s.unsure, "applications": int(s.mw.ctl[mp.M_APPS]),
              "probes": int(s.mw.ctl[mp.M_PROBES]), "check_verdict": rep.verdict,
              "check_difficulty": rep.difficulty}
@@ -624,7 +693,7 @@ def _result(s: _Search, enabled, logic, method, seed, target, stopped, minimal) 
                        stopped is not None or bool(s.cut),
                        bool(minimal and stopped is None), logic, method, int(seed), diff.band,
                        tuple(target) if target is not None else None, in_target, msg, stats,
-                       s.compile_s + rep.stats.get("compile_s", 0.0))
+                       s.compile_s + rep.stats.get("compile_s", 0.0), not (s.cut or stopped))
     puzzle.meta = dict(s.full.meta)
     puzzle.meta["design"] = {k: v for k, v in res.to_dict().items() if k not in ("difficulty", "stats")}
     puzzle.meta["difficulty"] = diff.to_dict()
@@ -768,6 +837,77 @@ class DesignSession:
         order = np.lexsort((cands, -gains))[:max(int(k), 0)]
         return [Suggestion(int(cands[i]), self.line_name(int(cands[i])), int(gains[i]),
                            int(gains[i]) == n_undecided) for i in order if gains[i] > 0]
+
+
+    def repair(self, hidden=None, logic: str = "line", progress=None) -> "Repair":
+        """The fewest hidden clues to show so that the puzzle is unique and solvable at ``logic``
+        again (a hand-broken design). Greedy: show the clue that settles the most undecided
+        cells, until logic solves it; then hide again every shown clue the rest does without
+        (one pass suffices: hiding is monotone), so no clue of the answer can be left out; and
+        when two are left, whether one alone does it (so one or two are the fewest).
+        ``progress(fraction, message) -> bool`` may cancel (True): then None. Raises DesignError
+        when even every clue shown is not solvable at ``logic``."""
+        self._prepare()
+        t0 = time.perf_counter()
+        h = self._mask(hidden).copy()
+        if self._logic(h, logic)[3] == mp.RUN_SOLVED:
+            return Repair([], [], h, time.perf_counter() - t0)
+        if self._logic(np.zeros_like(h), logic)[3] != mp.RUN_SOLVED:
+            raise DesignError(f"even with every clue shown this puzzle is not solvable by {logic} logic")
+        lens = np.diff(self.net.line_start)
+        starts = self.net.line_start[:-1]
+        n_undecided0 = None
+        shown: list = []
+
+        def stop(frac):
+            return progress is not None and progress(frac, "repairing")
+        while True:
+            _, enabled, cover, st = self._logic(h, logic)
+            if st == mp.RUN_SOLVED:
+                break
+            undecided = self.mw.state == UNKNOWN
+            n_und = int(undecided.sum())
+            n_undecided0 = n_undecided0 or max(n_und, 1)
+            if stop(0.8 * (1.0 - n_und / n_undecided0)):
+                return None
+            per_line = np.add.reduceat(undecided[self.net.line_cells].astype(np.int64), starts) \
+                if len(lens) else np.zeros(0, np.int64)
+            cands = np.flatnonzero(h & (per_line > 0) & (lens > 0)).astype(np.int64)
+            if len(cands) == 0:  # logic is stuck on lines whose clues are all shown
+                cands = np.flatnonzero(h & (lens > 0)).astype(np.int64)
+            gains = np.zeros(len(cands), np.int64)
+            mp.reveal_gains(self.net, enabled, self.mw, cands, gains)
+            # most cells settled, then most undecided cells on the line, then the lowest index
+            best = int(cands[np.lexsort((cands, -per_line[cands], -gains))[0]])
+            h[best] = False
+            shown.append(best)
+        for li in reversed(shown):  # latest first: the early picks did most of the work
+            h[li] = True
+            if self._logic(h, logic)[3] != mp.RUN_SOLVED:
+                h[li] = False
+        kept = [li for li in shown if not h[li]]
+        if len(kept) == 2:  # is one clue enough? (exhaustive: the fewest is then known)
+            base = h.copy()
+            base[kept] = True
+            for i, li in enumerate(np.flatnonzero(base & (lens > 0))):
+                if i % 64 == 0 and stop(0.8 + 0.2 * i / max(int(base.sum()), 1)):
+                    return None
+                base[li] = False
+                if self._logic(base, logic)[3] == mp.RUN_SOLVED:
+                    kept, h = [int(li)], base
+                    break
+                base[li] = True
+        return Repair(kept, [self.line_name(li) for li in kept], h, time.perf_counter() - t0)
+
+
+@dataclass
+class Repair:
+    """``DesignSession.repair``'s answer: the clues to show (``lines``, ``names``) and the
+    hidden mask after showing them."""
+    lines: list
+    names: list
+    hidden: np.ndarray
+    time_s: float
 
 
 def check_design(puzzle_or_grid, hidden=None, logic: str = "line", *, search_time: float = 0.1) -> DesignCheck:

@@ -18,12 +18,13 @@ depends on the order lines are stored or processed in. From that solve:
 going from 2 to 4 rounds changes a puzzle more than going from 20 to 22. A puzzle that logic does
 not solve has no score (``None``): it needs search (or has no unique solution).
 
-Bands (``BANDS``, thresholds in ``BAND_EDGES``) were calibrated on the shared models at
-resolutions 12, 24 and 36 (benchmarks/bench_design.py, docs/BENCHMARKS.md): with every clue shown
-the models score 7-20 (``easy``; the torus knot, a tube wound through itself, 30-32); designs
-hiding 31-55 % of the clues in a random order score 20-33, the greedy designs (41-77 % hidden)
-20-28 at resolution 12 (``medium``) and 26-41 at 24 and 36 (mostly ``hard``), and the torus knot's
-designs 49-53 (``expert``).
+Bands (``BANDS``, thresholds in ``BAND_EDGES``) are calibrated on the shared models at
+resolutions 12, 16 and 24 (benchmarks/bench_bands.py, the table in docs/SOLVER.md): with every clue
+shown the models score 7-17 (``easy``; the torus knot, a tube wound through itself, 30-32), and
+band steering towards ``expert`` reaches 26-38 at 12, 28-42 at 16 and 35-41 at 24 (the torus knot
+43-53). So every band is reachable on every model at 24 (``expert`` on the t-rex only with
+probing); at 16 ``hard`` on all and ``expert`` on five of seven; at 12 ``hard`` on six and
+``expert`` on five. (Before: edges 20/30/40, where ``expert`` was reached at 16 on two models.)
 """
 from __future__ import annotations
 
@@ -37,8 +38,11 @@ from . import maskprop as mp
 from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, Puzzle
 
 BANDS = ("easy", "medium", "hard", "expert")
-# score thresholds between consecutive bands: easy < 20 <= medium < 30 <= hard < 40 <= expert
-BAND_EDGES = (20.0, 30.0, 40.0)
+# score thresholds between consecutive bands: easy < 20 <= medium < 28 <= hard < 35 <= expert.
+# Recalibrated (issue #22) from the highest scores band steering reaches on the shared models
+# (benchmarks/bench_bands.py; the table in docs/SOLVER.md): they are 26-38 at 12, 28-42 at 16 and
+# 35-41 at 24, so an edge at 40 left expert to the torus knot alone
+BAND_EDGES = (20.0, 28.0, 35.0)
 
 COST_TRIVIAL = 0
 COST_PLAIN = 1

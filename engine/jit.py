@@ -32,6 +32,7 @@ import json
 import os
 import shutil
 import sys
+import time
 
 NUMBA_ERROR = ""
 try:
@@ -48,6 +49,8 @@ except Exception as exc:  # ImportError, or numba refusing the installed numpy
 _HERE = os.path.dirname(os.path.abspath(__file__))
 PREBUILT_DIR = os.path.join(_HERE, "prebuilt")
 PREBUILT_TAG_FILE = "TAG.json"
+# A cache folder of other sources is removed once unused for this long (see cache_folder).
+_TIDY_AFTER_S = 24 * 3600
 _PREFIX = "nonogram-" + (__package__ or "engine").replace(".", "_") + "-"
 _cache_base = None
 _cache_folder = None
@@ -91,9 +94,17 @@ def cache_folder() -> str:
         name = _PREFIX + _source_digest()
         _cache_folder = os.path.join(base, name)
         try:
+            os.utime(_cache_folder)  # in use: another version's process must not tidy it away
+        except OSError:
+            pass  # not made yet
+        try:
+            now = time.time()
             for old in os.listdir(base):
-                if old.startswith(_PREFIX) and old != name:
-                    shutil.rmtree(os.path.join(base, old), ignore_errors=True)
+                path = os.path.join(base, old)
+                # Another version of the engine may be running right now (two Blenders, a batch
+                # beside a session): tidy only folders nobody has started from for a day.
+                if old.startswith(_PREFIX) and old != name and now - os.path.getmtime(path) > _TIDY_AFTER_S:
+                    shutil.rmtree(path, ignore_errors=True)
         except OSError:
             pass  # no base folder yet, or not ours to tidy
     return _cache_folder
@@ -141,8 +152,19 @@ def _engine_cache_class():
     class _EngineCache(cache):
         _impl_class = _Impl
 
+        def save_overload(self, sig, data):
+            # A cache that cannot be written (a folder removed or filled up by another process)
+            # costs the next process a compile; it must never fail this one's kernel.
+            try:
+                super().save_overload(sig, data)
+            except OSError:
+                pass
+
         def _load_overload(self, sig, target_context):
-            data = super()._load_overload(sig, target_context)
+            try:
+                data = super()._load_overload(sig, target_context)
+            except OSError:
+                data = None  # an unreadable cache is a miss, like an empty one
             if data is None and self._enabled:
                 data = _load_prebuilt(self, sig, target_context)
             return data

@@ -18,7 +18,7 @@ class MeshFileError(ValueError):
     """A mesh file that cannot be read; the message names the file and the problem."""
 
 
-def load_mesh(path, weld=False):
+def load_mesh(path, weld=False, _want_extra=False):
     path = Path(path)
     suffix = path.suffix.lower()
     loaders = {".obj": _load_obj, ".ply": _load_ply, ".stl": _load_stl, ".glb": _load_glb}
@@ -30,7 +30,7 @@ def load_mesh(path, weld=False):
     except OSError as exc:
         raise MeshFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
-        verts, tris = loaders[suffix](data)
+        verts, tris, extra = loaders[suffix](data)
     except MeshFileError as exc:
         raise MeshFileError(f"{path}: {exc}") from None
     except (ValueError, IndexError, KeyError, TypeError, struct.error, UnicodeDecodeError) as exc:
@@ -39,6 +39,8 @@ def load_mesh(path, weld=False):
     tris = np.ascontiguousarray(tris, dtype=np.int64).reshape(-1, 3)
     if tris.size and (tris.min() < 0 or tris.max() >= len(verts)):
         raise MeshFileError(f"{path}: a face refers to a vertex that does not exist")
+    if _want_extra:
+        return verts, tris, extra
     if weld:
         # Only vertices that triangles use, one per distinct position.
         used, inv = np.unique(tris, return_inverse=True)
@@ -85,6 +87,7 @@ def _fan(faces_flat, counts):
 
 def _load_obj(data):
     verts = []
+    rgb = []  # "v x y z r g b": the common vertex colour extension
     flat = []
     counts = []
     for lineno, raw in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
@@ -98,6 +101,11 @@ def _load_obj(data):
                 verts.append((float(parts[1]), float(parts[2]), float(parts[3])))
             except ValueError:
                 raise MeshFileError(f"line {lineno}: bad vertex coordinates") from None
+            if len(parts) >= 7:
+                try:
+                    rgb.append((float(parts[4]), float(parts[5]), float(parts[6])))
+                except ValueError:
+                    pass
         elif parts[0] == "f":
             if len(parts) < 4:
                 raise MeshFileError(f"line {lineno}: a face needs at least 3 vertices")
@@ -111,9 +119,12 @@ def _load_obj(data):
                 # Negative indices count back from the vertices read so far.
                 flat.append(i - 1 if i > 0 else len(verts) + i)
             counts.append(len(parts) - 1)
+    extra = {}
+    if rgb and len(rgb) == len(verts):
+        extra["vertex_srgb"] = np.asarray(rgb, np.float64)
     if not counts:
-        return np.zeros((len(verts), 3)), np.zeros((0, 3), np.int64)
-    return np.asarray(verts, np.float64).reshape(-1, 3), _fan(flat, counts)
+        return np.zeros((len(verts), 3)), np.zeros((0, 3), np.int64), extra
+    return np.asarray(verts, np.float64).reshape(-1, 3), _fan(flat, counts), extra
 
 
 _PLY_TYPES = {
@@ -160,12 +171,18 @@ def _ply_type(name):
 
 def _ply_pick(elements, values):
     verts = tris = None
+    extra = {}
     for (name, _count, props), cols in zip(elements, values):
         if name == "vertex":
             names = [p[0] for p in props]
             if not all(a in names for a in "xyz"):
                 raise MeshFileError("the vertex element has no x, y, z properties")
             verts = np.stack([np.asarray(cols[names.index(a)], np.float64) for a in "xyz"], axis=1)
+            if all(a in names for a in ("red", "green", "blue")):
+                c = np.stack([np.asarray(cols[names.index(a)], np.float64)
+                              for a in ("red", "green", "blue")], axis=1)
+                kind = props[names.index("red")][1]
+                extra["vertex_srgb"] = c / 255.0 if kind in ("u1", "i1") else c
         elif name == "face":
             lists = [c for p, c in zip(props, cols) if p[2] is not None
                      and p[0] in ("vertex_indices", "vertex_index")]
@@ -175,7 +192,7 @@ def _ply_pick(elements, values):
             tris = _fan(flat, counts) if len(counts) else np.zeros((0, 3), np.int64)
     if verts is None:
         raise MeshFileError("no vertex element")
-    return verts, (np.zeros((0, 3), np.int64) if tris is None else tris)
+    return verts, (np.zeros((0, 3), np.int64) if tris is None else tris), extra
 
 
 def _ply_ascii(text, elements):
@@ -248,7 +265,7 @@ def _load_stl(data):
             rec = np.dtype([("normal", "<f4", 3), ("v", "<f4", (3, 3)), ("attr", "<u2")])
             facets = np.frombuffer(data, rec, count, 84)
             verts = facets["v"].reshape(-1, 3).astype(np.float64)
-            return verts, np.arange(len(verts), dtype=np.int64).reshape(-1, 3)
+            return verts, np.arange(len(verts), dtype=np.int64).reshape(-1, 3), {}
     text = data.decode("ascii", errors="replace")
     if not text.lstrip().startswith("solid"):
         if len(data) >= 84:
@@ -281,7 +298,7 @@ def _load_stl(data):
     if len(verts) != 3 * n_facet:
         raise MeshFileError("the file ends inside a facet")
     v = np.asarray(verts, np.float64).reshape(-1, 3)
-    return v, np.arange(len(v), dtype=np.int64).reshape(-1, 3)
+    return v, np.arange(len(v), dtype=np.int64).reshape(-1, 3), {}
 
 
 _GLTF_COMPONENTS = {5120: "i1", 5121: "u1", 5122: "i2", 5123: "u2", 5125: "u4", 5126: "f4"}
@@ -317,7 +334,7 @@ def _load_glb(data):
     else:
         children = {c for n in nodes for c in n.get("children", [])}
         roots = [i for i in range(len(nodes)) if i not in children]
-    all_v, all_t = [], []
+    all_v, all_t, prims = [], [], []
     n_v = 0
     stack = [(r, np.eye(4)) for r in roots]
     seen = set()
@@ -329,15 +346,17 @@ def _load_glb(data):
         node = nodes[idx]
         world = parent @ _node_matrix(node)
         if "mesh" in node:
-            for v, t in _gltf_mesh(doc, binary, doc["meshes"][node["mesh"]]):
+            for v, t, prim in _gltf_mesh(doc, binary, doc["meshes"][node["mesh"]]):
                 v = v @ world[:3, :3].T + world[:3, 3]
                 all_v.append(v)
                 all_t.append(t + n_v)
+                prims.append((prim, t))
                 n_v += len(v)
         stack.extend((c, world) for c in node.get("children", []))
+    extra = {"gltf": (doc, binary, prims)}
     if not all_v:
-        return np.zeros((0, 3)), np.zeros((0, 3), np.int64)
-    return np.concatenate(all_v), np.concatenate(all_t)
+        return np.zeros((0, 3)), np.zeros((0, 3), np.int64), extra
+    return np.concatenate(all_v), np.concatenate(all_t), extra
 
 
 def _node_matrix(node):
@@ -402,4 +421,4 @@ def _gltf_mesh(doc, binary, mesh):
             t = np.stack([np.full(n, idx[0]) if n else idx[:0], idx[1:n + 1], idx[2:n + 2]], axis=1)
         else:
             continue  # points and lines have no volume
-        yield v, t
+        yield v, t, prim

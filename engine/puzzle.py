@@ -66,6 +66,10 @@ class Puzzle:
     solution: Optional[np.ndarray] = None  # bool (n_cells,) when known
     name: str = ""
     meta: dict = field(default_factory=dict)
+    # Reveal colours (optional, need ``solution``): sRGB float32 (k, 3) in 0..1, and per cell the
+    # palette index (uint8 (n_cells,), meaningful where the solution is filled).
+    palette: Optional[np.ndarray] = None
+    colours: Optional[np.ndarray] = None
 
     @property
     def n_lines(self) -> int:
@@ -242,5 +246,7 @@ def with_hidden(puzzle: Puzzle, hidden) -> Puzzle:
     mask[np.asarray(hidden)] = True
     clues = [None if mask[i] else puzzle.clue(i) for i in range(puzzle.n_lines)]
     lines = [puzzle.line(i) for i in range(puzzle.n_lines)]
-    return make_puzzle(puzzle.shape, puzzle.n_cells, lines, puzzle.line_axis, clues,
-                       puzzle.solution, puzzle.name)
+    out = make_puzzle(puzzle.shape, puzzle.n_cells, lines, puzzle.line_axis, clues,
+                      puzzle.solution, puzzle.name)
+    out.palette, out.colours = puzzle.palette, puzzle.colours
+    return out

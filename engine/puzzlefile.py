@@ -27,7 +27,7 @@ MAX_CELLS = 1 << 24
 # Bigger files are not puzzles we can solve anyway; refusing them early avoids reading gigabytes.
 MAX_FILE_BYTES = 256 << 20
 
-_KEYS_COMMON = ("format", "version", "name", "shape", "solution", "meta")
+_KEYS_COMMON = ("format", "version", "name", "shape", "solution", "palette", "colours", "meta")
 _KEYS_2D = _KEYS_COMMON + ("rows", "columns")
 _KEYS_3D = _KEYS_COMMON + ("x", "y", "z")
 _CLUE3D_RE = re.compile(r"^(0|[1-9][0-9]*)([os]?)$")
@@ -122,6 +122,90 @@ def solution_text(puzzle: Puzzle) -> str:
     return np.where(sol, ord("1"), ord("0")).astype(np.uint8).tobytes().decode("ascii")
 
 
+_HEX_DIGITS = np.frombuffer(b"0123456789abcdef", np.uint8)
+_HEX_VALUE = np.full(256, -1, np.int16)
+_HEX_VALUE[_HEX_DIGITS] = np.arange(16)
+
+
+def colour_fields(p: Puzzle) -> tuple:
+    """(``palette`` list of "#rrggbb", ``colours`` string) of a puzzle's reveal colours."""
+    from .colourspace import to_hex
+    where = f"puzzle {p.name!r}"
+    if p.palette is None or p.colours is None:
+        raise PuzzleFileError(f"{where}: reveal colours need both a palette and per-cell colours")
+    if p.solution is None:
+        raise PuzzleFileError(f"{where}: 'colours' needs the solution (colours sit on its filled cells)")
+    pal = np.asarray(p.palette, np.float64)
+    if pal.ndim != 2 or pal.shape[1] != 3 or not 1 <= len(pal) <= 256 or not np.isfinite(pal).all():
+        raise PuzzleFileError(f"{where}: 'palette' must hold 1 to 256 RGB colours, got shape {pal.shape}")
+    sol = np.asarray(p.solution, bool).ravel()
+    col = np.asarray(p.colours).ravel()
+    if col.size != sol.size:
+        raise PuzzleFileError(f"{where}: 'colours' has {col.size} cells, the puzzle {sol.size}")
+    if sol.any() and int(col[sol].max()) >= len(pal):
+        raise PuzzleFileError(f"{where}: 'colours' uses palette entry {int(col[sol].max())}, the "
+                              f"palette has {len(pal)}")
+    c = col.astype(np.int64) & 255
+    text = np.full((sol.size, 2), ord("."), np.uint8)
+    text[sol, 0] = _HEX_DIGITS[c[sol] >> 4]
+    text[sol, 1] = _HEX_DIGITS[c[sol] & 15]
+    return to_hex(np.clip(pal, 0.0, 1.0)), text.tobytes().decode("ascii")
+
+
+def _colours(d, solution, where):
+    """(palette float32 (k, 3), colours uint8 (n,)) from the optional 'palette'/'colours' keys."""
+    from .colourspace import from_hex
+    pal, col = d.get("palette"), d.get("colours")
+    if pal is None and col is None:
+        return None, None
+    if pal is None or col is None:
+        have, need = ("colours", "palette") if pal is None else ("palette", "colours")
+        raise PuzzleFileError(f"{where}: '{have}' needs '{need}' beside it")
+    if not isinstance(pal, list) or not 1 <= len(pal) <= 256:
+        got = f"{len(pal)} entries" if isinstance(pal, list) else type(pal).__name__
+        raise PuzzleFileError(f"{where}: 'palette' must be a list of 1 to 256 \"#rrggbb\" colours, got {got}")
+    try:
+        palette = from_hex(pal)
+    except ValueError as e:
+        raise PuzzleFileError(f"{where}: 'palette': {e}") from None
+    if solution is None:
+        raise PuzzleFileError(f"{where}: 'colours' needs 'solution' (colours sit on its filled cells)")
+    n = solution.size
+    if not isinstance(col, str):
+        raise PuzzleFileError(f"{where}: 'colours' must be a string, got {type(col).__name__}")
+    if len(col) != 2 * n:
+        raise PuzzleFileError(f"{where}: 'colours' has {len(col)} characters; the puzzle's {n} cells "
+                              f"need {2 * n} (two hex digits or \"..\" per cell)")
+    if not col.isascii():
+        raise PuzzleFileError(f"{where}: 'colours' holds a character other than 0-9, a-f and '.'")
+    b = np.frombuffer(col.encode("ascii"), np.uint8).reshape(n, 2)
+    dots = b == ord(".")
+    vals = _HEX_VALUE[b]
+    bad = ~dots & (vals < 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad.any(axis=1))[0])
+        raise PuzzleFileError(f"{where}: 'colours' cell {i} is {col[2 * i:2 * i + 2]!r}; expected two "
+                              f"lowercase hex digits or \"..\"")
+    empty = dots.all(axis=1)
+    half = dots.any(axis=1) & ~empty
+    if half.any():
+        i = int(np.flatnonzero(half)[0])
+        raise PuzzleFileError(f"{where}: 'colours' cell {i} is {col[2 * i:2 * i + 2]!r}; expected two "
+                              f"lowercase hex digits or \"..\"")
+    wrong = empty == solution
+    if wrong.any():
+        i = int(np.flatnonzero(wrong)[0])
+        what = "has no colour but is filled" if solution[i] else "has a colour but is empty"
+        raise PuzzleFileError(f"{where}: 'colours' cell {i} {what} in 'solution' "
+                              f"({int(wrong.sum())} such cells)")
+    idx = np.where(empty, 0, vals[:, 0] * 16 + vals[:, 1]).astype(np.int64)
+    if idx.max() >= len(palette):
+        i = int(np.argmax(idx))
+        raise PuzzleFileError(f"{where}: 'colours' cell {i} uses palette entry {idx[i]}, the palette "
+                              f"has {len(palette)}")
+    return palette, idx.astype(np.uint8)
+
+
 def puzzle_to_dict(p: Puzzle) -> dict:
     """The JSON object of a puzzle (keys in the documented order)."""
     d: dict = {"format": FORMAT_NAME, "version": FORMAT_VERSION}
@@ -144,6 +228,8 @@ def puzzle_to_dict(p: Puzzle) -> dict:
         raise PuzzleFileError(f"only 2D and 3D grid puzzles can be saved, not shape {p.shape}")
     if p.solution is not None:
         d["solution"] = solution_text(p)
+    if p.palette is not None or p.colours is not None:
+        d["palette"], d["colours"] = colour_fields(p)
     if p.meta:
         d["meta"] = copy.deepcopy(p.meta)
     return d
@@ -236,6 +322,9 @@ def puzzle_from_dict(d, source: str = "<dict>") -> Puzzle:
         raise PuzzleFileError(f"{where}: 'format' must be \"{FORMAT_NAME}\", got {d.get('format')!r}")
     if d.get("version") != FORMAT_VERSION or not _is_int(d.get("version")):
         raise PuzzleFileError(f"{where}: 'version' must be {FORMAT_VERSION}, got {d.get('version')!r}")
+    if "clue_colours" in d:  # a colour puzzle (colourfile.py, issue #24)
+        from .colourfile import colour_puzzle_from_dict
+        return colour_puzzle_from_dict(d, where)
     shape = _shape(d, where)
     allowed = _KEYS_2D if len(shape) == 2 else _KEYS_3D
     unknown = [k for k in d if k not in allowed]
@@ -267,6 +356,7 @@ def puzzle_from_dict(d, source: str = "<dict>") -> Puzzle:
     except PuzzleError as e:
         raise PuzzleFileError(f"{where}: {e}") from None
     p.meta = copy.deepcopy(meta)
+    p.palette, p.colours = _colours(d, solution, where)
     return require_consistent(p, where)
 
 
@@ -358,8 +448,8 @@ def _read_text(path: str, gz: bool) -> str:
     return text
 
 
-READ_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt")
-WRITE_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt")
+READ_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt", ".xml", ".g")
+WRITE_EXTENSIONS = (".json", ".non", ".nonpack", ".nin", ".txt", ".xml")
 
 
 def _parse(path: str, text: str, ext: str):
@@ -373,6 +463,12 @@ def _parse(path: str, text: str, ext: str):
         return formats2d.parse_nin(text, path)
     if ext == ".txt":
         return formats2d.parse_txt(text, path)
+    if ext == ".xml":
+        from . import webpbn
+        return webpbn.parse_xml(text, path)
+    if ext == ".g":
+        from . import olsak
+        return olsak.parse_g(text, path)
     raise PuzzleFileError(f"{path}: unknown puzzle file extension {ext!r} "
                           f"(supported: {', '.join(READ_EXTENSIONS)}, optionally .gz)")
 
@@ -428,8 +524,21 @@ def format_puzzles(puzzles, path) -> str:
     if len(puzzles) > 1 and not multi:
         raise PuzzleFileError(f"{path}: a {ext} file holds one puzzle, got {len(puzzles)}; "
                               f"pick one with IN#N or write .txt / .nonpack")
+    from .colourpuzzle import ColourPuzzle
+    if ext == ".xml":
+        from . import webpbn
+        return webpbn.format_xml(puzzles[0], path)
+    if isinstance(puzzles[0], ColourPuzzle):
+        if ext != ".json":
+            raise PuzzleFileError(f"{path}: a colour puzzle is written as .json or (2D) .xml, not {ext}")
+        from .colourfile import dumps_colour_json
+        return dumps_colour_json(puzzles[0])
     if ext == ".json":
         return dumps_json(puzzles[0])
+    if any(p.palette is not None for p in puzzles):
+        import warnings
+        warnings.warn(f"{path}: {ext} files hold no colours; the reveal's palette is left out "
+                      f"(write .json to keep it)", PuzzleFileWarning, stacklevel=2)
     if ext in (".non", ".nonpack"):
         return "====\n".join(formats2d.format_non(p, path) for p in puzzles)
     if ext == ".nin":

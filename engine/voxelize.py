@@ -34,6 +34,14 @@ BAND_VOXELS = 2**24  # voxels combined per call, for the same reason
 # call of 1G samples (5 s without a progress tick or a chance to cancel); this is ~0.2 s
 BAND_SAMPLES = 2**26
 
+# The piece options the add-on's Make, the batch and the CLI use unless told otherwise: restore
+# parts thinner than a voxel, then bridge. Measured on the shared models and the procedural
+# spider and stegosaurus at 16/24/36 (scripts/measure_thin_parts.py, docs/VOXELIZER.md): the only
+# setting that gives one connected piece in every case and loses no part of a model; bridging
+# alone also connects every case but leaves vanished legs and plates vanished. ``voxelize()``
+# itself keeps the plain fill as its default (the engine's API says what it is asked).
+MAKE_PIECE_DEFAULTS = {"thin_parts": True, "bridge": True}
+
 # Per ray axis: (u, v, depth) world axes, plane axes ascending (raycast.fill_columns relies on it).
 _PASS_AXES = {2: (0, 1, 2), 0: (1, 2, 0), 1: (0, 2, 1)}
 
@@ -173,6 +181,9 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
     if box[3] == 0:
         box[:] = 0
 
+    size_note = None
+    if fit and resolution is not None and box[3] > 0:
+        size_note = _size_note(int(resolution), shape, box, k, repair_opts, repair_info)
     if fit:
         sl = tuple(slice(int(box[a]), int(box[a + 3])) for a in range(3))
         grid = np.ascontiguousarray(grid[sl])
@@ -228,6 +239,7 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
         "pieces": piece_info,
         "pieces_time_s": t_pieces,
         "repair": repair_info,
+        "size_note": size_note,
         "computed_shape": shape,
         "samples": k,
         "axes": "xyz" if robust else "z",
@@ -235,6 +247,37 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
     }
     return VoxelResult(grid, np.asarray(out_origin, np.float64), float(vs), frac, diagnostics, warnings,
                        changes)
+
+
+def _size_note(asked, shape, box, k, repair_opts, repair_info):
+    """Why the fitted grid's longest side is shorter than the resolution asked for, or None.
+
+    ``shape`` is the part of the lattice the mesh's bounding box covers (its longest side is
+    ``asked`` voxels), ``box`` the filled box within it. The layers cut off at either end of
+    the longest axis held mesh but no filled voxel: say how many and what emptied them."""
+    got = max(int(box[3 + a] - box[a]) for a in range(3))
+    if got >= asked:
+        return None
+    axis = int(np.argmax(shape))
+    lo, hi = int(box[axis]), int(shape[axis] - box[3 + axis])
+    ends = " and ".join(part for part in (
+        f"the first {lo} layer{'s' if lo != 1 else ''}" if lo else "",
+        f"the last {hi} layer{'s' if hi != 1 else ''}" if hi else "") if part)
+    if not ends:  # the longest axis kept its length; another axis cannot be longer
+        return None
+    thin_parts = repair_opts[0]
+    removed = bool(repair_info and (repair_info.get("small_removed") or
+                                    repair_info.get("others_removed")))
+    if removed:
+        why = "pieces there were removed by Drop Pieces Under / Largest Piece Only"
+    elif not thin_parts:
+        why = ("the parts there are thinner than a voxel, so no voxel centre"
+               + (" reaches the threshold" if k > 1 else " lies inside them")
+               + "; Restore Thin Parts keeps them")
+    else:
+        why = "the mesh only grazes them next to filled voxels"
+    return (f"Asked for {asked} voxels along the longest side, got {got}: the mesh is {asked} "
+            f"voxels long along {'xyz'[axis]}, but {ends} hold no filled voxel ({why})")
 
 
 def _mesh_warnings(boundary, disagreements, filled):

@@ -26,6 +26,7 @@ compile; tests/test_warmup.py checks it).
 """
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 
@@ -41,18 +42,57 @@ _external = None  # see set_external
 _status = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0}
 
 
-def _cube_mesh():
-    v = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+def _cube_mesh(lo=(0.0, 0.0, 0.0), hi=(1.0, 1.0, 1.0), inward=False):
+    v = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])], float)
     quads = ((0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3))
-    return v, np.array([t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))], np.int64)
+    t = np.array([t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))], np.int64)
+    return v, (t[:, ::-1].copy() if inward else t)
+
+
+def pieces_mesh():
+    """A box with an inner shell wound inwards (a cavity: the part volumes), a loose cube (Bridge
+    Pieces joins it) and a plate thinner than a voxel (Restore Thin Parts keeps it)."""
+    parts = (_cube_mesh((0, 0, 0), (4, 4, 4)), _cube_mesh((1, 1, 1), (3, 3, 3), inward=True),
+             _cube_mesh((6, 0, 0), (7, 1, 1)), _cube_mesh((0, 5, 0), (4, 5.05, 4)))
+    offsets = np.cumsum([0] + [len(v) for v, _ in parts[:-1]])
+    return (np.concatenate([v for v, _ in parts]),
+            np.concatenate([t + o for (_, t), o in zip(parts, offsets)]))
 
 
 def _voxelizer():
+    """Make with each of its options: plain, the thin-part options (bridge, restore, the
+    piece filters), anti-aliasing whose counters are one byte (up to 6 samples) or two (7, 8),
+    one axis (not robust), and a mesh of several closed shells."""
     from .clues import puzzle_from_grid
     from .voxelize import voxelize
     v, t = _cube_mesh()
     puzzle_from_grid(voxelize(v, t, resolution=4).grid)
     voxelize(v, t, resolution=3, samples=2, robust=False)
+    voxelize(v, t, resolution=3, samples=7)
+    v, t = pieces_mesh()
+    voxelize(v, t, resolution=6)
+    voxelize(v, t, resolution=6, bridge=True)
+    voxelize(v, t, resolution=6, thin_parts=True, bridge=True, min_piece=2, keep_largest=True)
+
+
+def _colour_capture():
+    """Make with colours: the capture (both nearest-triangle passes, image, corner and constant
+    sources, the interior fill) and the palette."""
+    from .colour import Source, capture_colours, nearest_surface
+    from .palette import grid_palette
+    from .voxelize import voxelize
+    v, t = _cube_mesh()
+    r = voxelize(v, t, resolution=4)
+    m = len(t)
+    uvs = np.zeros((m, 3, 2))
+    img = np.ones((2, 2, 3), np.float32)
+    cap = capture_colours(r.grid, r.origin, r.voxel_size, v, t,
+                          tri_material=np.arange(m) % 4,
+                          sources=[Source(), Source(image=0), Source(image=0, closest=True),
+                                   Source(corners=True)],
+                          uvs=uvs, corner_colours=np.ones((m, 3, 3)), images=[img])
+    nearest_surface(np.zeros((1, 3)), v, t)
+    grid_palette(r.grid, cap.colours, 2)
 
 
 def _blob(hidden_every=3):
@@ -138,6 +178,7 @@ def _designing():
     g = _design_grid()
     design(g)
     design(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
+    design(g, band="expert", anneal_moves=20, time_limit=60.0)  # line logic: steering, its passes
     design(g, method="random", start="current")
 
 
@@ -151,6 +192,7 @@ def _live_check():
     for logic in ("line", "probe"):
         s.check(hidden, logic, search_time=10.0)
         s.suggest(hidden, logic)
+        s.repair(hidden, logic)
     s.check(None)
 
 
@@ -163,6 +205,7 @@ def _masks():
     g = _design_grid()
     search_masks(g)
     search_masks(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
+    search_masks(g, band="expert", anneal_moves=20, time_limit=60.0)
     search_masks(g, method="random", start="current")
     s = DesignSession(g, compile_ahead=False)
     for logic in ("line", "probe"):
@@ -171,7 +214,7 @@ def _masks():
 
 
 PARTS = {
-    "make": [("voxelizer", _voxelizer)],
+    "make": [("voxelizer", _voxelizer), ("colour capture", _colour_capture)],
     "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
               ("probing and search", lambda: _probing("dp")), ("SAT encoding", _sat_encoding),
               ("local search", _walking)],
@@ -191,9 +234,15 @@ def parts_for(method: str, linesolver: str, grade: bool = False) -> tuple:
     return parts + (("seed",) if linesolver == "seed" else ()) + (("grade",) if grade else ())
 
 
-def run_parts(parts, on_step=None):
+class Stopped(Exception):
+    """``run_parts`` was asked to stop (``stop`` set) before all its steps ran."""
+
+
+def run_parts(parts, on_step=None, stop=None):
     """Run the steps of the parts not done yet, one thread at a time; ``on_step(name)`` is
-    called after each step."""
+    called after each step. ``stop`` (a ``threading.Event``) is looked at before each step: once
+    set, the rest is left undone and ``Stopped`` raised (a step itself, one numba compile, cannot
+    be cut short: a few seconds at most)."""
     with _lock:
         for part in parts:
             if part in _done or part in _running:
@@ -201,6 +250,8 @@ def run_parts(parts, on_step=None):
             _running.add(part)
             try:
                 for name, step in PARTS[part]:
+                    if stop is not None and stop.is_set():
+                        raise Stopped(part)
                     step()
                     if on_step is not None:
                         on_step(name)
@@ -239,13 +290,19 @@ def ensure(*parts) -> float:
     return time.perf_counter() - t0
 
 
+_threads: list = []  # the threads start() started, until stop() joined them
+_stop = threading.Event()  # set by stop(): the threads leave the steps they have not begun
+
+
 def start(parts=DEFAULT_PARTS) -> threading.Thread:
     """Warm ``parts`` up in a daemon thread; ``status()`` follows it. numba compiles holding the
     GIL most of the time, but hands it over every few milliseconds (Python's switch interval),
-    so a thread drawing a UI meanwhile waits milliseconds, not for the compile."""
+    so a thread drawing a UI meanwhile waits milliseconds, not for the compile. ``stop()`` (also
+    run at interpreter exit) ends it."""
     todo = [p for p in parts if p not in _done]
     _status.update(state="running", done=0, total=sum(len(PARTS[p]) for p in todo), error="",
                    seconds=0.0)
+    _stop.clear()
 
     def on_step(name):
         _status["done"] += 1
@@ -253,16 +310,37 @@ def start(parts=DEFAULT_PARTS) -> threading.Thread:
     def run():
         t0 = time.perf_counter()
         try:
-            run_parts(todo, on_step)
+            run_parts(todo, on_step, stop=_stop)
             _status.update(state="ready")
+        except Stopped:
+            _status.update(state="idle")
         except Exception as exc:  # reported by status(); a real call raises it again
             _status.update(state="failed", error=f"{type(exc).__name__}: {exc}")
         finally:
             _status["seconds"] = time.perf_counter() - t0
 
     thread = threading.Thread(target=run, name="nonogram: warm-up", daemon=True)
+    _threads[:] = [t for t in _threads if t.is_alive()] + [thread]
     thread.start()
     return thread
+
+
+def stop(timeout: float = 5.0) -> bool:
+    """Ask the threads ``start`` started to stop after their current step and wait for them, at
+    most ``timeout`` seconds in all; True when none is left running. A thread still running when
+    the interpreter shuts down is what crashes (bpy 4.2) or hangs (bpy 4.5) Blender's Python
+    module at exit, so this runs at exit too (``atexit``); the wait is bounded so that exit
+    never hangs on a long compile."""
+    _stop.set()
+    deadline = time.monotonic() + max(0.0, timeout)
+    for thread in list(_threads):
+        if thread is not threading.current_thread():
+            thread.join(max(0.0, deadline - time.monotonic()))
+    _threads[:] = [t for t in _threads if t.is_alive()]
+    return not _threads
+
+
+atexit.register(stop, 2.0)
 
 
 def status() -> dict:

@@ -234,3 +234,62 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
             scene.select_clue(obj, line)
             self.report({'INFO'}, f"The clue of {name} would settle {settled} undecided cells")
         return {'FINISHED'}
+
+
+class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
+    """Show the fewest hidden clues that make the puzzle unique and solvable by the chosen
+    logic again (one undo step; the puzzle is checked again after)"""
+    bl_idname = "nonogram.repair"
+    bl_label = "Repair"
+    bl_options = {'REGISTER', 'UNDO'}
+    checks = (polls.nonogram, polls.no_job)
+
+    def make_job(self, context: bpy.types.Context):
+        obj = scene.nonogram_of(context.active_object)
+        hidden = scene.hidden_mask(obj)
+        if not hidden.any():
+            self.report({'INFO'}, "No clue is hidden: nothing to repair")
+            return None
+        try:
+            sess, lock = live_check.session(obj)
+        except scene.NonogramError as e:
+            self.report({'ERROR'}, str(e))
+            return None
+        logic = scene.props(obj).design_options.logic
+        self._obj_name = obj.name
+        self._key = scene.mask_key(hidden)
+        self._logic = logic
+        self.cancel_is_cooperative = True  # repair polls its progress callback
+
+        def run(progress):
+            with lock:
+                return sess.repair(hidden, logic, progress=progress)
+        return Job("repair", run)
+
+    def finish(self, context: bpy.types.Context, found):
+        obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
+        if obj is None or scene.nonogram_of(obj) is not obj:
+            self.report({'ERROR'}, "The nonogram was deleted meanwhile")
+            return {'CANCELLED'}
+        if found is None:
+            self.report({'INFO'}, "Repair cancelled")
+            return {'CANCELLED'}
+        if scene.mask_key(scene.hidden_mask(obj)) != self._key:
+            self.report({'WARNING'}, "The clues changed meanwhile: repair again")
+            return {'CANCELLED'}
+        logic = {"line": "line logic", "probe": "line logic + probing"}[self._logic]
+        if not found.lines:
+            self.report({'INFO'}, f"Already unique and solvable by {logic}: nothing to show")
+            return {'CANCELLED'}
+        change_hidden(obj, found.hidden)  # one change: one undo step, then the live check
+        names = ", ".join(found.names[:6]) + (" …" if len(found.names) > 6 else "")
+        self.report({'INFO'}, f"Showed {len(found.lines)} clue(s) ({names}): unique and solvable by "
+                              f"{logic} again")
+        return {'FINISHED'}
+
+    def _conclude(self, context, job):
+        err = job.error
+        if err is not None and type(err).__name__ == "DesignError":
+            self.report({'ERROR'}, str(err))
+            return {'CANCELLED'}
+        return JobOperator._conclude(self, context, job)

@@ -5,7 +5,7 @@ from bpy.props import FloatProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
 from ..panels import preferences
-from . import polls, scene
+from . import live_check, polls, scene
 from .runtime import engine
 
 
@@ -42,5 +42,8 @@ class NONOGRAM_OT_import_puzzle(polls.Polled, bpy.types.Operator, ImportHelper):
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return {'CANCELLED'}
+        if puzzle.solution is not None and scene.hidden_mask(obj).any():
+            # a designed puzzle: check it as the player gets it, as after any change of its clues
+            live_check.request(obj)
         self.report({'INFO'}, f"Imported '{obj.name}' ({'×'.join(map(str, puzzle.shape))})")
         return {'FINISHED'}

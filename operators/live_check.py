@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 from typing import Optional
 
@@ -77,6 +78,7 @@ class _Check:
 
 
 _pending: dict = {}
+_threads: list = []  # the check threads started, until cancel_all() has joined them
 
 
 def request(obj, *, wait: Optional[bool] = None) -> None:
@@ -95,7 +97,9 @@ def request(obj, *, wait: Optional[bool] = None) -> None:
         _apply(obj, job)
         return
     _pending[obj.name] = job
-    threading.Thread(target=job.run, name="nonogram: live check", daemon=True).start()
+    thread = threading.Thread(target=job.run, name="nonogram: live check", daemon=True)
+    _threads[:] = [t for t in _threads if t.is_alive()] + [thread]
+    thread.start()
     if not bpy.app.timers.is_registered(_poll):
         bpy.app.timers.register(_poll, first_interval=0.02)
 
@@ -150,10 +154,19 @@ def recheck_after_undo(*_args):
         request(obj)
 
 
-def cancel_all() -> None:
+def cancel_all(deadline: Optional[float] = None) -> bool:
+    """Drop every check still running and, with a ``deadline`` (``time.monotonic()``), wait for
+    their threads until then (a check ends within ``SEARCH_TIME`` plus its logic). True when no
+    check thread is left."""
     for job in _pending.values():
         job.cancel.set()
     _pending.clear()
     _sessions.clear()
     if bpy.app.timers.is_registered(_poll):
         bpy.app.timers.unregister(_poll)
+    if deadline is not None:
+        for thread in list(_threads):
+            if thread is not threading.current_thread():
+                thread.join(max(0.0, deadline - time.monotonic()))
+    _threads[:] = [t for t in _threads if t.is_alive()]
+    return not _threads

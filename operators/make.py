@@ -51,7 +51,7 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
         options["bridge"], options["thin_parts"] = THIN_PARTS_OPTIONS[options["thin_parts"]]
         sources, self._left_out = selected_sources(context)
         try:
-            src = scene.read_source(context, sources, options["resolution"])
+            src = scene.read_source(context, sources, options["resolution"], options["colours"])
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return None
@@ -78,6 +78,12 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
                 + (f" in {n} piece{'s' if n != 1 else ''}" if n else "")
                 + f", {len(scene.props(obj).labels.data.vertices)} clues "
                 f"({info['time_s']['total']:.2f} s)")
+        if info["diagnostics"].get("size_note"):
+            text += f"; {info['diagnostics']['size_note']}"
+        if info.get("palette"):
+            text += f"; {len(info['palette'])} colours"
+            for note in info.get("colour_notes", []):
+                self.report({'WARNING'}, f"Colours: {note}")
         if len(sources) > 1:
             text += f"; the union of {len(sources)} meshes: " + ", ".join(self._source_names)
         if info["changes"]:

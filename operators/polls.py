@@ -64,7 +64,7 @@ def mesh_source(context) -> str:
     if scene.nonogram_of(ob) is not None:
         return f"'{ob.name}' is already a nonogram: select a mesh object"
     if ob.type != 'MESH':
-        return f"'{ob.name}' is a {ob.type.lower()} object, not a mesh: select a mesh object"
+        return f"'{ob.name}' is {scene.object_kind(ob.type)} object, not a mesh: select a mesh object"
     return ""
 
 

@@ -5,7 +5,8 @@ from . import polls, scene
 
 VIEWS = [('DESIGNER', "Designer", "The solver's cells and every clue beside the grid (hidden ones greyed)"),
          ('PLAYER', "Player", "The block of cubes the player starts from, clues on the cube faces, "
-                              "hidden clues blank")]
+                              "hidden clues blank"),
+         ('REVEAL', "Reveal", "The finished model: the solution's cubes in their colours")]
 
 
 class NONOGRAM_OT_set_view(polls.Polled, bpy.types.Operator):

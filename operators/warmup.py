@@ -49,6 +49,7 @@ _doing: dict = {}  # process -> the part it is compiling
 _taken: set = set()  # parts whose process was stopped for another to finish them
 _thread = None
 _stop = threading.Event()  # the current run's: set by unregister(), the add-on is going away
+_threads: list = []  # every thread a run started (its own, its followers), until stop() joined them
 
 # The start of a script another Python process runs: the engine of the add-on folder argv[1]
 # imported as ``jit`` under the add-on's own package name argv[2] (cached kernels name their
@@ -229,8 +230,9 @@ def _work(parts, use_process, stop):
             warm.set_external(_wait_for_process)
             _state["where"] = "process"
             followers = [threading.Thread(target=_follow, args=(g, warm, problems, stop),
-                                        daemon=True)
+                                          name="nonogram: follow warm-up", daemon=True)
                          for g in groups]
+            _threads.extend(followers)
             try:
                 for t in followers:
                     t.start()
@@ -248,10 +250,12 @@ def _work(parts, use_process, stop):
             left.sort(key=lambda p: ONE_THREAD.index(p) if p in ONE_THREAD else len(ONE_THREAD))
             _state.update(where="blender", total=_state["done"] + sum(len(warm.PARTS[p]) for p in left))
             for p in left:
-                if stop.is_set():  # disabled meanwhile: the part being compiled cannot be cut short
+                try:  # disabled meanwhile: the step being compiled cannot be cut short, the rest is
+                    warm.run_parts([p], lambda name: _state.__setitem__("done", _state["done"] + 1),
+                                   stop=stop)
+                except warm.Stopped:
                     _state.update(state="idle")
                     return
-                warm.run_parts([p], lambda name: _state.__setitem__("done", _state["done"] + 1))
                 _loaded(p)
         _state.update(state="ready", error=f"(compiled in Blender: {problems[0]})" if problems else "")
     except Exception as exc:
@@ -272,6 +276,7 @@ def start(parts=PARTS, use_process=True) -> threading.Thread:
         _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="", loaded=())
         _thread = threading.Thread(target=_work, args=(tuple(parts), use_process, _stop),
                                    name="nonogram: prepare solver", daemon=True)
+        _threads[:] = [t for t in _threads if t.is_alive()] + [_thread]
         _thread.start()
     return _thread
 
@@ -289,15 +294,33 @@ def register():
         bpy.app.timers.register(_start_later, first_interval=1.0)
 
 
-def unregister():
+def stop(deadline=None) -> bool:
+    """End the run: its processes are terminated, and it compiles nothing more in Blender (the
+    step it may be compiling cannot be cut short). With a ``deadline`` (``time.monotonic()``),
+    wait until then for its processes and threads; a process still running then is killed.
+    True when nothing of it is left running. Enabling the add-on again starts a new run."""
     global _thread
-    import bpy
-    if bpy.app.timers.is_registered(_start_later):
-        bpy.app.timers.unregister(_start_later)
-    # the run ends without compiling in Blender what its stopped processes left undone, and
-    # enabling the add-on again starts a new one
     _stop.set()
     _thread = None
     for proc in list(_procs):
         if proc.poll() is None:
             proc.terminate()
+    if deadline is None:
+        return False
+    for proc in list(_procs):
+        try:
+            proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    for thread in list(_threads):
+        if thread is not threading.current_thread():
+            thread.join(max(0.0, deadline - time.monotonic()))
+    _threads[:] = [t for t in _threads if t.is_alive()]
+    return not _threads
+
+
+def unregister():
+    import bpy
+    if bpy.app.timers.is_registered(_start_later):
+        bpy.app.timers.unregister(_start_later)
+    stop()

@@ -30,6 +30,9 @@ PREPARING = "preparing solver"
 # One engine job at a time: two solves would halve each other's speed on a laptop and their
 # results could race for the same object.
 _active = None
+# Every job whose thread was started, until stop_all() has joined it: a cancelled or abandoned
+# job's thread may still be finishing when the add-on is disabled or Blender exits.
+_started: list = []
 
 
 def active_job():
@@ -72,6 +75,7 @@ class Job:
     def start(self):
         global _active
         _active = self
+        _started[:] = [j for j in _started if j._thread.is_alive()] + [self]
         self._thread.start()
         return self
 
@@ -86,6 +90,23 @@ class Job:
         state = "cancelling" if self.cancel_event.is_set() else f"{self.fraction:.0%}"
         msg = f" {self.message}" if self.message else ""
         return f"Nonogram {self.label}: {state}{msg} ({self.elapsed():.1f} s) - Esc to cancel"
+
+
+def stop_all(deadline: float) -> bool:
+    """Cancel every job still running and wait for their threads until ``deadline``
+    (``time.monotonic()``); their results are dropped. True when no job thread is left. Engine
+    calls that poll the progress callback stop within a fraction of a second; the others (a
+    comparison, a compile) may outlast the wait, and are then left to the interpreter."""
+    global _active
+    for job in _started:
+        job.cancel_event.set()
+        job.finished = True  # nothing may apply its result now
+    for job in list(_started):
+        if job._thread is not threading.current_thread():
+            job._thread.join(max(0.0, deadline - time.monotonic()))
+    _started[:] = [j for j in _started if j._thread.is_alive()]
+    _active = None
+    return not _started
 
 
 class JobOperator(_OperatorBase):

@@ -28,9 +28,12 @@ class NONOGRAM_MT_object(bpy.types.Menu):
         layout.operator("nonogram.pick_clues", icon='RESTRICT_SELECT_OFF')
         layout.operator("nonogram.toggle_clues", icon='ARROW_LEFTRIGHT')
         layout.operator("nonogram.suggest_clue", icon='LIGHT')
+        layout.operator("nonogram.repair", icon='TOOL_SETTINGS')
         layout.operator("nonogram.set_view", text="Player's View", icon='VIEW3D').view = 'PLAYER'
         layout.operator("nonogram.set_view", text="Designer's View",
                         icon='MESH_GRID').view = 'DESIGNER'
+        layout.operator("nonogram.set_view", text="Reveal", icon='SHADING_RENDERED').view = 'REVEAL'
+        layout.operator("nonogram.merge_colours", icon='AUTOMERGE_ON')
         layout.separator()
         layout.operator("nonogram.import_puzzle", text="Import Puzzle…", icon='IMPORT')
         layout.operator("nonogram.export_puzzle", text="Export Puzzle…", icon='EXPORT')

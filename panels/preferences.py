@@ -21,7 +21,7 @@ class NonogramPreferences(bpy.types.AddonPreferences):
 
     resolution: IntProperty(
         name="Resolution", default=12, min=RESOLUTION_RANGE[0], max=RESOLUTION_RANGE[1],
-        soft_min=2, soft_max=128,
+        soft_min=RESOLUTION_RANGE[0], soft_max=128,
         description="Make's resolution in a scene that has not set its own")
     label_size: FloatProperty(
         name="Label Size", default=DEFAULT_STYLE["label_size"], min=0.05, max=10.0,

@@ -7,7 +7,8 @@ data lives in the point mesh's attributes, never here.
 from typing import Any, cast
 
 import bpy
-from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty,
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty,
+                       FloatVectorProperty, IntProperty,
                        IntVectorProperty, PointerProperty, StringProperty)
 
 # The add-on's package, whose name is its preferences' bl_idname (as in operators/runtime.py;
@@ -49,13 +50,17 @@ class NONOGRAM_PG_design(bpy.types.PropertyGroup):
                        description="Difficulty band to aim for")
     method: EnumProperty(name="Method", items=DESIGN_METHODS, default='greedy')
     seed: IntProperty(name="Seed", default=0, min=0,
-                      description="Same seed, same clues hidden (when no time limit stops it)")
+                      description="Same seed, same clues hidden, on any machine (unless the time "
+                                  "limit cuts the search: the result then says so)")
     time_limit: FloatProperty(
-        name="Time Limit", default=20.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
-        description="Stop the search after this many seconds and keep the best design so far")
+        name="Time Limit", default=120.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
+        description="A safety stop: the search's work is a fixed budget of moves; a limit that "
+                    "cuts it keeps the best design so far and says it is not reproducible")
 
 
-RESOLUTION_RANGE = (1, 4096)
+# At least 3 voxels along the longest side: below that a model is one or two layers of cubes,
+# no puzzle (a 1×1×1 grid has 3 clues and nothing to deduce).
+RESOLUTION_RANGE = (3, 4096)
 
 # What to do about parts too thin for the grid, and the voxelizer's options for each:
 # (bridge, thin_parts).
@@ -73,7 +78,9 @@ THIN_PARTS_OPTIONS = {'NONE': (False, False), 'BRIDGE': (True, False), 'RESTORE'
 def _resolution(**callbacks):
     return IntProperty(
         name="Resolution", default=12, min=RESOLUTION_RANGE[0], max=RESOLUTION_RANGE[1],
-        soft_min=2, soft_max=128, description="Voxels along the longest side of the mesh",
+        soft_min=RESOLUTION_RANGE[0], soft_max=128,
+        description=f"Voxels along the longest side of the mesh (at least {RESOLUTION_RANGE[0]}: "
+                    "smaller grids make no puzzle)",
         **callbacks)
 
 
@@ -95,13 +102,19 @@ class MakeOptions:
         description="Vote between the x, y and z parity fills, so holes in the mesh leak less")
     hide_source: BoolProperty(
         name="Hide Source", default=False, description="Hide the source meshes after making")
-    thin_parts: EnumProperty(name="Thin Parts", items=THIN_PARTS, default='NONE')
+    # Restore is the default: the only option that kept every shared model in one piece with
+    # no part lost at 16, 24 and 36 (docs/VOXELIZER.md, "Which option by default").
+    thin_parts: EnumProperty(name="Thin Parts", items=THIN_PARTS, default='RESTORE')
     min_piece: IntProperty(
         name="Drop Pieces Under", default=0, min=0, soft_max=64,
         description="Remove pieces of fewer voxels than this (0: keep every piece)")
     keep_largest: BoolProperty(
         name="Largest Piece Only", default=False,
         description="Keep only the largest connected piece of voxels")
+    colours: IntProperty(
+        name="Colours", default=6, min=1, max=256, soft_max=32,
+        description="Keep the model's colours for the reveal, reduced to this many (1: plain "
+                    "cubes, no colours)")
 
     @staticmethod
     def draw_options(layout, data):
@@ -117,6 +130,7 @@ class MakeOptions:
         col.prop(data, "thin_parts")
         col.prop(data, "min_piece")
         col.prop(data, "keep_largest")
+        layout.prop(data, "colours")
         layout.prop(data, "hide_source")
 
 
@@ -183,6 +197,33 @@ class NONOGRAM_PG_source(bpy.types.PropertyGroup):
     hid_render: BoolProperty(options={'HIDDEN'})  # Make switched its render visibility off
 
 
+def _palette_changed(self, context):
+    # the cubes follow an edited palette entry (lazy import: operators import this module)
+    from ..operators.scene.colours import palette_entry_changed
+    palette_entry_changed(self.id_data)
+
+
+class NONOGRAM_PG_colour(bpy.types.PropertyGroup):
+    colour: FloatVectorProperty(name="Colour", subtype='COLOR_GAMMA', size=3, min=0.0, max=1.0,
+                                default=(1.0, 1.0, 1.0), update=_palette_changed,
+                                description="A palette entry (sRGB): the cubes of this colour follow")
+
+
+CLUE_LAYER_AXES = [
+    ('ALL', "All", "Every clue, floating before the +X, -Y and +Z faces (a cloud at large sizes)"),
+    ('X', "X", "The clues of one layer across X; the layers in front of it are cut away"),
+    ('Y', "Y", "The clues of one layer across Y; the layers in front of it are cut away"),
+    ('Z', "Z", "The clues of one layer across Z; the layers above it are cut away"),
+]
+
+
+def _clue_layer_changed(pg, context):
+    from ..operators import scene
+    obj = pg.id_data
+    if pg.is_nonogram and obj is not None:
+        scene.apply_clue_layer(obj)
+
+
 class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     is_nonogram: BoolProperty(options={'HIDDEN'})
     is_clue_object: BoolProperty(options={'HIDDEN'})
@@ -206,9 +247,19 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
                            options={'HIDDEN'})
     check: StringProperty(name="Check", description="The live check of the puzzle as the "
                                                     "player gets it (JSON)", options={'HIDDEN'})
+    palette: CollectionProperty(type=NONOGRAM_PG_colour, options={'HIDDEN'})
+    reveal: BoolProperty(name="Reveal", default=False, options={'HIDDEN'},
+                         description="Show the finished model in its colours")
+    # The designer's view shows the clues of one layer at a time (operators/scene/layers.py).
+    clue_layer_axis: EnumProperty(name="Clue Layer", items=CLUE_LAYER_AXES, default='Z',
+                                  update=_clue_layer_changed,
+                                  description="Which clues the designer's view shows")
+    clue_layer: IntProperty(name="Layer", default=0, min=0, max=4095, update=_clue_layer_changed,
+                            description="The layer whose clues the designer's view shows")
 
 
-_classes = (NONOGRAM_PG_design, NONOGRAM_PG_settings, NONOGRAM_PG_source, NONOGRAM_PG_object)
+_classes = (NONOGRAM_PG_design, NONOGRAM_PG_settings, NONOGRAM_PG_source, NONOGRAM_PG_colour,
+            NONOGRAM_PG_object)
 # cast: the stubs declare register_classes_factory as returning None.
 _register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(_classes))
 

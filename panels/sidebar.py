@@ -132,7 +132,9 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
                       + (" + pre-pass" if report.get("options", {}).get("prepass") else "")
                       + f", {report.get('options', {}).get('linesolver', '')}")
             col.label(text=f"Line solves: {report.get('linesolvers', 0):,}")
-            col.label(text=f"Bad guesses: {100 * report.get('bad_guess_rate', 0):.1f} %")
+            col.operator("nonogram.explain", emboss=False, icon='INFO',
+                         text=f"Idle line solves: {100 * report.get('bad_guess_rate', 0):.1f} %"
+                         ).topic = "idle_line_solves"
             col.label(text=f"Cells known: {100 * report.get('known_fraction', 0):.1f} %")
             col.label(text=f"Time: {report.get('time_s', 0):.2f} s")
             row = layout.row(align=True)
@@ -184,7 +186,8 @@ def _draw_info(layout, obj, context):
             col.label(text=phrase, icon='BLANK1')
         if not polls.piece_changes(context):
             layout.operator("nonogram.show_added", icon='VIEWZOOM')
-        for w in info.get("warnings", []):
+        note = info.get("diagnostics", {}).get("size_note")
+        for w in info.get("warnings", []) + ([note] if note else []):
             box = layout.box()
             for i, line in enumerate(_wrap(w, 40)):
                 box.label(text=line, icon='ERROR' if i == 0 else 'BLANK1')
@@ -229,8 +232,9 @@ class NONOGRAM_PT_compare(_Sidebar, bpy.types.Panel):
             return
         rows = json.loads(obj.nonogram.compare)
         grid = layout.grid_flow(row_major=True, columns=3, even_columns=True, align=True)
-        for head in ("Solver", "Line solves", "Bad guess %"):
+        for head in ("Solver", "Line solves"):
             grid.label(text=head)
+        grid.operator("nonogram.explain", text="Idle %", emboss=False).topic = "idle_line_solves"
         for r in rows:
             grid.label(text=str(r.get("config")))
             grid.label(text=f"{r.get('linesolvers', 0):,}")
@@ -251,9 +255,10 @@ class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
 
 
 from . import design  # noqa: E402  (design's panels share _Sidebar above)
+from . import colours  # noqa: E402
 
 # Registration order is the order in the sidebar: Design and View come below Solve.
 classes = (NONOGRAM_PT_make_presets, NONOGRAM_PT_solve_presets, NONOGRAM_PT_make, NONOGRAM_PT_solve,
-           *design.classes, NONOGRAM_PT_compare, NONOGRAM_PT_file)
+           *design.classes, *colours.classes, NONOGRAM_PT_compare, NONOGRAM_PT_file)
 # cast: the stubs declare register_classes_factory as returning None.
 register, unregister = cast(Any, bpy.utils.register_classes_factory(classes))

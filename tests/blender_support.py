@@ -293,6 +293,8 @@ class RecordingLayout:
         mod, op = idname.split(".")
         rna = getattr(getattr(bpy.ops, mod), op).get_rna_type()
         self.log.append(("operator", idname))
+        if k.get("text"):
+            self.log.append(("operator_text", (idname, k["text"])))
         log = self.log
 
         class Props:

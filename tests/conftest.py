@@ -43,3 +43,34 @@ def run_python(code: str, *python_args: str, env_extra: Optional[dict] = None,
 def run_without_numba(code: str, *python_args: str, timeout: int = 300) -> subprocess.CompletedProcess:
     """``code`` run with ``NONOGRAM_NO_NUMBA=1`` (the engine's plain-Python fallback)."""
     return run_python(code, *python_args, env_extra={"NONOGRAM_NO_NUMBA": "1"}, timeout=timeout)
+
+
+def _bpy_module_fails_at_exit() -> bool:
+    """Blender 4.2 and 4.5 as Python modules run Blender's own exit only when the ``bpy`` module
+    is freed; while something still holds it at the interpreter's end their C++ destructors run
+    without it: 4.2 crashes (exit 139), 4.5 hangs waiting for a thread Blender's exit would have
+    stopped. The add-on lets go of its own share at exit (``__init__.py``: the batch and scripts
+    that enabled it exit with their status, tests/test_blender_exit.py), but a pytest session
+    holds more (test modules, fixtures, reports) than the add-on can let go of."""
+    bpy = sys.modules.get("bpy")
+    return bpy is not None and not bpy.app.binary_path and tuple(bpy.app.version) < (5, 0, 0)
+
+
+_EXIT_STATUS = pytest.StashKey[int]()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    session.config.stash[_EXIT_STATUS] = int(exitstatus)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    # pytest's report is written by now: on bpy 4.2/4.5 end the session's process with pytest's
+    # exit status, after the exit hooks (the add-on's: unregister, stop its threads), rather
+    # than with Blender's crash or hang at exit. bpy 5.0 exits the ordinary way.
+    if _bpy_module_fails_at_exit() and _EXIT_STATUS in config.stash:
+        import atexit
+        atexit._run_exitfuncs()  # the add-on's hook: unregister, stop its threads
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(config.stash[_EXIT_STATUS])

@@ -197,12 +197,13 @@ def test_worker_options_pass_through(models):
     spec.loader.exec_module(batch)
     argv = ["--input", "a.obj", "--resolution", "8", "--workers", "3", "--solvers", "hier+pre", "brute",
             "--slice", "z=-2", "--render", "player", "--no-robust", "--time-limit", "5", "--design", "hard",
-            "--resume", "--out", "x"]
+            "--resume", "--out", "x", "--thin-parts", "off", "--colours", "8"]
     args = batch.parse_args(argv)
     opts = batch.worker_options(args)
     assert "--workers" not in opts and "--resume" not in opts and "--input" not in opts
     again = batch.parse_args(["--input", "a.obj"] + opts)
-    for key in ("solvers", "slice", "render", "no_robust", "time_limit", "design"):
+    for key in ("solvers", "slice", "render", "no_robust", "time_limit", "design", "thin_parts", "bridge",
+                "colours"):
         assert getattr(again, key) == getattr(args, key), key
 
 

@@ -36,6 +36,7 @@ def test_export_import_builds_the_same_puzzle(addon, tmp_path):
     assert np.array_equal(point_attribute(new, "solution"), sol)
     assert len(new.nonogram.labels.data.vertices) == n_labels
     assert np.allclose(np.array(new.scale), 0.25)
+    scene.set_clue_layer(new, 'ALL', 0)  # every cell drawn (new nonograms cut at a clue layer)
     assert len(instances_of(new)) == sol.size
 
 

@@ -58,8 +58,9 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     assert obj is not src and obj.nonogram.is_nonogram
 
     verts, tris = _world_triangles(src)
-    vr = engine("voxelize").voxelize(verts, tris, resolution=res, samples=1,
-                                             threshold=0.5, robust=True, fit=True)
+    vox = engine("voxelize")
+    vr = vox.voxelize(verts, tris, resolution=res, samples=1, threshold=0.5, robust=True,
+                      fit=True, **vox.MAKE_PIECE_DEFAULTS)
     grid = vr.grid
     assert grid.sum() > 0
     # One point per grid cell, solution attribute = the voxel grid in puzzle cell order.
@@ -79,6 +80,9 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     labels = obj.nonogram.labels
     assert labels is not None and labels.parent == obj
     assert len(labels.data.vertices) == clued
+    # every clue and every cell (a new nonogram's designer view shows one clue layer:
+    # test_blender_views.py)
+    addon_module("operators.scene").set_clue_layer(obj, 'ALL', 0)
     # Evaluated: one glyph per non-zero clue (zeros hidden by default) + an outline per
     # circle/square clue.
     totals = point_attribute(labels, "clue_total")
@@ -96,7 +100,11 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     assert run_op(bpy.ops.nonogram.export_puzzle, filepath=str(path)) == {'FINISHED'}
     pf = engine("puzzlefile")
     loaded = pf.load_puzzle(str(path))
-    assert pf.puzzle_to_dict(loaded) == pf.puzzle_to_dict(puzzle) | {"name": src.name}
+    # (Make keeps the model's colours by default: the file has them beside the solution)
+    exported = pf.puzzle_to_dict(loaded)
+    assert "palette" in exported and len(exported.pop("colours")) == 2 * grid.size
+    exported.pop("palette")
+    assert exported == pf.puzzle_to_dict(puzzle) | {"name": src.name}
 
     # The source is untouched (and still visible: hide_source defaults to off).
     assert np.array_equal(mesh_coords(src), before)
@@ -126,6 +134,7 @@ def test_glyphs_show_the_right_clue_at_the_right_place(addon):
     obj = scene_mod.build_from_puzzle(bpy.context, puzzle, name="kinds", origin=(1, 2, 3),
                                       voxel_size=0.3)
     assert any(o.name.endswith(".001") for o in obj.nonogram.glyphs.objects)
+    scene_mod.set_clue_layer(obj, 'ALL', 0)  # every clue at its point
     bpy.context.view_layer.update()  # parent transforms reach matrix_world on update
     labels = obj.nonogram.labels
     mw = np.array(labels.matrix_world)
@@ -160,6 +169,7 @@ def test_zero_clues_can_be_shown(addon):
     totals = point_attribute(labels, "clue_total")
     assert (totals == 0).any()
     scene_mod = addon_module("operators.scene")
+    scene_mod.set_clue_layer(bpy.context.active_object, 'ALL', 0)
     mod = labels.modifiers["Nonogram Clues"]
     scene_mod.set_modifier_input(mod, "Show Zero Clues", True)
     glyphs = [o for o, _ in instances_of(labels) if o.type == 'FONT']
@@ -220,10 +230,13 @@ def test_errors_leave_data_unchanged(addon):
     bpy.context.scene.nonogram_settings.resolution = 4000
     msg = _bad()
     assert "Resolution 4000" in msg and "lower the resolution" in msg
-    # A flat mesh gives no filled voxels.
+    # A flat mesh gives no filled voxels as voxelized (restoring thin parts, the default, makes
+    # it a one-voxel sheet: test_blender_thin_default.py).
     add_primitive("plane")
     bpy.context.scene.nonogram_settings.resolution = 8
+    bpy.context.scene.nonogram_settings.thin_parts = 'NONE'
     assert "no filled voxels" in _bad()
+    bpy.context.scene.nonogram_settings.thin_parts = 'RESTORE'
     # A nonogram is not a source.
     add_primitive("cube")
     assert _make(4) == {'FINISHED'}
@@ -235,8 +248,9 @@ BASIC_OPTIONS = ("resolution", "samples", "threshold", "robust", "hide_source")
 
 def _voxel_grid(src, res):
     verts, tris = _world_triangles(src)
-    return engine("voxelize").voxelize(verts, tris, resolution=res, samples=1, threshold=0.5,
-                                       robust=True, fit=True).grid
+    vox = engine("voxelize")
+    return vox.voxelize(verts, tris, resolution=res, samples=1, threshold=0.5, robust=True,
+                        fit=True, **vox.MAKE_PIECE_DEFAULTS).grid
 
 
 def _spy_progress(monkeypatch, hold_until_cancel=False):

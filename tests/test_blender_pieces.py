@@ -159,6 +159,7 @@ def test_show_unknown_cells_on_a_solved_puzzle_keeps_the_cubes(addon):
     src = add_primitive("cube")
     select_only(src)
     obj, _ = make(resolution=4, thin_parts='NONE', min_piece=0, keep_largest=False)
+    addon_module("operators.scene").set_clue_layer(obj, 'ALL', 0)  # no layer cut away
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
     assert json.loads(obj.nonogram.report)["known_fraction"] == 1.0
     shown = point_attribute(obj, "visible").copy()

@@ -51,13 +51,19 @@ def _classify(obj, shape, cube_size):
         else:
             cubes.append(tuple(np.floor(p).astype(int)))
             continue
-        # A label lies on a face, facing out of it, just above it (half a cube plus a lift).
+        # A label lies on a face, facing out of it, just above it (half a cube plus a lift);
+        # the top face's labels lean back towards the camera (TOP_TILT), lifted a little more.
+        player = addon_module("operators.scene.player")
         normal = np.array(local.to_3x3().col[2])
         normal /= np.linalg.norm(normal)
         axis = int(np.argmax(np.abs(normal)))
         end = 1 if normal[axis] > 0 else -1
+        lift = player.LABEL_LIFT
+        if (axis, end) == (2, 1):
+            assert np.isclose(normal[2], np.cos(player.TOP_TILT), atol=1e-5)
+            lift += player.TOP_LIFT
+            normal = np.array([0.0, 0.0, 1.0])
         assert np.allclose(normal, np.eye(3)[axis] * end, atol=1e-5)
-        lift = addon_module("operators.scene.player").LABEL_LIFT
         centre = p - normal * (cube_size / 2 + lift)
         cell = np.floor(centre).astype(int)
         assert np.allclose(centre, cell + 0.5, atol=1e-4)
@@ -155,6 +161,7 @@ def test_hiding_and_showing_clues_updates_the_faces(addon):
 def test_designer_view_greys_hidden_clues_and_can_leave_them_out(addon):
     obj, puzzle, hidden = _random_nonogram()
     scene = addon_module("operators.scene")
+    scene.set_clue_layer(obj, 'ALL', 0)  # every clue (new nonograms show one layer's)
     labels = obj.nonogram.labels
     line = point_attribute(labels, "line")
     assert np.array_equal(point_attribute(labels, "hidden"), hidden[line])

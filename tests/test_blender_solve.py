@@ -16,7 +16,10 @@ def _monkey_nonogram(res=8):
     add_primitive("monkey")
     bpy.context.scene.nonogram_settings.resolution = res
     assert run_op(bpy.ops.nonogram.make) == {'FINISHED'}
-    return bpy.context.active_object
+    obj = bpy.context.active_object
+    # every cell drawn (a new nonogram's designer view cuts at its clue layer)
+    addon_module("operators.scene").set_clue_layer(obj, 'ALL', 0)
+    return obj
 
 
 NUMBERS = ("verdict", "difficulty", "linesolvers", "bad_guesses", "bad_guess_rate",
@@ -66,7 +69,9 @@ def _multi_solution_nonogram(addon):
     hidden[-4:] = True  # the z-lines (length 1) would give every cell away
     puzzle = clues.puzzle_from_grid(grid, name="multi", hidden=hidden)
     scene = addon_module("operators.scene")
-    return scene.build_from_puzzle(bpy.context, puzzle, name="multi", voxel_size=0.5)
+    obj = scene.build_from_puzzle(bpy.context, puzzle, name="multi", voxel_size=0.5)
+    scene.set_clue_layer(obj, 'ALL', 0)  # every cell drawn
+    return obj
 
 
 def test_show_unknown_cells_highlights_undecided(addon):

@@ -1,8 +1,10 @@
 """The JIT shim's cache folder follows the engine's sources, so kernels never run stale code."""
 import json
+import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -33,11 +35,38 @@ def test_folder_changes_with_any_engine_source_and_old_ones_go(engine_copy):
     stale = engine_copy / "engine" / "__pycache__" / first.rsplit("/", 1)[-1]
     stale.mkdir()
     (stale / "kernel.nbi").write_text("old")
+    day_old = time.time() - 2 * 24 * 3600
+    os.utime(stale, (day_old, day_old))
+    recent = engine_copy / "engine" / "__pycache__" / (first.rsplit("/", 1)[-1][:-4] + "beef")
+    recent.mkdir()  # another version of the engine, running right now beside this one
     with open(engine_copy / "engine" / "linesolve.py", "a") as f:
         f.write("\n# an edit in a module other kernels call\n")
     second = _folder(engine_copy)
     assert second != first
     assert not stale.exists(), "the folder of the old sources should have been removed"
+    assert recent.exists(), "a folder another version used a moment ago must stay"
+
+
+def test_a_cache_that_cannot_be_written_does_not_fail_the_kernel(tmp_path):
+    # Another process removed the folder (or the disk is full) between decorating and saving.
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "twice.py").write_text(
+        "from engine.jit import njit\n\n\n@njit(cache=True)\ndef twice(a):\n    return 2 * a[0]\n")
+    script = (
+        "import shutil, sys\n"
+        "from engine import jit\n"
+        "jit.set_cache_base(sys.argv[1])\n"
+        "sys.path.insert(0, sys.argv[2])\n"
+        "import numpy as np, twice\n"
+        "shutil.rmtree(jit.cache_folder(), ignore_errors=True)\n"
+        "print(twice.twice(np.array([21.0])))\n"
+        "shutil.rmtree(jit.cache_folder(), ignore_errors=True)\n"
+        "open(jit.cache_folder(), 'w').close()  # a file where the folder should be\n"
+        "print(twice.twice(np.array([4])))\n")
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "cache"), str(tmp_path / "mods")],
+                         cwd=ROOT, capture_output=True, text=True, env={"PATH": "", "NUMBA_CACHE_DIR": ""})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["42.0", "8"]
 
 
 def test_package_name_is_part_of_the_folder(engine_copy):

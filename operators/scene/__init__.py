@@ -26,13 +26,15 @@ from .build import (Made, SourceMesh, build_from_puzzle, build_made, make_nonogr
                     voxelize_source)
 from .cells import animate_solve, apply_solve_result, clear_animation, show_cells
 from .clear import clear_nonogram
-from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError
+from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError, object_kind
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
 from .source import check_resolution, grid_estimate, source_triangles, sources_triangles
 from .check import apply_check, load_check, load_design, store_design
 from .hidden import (clue_lines, designed_puzzle, hidden_mask, line_name, load_stored_puzzle,
                      mask_key, select_clue, set_hidden, split_designed)
+from .layers import (LAYER_AXES, apply_clue_layer, clue_layer, default_layer, kept_by_layer,
+                     layer_label_positions, set_clue_layer)
 from .picking import label_anchors, pick_label
 from .player import (current_view, find_player_modifier, kept_block, player_modifier, set_slice,
                      set_view)
@@ -46,7 +48,7 @@ __all__ = [
     "check_resolution",
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
     "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
-    "make_nonogram", "nonogram_of", "props", "read_source", "set_modifier_input",
+    "make_nonogram", "nonogram_of", "object_kind", "props", "read_source", "set_modifier_input",
     "set_point_attribute", "settings", "show_cells", "source_triangles", "sources_triangles",
     "store_puzzle",
     "store_report", "voxel_group", "voxelize_source",
@@ -54,4 +56,6 @@ __all__ = [
     "player_modifier", "set_hidden", "set_slice", "set_view", "split_designed",
     "apply_check", "clue_lines", "label_anchors", "line_name", "load_check", "load_design",
     "n_lines", "pick_label", "select_clue", "store_design", "find_player_modifier", "mask_key",
+    "LAYER_AXES", "apply_clue_layer", "clue_layer", "default_layer", "kept_by_layer",
+    "layer_label_positions", "set_clue_layer",
 ]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import bpy
@@ -11,8 +11,10 @@ import numpy as np
 
 from ..runtime import engine
 from .attributes import points_mesh, set_point_attribute
+from .colours import gather as gather_colours, write_colours
 from .common import DEFAULT_STYLE, MAX_CELLS, UNKNOWN, NonogramError
 from .glyphs import glyph_library, clue_points
+from .layers import default_layer, set_clue_layer
 from .check import store_design
 from .hidden import set_hidden, split_designed
 from .materials import tag_id
@@ -92,6 +94,9 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         set_point_attribute(lmesh, "clue_total", pts["total"])
         set_point_attribute(lmesh, "clue_kind", pts["kind"])
         set_point_attribute(lmesh, "line", pts["line"])
+        for i, a in enumerate("xyz"):
+            set_point_attribute(lmesh, f"far_{a}", pts["far"][:, i])
+        set_point_attribute(lmesh, "line_axis", pts["axis"])
         labels = bpy.data.objects.new(f"{name} Clues", lmesh)
         created.append(labels)
         coll.objects.link(labels)
@@ -112,11 +117,13 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         pg.outlines = outlines
         props(labels).is_clue_object = True
         store_puzzle(obj, puzzle)
+        write_colours(obj, puzzle)
         set_hidden(obj, hidden)
         if hidden.any() and isinstance(design_info, dict):
             store_design(obj, design_info)  # a designed puzzle file says how it was designed
         player_modifier(obj, style)
         set_modifier_input(player_modifier(obj), "Label Size", float(style["label_size"]))
+        set_clue_layer(obj, *default_layer((X, Y, Z)))
     except Exception:
         _remove_ids(created)
         for ng in set(bpy.data.node_groups) - groups_before:
@@ -146,6 +153,7 @@ class SourceMesh:
     tris: np.ndarray
     times: dict
     names: list
+    colour: Any = None  # colours.gather's arrays, when Make keeps the model's colours
 
 
 @dataclass
@@ -156,6 +164,7 @@ class Made:
     puzzle: Any  # engine.puzzle.Puzzle
     options: dict
     times: dict
+    colour_notes: list = field(default_factory=list)  # where a colour source fell back
 
 
 def _sources(source_obj) -> list:
@@ -163,14 +172,17 @@ def _sources(source_obj) -> list:
     return list(source_obj) if isinstance(source_obj, (list, tuple)) else [source_obj]
 
 
-def read_source(context, source_obj, resolution) -> SourceMesh:
+def read_source(context, source_obj, resolution, colours=1) -> SourceMesh:
     """The evaluated mesh of ``source_obj`` (an object, or a list of them: their union) in world
     space, checked against ``resolution``.
 
     Main thread only (it reads bpy). It also imports the engine, so that numba's cache folder
     is set on the main thread; compiling, if needed, happens in ``voxelize_source``.
+    ``colours`` > 1 also gathers the objects' colours (``colours.gather``).
     """
     t0 = time.perf_counter()
+    if not 1 <= int(colours) <= 256:
+        raise NonogramError(f"Colours must be 1 (plain) to 256, got {int(colours)}")
     objs = _sources(source_obj)
     verts, tris = sources_triangles(context, objs)
     check_resolution(verts, int(resolution))
@@ -178,13 +190,19 @@ def read_source(context, source_obj, resolution) -> SourceMesh:
     engine("voxelize")  # first call: imports numba
     engine("clues")
     t2 = time.perf_counter()
-    return SourceMesh(objs[0].name, verts, tris, {"triangles": t1 - t0, "engine_import": t2 - t1},
-                      [o.name for o in objs])
+    times = {"triangles": t1 - t0, "engine_import": t2 - t1}
+    colour = None
+    if int(colours) > 1:
+        engine("colour")
+        engine("palette")
+        colour = gather_colours(context, objs)
+        times["colour_gather"] = time.perf_counter() - t2
+    return SourceMesh(objs[0].name, verts, tris, times, [o.name for o in objs], colour)
 
 
 def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5, robust=True,
                     progress=None, bridge=False, thin_parts=False, min_piece=0,
-                    keep_largest=False) -> Made:
+                    keep_largest=False, colours=1) -> Made:
     """Voxels and clues for a source read by ``read_source``. Touches no bpy, so it may run in
     a worker thread. ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels
     it: NonogramError("cancelled")); so are the piece options ``bridge``, ``thin_parts``,
@@ -211,9 +229,24 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
     options = {"resolution": int(resolution), "samples": int(samples),
                "threshold": float(threshold), "robust": bool(robust), "bridge": bool(bridge),
                "thin_parts": bool(thin_parts), "min_piece": int(min_piece),
-               "keep_largest": bool(keep_largest), "sources": list(src.names)}
-    return Made(src.name, result, puzzle, options,
-                dict(src.times, voxelize=t2 - t1, puzzle=t3 - t2))
+               "keep_largest": bool(keep_largest), "sources": list(src.names),
+               "colours": int(colours)}
+    times = dict(src.times, voxelize=t2 - t1, puzzle=t3 - t2)
+    notes: list = []
+    if int(colours) > 1 and src.colour is not None:
+        col = engine("colour")
+        arrays = {k: v for k, v in src.colour.items() if k != "notes"}
+        try:
+            cap = col.capture_colours(result.grid, result.origin, result.voxel_size, src.verts,
+                                      src.tris, **arrays)
+            t4 = time.perf_counter()
+            puzzle.palette, puzzle.colours = engine("palette").grid_palette(
+                result.grid, cap.colours, int(colours))
+        except (col.ColourError, ValueError) as e:
+            raise NonogramError(f"Colours: {e}") from None
+        notes = list(src.colour["notes"]) + list(cap.fallbacks)
+        times.update(colour_capture=t4 - t3, palette=time.perf_counter() - t4)
+    return Made(src.name, result, puzzle, options, times, notes)
 
 
 def build_made(context, source_obj, made: Made, *, hide_source=False,
@@ -241,6 +274,9 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
             src.hide_render = item.hid_render = True
     times = dict(made.times, build=t4 - t3)
     times["total"] = sum(times.values())
+    if made.puzzle.palette is not None:
+        made.options["palette"] = engine("colourspace").to_hex(made.puzzle.palette)
+        made.options["colour_notes"] = list(made.colour_notes)
     info = dict(made.options, shape=[int(s) for s in result.grid.shape],
                 filled=int(result.grid.sum()), warnings=list(result.warnings),
                 changes=engine("pieces").describe_repair(result.diagnostics.get("repair")),
@@ -255,20 +291,21 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
 
 def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.5, robust=True,
                   hide_source=False, progress=None, style=None, bridge=False, thin_parts=False,
-                  min_piece=0, keep_largest=False):
+                  min_piece=0, keep_largest=False, colours=1):
     """Voxelize the evaluated mesh of ``source_obj`` (an object, or a list of them: their union)
     in world space and build its nonogram, in one go (the Make operator runs the same three
     steps, the middle one in a worker thread).
 
     ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it); so are the
-    piece options (``voxelize_source``).
+    piece options (``voxelize_source``). ``colours`` > 1 keeps the model's colours, reduced to
+    that many (the palette of the reveal); 1 makes plain cubes.
 
     Returns (nonogram object, VoxelResult). Raises NonogramError, with bpy.data unchanged, on
     input that cannot make a puzzle. Timings land in ``obj.nonogram.make_info`` (JSON).
     """
-    src = read_source(context, source_obj, resolution)
+    src = read_source(context, source_obj, resolution, colours)
     made = voxelize_source(src, resolution=resolution, samples=samples, threshold=threshold,
                            robust=robust, progress=progress, bridge=bridge, thin_parts=thin_parts,
-                           min_piece=min_piece, keep_largest=keep_largest)
+                           min_piece=min_piece, keep_largest=keep_largest, colours=colours)
     return (build_made(context, source_obj, made, hide_source=hide_source, style=style),
             made.result)

@@ -1,7 +1,7 @@
 """Names, cell states and limits shared by the scene-building modules, and the user-facing error."""
 
 TAG = "nonogram3d"              # ID property on node groups/materials this add-on made
-GN_VERSION = 3                  # bump when the node groups change, so old files get new groups
+GN_VERSION = 5                  # bump when the node groups change, so old files get new groups
 VOXEL_GROUP = "Nonogram Voxels"
 LABEL_GROUP = "Nonogram Clues"
 PLAYER_GROUP = "Nonogram Player"
@@ -35,3 +35,9 @@ MAX_CELLS = 1 << 24
 class NonogramError(Exception):
     """Bad input for a nonogram; the message is meant for the user."""
 
+
+
+def object_kind(obj_type: str) -> str:
+    """'an empty', 'a curve', 'an armature'...: an object type as a message names it."""
+    word = obj_type.lower().replace("_", " ")
+    return ("an " if word[:1] in "aeiou" else "a ") + word

@@ -1,6 +1,7 @@
 """Clue points and the glyph library that labels them."""
 from __future__ import annotations
 
+import math
 from typing import cast
 
 import bpy
@@ -34,21 +35,46 @@ def clue_points(puzzle) -> dict:
     xx, yy = np.meshgrid(np.arange(X), np.arange(Y), indexing="ij")
     pz = np.stack([xx.ravel() + 0.5, yy.ravel() + 0.5, np.full(X * Y, Z + off)], axis=1)
     pos = np.concatenate([px, py, pz]).astype(np.float32)
+    # The cell just past each line's other end (-X, +Y, -Z): where the designer's clue-layer
+    # view puts its label (operators/scene/layers.py), and the line's axis.
+    far = np.floor(pos).astype(np.int64)
+    axis = np.repeat([0, 1, 2], [Y * Z, X * Z, X * Y])
+    far[axis == 0, 0] = -1
+    far[axis == 1, 1] = Y
+    far[axis == 2, 2] = -1
     lines = np.flatnonzero(has)
-    return {"position": pos[lines], "total": totals[lines], "kind": kinds[lines], "line": lines}
+    return {"position": pos[lines], "total": totals[lines], "kind": kinds[lines], "line": lines,
+            "far": far[lines], "axis": axis[lines]}
 
 
-# Advance of a digit of Blender's built-in font, per unit of text size.
+# Advance of a digit of Blender's built-in font, per unit of text size, and the height of a
+# digit (measured on the evaluated curves).
 DIGIT_WIDTH = 0.64
+DIGIT_HEIGHT = 0.70
 GLYPH_BEVEL = 0.02
+# Numbers of two or more digits are set tighter (Blender's character spacing), so they can be
+# larger in the same width: inside a circle a two-digit number was barely legible at 800 px.
+TIGHT_SPACING = 0.85
+# The circle and square outlines: outer radius (half side) and stroke width, voxel units.
+OUTLINE_RADIUS = 0.48
+OUTLINE_WIDTH = 0.055
+
+
+def glyph_spacing(total: int) -> float:
+    return TIGHT_SPACING if len(str(total)) > 1 else 1.0
 
 
 def glyph_size(total: int, kind: str) -> float:
     """Text size that fills a cell face (1 voxel) as far as the digits allow: large labels
-    read at a few pixels per cell; framed ones stay inside their circle or square."""
+    read at a few pixels per cell; framed ones fit, corners and all, inside their circle (the
+    square's inside is larger)."""
     digits = len(str(total))
-    width, cap = (0.82, 0.72) if kind == "plain" else (0.66, 0.6)
-    return min(cap, width / (DIGIT_WIDTH * digits))
+    width = DIGIT_WIDTH * glyph_spacing(total) * digits  # per unit of size
+    if kind == "plain":
+        return min(0.72, 0.82 / width)
+    inner = OUTLINE_RADIUS - OUTLINE_WIDTH
+    # the number's box (width x DIGIT_HEIGHT per unit of size), diagonal within the inner circle
+    return min(0.64, 0.94 * 2 * inner / math.hypot(width, DIGIT_HEIGHT))
 
 
 def glyph_library(name, pts, created, colours=None):
@@ -70,6 +96,7 @@ def glyph_library(name, pts, created, colours=None):
         curve.align_x = 'CENTER'
         curve.align_y = 'CENTER'
         curve.size = glyph_size(total, kind)
+        curve.space_character = glyph_spacing(total)
         # Bolder strokes read better at a few pixels per cell (``offset`` would do it too, but
         # breaks closed digits like 6 and 8).
         curve.bevel_depth = GLYPH_BEVEL
@@ -92,7 +119,7 @@ def glyph_library(name, pts, created, colours=None):
     return glyphs, outlines, index.astype(np.int32)
 
 
-def _outline_mesh(name, kind, r_out=0.47, width=0.07):
+def _outline_mesh(name, kind, r_out=OUTLINE_RADIUS, width=OUTLINE_WIDTH):
     """A flat ring (circle) or frame (square) in the XY plane, like the glyph text."""
     n = 40 if kind == "circle" else 4
     a = np.arange(n) * 2 * np.pi / n + (0 if kind == "circle" else np.pi / 4)

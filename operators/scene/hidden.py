@@ -43,6 +43,7 @@ def split_designed(puzzle):
     # what a design says of these hidden clues is kept apart (``check.store_design``): it stops
     # being true when the designer edits them
     full.meta = {k: v for k, v in puzzle.meta.items() if k not in DESIGN_META}
+    full.palette, full.colours = puzzle.palette, puzzle.colours  # the reveal's colours
     return full, kinds == 0
 
 
@@ -58,6 +59,7 @@ def designed_puzzle(full, hidden):
     else:
         out = engine("puzzle").with_hidden(full, hidden)
     out.meta = dict(full.meta)
+    out.palette, out.colours = full.palette, full.colours  # the reveal's colours
     return out
 
 

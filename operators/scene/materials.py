@@ -118,7 +118,14 @@ def voxel_material(colours=None):
     e = els.new(0.7)
     e.color = c["unknown"]
     nt.links.new(scale.outputs[0], ramp.inputs["Fac"])
-    nt.links.new(mix_colour(nt, instancer_attribute(nt, "highlight"), ramp.outputs["Color"],
+    # a filled cube of a coloured puzzle (``colour_on``, set by the voxel nodes) shows its cell's
+    # ``reveal_colour``: the palette drives the cubes through this per-instance attribute
+    reveal = new_node(nt, "ShaderNodeAttribute")
+    reveal.attribute_type = 'INSTANCER'
+    reveal.attribute_name = "reveal_colour"
+    coloured = mix_colour(nt, instancer_attribute(nt, "colour_on"), ramp.outputs["Color"],
+                          reveal.outputs["Color"])
+    nt.links.new(mix_colour(nt, instancer_attribute(nt, "highlight"), coloured,
                             c["highlight"]), bsdf.inputs["Base Color"])
     return mat
 

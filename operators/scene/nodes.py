@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import bpy
 
-from .common import CELL_COLOURS, EMPTY, LABEL_GROUP, UNKNOWN, VOXEL_GROUP
+from .common import CELL_COLOURS, EMPTY, FILLED, LABEL_GROUP, UNKNOWN, VOXEL_GROUP
 from .materials import new_node, own_colours, socket, tag_id, tagged, voxel_material
 
 
@@ -74,6 +74,27 @@ def voxel_group(colours=None):
     shown_not_empty = _compare(ng, 'INT', 'NOT_EQUAL', shown, EMPTY)
     wanted = _boolean(ng, 'OR', pending, _named(ng, "visible", 'BOOLEAN'))
     selection = _boolean(ng, 'AND', wanted, shown_not_empty)
+    # The designer's clue layer: the layers between it and the camera are cut away.
+    selection = _boolean(ng, 'AND', selection, _not_cut_by_layer(ng, _layer_inputs(ng, gin)))
+
+    # Reveal: the solution's cubes, all shown as filled (in their colours when they have one)
+    reveal = ng.interface.new_socket("Reveal", in_out='INPUT', socket_type='NodeSocketBool')
+    reveal.description = "Show the finished model (the solution) in its colours"
+    rsel = new_node(ng, "GeometryNodeSwitch")
+    rsel.input_type = 'BOOLEAN'
+    links.new(gin.outputs["Reveal"], rsel.inputs["Switch"])
+    links.new(selection, rsel.inputs["False"])
+    links.new(_named(ng, "solution", 'BOOLEAN'), rsel.inputs["True"])
+    selection = rsel.outputs[0]
+    rstate = new_node(ng, "GeometryNodeSwitch")
+    rstate.input_type = 'INT'
+    links.new(gin.outputs["Reveal"], rstate.inputs["Switch"])
+    links.new(shown, rstate.inputs["False"])
+    rstate.inputs["True"].default_value = FILLED
+    shown = rstate.outputs[0]
+    # filled cubes of a coloured puzzle take their cell's colour (materials.voxel_material)
+    colour_on = _boolean(ng, 'AND', _compare(ng, 'INT', 'EQUAL', shown, FILLED),
+                         _named(ng, "coloured", 'BOOLEAN'))
 
     store = new_node(ng, "GeometryNodeStoreNamedAttribute")
     store.data_type = 'INT'
@@ -81,6 +102,13 @@ def voxel_group(colours=None):
     store.inputs["Name"].default_value = "shown_state"
     links.new(gin.outputs["Geometry"], store.inputs["Geometry"])
     links.new(shown, socket(store.inputs, "Value"))
+    store_colour = new_node(ng, "GeometryNodeStoreNamedAttribute")
+    store_colour.data_type = 'BOOLEAN'
+    store_colour.domain = 'POINT'
+    store_colour.inputs["Name"].default_value = "colour_on"
+    links.new(store.outputs["Geometry"], store_colour.inputs["Geometry"])
+    links.new(colour_on, socket(store_colour.inputs, "Value"))
+    store = store_colour
 
     cube = new_node(ng, "GeometryNodeMeshCube")
     links.new(gin.outputs["Cube Size"], cube.inputs["Size"])
@@ -139,13 +167,29 @@ def label_group():
     links.new(cam.outputs[0], info.inputs["Object"])
     rotation = info.outputs["Rotation"]
 
+    # The designer's clue layer (see layer_positions): only the lines of that layer, at their
+    # far ends beside the cut-away layer, each no wider than the row leaves room for.
+    onehot, layer, all_layers = _layer_inputs(ng, gin)
+    in_layer, layer_pos, layer_scale = _layer_labels(ng, onehot, layer, info.outputs["Location"],
+                                                     gin.outputs["Label Size"])
+    shown = _boolean(ng, 'AND', shown, _boolean(ng, 'OR', all_layers, in_layer))
+
     # The labels' material draws floating labels with light ink (see materials.clue_material).
     floating = new_node(ng, "GeometryNodeStoreNamedAttribute")
     floating.data_type = 'BOOLEAN'
     floating.domain = 'POINT'
     floating.inputs["Name"].default_value = "floating"
-    links.new(gin.outputs["Geometry"], floating.inputs["Geometry"])
+    placed = new_node(ng, "GeometryNodeSetPosition")
+    links.new(gin.outputs["Geometry"], placed.inputs["Geometry"])
+    links.new(_boolean(ng, 'NOT', all_layers, all_layers), placed.inputs["Selection"])
+    links.new(layer_pos, placed.inputs["Position"])
+    links.new(placed.outputs[0], floating.inputs["Geometry"])
     socket(floating.inputs, "Value").default_value = True
+    size = new_node(ng, "GeometryNodeSwitch")
+    size.input_type = 'FLOAT'
+    links.new(all_layers, size.inputs["Switch"])
+    links.new(layer_scale, size.inputs["False"])
+    links.new(gin.outputs["Label Size"], size.inputs["True"])
 
     def instance(selection, instances, index):
         n = new_node(ng, "GeometryNodeInstanceOnPoints")
@@ -155,7 +199,7 @@ def label_group():
         n.inputs["Pick Instance"].default_value = True
         links.new(index, n.inputs["Instance Index"])
         links.new(rotation, n.inputs["Rotation"])
-        links.new(gin.outputs["Label Size"], n.inputs["Scale"])
+        links.new(size.outputs[0], n.inputs["Scale"])
         return n.outputs[0]
 
     glyphs = instance(shown, collection_instances(ng, gin.outputs["Glyphs"]),
@@ -191,3 +235,106 @@ def set_modifier_input(mod, name, value):
 
 def get_modifier_input(mod, name):
     return mod[input_id(mod.node_group, name)]
+
+
+# ---------------------------------------------------------------------------------------------
+# the designer's clue layer (operators/scene/layers.py holds the same rules in numpy)
+
+# Which side of the clue layer the designer's view cuts away, per axis: the side Blender's
+# default camera looks from (+X, -Y, +Z), where the floating labels have always been read.
+LAYER_CUT_SIDE = (1.0, -1.0, 1.0)
+# How far (voxel units) a layer's label sits from the layer's centre towards the cut-away side:
+# its centre just past the exposed face, so the layer's own cubes never cover it.
+LAYER_LABEL_LIFT = 0.7
+
+
+def _layer_inputs(ng, gin):
+    """The group's "Layer Axis" (0 every clue, 1 X, 2 Y, 3 Z) and "Layer" inputs, added here:
+    (one-hot vector of the axis, the layer as a float, bool "every clue")."""
+    axis = ng.interface.new_socket("Layer Axis", in_out='INPUT', socket_type='NodeSocketInt')
+    axis.default_value, axis.min_value, axis.max_value = 0, 0, 3
+    axis.description = "Show the clues of one layer (1 X, 2 Y, 3 Z) or of every line (0)"
+    layer = ng.interface.new_socket("Layer", in_out='INPUT', socket_type='NodeSocketInt')
+    layer.default_value, layer.min_value, layer.max_value = 0, 0, 4096
+    layer.description = "The layer whose clues are shown; the layers in front of it are cut away"
+    comb = new_node(ng, "ShaderNodeCombineXYZ")
+    for i in range(3):
+        ng.links.new(_compare(ng, 'INT', 'EQUAL', gin.outputs["Layer Axis"], i + 1), comb.inputs[i])
+    every = _compare(ng, 'INT', 'EQUAL', gin.outputs["Layer Axis"], 0)
+    return comb.outputs[0], gin.outputs["Layer"], every
+
+
+def _vmath(ng, op, a, b=None):
+    n = new_node(ng, "ShaderNodeVectorMath")
+    n.operation = op
+    for i, v in enumerate((a, b)):
+        if v is None:
+            continue
+        if isinstance(v, bpy.types.NodeSocket):
+            ng.links.new(v, n.inputs[i])
+        else:
+            n.inputs[i].default_value = v
+    return n.outputs["Value" if op in ('DOT_PRODUCT', 'LENGTH') else "Vector"]
+
+
+def _fmath(ng, op, a, b=None):
+    n = new_node(ng, "ShaderNodeMath")
+    n.operation = op
+    for i, v in enumerate((a, b)):
+        if v is None:
+            continue
+        if isinstance(v, bpy.types.NodeSocket):
+            ng.links.new(v, n.inputs[i])
+        else:
+            n.inputs[i].default_value = v
+    return n.outputs[0]
+
+
+def _not_cut_by_layer(ng, layer_inputs):
+    """True for the cells the clue layer keeps: every cell with no layer axis, else the layer
+    and the layers on the far side of it from the camera."""
+    onehot, layer, _ = layer_inputs
+    cell = _vmath(ng, 'FLOOR', new_node(ng, "GeometryNodeInputPosition").outputs[0])
+    side = _vmath(ng, 'MULTIPLY', onehot, LAYER_CUT_SIDE)
+    # side . (cell - layer): > 0 exactly for the cells between the layer and the camera
+    ahead = _vmath(ng, 'DOT_PRODUCT', side, _vmath(ng, 'SUBTRACT', cell, _layer_vector(ng, layer)))
+    return _compare(ng, 'FLOAT', 'LESS_THAN', ahead, 0.5)
+
+
+def _layer_vector(ng, layer):
+    comb = new_node(ng, "ShaderNodeCombineXYZ")
+    for i in range(3):
+        ng.links.new(layer, comb.inputs[i])
+    return comb.outputs[0]
+
+
+def _layer_labels(ng, onehot, layer, camera, label_size):
+    """Per clue point: in the layer? (bool), where its label goes in layer mode (vector), its
+    scale there (float). Reads the points' ``far_x/y/z`` (the cell just past the line's far
+    end) and ``line_axis`` attributes."""
+    far = new_node(ng, "ShaderNodeCombineXYZ")
+    for i, a in enumerate("xyz"):
+        ng.links.new(_named(ng, f"far_{a}", 'INT'), far.inputs[i])
+    far = far.outputs[0]
+    on_layer = _vmath(ng, 'DOT_PRODUCT', far, onehot)
+    in_layer = _compare(ng, 'FLOAT', 'EQUAL', on_layer, layer)
+    lift = tuple(LAYER_LABEL_LIFT * s for s in LAYER_CUT_SIDE)
+    pos = _vmath(ng, 'ADD', _vmath(ng, 'ADD', far, (0.5, 0.5, 0.5)),
+                 _vmath(ng, 'MULTIPLY', onehot, lift))
+    # The labels of a layer stand in two rows, one voxel apart, facing the camera: a label may
+    # be as wide as the row's spacing seen from the camera (sqrt(1 - (row . view)^2)).
+    line_axis = _named(ng, "line_axis", 'INT')
+    line_dir = new_node(ng, "ShaderNodeCombineXYZ")
+    for i in range(3):
+        ng.links.new(_compare(ng, 'INT', 'EQUAL', line_axis, i), line_dir.inputs[i])
+    row = _vmath(ng, 'SUBTRACT', _vmath(ng, 'SUBTRACT', (1.0, 1.0, 1.0), line_dir.outputs[0]), onehot)
+    view = _vmath(ng, 'NORMALIZE', _vmath(ng, 'SUBTRACT', pos, camera))
+    d = _vmath(ng, 'DOT_PRODUCT', row, view)
+    room = _fmath(ng, 'SQRT', _fmath(ng, 'MAXIMUM', _fmath(ng, 'SUBTRACT', 1.0,
+                                                           _fmath(ng, 'MULTIPLY', d, d)), 0.0))
+    scale = _fmath(ng, 'MINIMUM', label_size, _fmath(ng, 'MULTIPLY', room, LAYER_ROW_FILL))
+    return in_layer, pos, scale
+
+
+# The widest label (a circle, 0.94 voxel) times this fills at most ~0.9 of a row's spacing.
+LAYER_ROW_FILL = 0.95

@@ -9,7 +9,9 @@ import numpy as np
 from .nodes import get_modifier_input
 from .player import current_view, kept_block, player_modifier
 from .store import props
+from .attributes import object_point_attribute
 from .hidden import clue_lines
+from .layers import clue_layer, layer_label_positions
 
 
 def label_anchors(obj):
@@ -21,7 +23,15 @@ def label_anchors(obj):
         labels = props(obj).labels
         co = np.empty(len(labels.data.vertices) * 3, dtype=np.float64)
         labels.data.vertices.foreach_get("co", co)
-        return _world(labels.matrix_world, co.reshape(-1, 3)), None, lines
+        co = co.reshape(-1, 3)
+        # only the clue layer's labels are drawn, at their far ends (layers.py)
+        far = [object_point_attribute(labels, f"far_{a}") for a in "xyz"]
+        if all(f is not None for f in far):
+            pos, drawn = layer_label_positions(np.stack(far, axis=1), *clue_layer(obj))
+            if pos is not None:
+                co = pos
+            co, lines = co[drawn], lines[drawn]
+        return _world(labels.matrix_world, co), None, lines
     mod = player_modifier(obj)
     shape = tuple(props(obj).shape)
     slices = [get_modifier_input(mod, f"Slice {a}") for a in "XYZ"]

@@ -11,6 +11,7 @@ nothing depends on the frame.
 """
 from __future__ import annotations
 
+import math
 from typing import Any, cast
 
 import bpy
@@ -18,12 +19,12 @@ import numpy as np
 from mathutils import Matrix, Vector
 
 from .attributes import get_point_attribute, object_point_attribute, set_object_point_attribute
-from .glyphs import GLYPH_BEVEL
+from .glyphs import GLYPH_BEVEL, OUTLINE_RADIUS
 from .common import CELL_COLOURS, PLAYER_GROUP, PLAYER_MATERIAL, TAG, LABEL_GROUP, VOXEL_GROUP, NonogramError
 from .materials import (instancer_attribute, mix_colour, new_material, new_node, own_colours, socket,
                         tagged)
 from .nodes import (_boolean, _compare, _named, _new_group, collection_instances,
-                    set_modifier_input)
+                    get_modifier_input, set_modifier_input)
 from .store import cells_mesh, n_lines, props
 
 PLAYER_MODIFIER = "Nonogram Player"
@@ -32,6 +33,13 @@ AXES = "XYZ"
 # bevel, so they never z-fight with it or sink into it.
 LABEL_LIFT = GLYPH_BEVEL + 0.01
 DEFAULT_CUBE_SIZE = 0.96
+# The top face is seen at a grazing angle from the default camera (26° above the horizon): its
+# labels turn about the vertical to read upright from the active camera (their "up" points away
+# from it) and lean back by this much towards it, so they are foreshortened less (sin 56° instead
+# of sin 26°) while a label still leaves the one behind it readable. Leaning, a label's lower
+# half would sink into its cube: it is lifted by its half-height's drop.
+TOP_TILT = math.radians(30.0)
+TOP_LIFT = OUTLINE_RADIUS * math.sin(TOP_TILT)
 
 
 def label_frame(axis: int, end: int) -> Matrix:
@@ -190,6 +198,11 @@ def player_group(colours=None):
     # moved onto that face, with the line's code and the face's fixed rotation.
     cell_axes = _separate(ng, cell)
     lo_axes, hi_axes = _separate(ng, lo), _separate(ng, hi)
+    cam = new_node(ng, "GeometryNodeInputActiveCamera")
+    cam_info = new_node(ng, "GeometryNodeObjectInfo")
+    cam_info.transform_space = 'RELATIVE'  # the camera in the grid's own space
+    links.new(cam.outputs[0], cam_info.inputs["Object"])
+    camera = cam_info.outputs["Location"]
     lift = _math(ng, 'ADD', _math(ng, 'MULTIPLY', gin.outputs["Cube Size"], 0.5), LABEL_LIFT)
     ends = new_node(ng, "GeometryNodeJoinGeometry")
     for axis, a in enumerate(AXES):
@@ -219,15 +232,40 @@ def player_group(colours=None):
             rot.domain = 'POINT'
             rot.inputs["Name"].default_value = "label_rotation"
             links.new(label.outputs[0], rot.inputs["Geometry"])
-            euler = label_frame(axis, end).to_euler()
-            socket(rot.inputs, "Value").default_value = (euler.x, euler.y, euler.z)
-            links.new(rot.outputs[0], ends.inputs[0])
+            if (axis, end) == (2, 1):
+                links.new(_scale(ng, (0.0, 0.0, 1.0), _math(ng, 'ADD', lift, TOP_LIFT)),
+                          move.inputs["Offset"])
+                euler, shrink = _top_label_turn(ng, camera)
+                links.new(euler, socket(rot.inputs, "Value"))
+            else:
+                euler = label_frame(axis, end).to_euler()
+                socket(rot.inputs, "Value").default_value = (euler.x, euler.y, euler.z)
+                shrink = 1.0
+            sc = new_node(ng, "GeometryNodeStoreNamedAttribute")
+            sc.data_type = 'FLOAT'
+            sc.domain = 'POINT'
+            sc.inputs["Name"].default_value = "label_shrink"
+            links.new(rot.outputs[0], sc.inputs["Geometry"])
+            if isinstance(shrink, float):
+                socket(sc.inputs, "Value").default_value = shrink
+            else:
+                links.new(shrink, socket(sc.inputs, "Value"))
+            links.new(sc.outputs[0], ends.inputs[0])
 
     code = _named(ng, "label", 'INT')
     glyph = _math(ng, 'FLOOR', _math(ng, 'DIVIDE', code, 4.0))
     frame = _math(ng, 'SUBTRACT', code, _math(ng, 'MULTIPLY', glyph, 4.0))  # 0 plain, 1, 2
     to_rot = new_node(ng, "FunctionNodeEulerToRotation")
     links.new(_named(ng, "label_rotation", 'FLOAT_VECTOR'), to_rot.inputs[0])
+    # Square frames turned on the top face would reach into the next cell: they (and their
+    # numbers) shrink to fit it; other labels keep their size.
+    is_square = _compare(ng, 'FLOAT', 'GREATER_THAN', frame, 1.5)
+    shrink = new_node(ng, "GeometryNodeSwitch")
+    shrink.input_type = 'FLOAT'
+    links.new(is_square, shrink.inputs["Switch"])
+    shrink.inputs["False"].default_value = 1.0
+    links.new(_named(ng, "label_shrink", 'FLOAT'), shrink.inputs["True"])
+    label_scale = _math(ng, 'MULTIPLY', gin.outputs["Label Size"], shrink.outputs[0])
 
     def instance(selection, instances, index):
         n = new_node(ng, "GeometryNodeInstanceOnPoints")
@@ -238,7 +276,7 @@ def player_group(colours=None):
         n.inputs["Pick Instance"].default_value = True
         links.new(index, n.inputs["Instance Index"])
         links.new(to_rot.outputs[0], n.inputs["Rotation"])
-        links.new(gin.outputs["Label Size"], n.inputs["Scale"])
+        links.new(label_scale, n.inputs["Scale"])
         return n.outputs[0]
 
     glyphs = instance(None, collection_instances(ng, gin.outputs["Glyphs"]), glyph)
@@ -251,6 +289,22 @@ def player_group(colours=None):
         links.new(g, join.inputs[0])
     links.new(join.outputs[0], gout.inputs["Geometry"])
     return ng
+
+
+def _top_label_turn(ng, camera):
+    """(Euler field (TOP_TILT, 0, yaw), shrink field) of the top face's labels: the yaw turns a
+    label's up (+Y) to point away from ``camera`` seen from above, so it reads upright; the
+    shrink 1 / (|cos yaw| + |sin yaw|) keeps a turned square frame inside its cell."""
+    pos = new_node(ng, "GeometryNodeInputPosition").outputs[0]
+    away = _separate(ng, _math(ng, 'SUBTRACT', pos, camera, vector=True))
+    # Rz(yaw) maps +Y to (-sin yaw, cos yaw): that is ``away`` when yaw = atan2(-dx, dy)
+    yaw = _math(ng, 'ARCTAN2', _math(ng, 'MULTIPLY', away[0], -1.0), away[1])
+    euler = new_node(ng, "ShaderNodeCombineXYZ")
+    euler.inputs[0].default_value = TOP_TILT
+    ng.links.new(yaw, euler.inputs[2])
+    spread = _math(ng, 'ADD', _math(ng, 'ABSOLUTE', _math(ng, 'COSINE', yaw)),
+                   _math(ng, 'ABSOLUTE', _math(ng, 'SINE', yaw)))
+    return euler.outputs[0], _math(ng, 'DIVIDE', 1.0, spread)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -293,26 +347,40 @@ def player_modifier(obj: bpy.types.Object, style=None):
 
 def current_view(obj: bpy.types.Object) -> str:
     mod = _modifier(obj, PLAYER_GROUP)
-    return 'PLAYER' if mod is not None and mod.show_viewport else 'DESIGNER'
+    if mod is not None and mod.show_viewport:
+        return 'PLAYER'
+    vmod = _modifier(obj, VOXEL_GROUP)
+    try:
+        revealed = vmod is not None and bool(get_modifier_input(vmod, "Reveal"))
+    except KeyError:  # a voxel group made before the reveal
+        revealed = False
+    return 'REVEAL' if revealed else 'DESIGNER'
 
 
 def set_view(obj: bpy.types.Object, view: str) -> None:
     """'PLAYER': the block of cubes with face labels; 'DESIGNER': the solver's cells and the
-    clue labels beside the grid. Only modifier switches change: both stay built."""
-    if view not in ('PLAYER', 'DESIGNER'):
+    clue labels beside the grid; 'REVEAL': the finished model in its colours, no labels. Only
+    modifier switches change: all stay built."""
+    if view not in ('PLAYER', 'DESIGNER', 'REVEAL'):
         raise ValueError(view)
     player = view == 'PLAYER'
     pmod = player_modifier(obj) if player else _modifier(obj, PLAYER_GROUP)
     vmod = _modifier(obj, VOXEL_GROUP)
     if vmod is not None:
         vmod.show_viewport = vmod.show_render = not player
+        try:
+            set_modifier_input(vmod, "Reveal", view == 'REVEAL')
+        except KeyError:  # a voxel group made before the reveal
+            if view == 'REVEAL':
+                raise NonogramError("This nonogram was made before the reveal existed: make it "
+                                    "again to reveal it") from None
     if pmod is not None:
         pmod.show_viewport = pmod.show_render = player
     labels = props(obj).labels
     if labels is not None:
         lmod = _modifier(labels, LABEL_GROUP)
         if lmod is not None:
-            lmod.show_viewport = lmod.show_render = not player
+            lmod.show_viewport = lmod.show_render = view == 'DESIGNER'
     obj.update_tag()
 
 

@@ -7,7 +7,7 @@ from typing import Optional
 import bpy
 import numpy as np
 
-from .common import BYTES_PER_CELL, MAX_CELLS, NonogramError
+from .common import BYTES_PER_CELL, MAX_CELLS, NonogramError, object_kind
 
 
 def source_triangles(context: bpy.types.Context, obj: Optional[bpy.types.Object]) -> tuple:
@@ -15,7 +15,7 @@ def source_triangles(context: bpy.types.Context, obj: Optional[bpy.types.Object]
     if obj is None:
         raise NonogramError("No active object: select a mesh object first")
     if obj.type != 'MESH':
-        raise NonogramError(f"'{obj.name}' is a {obj.type.lower()} object, not a mesh")
+        raise NonogramError(f"'{obj.name}' is {object_kind(obj.type)} object, not a mesh")
     depsgraph = context.evaluated_depsgraph_get()
     ob_eval = obj.evaluated_get(depsgraph)
     mesh = ob_eval.to_mesh()
@@ -76,8 +76,11 @@ def available_memory() -> Optional[int]:
 
 def check_resolution(verts: np.ndarray, resolution: int) -> tuple:
     """Refuse a resolution whose grid would not fit in memory, before allocating anything."""
-    if resolution < 1:
-        raise NonogramError(f"Resolution must be at least 1, got {resolution}")
+    from ...panels.properties import RESOLUTION_RANGE  # (here: panels import this package)
+    lo = RESOLUTION_RANGE[0]
+    if resolution < lo:
+        raise NonogramError(f"Resolution must be at least {lo}, got {resolution}: a smaller grid "
+                            "makes no puzzle")
     shape = grid_estimate(verts, resolution)
     cells = shape[0] * shape[1] * shape[2]
     need = cells * BYTES_PER_CELL

@@ -1,0 +1,30 @@
+"""The Colours panel (sidebar tab "Nonogram"): the reveal's palette of the active nonogram, each
+entry editable (the cubes follow), and merging two entries. Display only: merging is an operator."""
+import bpy
+
+from ..operators import scene as scene_mod
+from .design import _NonogramPanel
+from .sidebar import _active_nonogram
+
+
+class NONOGRAM_PT_colours(_NonogramPanel, bpy.types.Panel):
+    bl_label = "Colours"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, context: bpy.types.Context):
+        layout = self.layout
+        obj = _active_nonogram(context)
+        pg = scene_mod.props(obj)
+        if not len(pg.palette):
+            layout.label(text="Plain: no colours (Make with Colours > 1 keeps them)")
+            return
+        layout.label(text=f"Palette: {len(pg.palette)} colours")
+        grid = layout.grid_flow(columns=4, align=True)
+        for i, entry in enumerate(pg.palette):
+            grid.prop(entry, "colour", text=str(i + 1))
+        if len(pg.palette) > 1:
+            op = layout.operator("nonogram.merge_colours", icon='AUTOMERGE_ON')
+            op.keep, op.drop = 1, 2
+
+
+classes = (NONOGRAM_PT_colours,)

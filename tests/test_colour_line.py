@@ -1,0 +1,91 @@
+"""The colour line solvers against brute-force enumeration of every filling of short lines.
+
+2D ordered coloured blocks and 3D per-colour counts with marks, k = 2..4, random cell states
+(some values ruled out, some cells fixed), clues of a random filling or of another one (so some
+lines have no solution). ``relax_3d`` must never remove a value some solution uses.
+"""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from colourbrute import brute_line
+from engine.colourline import relax_3d, rmax_of, solve_line
+from engine.colourpuzzle import clue_of_line
+
+
+@st.composite
+def line_case(draw, is_3d):
+    k = draw(st.integers(2, 4))
+    max_len = {2: 8, 3: 7, 4: 6}[k]
+    L = draw(st.integers(1, max_len))
+    values = draw(st.lists(st.integers(0, k), min_size=L, max_size=L))
+    if draw(st.booleans()):
+        other = draw(st.lists(st.integers(0, k), min_size=L, max_size=L))
+        clue = clue_of_line(other, k, is_3d)
+    else:
+        clue = clue_of_line(values, k, is_3d)
+    full = (1 << (k + 1)) - 1
+    masks = []
+    for v in values:
+        kind = draw(st.integers(0, 5))
+        if kind == 0:
+            masks.append(1 << v)                          # known (to the real value)
+        elif kind == 1:
+            masks.append(full & ~(1 << draw(st.integers(0, k))))  # one value ruled out
+        else:
+            masks.append(full)
+    return k, clue, np.array(masks, dtype=np.int64)
+
+
+@settings(max_examples=300, deadline=None)
+@given(line_case(False))
+def test_2d_colour_line_matches_enumeration(case):
+    k, clue, masks = case
+    assert np.array_equal(solve_line(masks, clue, k, False), brute_line(masks, clue, k, False))
+
+
+@settings(max_examples=300, deadline=None)
+@given(line_case(True))
+def test_3d_colour_line_matches_enumeration(case):
+    k, clue, masks = case
+    assert np.array_equal(solve_line(masks, clue, k, True), brute_line(masks, clue, k, True))
+
+
+@settings(max_examples=200, deadline=None)
+@given(line_case(True))
+def test_relax_keeps_every_solution_value(case):
+    k, clue, masks = case
+    exact = brute_line(masks, clue, k, True)
+    cnt, rmax = rmax_of(clue)
+    relaxed = relax_3d(masks, k, cnt, rmax)
+    if exact.any():
+        assert np.array_equal(relaxed & exact, exact)
+        assert np.array_equal(relaxed & ~masks, np.zeros_like(masks))
+
+
+def test_other_colours_separate_runs():
+    # colour 1 circled: two runs of 1 split by a colour-2 cell is allowed (Round 2's rule)
+    k = 2
+    clue = [(2, 1), (1, 0)]  # two cells of colour 1 in two runs; one cell of colour 2
+    masks = np.full(3, 0b111, dtype=np.int64)
+    out = solve_line(masks, clue, k, True)
+    assert list(out) == [0b010, 0b100, 0b010]  # 1 2 1 is the only filling
+
+
+def test_2d_same_colour_needs_gap_other_colour_touches():
+    full = np.full(3, 0b111, dtype=np.int64)
+    assert list(solve_line(full, [(1, 1), (1, 1)], 2, False)) == [0b010, 0b001, 0b010]
+    assert list(solve_line(full[:2], [(1, 1), (1, 2)], 2, False)) == [0b010, 0b100]
+    assert not solve_line(full[:2], [(1, 1), (1, 1)], 2, False).any()
+
+
+@settings(max_examples=200, deadline=None)
+@given(line_case(False))
+def test_2d_dense_and_sparse_automata_agree(case):
+    from engine.colourline import dfa_2d, solve_automaton, solve_dfa_dense
+    k, clue, masks = case
+    tab = dfa_2d(clue, k)
+    none = np.zeros(1, dtype=np.int64)
+    assert np.array_equal(solve_dfa_dense(masks, tab), solve_automaton(masks, 1, tab, k, none, none))
