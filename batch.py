@@ -192,9 +192,7 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
                     help="skip the jobs whose outputs in --out are complete (from an earlier run)")
     ap.add_argument("--job-name", help=argparse.SUPPRESS)  # a worker's model name (batchjobs.py)
     args = ap.parse_args(argv)
-    # batchjobs rebuilds each worker's options from the parser and the values as parsed (before
-    # the post-processing below rewrites some of them)
-    args.parser, args.parsed = ap, dict(vars(args))
+    args.parser, args.argv = ap, list(argv)  # worker_options: what each job of a catalogue gets
     if args.workers < 0:
         ap.error("--workers must be 0 or more")
     if any(r < MIN_RESOLUTION for r in args.resolution):
@@ -894,27 +892,23 @@ _CATALOGUE_OPTIONS = {"help", "input", "resolution", "out", "workers", "dask", "
 
 
 def worker_options(args: argparse.Namespace) -> list:
-    """The command-line options (besides input, resolution, out) that each job's batch gets."""
+    """The command-line options (besides input, resolution, out) that each job's batch gets: the
+    arguments as given, less the catalogue's own options and their values (the parser tells which
+    token is which option, also abbreviated or as ``--opt=value``)."""
     opts: list = []
-    seen = set(_CATALOGUE_OPTIONS)
-    for action in args.parser._actions:
-        # one option per destination (--bridge is --thin-parts bridge): the first one can say all
-        if action.dest in seen or not action.option_strings:
+    dropping = False
+    for token in args.argv:
+        found = args.parser._parse_optional(token) if token.startswith("-") else None
+        if isinstance(found, list):  # Python 3.12+: the candidates
+            found = found[0] if len(found) == 1 else None
+        action = found[0] if found else None
+        if action is None:  # a value: it goes with the option before it
+            if not dropping:
+                opts.append(token)
             continue
-        seen.add(action.dest)
-        value = args.parsed.get(action.dest)
-        if value == action.default:
-            continue
-        flag = action.option_strings[-1]
-        if action.nargs == 0:  # store_true/false/const: the flag itself
-            opts.append(flag)
-        elif isinstance(action, argparse._AppendAction):
-            for v in value:
-                opts += [flag, "=".join(map(str, v)) if isinstance(v, tuple) else str(v)]
-        elif isinstance(value, (list, tuple)):
-            opts += [flag] + [str(v) for v in value]
-        else:
-            opts += [flag, str(value)]
+        dropping = action.dest in _CATALOGUE_OPTIONS
+        if not dropping:
+            opts.append(token)
     return opts
 
 

@@ -197,13 +197,14 @@ def test_worker_options_pass_through(models):
     spec.loader.exec_module(batch)
     argv = ["--input", "a.obj", "--resolution", "8", "--workers", "3", "--solvers", "hier+pre", "brute",
             "--slice", "z=-2", "--render", "player", "--no-robust", "--time-limit", "5", "--design", "hard",
-            "--resume", "--out", "x", "--thin-parts", "off", "--colours", "8"]
+            "--resume", "--out", "x", "--thin-parts", "none", "--colours", "8", "--clue-layer", "x=3",
+            "--reso=10", "--work", "2"]
     args = batch.parse_args(argv)
     opts = batch.worker_options(args)
-    assert "--workers" not in opts and "--resume" not in opts and "--input" not in opts
+    assert not {"--workers", "--work", "2", "--resume", "--input", "a.obj", "--out", "x", "--reso=10"} & set(opts)
     again = batch.parse_args(["--input", "a.obj"] + opts)
     for key in ("solvers", "slice", "render", "no_robust", "time_limit", "design", "thin_parts", "bridge",
-                "colours"):
+                "colours", "clue_layer"):
         assert getattr(again, key) == getattr(args, key), key
 
 
