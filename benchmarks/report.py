@@ -76,7 +76,7 @@ def section_farm(farm) -> str:
     w1 = runs["workers1"]["wall_s"]
     out = [f"`scripts/bench_farm.py` ({farm['date']}): {farm['jobs']} jobs = "
            f"{len(farm['inputs'])} models ({', '.join(farm['inputs'])}) × sizes "
-           f"{', '.join(map(str, farm['sizes']))}, no renders, warm numba cache (warm-up run "
+           f"{', '.join(map(str, farm['sizes']))}, options `{farm.get('batch_options', '')}`, no renders, warm numba cache (warm-up run "
            f"{farm['warmup_compile_s']} s, not counted); {farm['cpus']} CPUs, load average "
            f"{farm['load_start'][0]} at the start, {farm['load_end'][0]} at the end.", "",
            "| run | wall | jobs ok | throughput vs `--workers 1` | load average before → after |",
@@ -89,7 +89,7 @@ def section_farm(farm) -> str:
     out += ["", f"Target: 2 workers ≥ 1.8× one worker: `--workers 2` {farm['speedup_workers2']}×, "
                 f"Dask LocalCluster {farm['speedup_dask2']}× (`--workers 2` vs the one-process sequential "
                 f"batch: {farm['speedup_workers2_vs_sequential']}×). Per job (in a long-lived worker: import, "
-                f"voxelize, solve, write; a worker's start, ~3 s, counts in its first job): median {sorted(times)[len(times) // 2]:.2f} s, "
+                f"voxelize, solve, design, write; a worker's start, ~3 s, counts in its first job): median {sorted(times)[len(times) // 2]:.2f} s, "
                 f"longest {model['longest_job_s']:.2f} s, sum {model['sum_job_s']:.1f} s. Dask: LocalCluster "
                 f"start {dask['startup_s']:.2f} s (not in the jobs), {dask['per_task_s'] * 1000:.2f} ms per "
                 f"task (round trip of {dask['tasks']} no-op tasks).", "",

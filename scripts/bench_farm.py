@@ -5,7 +5,7 @@ LocalCluster of 2 workers, and a model predicting 8/32/128 workers from the meas
                                            [--dry-run]
 
 The catalogue: every model in ../shared/models plus the built-ins given by --extra (7 + 1), at
-three sizes: 24 jobs, no renders. The numba cache is warmed first (its compile time is reported
+three sizes: 24 jobs, each designed (clues hidden), no renders. The numba cache is warmed first (its compile time is reported
 apart) in a private temporary folder, so the runs time work, not compilation.
 
 Model of throughput: each job costs its time measured in the 1-worker run (in a long-lived
@@ -101,6 +101,9 @@ def main() -> int:
     ap.add_argument("--models", default=str(ROOT.parent / "shared" / "models"))
     ap.add_argument("--extra", nargs="*", default=["suzanne"], help="built-in models added")
     ap.add_argument("--sizes", nargs="+", default=["12", "24", "36"])
+    ap.add_argument("--batch-options", default="--design --time-limit 20",
+                    help="the batch's options for every job (default: '--design --time-limit 20': design "
+                         "is single-threaded work, as a catalogue does; Cycles renders use every core)")
     ap.add_argument("--dry-run", action="store_true", help="2 models x 1 size, no results file")
     a = ap.parse_args()
     if not os.path.isdir(a.models):
@@ -122,7 +125,8 @@ def main() -> int:
                  "cpus": os.cpu_count(), "python": platform.python_version(), "jobs": n_jobs,
                  "inputs": [os.path.basename(i) for i in inputs], "sizes": [int(s) for s in sizes],
                  "load_start": load()}
-    base = ["--input", *inputs, "--resolution", *sizes]
+    base = ["--input", *inputs, "--resolution", *sizes] + a.batch_options.split()
+    res["batch_options"] = a.batch_options
     try:
         print(f"{n_jobs} jobs; warming the numba cache ...", flush=True)
         wall, _ = batch(["--input", "cube", "--resolution", "8", "--out", str(tmp / "warm")], env)
