@@ -180,7 +180,21 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
                          "index.html catalogue linking to them")
     ap.add_argument("--design-logic", choices=("line", "probe"), default="line",
                     help="logic the designed puzzle must be solvable with (default: line)")
+    ap.add_argument("--workers", type=int, default=0, metavar="N",
+                    help="run the jobs (one per model and resolution) in N worker processes at once; "
+                         "results as in a sequential run (docs/BATCH.md)")
+    ap.add_argument("--dask", action="store_true",
+                    help="run the jobs on a Dask LocalCluster of --workers processes (needs dask)")
+    ap.add_argument("--scheduler", metavar="ADDRESS",
+                    help="run the jobs on an existing Dask cluster (e.g. tcp://host:8786); its workers "
+                         "must see --out and the model files at the same paths")
+    ap.add_argument("--resume", action="store_true",
+                    help="skip the jobs whose outputs in --out are complete (from an earlier run)")
+    ap.add_argument("--job-name", help=argparse.SUPPRESS)  # a worker's model name (batchjobs.py)
     args = ap.parse_args(argv)
+    args.parser, args.argv = ap, list(argv)  # worker_options: what each job of a catalogue gets
+    if args.workers < 0:
+        ap.error("--workers must be 0 or more")
     if any(r < MIN_RESOLUTION for r in args.resolution):
         ap.error(f"resolutions must be at least {MIN_RESOLUTION} (a smaller grid makes no puzzle)")
     if args.min_piece < 0:
@@ -780,9 +794,13 @@ def write_summary(addon: Optional[Addon], out: str, rows: list) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.workers or args.dask or args.scheduler or args.resume:
+        return run_jobs(args)
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     models = expand_inputs(args.input)
+    if args.job_name:  # one job of a catalogue run: the name the whole catalogue gave the model
+        models = [(args.job_name, src) for _, src in models]
     rows: list = []
     failed = 0
     t_all = time.perf_counter()
@@ -851,7 +869,137 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def jobs_module() -> ModuleType:
+    """batchjobs.py beside this file (the package's, or loaded from the folder as a script)."""
+    package = globals().get("__package__")
+    if package:
+        return importlib.import_module(f"{package}.batchjobs")
+    name = "nonogram3d_batchjobs"
+    if name not in sys.modules:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batchjobs.py")
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise BatchError(f"cannot import {path}")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod  # Dask's pickling looks the module up by name
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+# Options the catalogue run handles itself; every other option goes to each job as given.
+_CATALOGUE_OPTIONS = {"help", "input", "resolution", "out", "workers", "dask", "scheduler", "resume",
+                      "job_name"}
+
+
+def worker_options(args: argparse.Namespace) -> list:
+    """The command-line options (besides input, resolution, out) that each job's batch gets: the
+    arguments as given, less the catalogue's own options and their values (the parser tells which
+    token is which option, also abbreviated or as ``--opt=value``)."""
+    opts: list = []
+    dropping = False
+    for token in args.argv:
+        found = args.parser._parse_optional(token) if token.startswith("-") else None
+        if isinstance(found, list):  # Python 3.12+: the candidates
+            found = found[0] if len(found) == 1 else None
+        action = found[0] if found else None
+        if action is None:  # a value: it goes with the option before it
+            if not dropping:
+                opts.append(token)
+            continue
+        dropping = action.dest in _CATALOGUE_OPTIONS
+        if not dropping:
+            opts.append(token)
+    return opts
+
+
+def run_jobs(args: argparse.Namespace) -> int:
+    """The catalogue in worker processes or on Dask (batchjobs.py): one job per model and size."""
+    jobs_mod = jobs_module()
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    models = expand_inputs(args.input)
+    if args.dask or args.scheduler:
+        try:
+            jobs_mod._dask()
+        except jobs_mod.DaskMissing as e:
+            sys.stderr.write(f"{e}\n")
+            return 2
+    addon: Optional[Addon] = None
+    if args.export_html:  # the coordinator writes index.html over all jobs' pages
+        addon = Addon(addon_package())
+        try:
+            addon.webpage.template_text()
+        except addon.webpage.WebPageError as e:
+            sys.stderr.write(f"--export-html: {e}\n")
+            return 2
+    batch_py = os.path.abspath(__file__)
+    binary = bpy.app.binary_path  # '' for the bpy module: workers are this Python
+    launcher = [binary, "-b", "--python", batch_py] if binary else None
+    jobs = jobs_mod.make_jobs(models, args.resolution, args.design)
+    workers = args.workers or 1
+    log(f"{len(models)} model(s) x {len(args.resolution)} resolution(s) = {len(jobs)} job(s) -> {out}")
+    t_all = time.perf_counter()
+
+    def on_rows(rows: list) -> None:  # after every job, so a crash still leaves a summary
+        write_summary(None, out, rows)
+        if addon is not None:
+            write_catalogue(addon, out, rows)
+
+    try:
+        rows = jobs_mod.run_catalogue(jobs, out=out, launcher=launcher, batch_py=batch_py,
+                                      options=worker_options(args), workers=workers,
+                                      use_dask=args.dask, scheduler=args.scheduler,
+                                      resume=args.resume, log=log, on_rows=on_rows)
+    except KeyboardInterrupt:
+        log("interrupted: the finished jobs are in the summary; --resume runs the rest")
+        return 130
+    on_rows(rows)
+    summary = os.path.join(out, "summary.csv")
+    if addon is not None:
+        log(f"catalogue: {os.path.join(out, 'index.html')}")
+    failed = sum(1 for r in rows if r.get("status") != "ok")
+    log(f"done in {time.perf_counter() - t_all:.1f} s: {len(rows) - failed} ok, {failed} failed; "
+        f"summary: {summary}")
+    log(f"outputs in {out}")
+    return 1 if failed else 0
+
+
+def serve() -> int:
+    """A catalogue's worker (``batch.py -- --serve``): runs job after job in this one process, so
+    Python, bpy, the add-on and the compiled kernels load once, not once per job.
+
+    Each stdin line is ``{"argv": [...], "log": path}``; the job's output (also Blender's own, at
+    the file-descriptor level) goes to that log, and one line ``{"rc": N}`` answers on stdout.
+    End of stdin ends the worker.
+    """
+    channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    saved = os.dup(1), os.dup(2)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        with open(request["log"], "a", encoding="utf-8") as log_file:
+            os.dup2(log_file.fileno(), 1)
+            os.dup2(log_file.fileno(), 2)
+            try:
+                rc = main(request["argv"])
+            except Exception:  # a bug, not a bad model: the coordinator runs the job again
+                traceback.print_exc()
+                rc = 3
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os.dup2(saved[0], 1)
+                os.dup2(saved[1], 2)
+        channel.write(json.dumps({"rc": rc}) + "\n")
+    return 0
+
+
 def main(argv: Optional[list] = None, prog: str = "batch.py") -> int:
+    if script_args(argv) == ["--serve"]:
+        return serve()
     try:
         args = parse_args(script_args(argv), prog=prog)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)

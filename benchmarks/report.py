@@ -68,6 +68,44 @@ def table(head, rows) -> str:
     return "\n".join(out)
 
 
+def section_farm(farm) -> str:
+    """Catalogue throughput (issue #26), from scripts/bench_farm.py."""
+    runs, model, dask = farm["runs"], farm["model"], farm["dask"]
+    names = {"sequential": "one batch process (sequential)", "workers1": "`--workers 1`",
+             "workers2": "`--workers 2`", "dask2": "`--workers 2 --dask` (LocalCluster)"}
+    w1 = runs["workers1"]["wall_s"]
+    out = [f"`scripts/bench_farm.py` ({farm['date']}): {farm['jobs']} jobs = "
+           f"{len(farm['inputs'])} models ({', '.join(farm['inputs'])}) × sizes "
+           f"{', '.join(map(str, farm['sizes']))}, options `{farm.get('batch_options', '')}`, no renders, warm numba cache (warm-up run "
+           f"{farm['warmup_compile_s']} s, not counted); {farm['cpus']} CPUs, load average "
+           f"{farm['load_start'][0]} at the start, {farm['load_end'][0]} at the end.", "",
+           "| run | wall | jobs ok | throughput vs `--workers 1` | load average before → after |",
+           "|---|---|---|---|---|"]
+    for key in ("sequential", "workers1", "workers2", "dask2"):
+        r = runs[key]
+        out.append(f"| {names[key]} | {r['wall_s']:.1f} s | {r['ok']}/{r['rows']} | {w1 / r['wall_s']:.2f}× "
+                   f"| {r['load_before'][0]} → {r['load_after'][0]} |")
+    times = runs["workers1"]["job_s"]
+    out += ["", f"Target: 2 workers ≥ 1.8× one worker: `--workers 2` {farm['speedup_workers2']}×, "
+                f"Dask LocalCluster {farm['speedup_dask2']}× (`--workers 2` vs the one-process sequential "
+                f"batch: {farm['speedup_workers2_vs_sequential']}×). Per job (in a long-lived worker: import, "
+                f"voxelize, solve, design, write; a worker's start, ~3 s, counts in its first job): median {sorted(times)[len(times) // 2]:.2f} s, "
+                f"longest {model['longest_job_s']:.2f} s, sum {model['sum_job_s']:.1f} s. Dask: LocalCluster "
+                f"start {dask['startup_s']:.2f} s (not in the jobs), {dask['per_task_s'] * 1000:.2f} ms per "
+                f"task (round trip of {dask['tasks']} no-op tasks).", "",
+            "Model (list scheduling of the measured per-job times in catalogue order, plus the per-task "
+            f"overhead): 2 workers predicted {model['check_workers2_s']:.1f} s (measured "
+            f"{runs['workers2']['wall_s']:.1f} s), Dask 2 workers {model['check_dask2_s']:.1f} s (measured "
+            f"{runs['dask2']['wall_s']:.1f} s). Predicted for more single-threaded workers:", "",
+            "| workers | this catalogue | speed-up | a catalogue 100× as long | speed-up |", "|---|---|---|---|---|"]
+    for n in (1, 2, 8, 32, 128):
+        out.append(f"| {n} | {model[f'catalogue_{n}']:.1f} s | {model['catalogue_1'] / model[f'catalogue_{n}']:.1f}× "
+                   f"| {model[f'x100_{n}']:.0f} s | {model['x100_1'] / model[f'x100_{n}']:.1f}× |")
+    out += ["", "A small catalogue stops scaling at its longest job; a long one scales until the scheduler's "
+                "per-task overhead (one task dispatched at a time) or the shared folder's bandwidth binds."]
+    return "\n".join(out)
+
+
 def section_web(web) -> str:
     """The web player's targets (issue #25), from scripts/bench_web_player.py."""
     def med(v):
@@ -1375,6 +1413,12 @@ def build() -> str:
         w("## Web player")
         w("")
         w(section_web(web))
+        w("")
+    farm = load_json(RESULTS / "farm.json")
+    if farm:
+        w("## Catalogue jobs: worker processes and Dask")
+        w("")
+        w(section_farm(farm))
         w("")
     if b2d:
         w("## 2D: webpbn survey puzzles")

@@ -13,9 +13,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "mypy.ini"
-TARGETS = ("__init__.py", "batch.py", "cli_command.py", "operators", "panels",
+TARGETS = ("__init__.py", "batch.py", "batchjobs.py", "cli_command.py", "operators", "panels",
            "scripts/build_extension.py")
-ROOT_MODULES = ("batch.py", "cli_command.py", "scripts/build_extension.py")
+ROOT_MODULES = ("batch.py", "batchjobs.py", "cli_command.py", "scripts/build_extension.py")
 
 pytest.importorskip("mypy", reason="needs mypy (requirements-dev.txt)")
 

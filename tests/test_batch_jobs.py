@@ -1,0 +1,256 @@
+"""Catalogue runs of the batch (batchjobs.py): --workers, Dask LocalCluster, a killed worker,
+a corrupt model, --resume. Small on purpose: Suzanne and an octahedron file at 8 and 10, no renders.
+
+Every run is a subprocess, as in test_batch.py; each job is a batch process of its own.
+"""
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("bpy", reason="needs the bpy module (pip install bpy==5.0.1, Python 3.11)")
+pytestmark = pytest.mark.blender
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+RESOLUTIONS = ["8", "10"]
+
+OCTAHEDRON = """\
+v 1 0 0
+v -1 0 0
+v 0 1 0
+v 0 -1 0
+v 0 0 1.5
+v 0 0 -1.5
+f 1 3 5
+f 3 2 5
+f 2 4 5
+f 4 1 5
+f 3 1 6
+f 2 3 6
+f 4 2 6
+f 1 4 6
+"""
+
+
+def run(args, timeout=300) -> subprocess.CompletedProcess:
+    proc = subprocess.run([PY, "batch.py", "--", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+    print(proc.stdout[-4000:])
+    print(proc.stderr[-4000:], file=sys.stderr)
+    return proc
+
+
+def _without_times(value):
+    """Outputs with the timings (which differ between any two runs) left out."""
+    if isinstance(value, dict):
+        return {k: _without_times(v) for k, v in value.items()
+                if not (k.endswith("_s") or k in ("time_s", "timings"))}
+    if isinstance(value, list):
+        return [_without_times(v) for v in value]
+    return value
+
+
+def outputs(out: Path) -> dict:
+    """Every output file (not the job folder): JSON without timings, else the bytes."""
+    files = {}
+    for p in sorted(out.iterdir()):
+        if p.is_file():
+            if p.suffix == ".json":
+                files[p.name] = _without_times(json.loads(p.read_text(encoding="utf-8")))
+            elif p.name != "summary.csv":  # its time columns differ; summary.json holds the rows
+                files[p.name] = p.read_bytes()
+    return files
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("models")
+    octa = tmp / "octa.obj"
+    octa.write_text(OCTAHEDRON, encoding="utf-8")
+    broken = tmp / "broken.glb"
+    broken.write_bytes(b"glTF\x02\x00\x00\x00 this is not a model")
+    return {"octa": str(octa), "broken": str(broken)}
+
+
+@pytest.fixture(scope="module")
+def sequential(models, tmp_path_factory):
+    out = tmp_path_factory.mktemp("seq") / "out"
+    proc = run(["--input", "suzanne", models["octa"], "--resolution", *RESOLUTIONS, "--out", str(out)])
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def two_workers(models, tmp_path_factory):
+    out = tmp_path_factory.mktemp("w2") / "out"
+    proc = run(["--input", "suzanne", models["octa"], "--resolution", *RESOLUTIONS, "--out", str(out),
+                "--workers", "2"])
+    assert proc.returncode == 0, proc.stderr
+    return out, proc
+
+
+def test_two_workers_match_sequential(sequential, two_workers):
+    out, proc = two_workers
+    seq = outputs(sequential)
+    par = outputs(out)
+    assert sorted(par) == sorted(seq)
+    assert len([n for n in seq if n.endswith(".puzzle.json")]) == 4
+    for name in seq:
+        assert par[name] == seq[name], name
+    rows = json.loads((out / "summary.json").read_text())
+    assert [(r["model"], r["resolution"]) for r in rows] == [
+        ("suzanne", 8), ("suzanne", 10), ("octa", 8), ("octa", 10)]
+    # one progress line per finished job, counting the whole run
+    lines = [ln for ln in proc.stdout.splitlines() if "/4] " in ln]
+    assert [ln.split("] ")[1].split("[")[1] for ln in lines] == ["1/4", "2/4", "3/4", "4/4"]
+    assert not list((out / ".jobs").glob("*/")), "staging folders are removed"
+
+
+def test_dask_local_cluster_matches_sequential(sequential, models, tmp_path):
+    pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
+    out = tmp_path / "out"
+    proc = run(["--input", "suzanne", models["octa"], "--resolution", *RESOLUTIONS, "--out", str(out),
+                "--workers", "2", "--dask"])
+    assert proc.returncode == 0, proc.stderr
+    assert "LocalCluster of 2 worker" in proc.stdout
+    seq = outputs(sequential)
+    assert outputs(out) == seq
+
+
+def test_resume_skips_complete_jobs(two_workers, models):
+    out, _ = two_workers
+    before = {p.name: p.stat().st_mtime_ns for p in out.glob("*.puzzle.json")}
+    args = ["--input", "suzanne", models["octa"], "--resolution", *RESOLUTIONS, "--out", str(out),
+            "--workers", "2", "--resume"]
+    proc = run(args)
+    assert proc.returncode == 0, proc.stderr
+    assert "4 of 4 job(s) complete, 0 to run" in proc.stdout
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("*.puzzle.json")} == before
+    assert len(json.loads((out / "summary.json").read_text())) == 4
+    # an output gone: only that job runs again
+    (out / "octa-10.report.json").unlink()
+    proc = run(args)
+    assert proc.returncode == 0, proc.stderr
+    assert "3 of 4 job(s) complete, 1 to run" in proc.stdout
+    assert (out / "octa-10.report.json").is_file()
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("*.puzzle.json")
+            if p.name != "octa-10.puzzle.json"} == {k: v for k, v in before.items() if k != "octa-10.puzzle.json"}
+    # other options: nothing counts as complete
+    proc = run(args[:-1] + ["--resume", "--samples", "2", "--resolution", "8"])
+    assert "0 of 2 job(s) complete, 2 to run" in proc.stdout
+
+
+def test_killed_worker_loses_no_job_and_a_corrupt_model_fails_alone(models, tmp_path):
+    psutil = pytest.importorskip("psutil")
+    out = tmp_path / "out"
+    cmd = [PY, "batch.py", "--", "--input", "suzanne", models["broken"], models["octa"],
+           "--resolution", "8", "--out", str(out), "--workers", "2"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    killed = None
+    try:
+        deadline = time.monotonic() + 120
+        while killed is None and time.monotonic() < deadline and proc.poll() is None:
+            for child in psutil.Process(proc.pid).children(recursive=True):
+                try:
+                    cmdline = child.cmdline()
+                except psutil.Error:
+                    continue
+                if "--serve" not in cmdline:
+                    continue
+                log = out / ".jobs" / "suzanne-8.log"
+                try:
+                    busy = any(f.path == str(log) for f in child.open_files())
+                except psutil.Error:
+                    continue
+                # mid-job: the worker writes the suzanne job's log and has started on the model
+                if busy and "[1/1]" in log.read_text(errors="replace"):
+                    child.send_signal(signal.SIGKILL)
+                    killed = child.pid
+                    break
+            time.sleep(0.05)
+        stdout, _ = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    print(stdout[-4000:])
+    assert killed is not None, "never saw the suzanne job's worker at work"
+    assert "suzanne-8: batch process ended with status -9" in stdout and "running it again" in stdout
+    assert proc.returncode == 1  # the corrupt model
+    rows = json.loads((out / "summary.json").read_text())
+    assert [(r["model"], r["status"]) for r in rows] == [("suzanne", "ok"), ("broken", "error"), ("octa", "ok")]
+    assert rows[1]["error"] and "failed 2 times" not in rows[1]["error"]  # an answer, not a crash
+    assert (out / "suzanne-8.puzzle.json").is_file() and (out / "octa-8.puzzle.json").is_file()
+
+
+def test_worker_options_pass_through(models):
+    """Every option besides the catalogue's own reaches the jobs, spelled as the parser takes it."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("nonogram_batch_options_test", ROOT / "batch.py")
+    batch = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(batch)
+    argv = ["--input", "a.obj", "--resolution", "8", "--workers", "3", "--solvers", "hier+pre", "brute",
+            "--slice", "z=-2", "--render", "player", "--no-robust", "--time-limit", "5", "--design", "hard",
+            "--resume", "--out", "x", "--thin-parts", "none", "--colours", "8", "--clue-layer", "x=3",
+            "--reso=10", "--work", "2"]
+    args = batch.parse_args(argv)
+    opts = batch.worker_options(args)
+    assert not {"--workers", "--work", "2", "--resume", "--input", "a.obj", "--out", "x", "--reso=10"} & set(opts)
+    again = batch.parse_args(["--input", "a.obj"] + opts)
+    for key in ("solvers", "slice", "render", "no_robust", "time_limit", "design", "thin_parts", "bridge",
+                "colours", "clue_layer"):
+        assert getattr(again, key) == getattr(args, key), key
+
+
+def test_dask_worker_killed_mid_job_loses_no_job(models, tmp_path):
+    """The Dask worker itself dies (with the batch process it kept): its task runs elsewhere."""
+    pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
+    psutil = pytest.importorskip("psutil")
+    out = tmp_path / "out"
+    cmd = [PY, "batch.py", "--", "--input", "suzanne", models["octa"], "--resolution", "8",
+           "--out", str(out), "--workers", "2", "--dask"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    killed = None
+    log = out / ".jobs" / "suzanne-8.log"
+    try:
+        deadline = time.monotonic() + 120
+        while killed is None and time.monotonic() < deadline and proc.poll() is None:
+            for child in psutil.Process(proc.pid).children(recursive=True):
+                try:
+                    if "--serve" not in child.cmdline():
+                        continue
+                    busy = any(f.path == str(log) for f in child.open_files())
+                    host = child.parent()
+                except psutil.Error:
+                    continue
+                if busy and host is not None and "[1/1]" in log.read_text(errors="replace"):
+                    host.send_signal(signal.SIGKILL)  # the Dask worker, not the batch process
+                    killed = host.pid
+                    break
+            time.sleep(0.05)
+        stdout, _ = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    print(stdout[-4000:])
+    assert killed is not None, "never saw the suzanne job's Dask worker at work"
+    assert proc.returncode == 0
+    rows = json.loads((out / "summary.json").read_text())
+    assert [(r["model"], r["status"]) for r in rows] == [("suzanne", "ok"), ("octa", "ok")]
+    assert (out / "suzanne-8.puzzle.json").is_file()
+
+
+def test_dask_missing_is_a_clear_message(tmp_path):
+    code = ("import runpy, sys; sys.modules['dask'] = None; "
+            f"sys.argv = ['batch.py', '--', '--input', 'cube', '--dask', '--out', {str(tmp_path)!r}]; "
+            "runpy.run_path('batch.py', run_name='__main__')")
+    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Dask is not installed: pip install 'dask[distributed]'" in proc.stderr
+    assert not (tmp_path / "summary.csv").exists()
