@@ -13,7 +13,8 @@ Public API: ``capture_colours(grid, origin, voxel_size, vertices, triangles, ...
   constant (glTF's baseColorFactor; Blender passes 1).  A triangle whose UVs are NaN falls
   back to the constant colour (counted in ``Capture.fallbacks``).
 * Interior voxels take the colour of the nearest surface voxel (exact Euclidean feature
-  transform, separable by axis: Felzenszwalb and Huttenlocher 2012).
+  transform, separable by axis: Felzenszwalb and Huttenlocher 2012, in integer arithmetic;
+  where several surface voxels are equally near, which one is not promised).
 
 Colours are linear RGB.  Images are float arrays (h, w, 3 or 4), row 0 at v = 0 (the bottom row,
 Blender's ``Image.pixels`` order), pixel centres at ((i + 0.5) / w, (j + 0.5) / h).
@@ -212,6 +213,7 @@ def nearest_near_triangles(slot, origin, vs, margin, verts, tris, out_tri, out_b
     dims = (X, Y, Z)
     lo = np.empty(3, np.int64)
     hi = np.empty(3, np.int64)
+    m2 = margin * margin
     for t in range(tris.shape[0]):
         a, b, c = tris[t, 0], tris[t, 1], tris[t, 2]
         for k in range(3):
@@ -220,6 +222,18 @@ def nearest_near_triangles(slot, origin, vs, margin, verts, tris, out_tri, out_b
             # voxel i's centre is origin + (i + 0.5) vs
             lo[k] = max(int(np.ceil((mn - margin - origin[k]) / vs - 0.5)), 0)
             hi[k] = min(int(np.floor((mx + margin - origin[k]) / vs - 0.5)), dims[k] - 1)
+        # the triangle's plane (unit normal): its distance bounds the triangle's from below, so a
+        # voxel whose plane distance clearly exceeds both the margin and its best so far is skipped
+        # (the slack keeps rounding from ever skipping a triangle that ties or wins)
+        e1x, e1y, e1z = verts[b, 0] - verts[a, 0], verts[b, 1] - verts[a, 1], verts[b, 2] - verts[a, 2]
+        e2x, e2y, e2z = verts[c, 0] - verts[a, 0], verts[c, 1] - verts[a, 1], verts[c, 2] - verts[a, 2]
+        nx = e1y * e2z - e1z * e2y
+        ny = e1z * e2x - e1x * e2z
+        nz = e1x * e2y - e1y * e2x
+        nn = np.sqrt(nx * nx + ny * ny + nz * nz)
+        use_plane = nn > 0.0 and np.isfinite(nn)
+        if use_plane:
+            nx, ny, nz = nx / nn, ny / nn, nz / nn
         for i in range(lo[0], hi[0] + 1):
             px = origin[0] + (i + 0.5) * vs
             for j in range(lo[1], hi[1] + 1):
@@ -229,6 +243,11 @@ def nearest_near_triangles(slot, origin, vs, margin, verts, tris, out_tri, out_b
                     if q < 0:
                         continue
                     pz = origin[2] + (k + 0.5) * vs
+                    if use_plane:
+                        h = ((px - verts[a, 0]) * nx + (py - verts[a, 1]) * ny
+                             + (pz - verts[a, 2]) * nz)
+                        if h * h > 1.000001 * min(out_d2[q], m2) + 1e-300:
+                            continue
                     d2, u, v, w = closest_point_triangle(
                         px, py, pz, verts[a, 0], verts[a, 1], verts[a, 2],
                         verts[b, 0], verts[b, 1], verts[b, 2], verts[c, 0], verts[c, 1], verts[c, 2])
@@ -324,6 +343,25 @@ def surface_mask(grid, out):
 
 
 @njit
+def surface_slots(surface, slot, idx):
+    """``idx`` = np.argwhere(surface) (rows in C order) and ``slot`` = each True voxel's row in
+    it, -1 elsewhere, in one pass without temporaries."""
+    X, Y, Z = surface.shape
+    n = 0
+    for x in range(X):
+        for y in range(Y):
+            for z in range(Z):
+                if surface[x, y, z]:
+                    slot[x, y, z] = n
+                    idx[n, 0] = x
+                    idx[n, 1] = y
+                    idx[n, 2] = z
+                    n += 1
+                else:
+                    slot[x, y, z] = -1
+
+
+@njit
 def _envelope(f, n, arg_in, d_out, arg_out, v, zb):
     """1D squared-distance transform of f[0:n] (inf = no feature), carrying the feature ids."""
     k = -1
@@ -396,6 +434,123 @@ def nearest_feature(feature):
             for x in range(X):
                 arg[x, y, z] = a_o[x]
     return arg
+
+
+NO_SITE = 1 << 62  # squared distance of a voxel no site reaches (yet)
+
+
+@njit
+def _envelope_int(f, n, arg_in, d_out, arg_out, v, num, den):
+    """``_envelope`` on integer squared distances (``NO_SITE``: none), in exact integer
+    arithmetic: the parabolas' crossings are kept as fractions num/den and compared by cross
+    multiplication, so no division (and no rounding) is needed."""
+    k = -1
+    for q in range(n):
+        fq = f[q]
+        if fq >= NO_SITE:
+            continue
+        sn = 0
+        sd = 1
+        while k >= 0:
+            p = v[k]
+            sn = (fq + q * q) - (f[p] + p * p)
+            sd = 2 * (q - p)
+            # pop p when the new crossing is at or before p's own (k = 0: -inf, never)
+            if k > 0 and sn * den[k] <= num[k] * sd:
+                k -= 1
+            else:
+                break
+        k += 1
+        v[k] = q
+        num[k] = sn
+        den[k] = sd
+    if k < 0:
+        for q in range(n):
+            d_out[q] = NO_SITE
+            arg_out[q] = -1
+        return
+    j = 0
+    for q in range(n):
+        # advance while the next crossing lies before q
+        while j < k and num[j + 1] < q * den[j + 1]:
+            j += 1
+        p = v[j]
+        d_out[q] = (q - p) * (q - p) + f[p]
+        arg_out[q] = arg_in[p]
+
+
+@njit
+def fill_interior(grid, surface, colours):
+    """Give every filled voxel that is not on the surface the colour of a nearest surface voxel
+    (Euclidean, exact; on ties any of the nearest, not necessarily ``nearest_feature``'s).
+    ``nearest_feature``'s three passes in the order x, y, z so that memory is walked in order:
+    the first (sites only) as two sweeps over whole yz planes without divisions, the last along
+    the contiguous z lines and only on lines holding such voxels, copying the colour there
+    instead of storing the site.  Returns how many voxels were filled."""
+    X, Y, Z = grid.shape
+    n = max(X, max(Y, Z))
+    d = np.empty((X, Y, Z), np.int64)
+    arg = np.empty((X, Y, Z), np.int64)
+    last = np.full((Y, Z), -1, np.int64)
+    for x in range(X):
+        for y in range(Y):
+            for z in range(Z):
+                if surface[x, y, z]:
+                    last[y, z] = x
+                p = last[y, z]
+                if p >= 0:
+                    d[x, y, z] = (x - p) * (x - p)
+                    arg[x, y, z] = (p * Y + y) * Z + z
+                else:
+                    d[x, y, z] = NO_SITE
+                    arg[x, y, z] = -1
+    last[:, :] = -1
+    for x in range(X - 1, -1, -1):
+        for y in range(Y):
+            for z in range(Z):
+                if surface[x, y, z]:
+                    last[y, z] = x
+                p = last[y, z]
+                if p >= 0:
+                    dd = (p - x) * (p - x)
+                    if dd < d[x, y, z]:  # ties keep the lower site, as the envelope does
+                        d[x, y, z] = dd
+                        arg[x, y, z] = (p * Y + y) * Z + z
+    f = np.empty(n, np.int64)
+    a_in = np.empty(n, np.int64)
+    d_o = np.empty(n, np.int64)
+    a_o = np.empty(n, np.int64)
+    v = np.empty(n, np.int64)
+    num = np.empty(n + 1, np.int64)
+    den = np.empty(n + 1, np.int64)
+    for x in range(X):
+        for z in range(Z):
+            for y in range(Y):
+                f[y] = d[x, y, z]
+                a_in[y] = arg[x, y, z]
+            _envelope_int(f, Y, a_in, d_o, a_o, v, num, den)
+            for y in range(Y):
+                d[x, y, z] = d_o[y]
+                arg[x, y, z] = a_o[y]
+    flat = colours.reshape(-1, 3)
+    filled = 0
+    for x in range(X):
+        for y in range(Y):
+            need = False
+            for z in range(Z):
+                if grid[x, y, z] and not surface[x, y, z]:
+                    need = True
+                    break
+            if not need:
+                continue
+            _envelope_int(d[x, y], Z, arg[x, y], d_o, a_o, v, num, den)
+            for z in range(Z):
+                if grid[x, y, z] and not surface[x, y, z] and a_o[z] >= 0:
+                    src = a_o[z]
+                    for c in range(3):
+                        colours[x, y, z, c] = flat[src, c]
+                    filled += 1
+    return filled
 
 
 # ---------------------------------------------------------------------------------------------
@@ -488,14 +643,15 @@ def nearest_surface(points, vertices, triangles, cell=None):
     return out_tri, out_bary, out_d2
 
 
-def _nearest_for_voxels(surface, idx, origin, vs, verts, tris):
+def _nearest_for_voxels(surface, idx, origin, vs, verts, tris, slot=None):
     """Nearest triangle of each surface voxel (rows of ``idx``): triangle by triangle within a
     voxel (most surface voxels' centres are that close to the surface), then the bucket search
     for the rest.  Both measure with the same kernel and break ties alike, so the answer is
     the one the bucket search alone would give."""
     n = len(idx)
-    slot = np.full(surface.shape, -1, np.int64)
-    slot[tuple(idx.T)] = np.arange(n)
+    if slot is None:
+        slot = np.full(surface.shape, -1, np.int64)
+        slot[tuple(idx.T)] = np.arange(n)
     tri = np.full(n, -1, np.int64)
     bary = np.zeros((n, 3))
     d2 = np.full(n, np.inf)
@@ -558,16 +714,18 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
     pixels, offs, ws, hs = _pack_images(images)
 
     surface = np.empty(grid.shape, np.bool_)
-    surface_mask(grid, surface)
+    n_surface = surface_mask(grid, surface)
     colours = np.zeros(grid.shape + (3,), np.float32)
     triangle = np.full(grid.shape, -1, np.int64)
     if not grid.any():
         return Capture(colours, surface, triangle, notes, time.perf_counter() - t0)
     if m == 0:
         raise ColourError("the mesh has no triangles to take colours from")
-    idx = np.argwhere(surface)
+    slot = np.empty(grid.shape, np.int64)
+    idx = np.empty((n_surface, 3), np.int64)
+    surface_slots(surface, slot, idx)
     tri, bary = _nearest_for_voxels(surface, idx, np.asarray(origin, np.float64),
-                                    float(voxel_size), verts, tris)
+                                    float(voxel_size), verts, tris, slot)
     col = np.zeros((len(idx), 3), np.float64)
     fell = np.zeros(len(idx), np.bool_)
     closest = np.array([bool(getattr(s, "closest", False)) for s in (sources or [Source()])])
@@ -581,10 +739,5 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
     sx, sy, sz = idx.T
     colours[sx, sy, sz] = col
     triangle[sx, sy, sz] = tri
-    inner = grid & ~surface
-    if inner.any():
-        near = nearest_feature(surface).ravel()
-        flat = colours.reshape(-1, 3)
-        sel = np.flatnonzero(inner.ravel())
-        flat[sel] = flat[near[sel]]
+    fill_interior(grid, surface, colours)
     return Capture(colours, surface, triangle, notes, time.perf_counter() - t0)

@@ -132,6 +132,44 @@ def test_nearest_feature_is_exact(seed):
     np.testing.assert_array_equal(got.reshape(feature.shape), want)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_fill_interior_takes_a_nearest_surface_voxel(seed):
+    # every surface voxel gets its own colour (its flat index): each interior voxel must end up
+    # with the colour of a surface voxel at the exact minimum distance; the rest stay untouched
+    rng = np.random.default_rng(seed)
+    grid = rng.random((7, 6, 8)) < 0.85
+    surface = np.empty(grid.shape, bool)
+    colour.surface_mask(grid, surface)
+    colours = np.zeros(grid.shape + (3,), np.float32)
+    flat_ids = np.arange(grid.size, dtype=np.float32).reshape(grid.shape)
+    colours[surface, 0] = flat_ids[surface] + 1
+    colours[surface, 1] = 7
+    before = colours.copy()
+    inner = grid & ~surface
+    assert inner.any()
+    assert colour.fill_interior(grid, surface, colours) == inner.sum()
+    want = ref_nearest_feature_dist2(surface)
+    coords = np.argwhere(np.ones(grid.shape, bool)).reshape(grid.shape + (3,))
+    for idx in np.argwhere(inner):
+        src = int(colours[tuple(idx)][0]) - 1
+        assert surface.ravel()[src] and colours[tuple(idx)][1] == 7
+        got = ((coords.reshape(-1, 3)[src] - idx) ** 2).sum()
+        assert got == want[tuple(idx)]
+    np.testing.assert_array_equal(colours[~inner], before[~inner])
+
+
+def test_surface_slots_match_argwhere():
+    rng = np.random.default_rng(5)
+    surface = rng.random((5, 4, 6)) < 0.3
+    slot = np.empty(surface.shape, np.int64)
+    idx = np.empty((int(surface.sum()), 3), np.int64)
+    colour.surface_slots(surface, slot, idx)
+    np.testing.assert_array_equal(idx, np.argwhere(surface))
+    want = np.full(surface.shape, -1)
+    want[tuple(idx.T)] = np.arange(len(idx))
+    np.testing.assert_array_equal(slot, want)
+
+
 def test_nearest_feature_without_features():
     assert (colour.nearest_feature(np.zeros((3, 2, 4), bool)) == -1).all()
 
