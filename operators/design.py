@@ -180,6 +180,38 @@ def toggle_line(obj, line: int) -> bool:
     return bool(mask[line])
 
 
+def _hidden_clue_session(op, obj, task: str):
+    """(hidden mask, live-check session, its lock, logic) for a job on ``obj``'s hidden clues, or
+    None after reporting why there is nothing to do."""
+    hidden = scene.hidden_mask(obj)
+    if not hidden.any():
+        op.report({'INFO'}, f"No clue is hidden: nothing to {task}")
+        return None
+    try:
+        sess, lock = live_check.session(obj)
+    except scene.NonogramError as e:
+        op.report({'ERROR'}, str(e))
+        return None
+    return hidden, sess, lock, scene.props(obj).design_options.logic
+
+
+def _nonogram_named(op, name: str):
+    """The nonogram a finished job worked on, or None (reported) when it was deleted meanwhile."""
+    obj: "bpy.types.Object | None" = bpy.data.objects.get(name)
+    if obj is None or scene.nonogram_of(obj) is not obj:
+        op.report({'ERROR'}, "The nonogram was deleted meanwhile")
+        return None
+    return obj
+
+
+def _clues_unchanged(op, obj, key, task: str) -> bool:
+    """Whether ``obj`` still hides the clues a job started from (else reported)."""
+    if scene.mask_key(scene.hidden_mask(obj)) != key:
+        op.report({'WARNING'}, f"The clues changed meanwhile: {task} again")
+        return False
+    return True
+
+
 class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
     """Find the hidden clue that settles the most undecided cells, and show it (or only
     select it)"""
@@ -193,16 +225,10 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        hidden = scene.hidden_mask(obj)
-        if not hidden.any():
-            self.report({'INFO'}, "No clue is hidden: nothing to suggest")
+        got = _hidden_clue_session(self, obj, "suggest")
+        if got is None:
             return None
-        try:
-            sess, lock = live_check.session(obj)
-        except scene.NonogramError as e:
-            self.report({'ERROR'}, str(e))
-            return None
-        logic = scene.props(obj).design_options.logic
+        hidden, sess, lock, logic = got
         self._obj_name = obj.name
         self._key = scene.mask_key(hidden)
         # The engine's suggestion does not poll for cancellation (it takes milliseconds).
@@ -215,12 +241,8 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
         return Job("clue suggestion", run)
 
     def finish(self, context: bpy.types.Context, found):
-        obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
-        if obj is None or scene.nonogram_of(obj) is not obj:
-            self.report({'ERROR'}, "The nonogram was deleted meanwhile")
-            return {'CANCELLED'}
-        if scene.mask_key(scene.hidden_mask(obj)) != self._key:
-            self.report({'WARNING'}, "The clues changed meanwhile: suggest again")
+        obj = _nonogram_named(self, self._obj_name)
+        if obj is None or not _clues_unchanged(self, obj, self._key, "suggest"):
             return {'CANCELLED'}
         if found is None:
             self.report({'INFO'}, "Every cell is decided: no hidden clue would help")
@@ -246,16 +268,10 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        hidden = scene.hidden_mask(obj)
-        if not hidden.any():
-            self.report({'INFO'}, "No clue is hidden: nothing to repair")
+        got = _hidden_clue_session(self, obj, "repair")
+        if got is None:
             return None
-        try:
-            sess, lock = live_check.session(obj)
-        except scene.NonogramError as e:
-            self.report({'ERROR'}, str(e))
-            return None
-        logic = scene.props(obj).design_options.logic
+        hidden, sess, lock, logic = got
         self._obj_name = obj.name
         self._key = scene.mask_key(hidden)
         self._logic = logic
@@ -267,15 +283,13 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
         return Job("repair", run)
 
     def finish(self, context: bpy.types.Context, found):
-        obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
-        if obj is None or scene.nonogram_of(obj) is not obj:
-            self.report({'ERROR'}, "The nonogram was deleted meanwhile")
+        obj = _nonogram_named(self, self._obj_name)
+        if obj is None:
             return {'CANCELLED'}
         if found is None:
             self.report({'INFO'}, "Repair cancelled")
             return {'CANCELLED'}
-        if scene.mask_key(scene.hidden_mask(obj)) != self._key:
-            self.report({'WARNING'}, "The clues changed meanwhile: repair again")
+        if not _clues_unchanged(self, obj, self._key, "repair"):
             return {'CANCELLED'}
         logic = {"line": "line logic", "probe": "line logic + probing"}[self._logic]
         if not found.lines:
