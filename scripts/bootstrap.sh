@@ -3,14 +3,7 @@
 # requirements*.txt changed). Needs Python 3.11 (the bpy module exists only for 3.11).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY="${PYTHON:-}"
-if [ -z "$PY" ]; then
-  for cand in python3.11 python3; do
-    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
-      PY="$cand"; break
-    fi
-  done
-fi
+. scripts/python311.sh
 if [ -z "$PY" ]; then
   echo "bootstrap: Python 3.11 is required (bpy==5.0.1 is built for 3.11 only); set PYTHON=/path/to/python3.11" >&2
   exit 2

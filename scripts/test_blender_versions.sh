@@ -22,14 +22,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-PY="${PYTHON:-}"
-if [ -z "$PY" ]; then
-  for cand in python3.11 python3; do
-    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
-      PY="$cand"; break
-    fi
-  done
-fi
+. scripts/python311.sh
 if [ -z "$PY" ]; then
   echo "test_blender_versions: Python 3.11 is required (the bpy 4.2/4.5 modules are built for it); set PYTHON=/path/to/python3.11" >&2
   exit 2
