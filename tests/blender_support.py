@@ -122,8 +122,21 @@ def point_attribute(obj, name):
     return out
 
 
+def set_mode(mode: str):
+    """Switch the active object to ``mode`` ('EDIT', 'OBJECT').
+
+    Deliberately without ``temp_override``: bpy.ops releases the GIL while the operator runs,
+    and Blender then reads an override's context dict without it, so a Python thread running
+    at the same time (a Make job, the warm-up) corrupts memory: a segfault in about half the
+    runs on bpy 4.2, 4.5 and 5.0 alike. mode_set needs no 3D View, so no override is needed.
+    """
+    assert bpy.ops.object.mode_set(mode=mode) == {'FINISHED'}
+
+
 def run_op(op, **kwargs):
-    """Call an operator in a 3D View context; returns (result set, reports)."""
+    """Call an operator in a 3D View context; returns (result set, reports).
+
+    Not while an add-on thread runs Python: see ``set_mode``."""
     with bpy.context.temp_override(**view3d_override()):
         return op(**kwargs)
 

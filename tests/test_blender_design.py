@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from blender_support import (add_primitive, addon, addon_module, bpy, data_counts, instances_of,
-                             point_attribute, reset_scene, run_op)
+                             point_attribute, reset_scene, run_op, set_mode)
 
 pytestmark = pytest.mark.blender
 
@@ -123,8 +123,7 @@ def _select_points(labels, lines):
     bpy.context.view_layer.objects.active = labels
     line = point_attribute(labels, "line")
     labels.data.vertices.foreach_set("select", np.isin(line, lines))
-    with bpy.context.temp_override(active_object=labels, object=labels):
-        bpy.ops.object.mode_set(mode='EDIT')
+    set_mode('EDIT')
 
 
 def test_toggling_selected_clues_rechecks_as_the_engine_says(addon):

@@ -10,7 +10,7 @@ import pytest
 
 from blender_support import (Event, Recorder, RecordingLayout, add_primitive, addon, addon_module, bpy, data_counts, data_names,
                              drive_modal, engine, instances_of, mesh_coords, operator_stand_in, point_attribute,
-                             run_op, view3d_override)
+                             run_op, set_mode)
 
 pytestmark = pytest.mark.blender
 
@@ -354,16 +354,14 @@ def test_modal_make_waits_for_object_mode_to_build(addon):
     job = addon_module("operators.worker").active_job()
     # Meanwhile the user edits another mesh: the finished job waits instead of building.
     bpy.context.view_layer.objects.active = other
-    with bpy.context.temp_override(**view3d_override()):
-        bpy.ops.object.mode_set(mode='EDIT')
+    set_mode('EDIT')
     names = data_names()
     assert job.done_event.wait(120)
     for _ in range(3):
         assert op.modal(ctx, Event('TIMER')) == {'PASS_THROUGH'}
     assert data_names() == names
     assert "Switch to Object Mode to apply it" in ctx.status[-1]
-    with bpy.context.temp_override(**view3d_override()):
-        bpy.ops.object.mode_set(mode='OBJECT')
+    set_mode('OBJECT')
     assert drive_modal(op, ctx, []) == {'FINISHED'}
     assert bpy.context.active_object.nonogram.is_nonogram
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from blender_support import (PACKAGE, RecordingLayout, add_primitive, addon, addon_module, bpy,
-                             run_op, view3d_override)
+                             run_op, set_mode, view3d_override)
 
 pytestmark = pytest.mark.blender
 
@@ -72,17 +72,14 @@ def test_poll_reasons_in_edit_mode_and_while_a_job_runs(addon):
     obj = _nonogram()
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
     src = add_primitive("uv_sphere")
-    with bpy.context.temp_override(**view3d_override()):
-        bpy.ops.object.mode_set(mode='EDIT')
+    set_mode('EDIT')
     try:
         for idname in ("nonogram.make", "nonogram.import_puzzle"):
             assert _why(idname) == "Switch to Object Mode", idname
     finally:
-        with bpy.context.temp_override(**view3d_override()):
-            bpy.ops.object.mode_set(mode='OBJECT')
+        set_mode('OBJECT')
     bpy.context.view_layer.objects.active = obj
-    with bpy.context.temp_override(**view3d_override()):
-        bpy.ops.object.mode_set(mode='EDIT')
+    set_mode('EDIT')
     try:
         for idname in ("nonogram.solve", "nonogram.show_cells", "nonogram.animate_solve",
                        "nonogram.clear"):
@@ -90,8 +87,7 @@ def test_poll_reasons_in_edit_mode_and_while_a_job_runs(addon):
         # Reading the puzzle needs no particular mode.
         assert _why("nonogram.export_puzzle") == ""
     finally:
-        with bpy.context.temp_override(**view3d_override()):
-            bpy.ops.object.mode_set(mode='OBJECT')
+        set_mode('OBJECT')
 
     worker = addon_module("operators.worker")
     release = threading.Event()
