@@ -27,7 +27,7 @@ import sys
 import time
 import traceback
 from types import ModuleType
-from typing import Any, Optional, cast
+from typing import Optional, cast
 
 import bpy
 

@@ -27,12 +27,12 @@ from typing import List, Optional
 import numpy as np
 
 try:  # the engine package, whether benchmarks/ is run from the repo root or imported as a package
-    from engine.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, Puzzle)
+    from engine.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, Puzzle)
 except ImportError:  # pragma: no cover
     import os
     import sys
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from engine.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, Puzzle)
+    from engine.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, Puzzle)
 
 try:
     from ortools.sat.python import cp_model

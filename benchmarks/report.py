@@ -1276,7 +1276,7 @@ def build() -> str:
         n_ag = sum(r.get("agreement") == "agree" for r in rows3d)
         heads.append(f"- **verdicts, 3D**: `full` and CP-SAT agree on {n_ag} of {len(rows3d)} puzzles"
                      + (f"; **DISAGREE on {', '.join(dis)}**" if dis else "; no disagreement")
-                     + f"; the others were stopped by a time limit on at least one side.")
+                     + "; the others were stopped by a time limit on at least one side.")
     if b2d:
         _s, dis2 = section_2d_survey(b2d)
         sv = b2d.get("survey", [])

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks.common import OUT, ROOT, log, rel, single_thread_env  # noqa: E402
+from benchmarks.common import OUT, log, rel, single_thread_env  # noqa: E402
 
 single_thread_env()
 

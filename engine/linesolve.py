@@ -20,7 +20,7 @@ from .cells import EMPTY, FILLED
 from .jit import njit
 from .linecount import count_intervals
 from .linebits import COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, solve_blocks_bits, solve_count_bits
-from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
+from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
 
 
 @njit

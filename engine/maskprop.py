@@ -544,7 +544,7 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
     deduced it (``line_cost`` of a line, or ``probe_cost``), and per round ``round_stats``.
     Returns (RUN_* status, number of rounds)."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
+    state, trail, unk, _q, _inq, buf_in, buf_out, words, who, _contrib, ctl = \
         mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
     pbuf = mw[15]
     n = len(state)

@@ -26,7 +26,7 @@ from .linebits import COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS,
 from .linecount import count_intervals, solve_plain as _solve_plain
 from .linesolve import solve_blocks_dp
 from .linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
-from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE, Puzzle
+from .puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, Puzzle
 
 LS_DP = 0
 LS_SEED = 1

@@ -146,7 +146,7 @@ def walkable(net) -> bool:
 def walk_start(net, state, rng):
     """A random grid to walk from: known cells as in ``state``, unknown covered cells filled with
     the mean density of their lines' clues; and the mask of the cells the walk may flip."""
-    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    ls, _lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     n_cells = len(state)
     covered = np.diff(cs) > 0
     free = covered & (state == UNKNOWN)

@@ -7,7 +7,7 @@ from bpy.props import BoolProperty, EnumProperty
 
 from . import live_check, polls, scene
 from .runtime import engine
-from .worker import Job, JobOperator, active_job
+from .worker import Job, JobOperator
 
 
 def _labels_in_edit_mode(context) -> str:

@@ -423,7 +423,7 @@ def _run_operator_preset(path, op):
 def test_presets_are_written_and_applied_to_panel_and_operator(addon, tmp_path, monkeypatch):
     # Presets go to the user's script folder: a temporary one here.
     monkeypatch.setenv("BLENDER_USER_SCRIPTS", str(tmp_path))
-    src = add_primitive("monkey")
+    add_primitive("monkey")
     s = bpy.context.scene.nonogram_settings
     s.resolution, s.samples, s.threshold, s.robust = 5, 2, 0.25, False
     assert bpy.ops.nonogram.make_preset_add(name="Chunky Draft") == {'FINISHED'}

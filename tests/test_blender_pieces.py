@@ -208,7 +208,7 @@ def test_batch_keeps_only_what_the_file_shows(addon):
     wire.display_type = 'WIRE'
     bounds = mesh_object("Bounds", *box)
     bounds.display_type = 'BOUNDS'
-    ucx = mesh_object("UCX_Body_01", *box)
+    mesh_object("UCX_Body_01", *box)
     shape = mesh_object("Widget", *box)
     arm = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
     bpy.context.scene.collection.objects.link(arm)

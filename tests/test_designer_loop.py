@@ -42,7 +42,7 @@ def test_idle_line_solves_are_named_for_what_they_measure(tmp_path, capsys):
 
 CUBE_STL = """solid cube
 """ + "".join(
-    f"facet normal 0 0 0\n outer loop\n" + "".join(f"  vertex {x} {y} {z}\n" for x, y, z in tri)
+    "facet normal 0 0 0\n outer loop\n" + "".join(f"  vertex {x} {y} {z}\n" for x, y, z in tri)
     + " endloop\nendfacet\n"
     for tri in [((0, 0, 0), (0, 1, 0), (1, 1, 0)), ((0, 0, 0), (1, 1, 0), (1, 0, 0)),
                 ((0, 0, 1), (1, 0, 1), (1, 1, 1)), ((0, 0, 1), (1, 1, 1), (0, 1, 1)),
