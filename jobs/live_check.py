@@ -1,26 +1,21 @@
-"""The live check: after every change of the hidden clues, the puzzle as the player gets it is
-checked again in a background thread (is it still unique? solvable by the chosen logic? its
-score; which cells logic leaves undecided), and the result lands on the object from a timer on
-the main thread. A newer change cancels the check still running for the same nonogram.
+"""The live check's threads (bpy-free): a puzzle as the player gets it is checked again in a
+background thread after every change of the hidden clues (is it still unique? solvable by the
+chosen logic? its score; which cells logic leaves undecided). A newer request for the same
+nonogram cancels the one still running.
 
 The check is the engine's ``DesignSession.check`` on a session kept per nonogram (built once
-from the stored full puzzle). The thread only gets engine objects (the session, the mask, the
-logic level) and never touches bpy. Without an event loop (background mode, scripts that ask
-for it) the check runs in place.
+from the stored full puzzle): building its net costs more than a check. The scene side
+(``scene/live_check.py``) reads the object, starts checks here and writes their results back
+from a timer on the main thread; nothing here touches bpy.
 """
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from collections import OrderedDict
-from typing import Optional
+from typing import Callable, Optional
 
-import bpy
-import numpy as np
-
-from . import scene
-from .runtime import engine
+from . import engine_access
 
 # When logic leaves cells undecided (and every cell is on a shown clue's line), whether the
 # puzzle is still unique takes a search: bounded by this, after which the verdict is 'unknown'.
@@ -31,15 +26,13 @@ MAX_SESSIONS = 4
 _sessions: "OrderedDict[tuple, tuple]" = OrderedDict()
 
 
-def session(obj):
-    """(engine ``DesignSession`` of the stored full puzzle, lock) for ``obj``: built once per
-    puzzle and kept, since building the net costs more than a check. The lock serializes the
-    session's users (its work arrays are shared)."""
-    text = scene.props(obj).puzzle
-    key = (obj.name, hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
+def session(key: tuple, full_puzzle: Callable[[], "engine_access.puzzle.Puzzle"]):
+    """(engine ``DesignSession``, lock) for ``key`` (a nonogram's name and its stored puzzle's
+    digest), built from ``full_puzzle()`` once and kept. The lock serializes the session's users
+    (its work arrays are shared)."""
     found = _sessions.get(key)
     if found is None:
-        found = (engine("design").DesignSession(scene.load_full_puzzle(obj)), threading.Lock())
+        found = (engine_access.design.DesignSession(full_puzzle()), threading.Lock())
         _sessions[key] = found
         while len(_sessions) > MAX_SESSIONS:
             _sessions.popitem(last=False)
@@ -48,18 +41,17 @@ def session(obj):
 
 
 def check_mask(sess, lock, hidden, logic: str):
-    """(summary dict, per-cell state, undecided mask) of the puzzle with clues ``hidden``."""
+    """(summary dict, the engine's check) of the puzzle with clues ``hidden``."""
     with lock:
         c = sess.check(hidden, logic, search_time=SEARCH_TIME)
     summary = {k: v for k, v in c.to_dict().items() if k != "difficulty"}
     summary["logic"] = logic
-    solution = np.asarray(sess.full.solution, dtype=bool)
-    state = np.where(solution, scene.FILLED, scene.EMPTY).astype(np.int32)
-    state[c.undecided] = scene.UNKNOWN  # logic deduces only true values: the rest is known
-    return summary, state, c.undecided
+    return summary, c
 
 
-class _Check:
+class Check:
+    """One check of nonogram ``name`` with clues ``key`` (``check_mask``'s arguments)."""
+
     def __init__(self, name, key, args):
         self.name, self.key = name, key
         self.cancel = threading.Event()
@@ -67,6 +59,7 @@ class _Check:
         self.result = None
         self.error: Optional[BaseException] = None
         self._args = args
+        self.session = args[0]
 
     def run(self):
         try:
@@ -81,77 +74,54 @@ _pending: dict = {}
 _threads: list = []  # the check threads started, until cancel_all() has joined them
 
 
-def request(obj, *, wait: Optional[bool] = None) -> None:
-    """Check ``obj``'s puzzle as the player gets it, in the background (``wait`` False) or in
-    place (True; default: in place when there is no event loop to deliver a result)."""
-    if wait is None:
-        wait = bpy.app.background
-    mask = scene.hidden_mask(obj)
-    job = _Check(obj.name, scene.mask_key(mask),
-                 (*session(obj), mask, scene.props(obj).design_options.logic))
-    old = _pending.pop(obj.name, None)
-    if old is not None:
-        old.cancel.set()
-    if wait:
-        job.run()
-        _apply(obj, job)
-        return
-    _pending[obj.name] = job
+def replace(job: Check) -> None:
+    """Cancel the check still running for ``job``'s nonogram (``job`` supersedes it)."""
+    cancel(job.name)
+
+
+def start(job: Check) -> None:
+    """Run ``job`` in a background thread; ``finished()`` hands it over once done."""
+    replace(job)
+    _pending[job.name] = job
     thread = threading.Thread(target=job.run, name="nonogram: live check", daemon=True)
     _threads[:] = [t for t in _threads if t.is_alive()] + [thread]
     thread.start()
-    if not bpy.app.timers.is_registered(_poll):
-        bpy.app.timers.register(_poll, first_interval=0.02)
 
 
-def running(obj) -> bool:
-    return obj is not None and obj.name in _pending
+def proven(result) -> Optional[dict]:
+    """The check's summary of a Hide Clues result, taken from what the design proved (its
+    own solver found the designed puzzle unique and its logic solved it: nothing undecided, no
+    cell without a shown clue), so the mask it just verified is not checked again. None when
+    the design could not prove it (its solver's check ran out of time): then check it."""
+    diff = result.difficulty
+    if result.stats.get("check_verdict") != "unique" or not diff.solved or diff.level is None:
+        return None
+    return {"verdict": "unique", "solvable": True, "level": diff.level, "score": diff.score,
+            "band": diff.band, "undecided": 0, "uncovered": 0, "hidden_count": result.hidden_count,
+            "lines": result.n_lines, "time_s": 0.0, "compile_s": 0.0, "logic": result.logic}
 
 
-def _apply(obj, job) -> None:
-    if job.error is not None:
-        scene.props(obj).check = ""
-        print(f"Nonogram live check failed: {type(job.error).__name__}: {job.error}")
-        return
-    if job.cancel.is_set() or scene.mask_key(scene.hidden_mask(obj)) != job.key:
-        return  # the clues changed meanwhile: a newer check is on its way
-    summary, state, undecided = job.result
-    summary["mask"] = job.key
-    scene.apply_check(obj, summary, state, undecided)
+def cancel(name: str) -> None:
+    """Drop the check still running for nonogram ``name`` (its result is out of date)."""
+    old = _pending.pop(name, None)
+    if old is not None:
+        old.cancel.set()
 
 
-def _poll():
-    for name, job in list(_pending.items()):
-        if not job.done.is_set():
-            continue
-        del _pending[name]
-        obj: "bpy.types.Object | None" = bpy.data.objects.get(name)
-        if obj is not None and scene.nonogram_of(obj) is obj:
-            _apply(obj, job)
-        _redraw()
-    return 0.05 if _pending else None
+def running(name: str) -> bool:
+    return name in _pending
 
 
-def _redraw():
-    wm = bpy.context.window_manager
-    for win in (wm.windows if wm is not None else ()):
-        for area in win.screen.areas:
-            if area.type == 'VIEW_3D':
-                area.tag_redraw()
+def pending() -> bool:
+    return bool(_pending)
 
 
-def stale(obj) -> bool:
-    """Whether the stored check is about other clues than the current ones (e.g. after undo)."""
-    check = scene.load_check(obj)
-    return check is None or check.get("mask") != scene.mask_key(scene.hidden_mask(obj))
-
-
-@bpy.app.handlers.persistent
-def recheck_after_undo(*_args):
-    """Undo and redo bring hidden clues back without running our operators: check again."""
-    obj = scene.nonogram_of(bpy.context.view_layer.objects.active if bpy.context.view_layer else None)
-    if obj is not None and scene.load_check(obj) is not None and stale(obj):
-        request(obj)
+def finished() -> list:
+    """The checks done since the last call, taken off the pending ones."""
+    done = [job for job in _pending.values() if job.done.is_set()]
+    for job in done:
+        del _pending[job.name]
+    return done
 
 
 def cancel_all(deadline: Optional[float] = None) -> bool:
@@ -162,8 +132,6 @@ def cancel_all(deadline: Optional[float] = None) -> bool:
         job.cancel.set()
     _pending.clear()
     _sessions.clear()
-    if bpy.app.timers.is_registered(_poll):
-        bpy.app.timers.unregister(_poll)
     if deadline is not None:
         for thread in list(_threads):
             if thread is not threading.current_thread():

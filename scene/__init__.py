@@ -29,7 +29,7 @@ from .clear import clear_nonogram
 from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError, object_kind
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
-from .source import check_resolution, grid_estimate, source_triangles, sources_triangles
+from .source import check_resolution, grid_estimate, selected_sources, source_triangles, sources_triangles
 from .check import apply_check, load_check, load_design, store_design
 from .hidden import (clue_lines, designed_puzzle, hidden_mask, line_name, load_stored_puzzle,
                      mask_key, select_clue, set_hidden, split_designed)
@@ -45,7 +45,7 @@ __all__ = [
     "DEFAULT_STYLE", "EMPTY", "FILLED", "KIND_CODES", "MAX_CELLS", "UNKNOWN", "Made",
     "NonogramError", "SourceMesh",
     "animate_solve", "apply_solve_result", "build_from_puzzle", "build_made", "cells_mesh",
-    "check_resolution",
+    "check_resolution", "selected_sources",
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
     "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
     "make_nonogram", "nonogram_of", "object_kind", "props", "read_source", "set_modifier_input",

@@ -111,7 +111,7 @@ def test_engine_kernels_cache_in_our_folder_without_leaking_the_setting(tmp_path
         bs.ensure_registered()
         import numba
         from numba.core.registry import CPUDispatcher
-        runtime = sys.modules['{PACKAGE}.operators.runtime']
+        runtime = sys.modules['{PACKAGE}.jobs.runtime']
         before = numba.config.CACHE_DIR
         runtime.engine('voxelize')
         # Each kernel gets our folder; numba's process-wide setting is never changed.
@@ -138,7 +138,7 @@ def test_engine_kernels_cache_in_our_folder_without_leaking_the_setting(tmp_path
 
 def _draw_all(addon):
     import importlib
-    sidebar = importlib.import_module(PACKAGE + ".panels.sidebar")
+    sidebar = importlib.import_module(PACKAGE + ".panels")
     log = []
     for cls in sidebar.classes:
         if cls.bl_region_type == 'HEADER':  # preset popovers: Blender's own drawing
