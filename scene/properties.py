@@ -261,7 +261,7 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     palette: CollectionProperty(type=NONOGRAM_PG_colour, options={'HIDDEN'})
     reveal: BoolProperty(name="Reveal", default=False, options={'HIDDEN'},
                          description="Show the finished model in its colours")
-    # The designer's view shows the clues of one layer at a time (operators/scene/layers.py).
+    # The designer's view shows the clues of one layer at a time (scene/layers.py).
     clue_layer_axis: EnumProperty(name="Clue Layer", items=CLUE_LAYER_AXES, default='Z',
                                   update=_clue_layer_changed,
                                   description="Which clues the designer's view shows")
