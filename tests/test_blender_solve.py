@@ -175,7 +175,7 @@ def test_worker_job_runs_off_the_main_thread_and_cancels(addon):
 def _modal_op(addon, fn, cooperative=True):
     worker = addon_module("jobs.worker")
 
-    class Op(worker.JobOperator):
+    class Op(addon_module("operators.job_operator").JobOperator):
         cancel_is_cooperative = cooperative
 
         def __init__(self):
