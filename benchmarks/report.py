@@ -147,7 +147,7 @@ def size(shape) -> str:
 
 
 def rng(s) -> str:
-    from engine.stats import format_range
+    from engine.model.stats import format_range
     return format_range(s)
 
 
@@ -943,7 +943,7 @@ def section_design(des) -> str:
     w = L.append
     machine = des.get("machine", {})
     w("Every shared model voxelized with `engine/meshio.py` + `engine/voxelize.py` (the add-on's settings; "
-      "axes may differ from the Blender path above), then designed with `engine.design.design` "
+      "axes may differ from the Blender path above), then designed with `engine.design.search.design` "
       "(seed 0): `random` = the baseline (clues tried in a random order, each kept hidden while line "
       "propagation still solves the puzzle), `greedy` = the informed start (the clue that deduces the "
       "most cells now, until solved) and the same pass, `anneal` = greedy, restarts, then simulated "
@@ -1399,8 +1399,8 @@ def build() -> str:
     if vox:
         w("## Voxelizer")
         w("")
-        w("The engine voxelizer alone (`engine.voxelize.voxelize`, the add-on's settings: 1 sample, robust "
-          "3-axis vote, fit) on the triangles `engine.meshio.load_mesh` reads; best of 3 runs (1 at 128³ "
+        w("The engine voxelizer alone (`engine.voxel.voxelize.voxelize`, the add-on's settings: 1 sample, robust "
+          "3-axis vote, fit) on the triangles `engine.voxel.meshio.load_mesh` reads; best of 3 runs (1 at 128³ "
           "and above). Mesh import and scene building are not included.")
         w("")
         w(section_voxel(vox))

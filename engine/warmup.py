@@ -33,7 +33,7 @@ import time
 import numpy as np
 
 from . import jit
-from .cells import UNKNOWN
+from .model.cells import UNKNOWN
 
 _lock = threading.RLock()
 _done: set = set()
@@ -63,8 +63,8 @@ def _voxelizer():
     """Make with each of its options: plain, the thin-part options (bridge, restore, the
     piece filters), anti-aliasing whose counters are one byte (up to 6 samples) or two (7, 8),
     one axis (not robust), and a mesh of several closed shells."""
-    from .clues import puzzle_from_grid
-    from .voxelize import voxelize
+    from .model.clues import puzzle_from_grid
+    from .voxel.voxelize import voxelize
     v, t = _cube_mesh()
     puzzle_from_grid(voxelize(v, t, resolution=4).grid)
     voxelize(v, t, resolution=3, samples=2, robust=False)
@@ -78,9 +78,9 @@ def _voxelizer():
 def _colour_capture():
     """Make with colours: the capture (both nearest-triangle passes, image, corner and constant
     sources, the interior fill) and the palette."""
-    from .colour import Source, capture_colours, nearest_surface
-    from .palette import grid_palette
-    from .voxelize import voxelize
+    from .colour.capture import Source, capture_colours, nearest_surface
+    from .colour.palette import grid_palette
+    from .voxel.voxelize import voxelize
     v, t = _cube_mesh()
     r = voxelize(v, t, resolution=4)
     m = len(t)
@@ -96,8 +96,8 @@ def _colour_capture():
 
 
 def _blob(hidden_every=3):
-    from .blobs import blob_grid
-    from .clues import puzzle_from_grid
+    from .voxel.blobs import blob_grid
+    from .model.clues import puzzle_from_grid
     g = blob_grid((5, 5, 5), seed=1)
     hidden = np.zeros(puzzle_from_grid(g).n_lines, bool)
     hidden[::hidden_every] = True
@@ -106,8 +106,8 @@ def _blob(hidden_every=3):
 
 def _line_solving(linesolver):
     """A puzzle line solving settles, with lines past the word solvers (both kinds of clue)."""
-    from .clues import puzzle_from_grid
-    from .solve import solve
+    from .model.clues import puzzle_from_grid
+    from .solve.driver import solve
     g = np.zeros((1, 1, 70), bool)
     g[0, 0, ::3] = True
     solve(puzzle_from_grid(g), linesolver=linesolver, time_limit=10.0)
@@ -116,15 +116,15 @@ def _line_solving(linesolver):
 
 def _quick_search(linesolver):
     """Hidden clues: the quick search, with and without the known solution."""
-    from .solve import solve
+    from .solve.driver import solve
     solve(_blob(), linesolver=linesolver, time_limit=10.0)
     solve(_blob(), linesolver=linesolver, use_known=False, time_limit=10.0)
 
 
 def _probing(linesolver):
     """No solution given, 24 solutions: probing, then search (for two solutions, and for one)."""
-    from .puzzle import make_2d
-    from .solve import solve
+    from .model.puzzle import make_2d
+    from .solve.driver import solve
     solve(make_2d([[1]] * 4, [[1]] * 4), linesolver=linesolver, time_limit=10.0)
     solve(make_2d([[1]] * 4, [[1]] * 4), linesolver=linesolver, time_limit=10.0, want=1)
 
@@ -133,9 +133,9 @@ def _sat_encoding():
     """The CNF kernel of the search's CDCL fallback (``sat.py``), which the tiny puzzles above
     never reach (it takes over after thousands of line solves): compiled here, with or without
     python-sat, so a hard puzzle's hand-over does not compile inside its solve."""
-    from .propagate import build_net
-    from .puzzle import make_2d
-    from .satblocks import blocks_cnf
+    from .solve.propagate import build_net
+    from .model.puzzle import make_2d
+    from .solve.satblocks import blocks_cnf
     net = build_net(make_2d([[1]] * 4, [[1]] * 4))
     blocks_cnf(net[0], net[1], net[3], net[4], np.arange(8, dtype=np.int64), 16)
 
@@ -143,9 +143,9 @@ def _sat_encoding():
 def _walking():
     """The local search (``walk.py``) a loose 3D puzzle without a known solution gets after
     the quick search: the tiny puzzles above never reach it."""
-    from .clues import puzzle_from_grid
-    from .propagate import build_net
-    from .walk import walk, walk_start
+    from .model.clues import puzzle_from_grid
+    from .solve.propagate import build_net
+    from .solve.walk import walk, walk_start
     g = np.zeros((3, 3, 3), bool)
     g[:, :, ::2] = True  # circles along z
     net = build_net(puzzle_from_grid(g))
@@ -155,26 +155,26 @@ def _walking():
 
 
 def _schedulers(linesolver):
-    from .solve import COMPARE_CONFIGS, compare
+    from .solve.driver import COMPARE_CONFIGS, compare
     compare(_blob(), linesolver=linesolver, configs=COMPARE_CONFIGS, time_limit=10.0)
     compare(_blob(), linesolver=linesolver, time_limit=10.0, counting="seed")
 
 
 def _grading():
     """The difficulty score of a puzzle logic solves (``solve(grade=True)``, the CLI's)."""
-    from .solve import solve
+    from .solve.driver import solve
     solve(_blob(hidden_every=50), grade=True, time_limit=10.0)
 
 
 def _design_grid():
-    from .blobs import blob_grid
+    from .voxel.blobs import blob_grid
     return blob_grid((5, 5, 5), seed=1)
 
 
 def _designing():
     """Hide Clues: greedy and annealing designs, line and probing logic, a difficulty band
     (steering grades every trial), and the final check of the designed puzzle."""
-    from .design import design
+    from .design.search import design
     g = _design_grid()
     design(g)
     design(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
@@ -185,7 +185,7 @@ def _designing():
 def _live_check():
     """The live check of a hand-edited mask (both logics, a search when logic stalls) and
     Suggest Clue."""
-    from .design import DesignSession
+    from .design.search import DesignSession
     s = DesignSession(_design_grid())
     hidden = np.zeros(s.n_lines, bool)
     hidden[::2] = True
@@ -201,7 +201,7 @@ def _masks():
     without its final check, live checks of masks logic settles (no search) and the gains of
     showing a clue (Suggest Clue). No solver kernel is compiled here but the few that build the
     net and the line solvers every design kernel calls."""
-    from .design import DesignSession, search_masks
+    from .design.search import DesignSession, search_masks
     g = _design_grid()
     search_masks(g)
     search_masks(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)

@@ -72,9 +72,9 @@ class BuildError(RuntimeError):
     pass
 
 
-# The web player's built page (web/build.mjs writes it; engine/webpage.py fills it): the zip
+# The web player's built page (web/build.mjs writes it; engine/play/webpage.py fills it): the zip
 # carries it so Export Puzzle's "Playable page" and Play in Browser need no network.
-PLAYER_TEMPLATE = "engine/player/nonogram-player.html"
+PLAYER_TEMPLATE = "engine/play/player/nonogram-player.html"
 
 
 def ensure_player(root: Path) -> None:

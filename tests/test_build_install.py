@@ -64,7 +64,7 @@ def test_zip_contents(linux_zip):
                    "engine/__init__.py", "operators/__init__.py", "operators/scene/__init__.py", "panels/__init__.py"):
         assert needed in names
     assert "engine/learned_scheduler.json" in names  # the learned scheduler's weights ship too
-    assert "engine/player/nonogram-player.html" in names  # the built web player (no network in Blender)
+    assert "engine/play/player/nonogram-player.html" in names  # the built web player (no network in Blender)
     assert not any(n.startswith("web/") for n in names)  # its sources and npm packages stay out
     wheels = sorted(n for n in names if n.endswith(".whl"))
     assert len(wheels) == 6 and all("x86_64" in w for w in wheels)
@@ -187,7 +187,7 @@ SOLVES = r"""
 def solves_digest(engine):
     import hashlib
     import numpy as np
-    blobs, clues, solve = engine("blobs"), engine("clues"), engine("solve").solve
+    blobs, clues, solve = engine("voxel.blobs"), engine("model.clues"), engine("solve.driver").solve
     runs = [solve(blobs.blob_puzzle((9, 9, 9), seed=2)),
             solve(blobs.blob_puzzle((9, 9, 9), seed=4, hidden_fraction=0.3), use_known=False),
             solve(clues.puzzle_from_grid(np.random.default_rng(1).random((8, 8, 8)) < 0.35), use_known=False),

@@ -12,14 +12,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import maskprop as mp
-from engine.cells import UNKNOWN, state_from_bool
-from engine.clues import puzzle_from_grid
-from engine.difficulty import (BAND_EDGES, BANDS, band_of, band_range, cover_of, difficulty, grade,
+from engine.solve.driver import maskprop as mp
+from engine.model.cells import UNKNOWN, state_from_bool
+from engine.model.clues import puzzle_from_grid
+from engine.solve.difficulty import (BAND_EDGES, BANDS, band_of, band_range, cover_of, difficulty, grade,
                                line_costs)
-from engine.propagate import build_net
-from engine.puzzle import make_puzzle, with_hidden
-from engine.solve import solve
+from engine.solve.propagate import build_net
+from engine.model.puzzle import make_puzzle, with_hidden
+from engine.solve.driver import solve
 from linebrute import count_solutions
 
 

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from engine.clues import puzzle_from_grid
-from engine.puzzle import make_2d
-from engine.stats import KEYS_2D, KEYS_3D, format_range, format_table, puzzle_stats
+from engine.model.clues import puzzle_from_grid
+from engine.model.puzzle import make_2d
+from engine.model.stats import KEYS_2D, KEYS_3D, format_range, format_table, puzzle_stats
 from test_clues import hand_grid_3d
 
 
