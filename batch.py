@@ -266,7 +266,7 @@ class Addon:
         self.scene = importlib.import_module(f"{name}.operators.scene")
         runtime = importlib.import_module(f"{name}.operators.runtime")
         self.solve = runtime.engine("solve.driver")
-        self.design = runtime.engine("design.search")
+        self.design = runtime.engine("design.hiding")
         self.stats = runtime.engine("model.stats")
         self.puzzlefile = runtime.engine("files.puzzlefile")
         self.jit = runtime.engine("jit")

@@ -65,7 +65,7 @@ def category(puzzle) -> str:
 
 
 def run_design(g, **kw) -> dict:
-    from engine.design.search import design
+    from engine.design.hiding import design
     t0 = time.perf_counter()
     r = design(g, **kw)
     wall = time.perf_counter() - t0
@@ -214,7 +214,8 @@ def q2_two_axes(items, quick):
 def live_checks(items, quick):
     """The live check of a hand-editing session: the greedy design with one random clue toggled
     (shown again, or hidden as well), timing ``DesignSession.check`` and ``suggest``."""
-    from engine.design.search import DesignSession, design
+    from engine.design.hiding import design
+    from engine.design.session import DesignSession
     rng = np.random.default_rng(3)
     rows = []
     for name, res, g in items:
@@ -268,7 +269,7 @@ def probe_on_noise(quick):
 
 def warm_up() -> float:
     """Compile (or load) every kernel a design run and its final check use, before timing."""
-    from engine.design.search import prepare
+    from engine.design.hiding import prepare
     return prepare()
 
 

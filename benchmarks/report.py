@@ -943,7 +943,7 @@ def section_design(des) -> str:
     w = L.append
     machine = des.get("machine", {})
     w("Every shared model voxelized with `engine/meshio.py` + `engine/voxelize.py` (the add-on's settings; "
-      "axes may differ from the Blender path above), then designed with `engine.design.search.design` "
+      "axes may differ from the Blender path above), then designed with `engine.design.hiding.design` "
       "(seed 0): `random` = the baseline (clues tried in a random order, each kept hidden while line "
       "propagation still solves the puzzle), `greedy` = the informed start (the clue that deduces the "
       "most cells now, until solved) and the same pass, `anneal` = greedy, restarts, then simulated "

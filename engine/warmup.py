@@ -32,13 +32,12 @@ import time
 
 import numpy as np
 
-from . import jit
+from . import gate
+from . import jit as jit  # the tests and the add-on reach the JIT shim through the warm-up
+from .gate import PARTS as PARTS, Stopped as Stopped, ensure as ensure, parts_for as parts_for
+from .gate import ready as ready, run_parts as run_parts, set_external as set_external
 from .model.cells import UNKNOWN
 
-_lock = threading.RLock()
-_done: set = set()
-_running: set = set()  # parts the thread holding _lock is running (ensure re-enters through solve)
-_external = None  # see set_external
 _status = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0}
 
 
@@ -174,7 +173,7 @@ def _design_grid():
 def _designing():
     """Hide Clues: greedy and annealing designs, line and probing logic, a difficulty band
     (steering grades every trial), and the final check of the designed puzzle."""
-    from .design.search import design
+    from .design.hiding import design
     g = _design_grid()
     design(g)
     design(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
@@ -185,7 +184,7 @@ def _designing():
 def _live_check():
     """The live check of a hand-edited mask (both logics, a search when logic stalls) and
     Suggest Clue."""
-    from .design.search import DesignSession
+    from .design.session import DesignSession
     s = DesignSession(_design_grid())
     hidden = np.zeros(s.n_lines, bool)
     hidden[::2] = True
@@ -201,7 +200,8 @@ def _masks():
     without its final check, live checks of masks logic settles (no search) and the gains of
     showing a clue (Suggest Clue). No solver kernel is compiled here but the few that build the
     net and the line solvers every design kernel calls."""
-    from .design.search import DesignSession, search_masks
+    from .design.hiding import search_masks
+    from .design.session import DesignSession
     g = _design_grid()
     search_masks(g)
     search_masks(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
@@ -213,7 +213,7 @@ def _masks():
         s.suggest(np.ones(s.n_lines, bool), logic)  # none shown: nothing is deduced
 
 
-PARTS = {
+gate.register({
     "make": [("voxelizer", _voxelizer), ("colour capture", _colour_capture)],
     "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
               ("probing and search", lambda: _probing("dp")), ("SAT encoding", _sat_encoding),
@@ -224,70 +224,8 @@ PARTS = {
     "design": [("design", _designing), ("live check", _live_check)],
     "seed": [("seed linesolver", lambda: (_line_solving("seed"), _quick_search("seed"), _probing("seed"))),
              ("seed schedulers with the seed linesolver", lambda: _schedulers("seed"))],
-}
+})
 DEFAULT_PARTS = ("make", "solve")
-
-
-def parts_for(method: str, linesolver: str, grade: bool = False) -> tuple:
-    """The parts ``solve(method=..., linesolver=..., grade=...)`` needs."""
-    parts = ("solve",) if method == "full" else ("schedulers",)
-    return parts + (("seed",) if linesolver == "seed" else ()) + (("grade",) if grade else ())
-
-
-class Stopped(Exception):
-    """``run_parts`` was asked to stop (``stop`` set) before all its steps ran."""
-
-
-def run_parts(parts, on_step=None, stop=None):
-    """Run the steps of the parts not done yet, one thread at a time; ``on_step(name)`` is
-    called after each step. ``stop`` (a ``threading.Event``) is looked at before each step: once
-    set, the rest is left undone and ``Stopped`` raised (a step itself, one numba compile, cannot
-    be cut short: a few seconds at most)."""
-    with _lock:
-        for part in parts:
-            if part in _done or part in _running:
-                continue
-            _running.add(part)
-            try:
-                for name, step in PARTS[part]:
-                    if stop is not None and stop.is_set():
-                        raise Stopped(part)
-                    step()
-                    if on_step is not None:
-                        on_step(name)
-            finally:
-                _running.discard(part)
-            _done.add(part)
-
-
-def set_external(wait) -> None:
-    """Before compiling a part itself, ``ensure`` calls ``wait(part)`` (None: no such hook): the
-    add-on has another process compile the kernels into the same disk cache, and a solve
-    started meanwhile waits for it and then only loads them, instead of compiling them twice."""
-    global _external
-    _external = wait
-
-
-def ready(*parts) -> bool:
-    """Whether the kernels of ``parts`` are compiled (or loaded) in this process."""
-    return all(p in _done for p in parts)
-
-
-def ensure(*parts) -> float:
-    """Compile (or load) the kernels of ``parts`` unless done already; the seconds this took,
-    waiting for a background warm-up included (0 when everything was ready)."""
-    if ready(*parts):
-        return 0.0
-    if not jit.HAVE_NUMBA:  # plain Python: nothing to compile, and the steps would only cost time
-        _done.update(parts)
-        return 0.0
-    t0 = time.perf_counter()
-    if _external is not None:
-        for part in parts:
-            if part not in _done:
-                _external(part)
-    run_parts(parts)
-    return time.perf_counter() - t0
 
 
 _threads: list = []  # the threads start() started, until stop() joined them
@@ -299,8 +237,8 @@ def start(parts=DEFAULT_PARTS) -> threading.Thread:
     GIL most of the time, but hands it over every few milliseconds (Python's switch interval),
     so a thread drawing a UI meanwhile waits milliseconds, not for the compile. ``stop()`` (also
     run at interpreter exit) ends it."""
-    todo = [p for p in parts if p not in _done]
-    _status.update(state="running", done=0, total=sum(len(PARTS[p]) for p in todo), error="",
+    todo = [p for p in parts if not gate.ready(p)]
+    _status.update(state="running", done=0, total=sum(len(gate.PARTS[p]) for p in todo), error="",
                    seconds=0.0)
     _stop.clear()
 
@@ -346,4 +284,4 @@ atexit.register(stop, 2.0)
 def status() -> dict:
     """``state`` ('idle', 'running', 'ready', 'failed'), ``done``/``total`` steps of the last
     ``start``, ``error`` (when failed), ``seconds`` (once finished) and the ``parts`` done."""
-    return dict(_status, parts=sorted(_done))
+    return dict(_status, parts=gate.done_parts())

@@ -36,7 +36,8 @@ def child(taai: int) -> None:
     sys.path.insert(0, str(ROOT))
     from engine import warmup
     from engine.voxel.blobs import blob_grid, blob_puzzle
-    from engine.design.search import DesignSession, design
+    from engine.design.hiding import design
+    from engine.design.session import DesignSession
     from engine.files.puzzlefile import load_puzzles
     from engine.solve.driver import solve
     warmup.ensure("make", "solve", "design")

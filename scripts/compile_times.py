@@ -99,7 +99,7 @@ def _design():
     import numpy as np
 
     from engine.voxel.blobs import blob_grid
-    from engine.design.search import design
+    from engine.design.hiding import design
     g = blob_grid((8, 8, 8), seed=5)
     design(g)  # Hide Clues' defaults
     design(g, logic="probe", band="medium", time_limit=5)
@@ -113,7 +113,7 @@ def _live_check():
     import numpy as np
 
     from engine.voxel.blobs import blob_grid
-    from engine.design.search import DesignSession
+    from engine.design.session import DesignSession
     s = DesignSession(blob_grid((8, 8, 8), seed=6))
     rng = np.random.default_rng(0)
     for logic in ("line", "probe"):

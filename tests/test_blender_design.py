@@ -291,7 +291,7 @@ def test_hide_clues_equals_the_engines_design_for_the_same_seed(addon):
     opts = obj.nonogram.design_options
     opts.logic, opts.method, opts.seed = 'line', 'greedy', 7
     assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
-    want = addon_module("engine.design.search").design(scene.load_full_puzzle(obj), logic="line",
+    want = addon_module("engine.design.hiding").design(scene.load_full_puzzle(obj), logic="line",
                                                 method="greedy", seed=7, time_limit=20.0)
     got = scene.hidden_mask(obj)
     assert np.array_equal(got, want.hidden) and want.hidden_count > 0
@@ -308,7 +308,7 @@ def test_hide_clues_equals_the_engines_design_for_the_same_seed(addon):
     # Another seed, another design; Show All Clues brings every clue back.
     opts.seed = 8
     assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
-    other = addon_module("engine.design.search").design(scene.load_full_puzzle(obj), logic="line",
+    other = addon_module("engine.design.hiding").design(scene.load_full_puzzle(obj), logic="line",
                                                  method="greedy", seed=8, time_limit=20.0)
     assert np.array_equal(scene.hidden_mask(obj), other.hidden)
     assert run_op(bpy.ops.nonogram.show_all_clues) == {'FINISHED'}
@@ -341,7 +341,7 @@ def test_hide_clues_runs_in_the_background_and_esc_leaves_the_scene_as_it_was(ad
     opts.method, opts.time_limit = 'anneal', 30.0  # long enough to be cancelled
     # Compile first (what design() does before its timer on a cold numba cache): Esc is checked
     # between kernel calls, and a first compile is one long call.
-    addon_module("engine.design.search").prepare()
+    addon_module("engine.design.hiding").prepare()
     op = operator_stand_in(design_ops.NONOGRAM_OT_hide_clues)
     ctx = Recorder()
     assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}

@@ -18,7 +18,8 @@ import pytest
 
 from engine.voxel.blobs import blob_grid
 from engine.model.clues import puzzle_from_grid
-from engine.design.search import DesignError, DesignSession, check_design, design, prepare, suggest_clues
+from engine.design.hiding import DesignError, design, prepare
+from engine.design.session import DesignSession, check_design, suggest_clues
 from engine.solve.difficulty import band_range, difficulty
 from engine.model.puzzle import Clue3D, make_3d, with_hidden
 from engine.solve.driver import solve

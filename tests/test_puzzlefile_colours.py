@@ -90,7 +90,7 @@ def test_writing_checks_the_model():
 
 
 def test_design_keeps_the_colours():
-    from engine.design.search import design
+    from engine.design.hiding import design
     p = coloured_puzzle((3, 3, 3), seed=4)
     r = design(p, seed=0, time_limit=5)
     assert r.puzzle.palette is not None

@@ -15,7 +15,8 @@ from engine import warmup
 from engine.voxel.blobs import blob_puzzle
 from engine.voxel.blobs import blob_grid
 from engine.model.clues import puzzle_from_grid
-from engine.design.search import DesignSession, design
+from engine.design.hiding import design
+from engine.design.session import DesignSession
 from engine.model.puzzle import make_2d
 from engine.solve.driver import solve
 
@@ -74,8 +75,8 @@ def test_solve_keeps_compilation_out_of_time_s(monkeypatch):
         spent.append(parts)
         time.sleep(0.4)
         return 0.4
-    monkeypatch.setattr(warmup, "ensure", slow_ensure)
-    monkeypatch.setattr(warmup, "ready", lambda *parts: False)
+    monkeypatch.setattr(warmup.gate, "ensure", slow_ensure)
+    monkeypatch.setattr(warmup.gate, "ready", lambda *parts: False)
     messages = []
     r = solve(make_2d([[1], [1]], [[1], [1]]), progress=lambda f, m: messages.append(m) or False)
     assert spent == [("solve",)]
@@ -146,8 +147,8 @@ def test_design_keeps_compilation_out_of_time_s(monkeypatch):
             return 0.0
         time.sleep(0.4)
         return 0.4
-    monkeypatch.setattr(warmup, "ensure", slow_ensure)
-    monkeypatch.setattr(warmup, "ready", lambda *parts: bool(spent))
+    monkeypatch.setattr(warmup.gate, "ensure", slow_ensure)
+    monkeypatch.setattr(warmup.gate, "ready", lambda *parts: bool(spent))
     g = blob_grid((4, 4, 4), seed=1)
     messages = []
     r = design(g, progress=lambda f, m: messages.append(m) or False)
@@ -167,7 +168,7 @@ def test_without_numba_nothing_is_warmed_up(monkeypatch):
     try:
         assert warmup.ensure("no-numba") == 0.0 and warmup.ready("no-numba")
     finally:
-        warmup._done.discard("no-numba")
+        warmup.gate.forget("no-numba")
 
 
 def test_parts_follow_the_method_and_line_solver():
@@ -186,7 +187,7 @@ def test_ensure_waits_for_another_process_filling_the_cache():
     def external(part):
         asked.append(part)
         gate.wait(5)
-    warmup._done.discard("make")
+    warmup.gate.forget("make")
     warmup.set_external(external)
     try:
         t = threading.Thread(target=warmup.ensure, args=("make",))

@@ -21,7 +21,7 @@ INTACT, MARKED, BROKEN = 0, 1, 2
 
 @pytest.fixture(scope="module")
 def designed():
-    from engine.design.search import design
+    from engine.design.hiding import design
     r = design(webplayer.ring_grid(8), seed=3)
     r.puzzle.name = "ring8"
     return r.puzzle

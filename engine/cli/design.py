@@ -17,7 +17,7 @@ import sys
 import time
 
 from .. import warmup
-from ..design.search import METHODS, PARTS, DesignError, design
+from ..design.hiding import METHODS, PARTS, DesignError, design
 from ..solve.difficulty import BANDS, LOGICS
 
 # every mesh format engine/meshio.py reads

@@ -138,14 +138,14 @@ def _gltf_colours(verts, tris, doc, binary, prims):
                                   closest=closest))
         tri_mat.append(np.full(len(t), source_of[key], np.int64))
         if "TEXCOORD_0" in attrs:
-            uv = meshio._gltf_accessor(doc, binary, attrs["TEXCOORD_0"]).astype(np.float64)
+            uv = meshio.gltf_accessor(doc, binary, attrs["TEXCOORD_0"]).astype(np.float64)
             uv = np.stack([uv[:, 0], 1.0 - uv[:, 1]], axis=1)
             uv_parts.append(uv[t])
             any_uv = True
         else:
             uv_parts.append(np.full((len(t), 3, 2), np.nan))
         if "COLOR_0" in attrs:
-            c = meshio._gltf_accessor(doc, binary, attrs["COLOR_0"]).astype(np.float64)
+            c = meshio.gltf_accessor(doc, binary, attrs["COLOR_0"]).astype(np.float64)
             col_parts.append(np.pad(c[:, :3], ((0, 0), (0, 3 - min(3, c.shape[1]))))[t])
             any_col = True
         else:

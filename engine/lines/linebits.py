@@ -152,7 +152,7 @@ def write_cells(can_e, can_f, out, n):
 
 
 # ``blocks_into`` and ``count_into`` are shared kernels (engine/jit.py): compiled once and
-# called, not compiled again into every kernel that solves lines (propagate._propagate,
+# called, not compiled again into every kernel that solves lines (propagate.propagate_arrays,
 # maskprop's runs, the seed's schedulers), at 1-3 CPU s of compile time each; the call measured
 # no slower (scripts/compile_times.py; docs/ADDON.md, "Compiling ahead").
 @njit(shared=True)

@@ -23,7 +23,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from .puzzle import INDEX, PuzzleError, _line_names_2d, _line_names_3d, grid_lines_2d, grid_lines_3d
+from .puzzle import INDEX, PuzzleError, line_names_2d, line_names_3d, grid_lines_2d, grid_lines_3d
 
 CKIND_NONE = 0
 CKIND_BLOCKS = 1
@@ -98,7 +98,7 @@ class ColourPuzzle:
 
 
 def line_names(p: ColourPuzzle) -> list:
-    return _line_names_2d(*p.shape) if p.dim == 2 else _line_names_3d(*p.shape)
+    return line_names_2d(*p.shape) if p.dim == 2 else line_names_3d(*p.shape)
 
 
 def colour_text(rgb) -> str:
@@ -181,12 +181,12 @@ def make_colour_puzzle(shape, clues: Sequence, k: int, clue_colours=None, colour
         if min(shape) < 1:
             raise PuzzleError(f"a 2D puzzle needs at least one row and one column (got {shape})")
         start, cells, axis = grid_lines_2d(*shape)
-        names, enc = _line_names_2d(*shape), _encode_2d
+        names, enc = line_names_2d(*shape), _encode_2d
     elif len(shape) == 3:
         if min(shape) < 1:
             raise PuzzleError(f"a 3D puzzle needs every dimension ≥ 1 (got {shape})")
         start, cells, axis = grid_lines_3d(*shape)
-        names, enc = _line_names_3d(*shape), _encode_3d
+        names, enc = line_names_3d(*shape), _encode_3d
     else:
         raise PuzzleError(f"a colour puzzle is 2D or 3D, not shape {shape}")
     n_lines = len(start) - 1

@@ -191,11 +191,13 @@ def make_puzzle(shape: tuple, n_cells: int, lines: Sequence[np.ndarray], axis: S
                   np.asarray(cstart, dtype=INDEX), np.asarray(cdata, dtype=INDEX), sol, name)
 
 
-def _line_names_2d(W, H):
+def line_names_2d(W, H):
+    """The names of a W×H puzzle's lines, rows first (the order of its clues)."""
     return [f"row {r + 1}" for r in range(H)] + [f"column {c + 1}" for c in range(W)]
 
 
-def _line_names_3d(X, Y, Z):
+def line_names_3d(X, Y, Z):
+    """The names of an X×Y×Z puzzle's lines, x lines first (the order of its clues)."""
     return ([f"x[{y}][{z}]" for y in range(Y) for z in range(Z)]
             + [f"y[{x}][{z}]" for x in range(X) for z in range(Z)]
             + [f"z[{x}][{y}]" for x in range(X) for y in range(Y)])
@@ -211,7 +213,7 @@ def make_2d(rows: Sequence, columns: Sequence, solution=None, name: str = "") ->
         raise PuzzleError(f"a 2D puzzle needs at least one row and one column (got {W}x{H})")
     start, cells, axis = grid_lines_2d(W, H)
     return make_puzzle((W, H), W * H, _split(start, cells), axis, list(rows) + list(columns), solution, name,
-                       _line_names_2d(W, H))
+                       line_names_2d(W, H))
 
 
 def make_3d(shape: Sequence[int], x, y, z, solution=None, name: str = "") -> Puzzle:
@@ -228,15 +230,15 @@ def make_3d(shape: Sequence[int], x, y, z, solution=None, name: str = "") -> Puz
     clues = table(x, Y, Z, "x") + table(y, X, Z, "y") + table(z, X, Y, "z")
     start, cells, axis = grid_lines_3d(X, Y, Z)
     return make_puzzle((X, Y, Z), X * Y * Z, _split(start, cells), axis, clues, solution, name,
-                       _line_names_3d(X, Y, Z))
+                       line_names_3d(X, Y, Z))
 
 
 def line_names(puzzle: Puzzle) -> list:
     """Human names of the lines, for error messages and reports."""
     if len(puzzle.shape) == 2:
-        return _line_names_2d(*puzzle.shape)
+        return line_names_2d(*puzzle.shape)
     if len(puzzle.shape) == 3:
-        return _line_names_3d(*puzzle.shape)
+        return line_names_3d(*puzzle.shape)
     return [f"line {i}" for i in range(puzzle.n_lines)]
 
 

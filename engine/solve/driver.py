@@ -19,7 +19,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from .. import warmup
+from .. import gate
 from ..model.cells import FILLED, UNKNOWN
 from .propagate import (CHUNK_GROWTH, DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_HITS,
                         S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
@@ -149,10 +149,10 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
                "cache": bool(cache), "use_known": bool(use_known), "want": int(want),
                "sat": bool(sat), "counting": counting}
     # compile (or load) the kernels first: neither time_s nor time_limit counts it
-    parts = warmup.parts_for(method, linesolver, bool(grade))
-    if progress is not None and not warmup.ready(*parts) and progress(0.0, "preparing solver"):
+    parts = gate.parts_for(method, linesolver, bool(grade))
+    if progress is not None and not gate.ready(*parts) and progress(0.0, "preparing solver"):
         return _cancelled_report(puzzle, method, options, time.perf_counter())
-    compile_s = warmup.ensure(*parts)
+    compile_s = gate.ensure(*parts)
     t0 = time.perf_counter()
     net = build_net(puzzle)
     n = puzzle.n_cells

@@ -29,10 +29,10 @@ import numpy as np
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..jit import njit
 from ..lines.linebits import SCRATCH_WORDS
-from .propagate import LS_DP, S_TLEN, _clear, _line_ok, _linesolve, _pop, _push, _set, _undo
+from .propagate import LS_DP, S_TLEN, queue_clear_arrays, line_ok, linesolve_arrays, queue_pop_arrays, queue_push_arrays, set_cell_arrays, undo_arrays
 
 # ctl slots
-M_TLEN = S_TLEN  # cells known (trail length): the slot propagate's _set/_undo keep it in
+M_TLEN = S_TLEN  # cells known (trail length): the slot propagate's set_cell_arrays/undo_arrays keep it in
 M_APPS = 1     # line-solver applications, all runs since the work was made
 M_RUNS = 2     # propagation runs
 M_PROBES = 3   # probe propagations
@@ -75,7 +75,7 @@ def new_mask_work(net) -> MaskWork:
 
 @njit(inline="always")
 def _mset(c, v, li, state, trail, ctl, cs, cl, unk, who):
-    _set(c, v, state, trail, ctl, cs, cl, unk)
+    set_cell_arrays(c, v, state, trail, ctl, cs, cl, unk)
     who[c] = li
 
 
@@ -94,7 +94,7 @@ def _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
     n = ls[li + 1] - s
     for j in range(n):
         buf_in[j] = state[lc[s + j]]
-    return _linesolve(LS_DP, None, kinds[li], cd, cst[li], cst[li + 1], buf_in, buf_out, n, words)
+    return linesolve_arrays(LS_DP, None, kinds[li], cd, cst[li], cst[li + 1], buf_in, buf_out, n, words)
 
 
 @njit(inline="always")
@@ -149,10 +149,10 @@ def _mprop_any(prio, key, heap, enabled, ls, lc, kinds, cst, cd, cs, cl, state, 
             li, hn = _hpop(key, heap, ctl[M_HEAPN], inq)
             ctl[M_HEAPN] = hn
         else:
-            li = _pop(q, inq)
+            li = queue_pop_arrays(q, inq)
         ok = True
         if unk[li] == 0:
-            ok = _line_ok(li, ls, lc, kinds, cst, cd, state)
+            ok = line_ok(li, ls, lc, kinds, cst, cd, state)
         else:
             ctl[M_APPS] += 1
             ok = _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words) == 0
@@ -174,13 +174,13 @@ def _mprop_any(prio, key, heap, enabled, ls, lc, kinds, cst, cd, cs, cl, state, 
                             if prio:
                                 ctl[M_HEAPN] = _hpush(l2, key, heap, ctl[M_HEAPN], inq)
                             else:
-                                _push(l2, q, inq)
+                                queue_push_arrays(l2, q, inq)
         if not ok:
             if prio:
                 inq[:] = 0
                 ctl[M_HEAPN] = 0
             else:
-                _clear(q, inq)
+                queue_clear_arrays(q, inq)
             return False
     return True
 
@@ -206,7 +206,7 @@ def reset(net, mw):
     state, unk, q, inq, who, contrib, ctl, lens = mw[0], mw[2], mw[3], mw[4], mw[8], mw[9], mw[10], mw[11]
     state[:] = UNKNOWN
     _copy_into(unk, lens)
-    _clear(q, inq)
+    queue_clear_arrays(q, inq)
     inq[:] = 0
     who[:] = WHO_NONE
     contrib[:] = 0
@@ -224,7 +224,7 @@ def run_lines(net, enabled, mw):
     ctl[M_RUNS] += 1
     for li in range(len(kinds)):
         if enabled[li] and kinds[li] != 0:
-            _push(li, q, inq)
+            queue_push_arrays(li, q, inq)
     if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
                   words, who, contrib, ctl):
         return RUN_CONTRADICTION
@@ -272,7 +272,7 @@ def probe_cell(p, net, enabled, mw):
         _mset(p, v, WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
         for k in range(cs[p], cs[p + 1]):
             if enabled[cl[k]]:
-                _push(cl[k], q, inq)
+                queue_push_arrays(cl[k], q, inq)
         ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
                     buf_out, words, who, contrib, ctl)
         if side == 0:
@@ -293,7 +293,7 @@ def probe_cell(p, net, enabled, mw):
         else:
             pbuf[0] = 2 * p + (1 if ok1 else 0)  # the value that did not contradict
             n_common = 1
-        _undo(mark, state, trail, unk, ctl, cs, cl)
+        undo_arrays(mark, state, trail, unk, ctl, cs, cl)
     return n_common
 
 
@@ -334,7 +334,7 @@ def probe_closure(net, enabled, cover, mw, max_apps):
                 _mset(c, FILLED if (pbuf[k] & 1) else EMPTY, WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
                 for kk in range(cs[c], cs[c + 1]):
                     if enabled[cl[kk]]:
-                        _push(cl[kk], q, inq)
+                        queue_push_arrays(cl[kk], q, inq)
         if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
                       words, who, contrib, ctl):
             return RUN_CONTRADICTION
@@ -488,7 +488,7 @@ def build_chunk(net, enabled, key, mw, gain, bctl, order_out, max_steps):
         enabled[best] = 1
         order_out[bctl[0]] = best
         bctl[0] += 1
-        _push(best, q, inq)
+        queue_push_arrays(best, q, inq)
         if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
                       words, who, contrib, ctl):
             return RUN_CONTRADICTION
@@ -569,7 +569,7 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
             li = dirty[d]
             dflag[li] = 0
             if unk[li] == 0:
-                if not _line_ok(li, ls, lc, kinds, cst, cd, state):
+                if not line_ok(li, ls, lc, kinds, cst, cd, state):
                     return RUN_CONTRADICTION, r
                 continue
             ctl[M_APPS] += 1
@@ -718,7 +718,7 @@ def incr_try_hide(net, enabled, hide, mw, inc):
         if inv[c]:
             for kk in range(cs[c], cs[c + 1]):
                 if enabled[cl[kk]]:
-                    _push(cl[kk], q, inq)
+                    queue_push_arrays(cl[kk], q, inq)
     ctl[M_RUNS] += 1
     ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
                 words, who, contrib, ctl)
@@ -765,9 +765,9 @@ def reveal_gains(net, enabled, mw, cands, out):
         mark = ctl[M_TLEN]
         was = enabled[li]
         enabled[li] = 1
-        _push(li, q, inq)
+        queue_push_arrays(li, q, inq)
         ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
                     words, who, contrib, ctl)
         out[i] = ctl[M_TLEN] - mark if ok else -1
-        _undo(mark, state, trail, unk, ctl, cs, cl)
+        undo_arrays(mark, state, trail, unk, ctl, cs, cl)
         enabled[li] = was

@@ -30,8 +30,8 @@ import numpy as np
 
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..jit import njit
-from .propagate import (LS_DP, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, _clear, _propagate,
-                        _push, _set, _undo, queue_push, satisfies_all, set_cell)
+from .propagate import (LS_DP, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, queue_clear_arrays, propagate_arrays,
+                        queue_push_arrays, set_cell_arrays, undo_arrays, queue_push, satisfies_all, set_cell)
 
 # probe_round results
 P_FIXPOINT = 0
@@ -136,7 +136,7 @@ def relation_literals(pr):
 
 # The kernels below follow propagate.py's calling convention: plain arrays, inlined helpers,
 # tuples unpacked once per entry. ``_close`` and ``_assume`` take propagate's arrays in
-# ``_propagate``'s order, then the relation store's.
+# ``propagate_arrays``'s order, then the relation store's.
 
 
 @njit(shared=True)
@@ -144,7 +144,7 @@ def _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, 
            buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl):
     t = t0
     while True:
-        if not _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q,
+        if not propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q,
                           inq, stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
             return False
         t1 = stats[S_TLEN]
@@ -161,11 +161,11 @@ def _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, 
                 s = state[x]
                 if s != v:
                     if s != UNKNOWN:
-                        _clear(q, inq)
+                        queue_clear_arrays(q, inq)
                         return False
-                    _set(x, v, state, trail, stats, cs, cl, unk)
+                    set_cell_arrays(x, v, state, trail, stats, cs, cl, unk)
                     for k in range(cs[x], cs[x + 1]):
-                        _push(cl[k], q, inq)
+                        queue_push_arrays(cl[k], q, inq)
                     added = True
                 e = nxt[e]
             t += 1
@@ -188,9 +188,9 @@ def close(ls_id, budget, use_cache, t0, net, w, pr):
 def _assume(c, v, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
             stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl):
     t0 = stats[S_TLEN]
-    _set(c, v, state, trail, stats, cs, cl, unk)
+    set_cell_arrays(c, v, state, trail, stats, cs, cl, unk)
     for k in range(cs[c], cs[c + 1]):
-        _push(cl[k], q, inq)
+        queue_push_arrays(cl[k], q, inq)
     return _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
                   stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl)
 
@@ -411,7 +411,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
                 for k in range(n_common):
                     c = buf[k]
                     buf[k] = 2 * c + (1 if state[c] == FILLED else 0)
-            _undo(mark, state, trail, unk, stats, cs, cl)
+            undo_arrays(mark, state, trail, unk, stats, cs, cl)
         cnt[2 * p + 1] = n1 if ok1 else -1
         cnt[2 * p] = n0 if ok0 else -1
         if not ok1 and not ok0:
@@ -426,9 +426,9 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
             for k in range(n_common):
                 c = buf[k] >> 1
                 if state[c] == UNKNOWN:
-                    _set(c, FILLED if (buf[k] & 1) else EMPTY, state, trail, stats, cs, cl, unk)
+                    set_cell_arrays(c, FILLED if (buf[k] & 1) else EMPTY, state, trail, stats, cs, cl, unk)
                     for kk in range(cs[c], cs[c + 1]):
-                        _push(cl[kk], q, inq)
+                        queue_push_arrays(cl[kk], q, inq)
             if not _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk,
                           q, inq, stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt,
                           tgt, ctl):

@@ -47,7 +47,7 @@ S_CACHE_LOOKUPS = 6
 S_PREPASS = 7       # pre-pass applications (not counted as linesolvers)
 S_PROBES = 8        # probe propagations (both values of a cell count one each)
 S_EDGES = 9         # stored FP2 contrapositive implications
-S_STEP_CAP = 10     # _propagate pauses (lines left queued) once linesolvers + checks reach it; 0: never
+S_STEP_CAP = 10     # propagate_arrays pauses (lines left queued) once linesolvers + checks reach it; 0: never
 N_STATS = 12
 
 Net = namedtuple("Net", "line_start line_cells clue_kind clue_start clue_data cell_start cell_lines cell_pos")
@@ -169,7 +169,7 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
 # a probe's time. So the per-cell and per-line helpers below take plain arrays and are inlined
 # at numba level, and each kernel entry unpacks its tuples once (``_unpack``).
 # Inlining at numba level copies the callee's IR into every call site, which costs compile time
-# (seconds for the large ones): ``_propagate`` and ``probe._close`` are compiled once and called
+# (seconds for the large ones): ``propagate_arrays`` and ``probe._close`` are compiled once and called
 # (measured on TAAI and survey puzzles: no difference within the noise, for a third of the
 # compile time), and Python-facing wrappers around them (``propagate``,
 # ``probe.close``, ``probe.assume``) are plain Python, as a kernel wrapper would compile the
@@ -262,7 +262,7 @@ def _linesolve_dp(kind, cd, c0, c1, buf_in, buf_out, n, words):
 
 
 @njit(inline="always")
-def _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
+def linesolve_arrays(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
     """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n].
 
     ``budget`` is None when the session uses the DP only (``budget_arg``): numba then prunes
@@ -287,7 +287,8 @@ def budget_arg(ls_id: int, budget: int):
 
 
 @njit(inline="always")
-def _set(c, v, state, trail, stats, cs, cl, unk):
+def set_cell_arrays(c, v, state, trail, stats, cs, cl, unk):
+    """``set_cell`` on plain arrays: cell ``c`` := ``v``, on the trail, its lines' unknowns counted down."""
     state[c] = v
     t = stats[S_TLEN]
     trail[t] = c
@@ -299,11 +300,12 @@ def _set(c, v, state, trail, stats, cs, cl, unk):
 @njit
 def set_cell(c, v, net, w):
     """Make cell c known as v (FILLED/EMPTY): trail it and update per-line unknown counts."""
-    _set(c, v, w[0], w[1], w[7], net[5], net[6], w[2])
+    set_cell_arrays(c, v, w[0], w[1], w[7], net[5], net[6], w[2])
 
 
 @njit(inline="always")
-def _undo(mark, state, trail, unk, stats, cs, cl):
+def undo_arrays(mark, state, trail, unk, stats, cs, cl):
+    """``undo_to`` on plain arrays: the cells set since trail position ``mark`` back to unknown."""
     for t in range(mark, stats[S_TLEN]):
         c = trail[t]
         state[c] = UNKNOWN
@@ -315,11 +317,12 @@ def _undo(mark, state, trail, unk, stats, cs, cl):
 @njit
 def undo_to(mark, net, w):
     """Forget every cell trailed after ``mark``."""
-    _undo(mark, w[0], w[1], w[2], w[7], net[5], net[6])
+    undo_arrays(mark, w[0], w[1], w[2], w[7], net[5], net[6])
 
 
 @njit(inline="always")
-def _line_ok(li, ls, lc, kinds, cs, cd, state):
+def line_ok(li, ls, lc, kinds, cs, cd, state):
+    """Whether line ``li``, fully decided in ``state``, satisfies its clue."""
     kind = kinds[li]
     if kind == 0:
         return True
@@ -358,14 +361,14 @@ def _line_ok(li, ls, lc, kinds, cs, cd, state):
 @njit
 def known_line_ok(li, net, state):
     """Whether fully known line li satisfies its clue: a block count, far cheaper than a solve."""
-    return _line_ok(li, net[0], net[1], net[2], net[3], net[4], state)
+    return line_ok(li, net[0], net[1], net[2], net[3], net[4], state)
 
 
 @njit
 def satisfies_all(net, state):
     """Whether a fully known state satisfies every clued line."""
     for li in range(len(net[2])):
-        if not _line_ok(li, net[0], net[1], net[2], net[3], net[4], state):
+        if not line_ok(li, net[0], net[1], net[2], net[3], net[4], state):
             return False
     return True
 
@@ -397,7 +400,7 @@ def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
             for j in range(n):
                 buf_out[j] = cout[slot, j]
     if not hit:
-        r = _linesolve(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words)
+        r = linesolve_arrays(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words)
         if slot >= 0 and r != R_TOO_LARGE:
             ckeys[slot] = li
             for j in range(n):
@@ -412,7 +415,7 @@ def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
         if v != buf_in[j]:
             if v == 0:
                 return R_CONTRADICTION
-            _set(lc[s + j], v, state, trail, stats, cs, cl, unk)
+            set_cell_arrays(lc[s + j], v, state, trail, stats, cs, cl, unk)
             new += 1
     return new
 
@@ -429,7 +432,7 @@ def apply_line(li, ls_id, budget, use_cache, net, w):
 
 
 @njit(inline="always")
-def _clear(q, inq):
+def queue_clear_arrays(q, inq):
     """Empty the dirty-line queue: q[0] is the head, q[1] the count, q[2:] a ring of n_lines."""
     cap = len(q) - 2
     for k in range(q[1]):
@@ -439,7 +442,8 @@ def _clear(q, inq):
 
 
 @njit(inline="always")
-def _push(li, q, inq):
+def queue_push_arrays(li, q, inq):
+    """``queue_push`` on plain arrays: line ``li`` into the dirty-line queue unless it is in it."""
     if inq[li]:
         return
     inq[li] = 1
@@ -449,7 +453,8 @@ def _push(li, q, inq):
 
 
 @njit(inline="always")
-def _pop(q, inq):
+def queue_pop_arrays(q, inq):
+    """``queue_pop`` on plain arrays: the next dirty line, out of the queue."""
     cap = len(q) - 2
     li = q[2 + q[0]]
     q[0] = (q[0] + 1) % cap
@@ -461,12 +466,12 @@ def _pop(q, inq):
 @njit
 def queue_push(li, w):
     """Append line li unless it is queued already (so the ring never holds more than n_lines)."""
-    _push(li, w[3], w[4])
+    queue_push_arrays(li, w[3], w[4])
 
 
 @njit
 def queue_pop(w):
-    return _pop(w[3], w[4])
+    return queue_pop_arrays(w[3], w[4])
 
 
 @njit(inline="always")
@@ -476,22 +481,22 @@ def _queue_lines_of(t0, t1, skip, trail, cs, cl, q, inq):
         for k in range(cs[c], cs[c + 1]):
             l2 = cl[k]
             if l2 != skip:
-                _push(l2, q, inq)
+                queue_push_arrays(l2, q, inq)
 
 
 @njit(shared=True)
-def _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+def propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
                stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
     """``propagate`` on plain arrays (see the calling convention above)."""
     cap = stats[S_STEP_CAP]
     while q[1] > 0:
         if cap > 0 and stats[S_LINESOLVERS] + stats[S_CHECKS] >= cap:
             return True
-        li = _pop(q, inq)
+        li = queue_pop_arrays(q, inq)
         if unk[li] == 0:
             stats[S_CHECKS] += 1
-            if not _line_ok(li, ls, lc, kinds, cst, cd, state):
-                _clear(q, inq)
+            if not line_ok(li, ls, lc, kinds, cst, cd, state):
+                queue_clear_arrays(q, inq)
                 return False
             continue
         t0 = stats[S_TLEN]
@@ -503,7 +508,7 @@ def _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
         if r == R_TOO_LARGE:
             stats[S_TOO_LARGE] += 1
         if r == R_CONTRADICTION:
-            _clear(q, inq)
+            queue_clear_arrays(q, inq)
             return False
         if r > 0:
             # the seed linesolver may find more on its own output, so its line is re-queued
@@ -513,9 +518,9 @@ def _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
 
 def propagate(ls_id, budget, use_cache, net, w):
     """Run the dirty-line FIFO to a fixpoint. Returns False on a contradiction (queue cleared).
-    Plain Python over the compiled ``_propagate``: a kernel wrapper would compile the whole
+    Plain Python over the compiled ``propagate_arrays``: a kernel wrapper would compile the whole
     line-solver tree once more."""
-    return _propagate(ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
+    return propagate_arrays(ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
                       w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12])
 
 
@@ -538,7 +543,7 @@ def check_all(ls_id, budget, net, w):
     for li in range(len(kinds)):
         if kinds[li] != 0:
             stats[S_CHECKS] += 1
-            if unk[li] != 0 or not _line_ok(li, ls, lc, kinds, cs, cd, state):
+            if unk[li] != 0 or not line_ok(li, ls, lc, kinds, cs, cd, state):
                 return False
     return True
 
@@ -567,7 +572,7 @@ def prepass_lines(ls_id, budget, net, w, start, stop):
         for j in range(n):
             buf_in[j] = UNKNOWN
         w[7][S_PREPASS] += 1
-        r = _linesolve(ls_id, budget, kinds[li], net[4], net[3][li], net[3][li + 1], buf_in, buf_out, n, w[12])
+        r = linesolve_arrays(ls_id, budget, kinds[li], net[4], net[3][li], net[3][li + 1], buf_in, buf_out, n, w[12])
         if r == R_CONTRADICTION:
             return False
         if r != 0:

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..jit import njit
-from .propagate import S_CHECKS, S_LINESOLVERS, S_TLEN, _propagate, _push, _set, _undo, check_all
+from .propagate import S_CHECKS, S_LINESOLVERS, S_TLEN, propagate_arrays, queue_push_arrays, set_cell_arrays, undo_arrays, check_all
 
 # quick_search results
 Q_PAUSED = 0       # max_steps spent; call again to go on
@@ -116,7 +116,7 @@ def quick_search(ls_id, budget, use_cache, n_target, want, max_steps, net, w, qs
             v = np.int8(0)
             while ctl[K_SP] > 0:
                 sp = ctl[K_SP] - 1
-                _undo(mark[sp], state, trail, unk, stats, cs, cl)
+                undo_arrays(mark[sp], state, trail, unk, stats, cs, cl)
                 if alt[sp] != 0:
                     c = cell[sp]
                     v = alt[sp]
@@ -140,9 +140,9 @@ def quick_search(ls_id, budget, use_cache, n_target, want, max_steps, net, w, qs
             alt[sp] = 3 - v
             ctl[K_SP] = sp + 1
             ctl[K_NODES] += 1
-        _set(c, v, state, trail, stats, cs, cl, unk)
+        set_cell_arrays(c, v, state, trail, stats, cs, cl, unk)
         for k in range(cs[c], cs[c + 1]):
-            _push(cl[k], q, inq)
-        ok = _propagate(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+            queue_push_arrays(cl[k], q, inq)
+        ok = propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
                         stats, buf_in, buf_out, ckeys, cstate, cout, slots, words)
         ctl[K_OK] = 1 if ok else 0

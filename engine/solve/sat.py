@@ -26,7 +26,7 @@ import numpy as np
 
 from ..model.cells import FILLED, UNKNOWN
 from ..model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN
-from .satblocks import _TRUE, blocks_cnf  # one always-true literal for both encoders
+from .satblocks import TRUE_LITERAL, blocks_cnf  # one always-true literal for both encoders
 
 # python-sat is imported on first use (importing it takes ~0.4 s, and most puzzles never need
 # it); a wheel that is present but does not load shows then, and the search goes on without it.
@@ -90,17 +90,17 @@ def _blocks_clauses(cells, blocks, new, out):
 
     def y(j, p):
         if p < lo[j]:
-            return -_TRUE
+            return -TRUE_LITERAL
         if p >= hi[j]:
-            return _TRUE
+            return TRUE_LITERAL
         return ys[j][p]
 
     def add(clause):
         lits = []
         for x in clause:
-            if x == _TRUE:
+            if x == TRUE_LITERAL:
                 return
-            if x != -_TRUE:
+            if x != -TRUE_LITERAL:
                 lits.append(x)
         out.append(lits)
 
@@ -172,7 +172,7 @@ def _count_blocks_clauses(cells, kind, total, state, new, out):
     if not layers[0]:
         out.append([])
         return
-    var = [{layers[0][0]: _TRUE}]
+    var = [{layers[0][0]: TRUE_LITERAL}]
     for i in range(1, n + 1):
         var.append({q: new() for q in layers[i]})
     for i in range(n):
@@ -186,18 +186,18 @@ def _count_blocks_clauses(cells, kind, total, state, new, out):
                 lit = x if v else -x
                 b = there.get(r)  # None: no solution goes on from q with v
                 if b is None:
-                    cl = [-lit] if a == _TRUE else [-a, -lit]
+                    cl = [-lit] if a == TRUE_LITERAL else [-a, -lit]
                 else:
-                    cl = [-lit, b] if a == _TRUE else [-a, -lit, b]
+                    cl = [-lit, b] if a == TRUE_LITERAL else [-a, -lit, b]
                     succ.append(b)
                     preds[r].append(a)
                 out.append(cl)
-            out.append(succ if a == _TRUE else [-a] + succ)
+            out.append(succ if a == TRUE_LITERAL else [-a] + succ)
         lit_support = ([x], [-x])  # value v -> some state of layer i + 1 that read v
         for r, b in there.items():
             ps = preds[r]
             out.append([-b, x if r[2] else -x])
-            if _TRUE not in ps:
+            if TRUE_LITERAL not in ps:
                 out.append([-b] + ps)
             lit_support[r[2]].append(b)
         out.append(lit_support[0])

@@ -10,16 +10,16 @@ import numpy as np
 
 from ..jit import njit
 
-_TRUE = 1 << 40  # a literal that is always true (its negation always false)
+TRUE_LITERAL = 1 << 40  # a literal that is always true (its negation always false)
 
 
 @njit
 def _order_lit(yb, lo, hi, j, p):
     """"Block j starts at or before p": its variable, or always false / true outside [lo, hi)."""
     if p < lo[j]:
-        return -_TRUE
+        return -TRUE_LITERAL
     if p >= hi[j]:
-        return _TRUE
+        return TRUE_LITERAL
     return yb[j] + p - lo[j]
 
 
@@ -27,15 +27,15 @@ def _order_lit(yb, lo, hi, j, p):
 def _put(lits, offs, nc, pos, a, b, c, m):
     """Append the clause of the first ``m`` (2 or 3) of a, b, c: dropped when one is always
     true, always-false literals left out. Returns (nc, pos)."""
-    if a == _TRUE or b == _TRUE or (m == 3 and c == _TRUE):
+    if a == TRUE_LITERAL or b == TRUE_LITERAL or (m == 3 and c == TRUE_LITERAL):
         return nc, pos
-    if a != -_TRUE:
+    if a != -TRUE_LITERAL:
         lits[pos] = a
         pos += 1
-    if b != -_TRUE:
+    if b != -TRUE_LITERAL:
         lits[pos] = b
         pos += 1
-    if m == 3 and c != -_TRUE:
+    if m == 3 and c != -TRUE_LITERAL:
         lits[pos] = c
         pos += 1
     nc += 1

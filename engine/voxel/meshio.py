@@ -375,7 +375,8 @@ def _node_matrix(node):
     return m
 
 
-def _gltf_accessor(doc, binary, index):
+def gltf_accessor(doc, binary, index):
+    """The array of glTF accessor ``index`` (its buffer view and sparse values applied)."""
     acc = doc["accessors"][index]
     if "sparse" in acc:
         raise MeshFileError(f"accessor {index}: sparse accessors are not supported")
@@ -403,9 +404,9 @@ def _gltf_mesh(doc, binary, mesh):
         mode = prim.get("mode", 4)
         if "POSITION" not in prim.get("attributes", {}):
             continue
-        v = _gltf_accessor(doc, binary, prim["attributes"]["POSITION"]).astype(np.float64)
+        v = gltf_accessor(doc, binary, prim["attributes"]["POSITION"]).astype(np.float64)
         if "indices" in prim:
-            idx = _gltf_accessor(doc, binary, prim["indices"]).ravel().astype(np.int64)
+            idx = gltf_accessor(doc, binary, prim["indices"]).ravel().astype(np.int64)
         else:
             idx = np.arange(len(v))
         if mode == 4:
