@@ -1,7 +1,7 @@
-"""Puzzle design (engine/design.py): how many clues each method hides, how fast, how hard the result
+"""Puzzle design (engine/design/hiding.py): how many clues each method hides, how fast, how hard the result
 is; and the seed study's open questions of its section 6.2.1, answered with data.
 
-Per shared model at 12, 24 and 36 (voxelized with engine/meshio.py + engine/voxelize.py and the
+Per shared model at 12, 24 and 36 (voxelized with engine/voxel/meshio.py + engine/voxel/voxelize.py and the
 add-on's settings): the greedy random baseline, the informed greedy order and annealing (20 s
 limit, the default), with logic ``line``, and the baseline and greedy with logic ``probe``: hidden %,
 time (greedy: median of 3 runs), trials, score and band, and how many cells of the greedy design

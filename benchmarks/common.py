@@ -131,7 +131,7 @@ def log(msg: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# the engine's solvers (engine/solve.py), with the seed study's five configurations
+# the engine's solvers (engine/solve/driver.py), with the seed study's five configurations
 
 SEED_CONFIGS = [  # (label, method, prepass) in the seed's column order
     ("Brute", "brute", False),

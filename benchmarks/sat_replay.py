@@ -1,6 +1,6 @@
 """The CDCL fallback replayed from the hand-over, with conflict counts that do not depend on timing.
 
-In the search (``engine/search.py``) CaDiCaL runs in chunks sized by CPU time, so on a shared
+In the search (``engine/solve/search.py``) CaDiCaL runs in chunks sized by CPU time, so on a shared
 machine the chunk boundaries, and with them CaDiCaL's path and conflicts, change from run to
 run (set totals vary by +-20 %). This stage separates the solver from the timing: it runs
 first-solution mode on every ``--stride``-th puzzle of the tournament sets until the search

@@ -1,15 +1,15 @@
-"""Train the learned scheduler's weights (engine/learned_scheduler.json) by evolutionary search.
+"""Train the learned scheduler's weights (engine/solve/learned_scheduler.json) by evolutionary search.
 
 The seed study's section 6.2.2 suggests searching the heuristic's parameters with an
 evolutionary algorithm. This script does that with CMA-ES over the weights of the learned
-scheduler's line score (``engine/learned.py``), one weight set for runs without the pre-pass and
+scheduler's line score (``engine/solve/learned.py``), one weight set for runs without the pre-pass and
 one for runs with it. The objective is the strict linesolver count relative to strict brute force
 (both with the complete DP linesolver), averaged over the training puzzles; the weights are
 scaled so the largest is 1 and rounded, and the rounded weights are the ones evaluated and saved.
 
 Split (stated in docs/BENCHMARKS.md, which reports both sides):
 - training: the benchmark's model puzzles at 12³ and 24³ (benchmarks/out/puzzles/, made by
-  benchmarks/make_puzzles.py) and random blobs (engine/blobs.py) in cubes of 16³ and 24³;
+  benchmarks/make_puzzles.py) and random blobs (engine/voxel/blobs.py) in cubes of 16³ and 24³;
 - validation, never seen while training: the model puzzles at 36³ and 64³, and blobs of other,
   elongated and flat shapes up to 64 cells long, with other seeds.
 Only line-solvable puzzles take part (as in the seed's Table 6): brute force's count is not

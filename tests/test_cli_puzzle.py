@@ -1,4 +1,4 @@
-"""``python -m engine stats`` / ``convert`` (engine/cli_puzzle.py), run as a user would: a
+"""``python -m engine stats`` / ``convert`` (engine/cli/puzzle.py), run as a user would: a
 subprocess with this interpreter, from the repository root."""
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""Clues from a solution grid (engine/clues.py): hand-worked examples and brute-force properties."""
+"""Clues from a solution grid (engine/model/clues.py): hand-worked examples and brute-force properties."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st

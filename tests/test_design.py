@@ -1,4 +1,4 @@
-"""Puzzle design (engine/design.py): the guarantees of every result, checked independently.
+"""Puzzle design (engine/design/hiding.py): the guarantees of every result, checked independently.
 
 - the designed puzzle has exactly one solution, the given grid: enumeration of every grid (up to
   16 cells) and the CP-SAT reference (benchmarks/cpsat.py) for larger ones;

@@ -1,4 +1,4 @@
-"""2D file formats (engine/formats2d.py): every file of ../shared/puzzles2d parses, writers round
+"""2D file formats (engine/files/formats2d.py): every file of ../shared/puzzles2d parses, writers round
 trip, and malformed files are rejected with the file name and line in the message."""
 import csv
 import warnings

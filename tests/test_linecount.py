@@ -1,4 +1,4 @@
-"""The O(n) count-clue solver (engine/linecount.py) against brute force and the array DP.
+"""The O(n) count-clue solver (engine/lines/linecount.py) against brute force and the array DP.
 
 Its intervals of filled counts are exact only because the sets they stand for have no holes;
 these tests are what backs that claim: every state of every short line, and random long lines.

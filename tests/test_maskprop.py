@@ -1,5 +1,5 @@
-"""The masked-propagation kernels of puzzle design (engine/maskprop.py) and the difficulty score
-(engine/difficulty.py) against the engine's solver, brute force and each other.
+"""The masked-propagation kernels of puzzle design (engine/solve/maskprop.py) and the difficulty score
+(engine/solve/difficulty.py) against the engine's solver, brute force and each other.
 
 - a run with a clue mask agrees with ``solve`` of the puzzle with those clues hidden;
 - probing only ever claims puzzles that enumeration proves unique;

@@ -1,4 +1,4 @@
-"""engine/meshio.py: OBJ, PLY, STL and GLB loading on files written here and on the shared models."""
+"""engine/voxel/meshio.py: OBJ, PLY, STL and GLB loading on files written here and on the shared models."""
 import json
 import re
 import struct

@@ -1,4 +1,4 @@
-"""engine/pieces.py: connected pieces, surface voxels and the repairs, against plain-Python
+"""engine/voxel/pieces.py: connected pieces, surface voxels and the repairs, against plain-Python
 references; and what the repairs do to models with thin parts (tests/procedural.py)."""
 from collections import deque
 from itertools import product

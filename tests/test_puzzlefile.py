@@ -1,4 +1,4 @@
-"""The JSON puzzle format (engine/puzzlefile.py): exact round trips and rejection of bad files."""
+"""The JSON puzzle format (engine/files/puzzlefile.py): exact round trips and rejection of bad files."""
 import gzip
 import json
 

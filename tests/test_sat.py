@@ -1,4 +1,4 @@
-"""The CNF encoding and SAT fallback (``engine/sat.py``) against enumeration and the CP-SAT
+"""The CNF encoding and SAT fallback (``engine/solve/sat.py``) against enumeration and the CP-SAT
 reference.
 
 - A 3D circle / square clue's automaton, line by line: its models are the line's fillings that

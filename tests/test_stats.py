@@ -1,4 +1,4 @@
-"""Puzzle statistics (engine/stats.py): the seed study's Table 4 columns."""
+"""Puzzle statistics (engine/model/stats.py): the seed study's Table 4 columns."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st

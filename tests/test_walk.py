@@ -1,4 +1,4 @@
-"""The walk (``engine/walk.py``): a local search that meets solutions of loose 3D puzzles.
+"""The walk (``engine/solve/walk.py``): a local search that meets solutions of loose 3D puzzles.
 
 - A line's cost is 0 exactly when the line satisfies its clue (``linebrute``), and grows with
   the distance from it; with a flipped cell it is the cost of the flipped line.

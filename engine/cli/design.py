@@ -20,7 +20,7 @@ from .. import warmup
 from ..design.hiding import METHODS, PARTS, DesignError, design
 from ..solve.difficulty import BANDS, LOGICS
 
-# every mesh format engine/meshio.py reads
+# every mesh format engine/voxel/meshio.py reads
 # the add-on's smallest resolution (panels/properties.py RESOLUTION_RANGE)
 MIN_RESOLUTION = 3
 MESH_EXTENSIONS = (".obj", ".ply", ".stl", ".glb")

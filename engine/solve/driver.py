@@ -131,7 +131,7 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     the verdict is the same, found far sooner on puzzles with several solutions.
     ``want=1`` (``full`` only): stop at the first solution, verdict ``solved`` (or ``none``),
     instead of searching for a second one to settle uniqueness. ``sat``: let ``full``'s search
-    hand over to a CDCL solver when it wanders (python-sat, if installed; ``engine/sat.py``).
+    hand over to a CDCL solver when it wanders (python-sat, if installed; ``engine/solve/sat.py``).
     ``grade``: give a puzzle that logic solves its difficulty ``score`` and ``band``
     (``difficulty.py``; one more logical solve).
     ``counting``: ``"seed"`` runs brute force and the hierarchical solver as the seed counted
