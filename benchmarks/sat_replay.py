@@ -38,7 +38,7 @@ class _HandOver(Exception):
 def hand_overs(name, stride):
     """(puzzle index, net, root state, covered mask, relations) of every ``stride``-th puzzle of
     set ``name`` whose first-solution search reaches the CDCL hand-over."""
-    from engine.solve.driver import search
+    from engine.solve import search
     from engine.files.puzzlefile import load_puzzles
     from engine.solve.driver import solve
 
@@ -95,7 +95,7 @@ def main(argv=None):
     ap.add_argument("--options", default="{}", help="CaDiCaL options as JSON, on top of sat.SOLVER_OPTIONS")
     ap.add_argument("--cap", type=int, default=300_000, help="conflicts after which a case is given up")
     args = ap.parse_args(argv)
-    from engine.solve.driver import sat
+    from engine.solve import sat
     sat.SOLVER_OPTIONS = {**sat.SOLVER_OPTIONS, **json.loads(args.options)}
     all_conf, all_cpu, parts = 0, 0.0, []
     for name in args.sets:

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from engine.colour.capture import capture as colour
+from engine.colour import capture as colour
 from engine.colour.capture import ColourError, Source, capture_colours, nearest_surface
 from engine.voxel.voxelize import voxelize
 

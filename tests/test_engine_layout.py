@@ -172,3 +172,13 @@ def test_no_underscore_attribute_of_another_engine_module():
 def test_no_benchmark_or_flat_cli_module_in_the_engine():
     bad = [n for n in MODULES if n.rsplit(".", 1)[-1].startswith(("bench_", "cli_"))]
     assert not bad
+
+
+def test_kernel_modules_have_distinct_file_names():
+    """numba names a kernel's cache files after its module's last name (and the function, and its
+    line): two kernel modules of one name in different parts would share cache file names."""
+    kernel_modules = [n for n in MODULES if any(target.endswith("jit") and "njit" in names
+                                                for _, target, names in _imports(n))]
+    assert len(kernel_modules) > 20
+    last = [n.rsplit(".", 1)[-1] for n in kernel_modules]
+    assert len(set(last)) == len(last), sorted(n for n in kernel_modules if last.count(n.rsplit(".", 1)[-1]) > 1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.solve.driver import maskprop as mp
+from engine.solve import maskprop as mp
 from engine.model.cells import UNKNOWN, state_from_bool
 from engine.model.clues import puzzle_from_grid
 from engine.solve.difficulty import (BAND_EDGES, BANDS, band_of, band_range, cover_of, difficulty, grade,

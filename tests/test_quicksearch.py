@@ -3,7 +3,7 @@ runs against one-shot runs, and the ``full`` reports with and without it."""
 import numpy as np
 import pytest
 
-from engine.solve.driver import search
+from engine.solve import search
 from engine.model.cells import FILLED
 from engine.solve.propagate import LS_DP, build_net, new_work, propagate, queue_all
 from engine.solve.quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search

@@ -13,7 +13,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from engine.solve.driver import search
+from engine.solve import search
 from engine.model.cells import EMPTY, FILLED, UNKNOWN
 from engine.model.clues import puzzle_from_grid
 from engine.solve.propagate import LS_DP, build_net, new_work, propagate, queue_all, satisfies_all

@@ -239,7 +239,7 @@ def test_the_masks_part_compiles_the_design_kernels_without_the_solver():
     assert {"engine.solve.maskprop.run_lines", "engine.solve.maskprop.probe_closure", "engine.solve.maskprop.rounds",
             "engine.solve.maskprop.greedy_chunk", "engine.solve.maskprop.reveal_gains"} <= masks
     assert not {k for k in masks if k.startswith(("engine.solve.probe.", "engine.solve.quicksearch.", "engine.solve.search."))}
-    assert "engine.solve.propagate._propagate" not in masks
+    assert "engine.solve.propagate.propagate_arrays" not in masks
     # the solver came after, as the design's check needs it (kernels loaded from the cache show
     # only where Python calls them: probe_round, not the _propagate it calls)
     assert "engine.solve.probe.probe_round" in later
