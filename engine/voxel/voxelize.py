@@ -7,6 +7,7 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -108,6 +109,89 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
                   any(repair_opts))
 
     _tick(progress, 0.0)
+    top = _topology(verts, tris, used, bmin, bmax, robust)
+    cell_origin = lattice + c_lo * vs
+    g = (verts - cell_origin) / vs  # voxel units: voxel i spans [i, i + 1)
+    grid, frac, box, disagreements = _fill(g, top, axes, shape, k, need, robust, progress)
+
+    changes = None
+    repair_info = None
+    if any(repair_opts):
+        grid, changes, repair_info = _repair(grid, g, top.run_tris, shape, repair_opts, progress)
+        box[:] = _filled_box(grid)
+    if box[3] == 0:
+        box[:] = 0
+
+    size_note = None
+    if fit and resolution is not None and box[3] > 0:
+        size_note = _size_note(int(resolution), shape, box, k, repair_opts, repair_info)
+    if fit:
+        sl = tuple(slice(int(box[a]), int(box[a + 3])) for a in range(3))
+        grid = np.ascontiguousarray(grid[sl])
+        frac = None if frac is None else np.ascontiguousarray(frac[sl])
+        changes = None if changes is None else np.ascontiguousarray(changes[sl])
+        out_origin = cell_origin + box[:3] * vs
+    else:
+        grid, frac, changes = _in_full_lattice(grid, frac, changes, c_lo - base_lo,
+                                               tuple(int(n) for n in base_hi - base_lo), shape)
+        out_origin = lattice + base_lo * vs
+    _tick(progress, 1.0)
+
+    filled = int(np.count_nonzero(grid))
+    t_pieces = time.perf_counter()
+    piece_info = pieces.piece_stats(grid)
+    t_pieces = time.perf_counter() - t_pieces
+    warnings = _mesh_warnings(top.boundary, disagreements, filled)
+    if filled == 0:
+        warnings.append(
+            "Nothing was filled: the mesh is flat, open or thinner than a voxel at this "
+            "resolution (try a higher resolution or more samples)")
+    elif piece_info is not None and piece_info["pieces"] > 1:
+        warnings.append(
+            f"The voxels fall apart into {pieces.describe(piece_info)}: a puzzle's answer "
+            "reads best as one connected shape (the thin-part, bridge and piece-removal "
+            "options can join or drop the loose pieces)")
+    diagnostics = {
+        "triangles": int(tris.shape[0]),
+        "degenerate_triangles": int(top.n_degenerate),
+        "vertices_welded": int(top.n_welded),
+        "weld_tolerance": top.tol,
+        "parts": int(top.n_parts),
+        "cavities": int(top.cavity.sum()),
+        "boundary_edges": int(top.boundary),
+        "non_manifold_edges": int(top.non_manifold),
+        "disagreements": disagreements,
+        "watertight": top.boundary == 0,
+        "looks_open": bool(top.boundary > 0),
+        "filled": filled,
+        "pieces": piece_info,
+        "pieces_time_s": t_pieces,
+        "repair": repair_info,
+        "size_note": size_note,
+        "computed_shape": shape,
+        "samples": k,
+        "axes": "xyz" if robust else "z",
+        "time_s": time.perf_counter() - t_start,
+    }
+    return VoxelResult(grid, np.asarray(out_origin, np.float64), float(vs), frac, diagnostics, warnings,
+                       changes)
+
+
+class _Topology(NamedTuple):
+    """The mesh as the rays see it: the triangles they cast against (degenerate ones out), and the
+    parts, cavities and edges found on vertices welded within ``tol``."""
+    run_tris: np.ndarray
+    n_degenerate: int
+    tol: float
+    n_welded: int
+    parts: np.ndarray
+    n_parts: int
+    boundary: int
+    non_manifold: int
+    cavity: np.ndarray
+
+
+def _topology(verts, tris, used, bmin, bmax, robust) -> _Topology:
     degenerate = np.empty(tris.shape[0], np.bool_)
     n_degenerate = raycast.degenerate_triangles(verts, tris, tris, degenerate)
     run_tris = np.ascontiguousarray(tris[~degenerate]) if n_degenerate else tris
@@ -132,9 +216,12 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
     else:
         boundary, non_manifold, open_edges = raycast.edge_stats(wt, n_welded, parts, n_parts)
     cavity = _cavities(verts, run_tris, parts, n_parts, open_edges, (bmin + bmax) / 2.0)
-    cell_origin = lattice + c_lo * vs
-    g = (verts - cell_origin) / vs  # voxel units: voxel i spans [i, i + 1)
+    return _Topology(run_tris, n_degenerate, tol, n_welded, parts, n_parts, boundary, non_manifold, cavity)
 
+
+def _fill(g, top: _Topology, axes, shape, k, need, robust, progress):
+    """The ray passes along ``axes`` and their vote: (grid, inside fraction or None, filled box,
+    disagreements between the axes or None)."""
     cdt = _count_dtype(k)
     if robust and k == 1:
         # One sample per voxel: the passes add their 0/1 into one array of votes.
@@ -145,7 +232,7 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
         outs = [np.zeros(shape, cdt) for _ in axes]
         mode = 2 if robust else 0
     for n_pass, (axis, out) in enumerate(zip(axes, outs)):
-        _pass(g, run_tris, parts, n_parts > 1, cavity, axis, shape, k, out, progress,
+        _pass(g, top.run_tris, top.parts, top.n_parts > 1, top.cavity, axis, shape, k, out, progress,
               0.9 * n_pass / len(axes), 0.9 / len(axes))
     grid = np.empty(shape, np.bool_)
     med = np.empty(shape if k > 1 else (0, 0, 0), cdt)
@@ -160,94 +247,44 @@ def voxelize(vertices, triangles, *, resolution=None, voxel_size=None, origin=No
         _tick(progress, 0.9 + 0.05 * x_hi / shape[0])
     disagreements = int(disagreements) if robust else None
     frac = med.astype(np.float32) / np.float32(k**3) if k > 1 else None
+    return grid, frac, box, disagreements
 
-    changes = None
-    repair_info = None
-    if any(repair_opts):
-        t_rep = time.perf_counter()
-        before = pieces.piece_stats(grid)
-        surface = None
-        if repair_opts[0] or repair_opts[1]:
-            surface = np.zeros(shape, np.bool_)
-            pieces.surface_voxels(g, run_tris, surface)
-            _tick(progress, 0.97)
-        try:
-            grid, changes, effects = pieces.repair(
-                grid, surface, thin_parts=repair_opts[0], bridge=repair_opts[1],
-                min_piece=repair_opts[2], keep_largest=repair_opts[3])
-        except ValueError as exc:
-            raise VoxelizeError(str(exc)) from None
-        repair_info = dict(effects, before=before, time_s=time.perf_counter() - t_rep)
-        box[:] = _filled_box(grid)
-    if box[3] == 0:
-        box[:] = 0
 
-    size_note = None
-    if fit and resolution is not None and box[3] > 0:
-        size_note = _size_note(int(resolution), shape, box, k, repair_opts, repair_info)
-    if fit:
-        sl = tuple(slice(int(box[a]), int(box[a + 3])) for a in range(3))
-        grid = np.ascontiguousarray(grid[sl])
-        frac = None if frac is None else np.ascontiguousarray(frac[sl])
-        changes = None if changes is None else np.ascontiguousarray(changes[sl])
-        out_origin = cell_origin + box[:3] * vs
-    else:
-        full = tuple(int(n) for n in base_hi - base_lo)
-        off = c_lo - base_lo
-        sl = tuple(slice(int(o), int(o) + n) for o, n in zip(off, shape))
-        if full != shape:
-            big = np.zeros(full, bool)
-            big[sl] = grid
-            grid = big
-            if frac is not None:
-                bigf = np.zeros(full, np.float32)
-                bigf[sl] = frac
-                frac = bigf
-            if changes is not None:
-                bigc = np.zeros(full, np.int8)
-                bigc[sl] = changes
-                changes = bigc
-        out_origin = lattice + base_lo * vs
-    _tick(progress, 1.0)
+def _repair(grid, g, run_tris, shape, repair_opts, progress):
+    """The piece options applied to the filled grid: (grid, changes, the repair's diagnostics)."""
+    t_rep = time.perf_counter()
+    before = pieces.piece_stats(grid)
+    surface = None
+    if repair_opts[0] or repair_opts[1]:
+        surface = np.zeros(shape, np.bool_)
+        pieces.surface_voxels(g, run_tris, surface)
+        _tick(progress, 0.97)
+    try:
+        grid, changes, effects = pieces.repair(
+            grid, surface, thin_parts=repair_opts[0], bridge=repair_opts[1],
+            min_piece=repair_opts[2], keep_largest=repair_opts[3])
+    except ValueError as exc:
+        raise VoxelizeError(str(exc)) from None
+    return grid, changes, dict(effects, before=before, time_s=time.perf_counter() - t_rep)
 
-    filled = int(np.count_nonzero(grid))
-    t_pieces = time.perf_counter()
-    piece_info = pieces.piece_stats(grid)
-    t_pieces = time.perf_counter() - t_pieces
-    warnings = _mesh_warnings(boundary, disagreements, filled)
-    if filled == 0:
-        warnings.append(
-            "Nothing was filled: the mesh is flat, open or thinner than a voxel at this "
-            "resolution (try a higher resolution or more samples)")
-    elif piece_info is not None and piece_info["pieces"] > 1:
-        warnings.append(
-            f"The voxels fall apart into {pieces.describe(piece_info)}: a puzzle's answer "
-            "reads best as one connected shape (the thin-part, bridge and piece-removal "
-            "options can join or drop the loose pieces)")
-    diagnostics = {
-        "triangles": int(tris.shape[0]),
-        "degenerate_triangles": int(n_degenerate),
-        "vertices_welded": int(n_welded),
-        "weld_tolerance": tol,
-        "parts": int(n_parts),
-        "cavities": int(cavity.sum()),
-        "boundary_edges": int(boundary),
-        "non_manifold_edges": int(non_manifold),
-        "disagreements": disagreements,
-        "watertight": boundary == 0,
-        "looks_open": bool(boundary > 0),
-        "filled": filled,
-        "pieces": piece_info,
-        "pieces_time_s": t_pieces,
-        "repair": repair_info,
-        "size_note": size_note,
-        "computed_shape": shape,
-        "samples": k,
-        "axes": "xyz" if robust else "z",
-        "time_s": time.perf_counter() - t_start,
-    }
-    return VoxelResult(grid, np.asarray(out_origin, np.float64), float(vs), frac, diagnostics, warnings,
-                       changes)
+
+def _in_full_lattice(grid, frac, changes, off, full, shape):
+    """Without ``fit``: the computed part (``shape`` at offset ``off``) placed in the whole
+    lattice box ``full``, for the grid and, when present, the fractions and the changes."""
+    if full == shape:
+        return grid, frac, changes
+    sl = tuple(slice(int(o), int(o) + n) for o, n in zip(off, shape))
+    big = np.zeros(full, bool)
+    big[sl] = grid
+    if frac is not None:
+        bigf = np.zeros(full, np.float32)
+        bigf[sl] = frac
+        frac = bigf
+    if changes is not None:
+        bigc = np.zeros(full, np.int8)
+        bigc[sl] = changes
+        changes = bigc
+    return big, frac, changes
 
 
 def _size_note(asked, shape, box, k, repair_opts, repair_info):
