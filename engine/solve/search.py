@@ -294,11 +294,14 @@ class _Driver:
         return done
 
     def run(self) -> FullResult:
-        net, w, pr = self.net, self.w, self.pr
+        """The puzzle through the stages in order, each tried only when the ones before leave it
+        open: line solving, the quick search (and the local search of a loose puzzle without a
+        known solution), probing to a fixpoint, then the search (``_search``)."""
+        w, pr = self.w, self.pr
         res = FullResult()
         self.found = []
         self.first_order = None
-        queue_all(net, w)
+        queue_all(self.net, w)
         ok = self.line_solve()
         if ok == STOPPED:
             return self._stopped(res, w.state.copy())
@@ -317,7 +320,7 @@ class _Driver:
             res.quick_nodes = int(self.qs.ctl[K_NODES])
             if qst == Q_EXHAUSTED:
                 settled = int(self.qs.ctl[K_NSOL])  # 0 or 1: probing now only decides the difficulty
-        if qst == Q_PAUSED and WALK_FLIPS_PER_CELL > 0 and not len(self.known) and walkable(net):
+        if qst == Q_PAUSED and WALK_FLIPS_PER_CELL > 0 and not len(self.known) and walkable(self.net):
             qst = self.walk()
             if qst == STOPPED:
                 res.solutions = list(self.found)
@@ -348,7 +351,13 @@ class _Driver:
             res.verdict = self._verdict(len(res.solutions))
             res.order = self._solution_order(int(w.stats[S_TLEN])) if len(res.solutions) == 1 else None
             return self._finish(res, w.state.copy())
-        # search
+        return self._search(res)
+
+    def _search(self, res: FullResult) -> FullResult:
+        """Depth-first search below the probing fixpoint: guesses with probing at each node,
+        restarts that alternate the branching modes, turns of the CDCL solver once the search
+        wanders; until ``want`` solutions, the tree exhausted, or a stop."""
+        net, w, pr = self.net, self.w, self.pr
         root_state = w.state.copy()
         root_tlen = int(w.stats[S_TLEN])
         res.difficulty = "search"
