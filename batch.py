@@ -37,7 +37,7 @@ MODEL_EXTENSIONS = (".obj", ".ply", ".stl", ".glb", ".gltf", ".fbx")
 MIN_RESOLUTION = 3
 BUILTINS = ("suzanne", "cube", "sphere", "icosphere", "cylinder", "cone")
 
-# The seed study's Table 5 solvers: CSV column prefix -> label used by engine.solve.compare.
+# The seed study's Table 5 solvers: CSV column prefix -> label used by engine.solve.driver.compare.
 SEED_SOLVERS = {"brute": "Brute", "hier": "Hier", "hier_pre": "Hier+Pre", "heur": "Heur",
                 "heur_pre": "Heur+Pre"}
 _SOLVER_ALIASES = {"brute": "brute", "hier": "hier", "hierarchical": "hier", "hier+pre": "hier_pre",
@@ -504,7 +504,7 @@ def clear_scene() -> None:
 
 
 def seed_rows(addon: Addon, puzzle, wanted: list, linesolver: str, time_limit: float) -> list:
-    """Table 5 rows (engine.solve.compare's format) for the wanted seed solvers."""
+    """Table 5 rows (engine.solve.driver.compare's format) for the wanted seed solvers."""
     solve = addon.solve
     if set(wanted) == set(SEED_SOLVERS):
         return list(solve.compare(puzzle, linesolver=linesolver, time_limit=time_limit))

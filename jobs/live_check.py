@@ -32,7 +32,7 @@ def session(key: tuple, full_puzzle: Callable[[], "engine_access.puzzle.Puzzle"]
     (its work arrays are shared)."""
     found = _sessions.get(key)
     if found is None:
-        found = (engine_access.design.DesignSession(full_puzzle()), threading.Lock())
+        found = (engine_access.design_session.DesignSession(full_puzzle()), threading.Lock())
         _sessions[key] = found
         while len(_sessions) > MAX_SESSIONS:
             _sessions.popitem(last=False)

@@ -29,8 +29,8 @@ class SourceMesh:
 class Made:
     """What ``voxelize_source`` hands to ``build_made``: the voxels and their puzzle."""
     name: str
-    result: Any  # engine.voxelize.VoxelResult
-    puzzle: Any  # engine.puzzle.Puzzle
+    result: Any  # engine.voxel.voxelize.VoxelResult
+    puzzle: Any  # engine.model.puzzle.Puzzle
     options: dict
     times: dict
     colour_notes: list = field(default_factory=list)  # where a colour source fell back

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-# The engine's progress message while it compiles its kernels (engine/solve.py).
+# The engine's progress message while it compiles its kernels (engine/solve/driver.py).
 PREPARING = "preparing solver"
 
 # One engine job at a time: two solves would halve each other's speed on a laptop and their

@@ -161,8 +161,6 @@ def test_no_circles_above_the_engine(graph):
     assert not circles, "import circles:\n" + "\n".join(" ⇄ ".join(c) for c in circles)
 
 
-@pytest.mark.xfail(reason="the engine's own circles (formats2d/puzzlefile/..., design/solve/warmup) "
-                          "are removed by branch enginegroup (#21 item 3)", strict=False)
 def test_no_circles_in_the_engine(graph):
     circles = [c for c in _sccs(graph) if len(c) > 1 and all(part_of(m) == "engine" for m in c)]
     assert not circles, "import circles in the engine:\n" + "\n".join(" ⇄ ".join(c) for c in circles)
