@@ -1,4 +1,5 @@
-"""Scene building for a nonogram: what the operators and the headless batch call.
+"""The scene layer: a nonogram's datablocks, written and read; what the operators, the panels
+and the headless batch call. Below it only ``jobs`` (the engine through ``jobs.engine_access``).
 
 Layout of a generated nonogram, all in one collection "<name> Nonogram":
 - the *nonogram object*: a point mesh with one point per grid cell (local coordinates in voxel
@@ -18,7 +19,10 @@ One module per job: ``source`` (the mesh in), ``materials`` and ``nodes`` (share
 mesh), ``store`` (data kept on the object), ``hidden`` (clues the player does not see),
 ``player`` (the player's view and slicing), ``check`` (design and live-check results on the
 object), ``picking`` (the clue under the mouse), ``cells`` (solver results and animation),
-``clear``.
+``clear``, ``live_check`` (the live check's object side: request, apply, undo); beside them
+``properties`` (the stored property groups and the add-on's preferences as data, registered by
+the add-on's ``register()`` first) and ``polls`` (why an operator cannot run now, for operators
+and panels alike).
 The names below are the package's public API.
 """
 from .attributes import get_point_attribute, set_point_attribute
