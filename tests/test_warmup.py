@@ -213,7 +213,8 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from numba.core.registry import CPUDispatcher
 from engine import warmup
-from engine import design, maskprop, probe, propagate, quicksearch, search  # noqa: F401
+from engine.design import hiding  # noqa: F401
+from engine.solve import maskprop, probe, propagate, quicksearch, search  # noqa: F401
 
 
 def kernels():
@@ -249,7 +250,9 @@ def test_the_masks_part_compiles_the_design_kernels_without_the_solver():
 SESSION = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from engine import warmup, linesolve_seed, schedulers, solve as S
+from engine import warmup
+from engine.lines import linesolve_seed
+from engine.solve import schedulers, driver as S
 from engine.voxel.blobs import blob_puzzle
 warmup.ensure(*warmup.DEFAULT_PARTS)
 r = S.solve(blob_puzzle((7, 7, 7), seed=1, hidden_fraction=0.2), time_limit=5)
