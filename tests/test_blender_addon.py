@@ -118,7 +118,7 @@ def test_engine_kernels_cache_in_our_folder_without_leaking_the_setting(tmp_path
         assert numba.config.CACHE_DIR == before, numba.config.CACHE_DIR
         assert runtime.active_cache_dir().startswith({str(tmp_path)!r})
         paths = set()
-        for mod in ('raycast', 'voxelize'):
+        for mod in ('voxel.raycast', 'voxel.voxelize'):
             m = sys.modules['{PACKAGE}.engine.' + mod]
             paths |= {{f._cache._cache_path for f in vars(m).values() if isinstance(f, CPUDispatcher)}}
         print('PATHS', sorted(paths))

@@ -161,10 +161,10 @@ got["numba_status"] = sys.modules[MOD + ".jobs.kernel_cache"].numba_status()
 # The search's CDCL fallback comes from the extension's python-sat wheel and really solves.
 import numpy as np
 import pysat
-sat = importlib.import_module(MOD + ".engine.sat")
-puzzle = importlib.import_module(MOD + ".engine.puzzle")
-propagate = importlib.import_module(MOD + ".engine.propagate")
-cells = importlib.import_module(MOD + ".engine.cells")
+sat = importlib.import_module(MOD + ".engine.solve.sat")
+puzzle = importlib.import_module(MOD + ".engine.model.puzzle")
+propagate = importlib.import_module(MOD + ".engine.solve.propagate")
+cells = importlib.import_module(MOD + ".engine.model.cells")
 # 2x2, every row and column one block of 1: both diagonals solve it
 net = propagate.build_net(puzzle.make_2d([[1], [1]], [[1], [1]]))
 ss = sat.SatSearch(net, np.full(4, cells.UNKNOWN, np.int8), np.ones(4, bool))
