@@ -11,6 +11,7 @@ from typing import Optional
 import bpy
 
 from . import operators, panels
+from .scene import properties
 
 cli_command: Optional[ModuleType]
 try:
@@ -27,11 +28,9 @@ _registered = False
 
 def register():
     global _registered
-    panels.properties.register()
+    properties.register()  # first: operators and panels use the property groups
     operators.register()
-    panels.sidebar.register()
-    panels.menus.register()
-    panels.preferences.register()
+    panels.register()
     if cli_command is not None:
         cli_command.register()
     atexit.register(_unregister_at_exit)
@@ -70,11 +69,9 @@ def unregister():
     _registered = False
     if cli_command is not None:
         cli_command.unregister()
-    panels.preferences.unregister()
-    panels.menus.unregister()
-    panels.sidebar.unregister()
+    panels.unregister()
     operators.unregister()
-    panels.properties.unregister()
+    properties.unregister()
 
 
 if not bpy.app.binary_path and tuple(bpy.app.version) < (4, 5, 0):

@@ -33,7 +33,7 @@ import bpy
 
 PACKAGE_NAME = "nonogram3d"
 MODEL_EXTENSIONS = (".obj", ".ply", ".stl", ".glb", ".gltf", ".fbx")
-# The add-on's smallest resolution (panels/properties.py RESOLUTION_RANGE).
+# The add-on's smallest resolution (scene/properties.py RESOLUTION_RANGE).
 MIN_RESOLUTION = 3
 BUILTINS = ("suzanne", "cube", "sphere", "icosphere", "cylinder", "cone")
 
@@ -263,14 +263,17 @@ class Addon:
 
     def __init__(self, pkg: ModuleType):
         name = pkg.__name__
-        self.scene = importlib.import_module(f"{name}.operators.scene")
-        runtime = importlib.import_module(f"{name}.operators.runtime")
-        self.solve = runtime.engine("solve.driver")
-        self.design = runtime.engine("design.hiding")
-        self.stats = runtime.engine("model.stats")
-        self.puzzlefile = runtime.engine("files.puzzlefile")
-        self.jit = runtime.engine("jit")
-        self.webpage = runtime.engine("play.webpage")
+        self.scene = importlib.import_module(f"{name}.scene")
+        engine = importlib.import_module(f"{name}.jobs.engine_access")
+        self.solve = engine.solve
+        self.design = engine.design
+        self.stats = engine.stats
+        self.puzzlefile = engine.puzzlefile
+        self.jit = engine.jit
+        self.webpage = engine.webpage
+        runtime = importlib.import_module(f"{name}.jobs.runtime")
+        for module in (self.solve, self.design, self.stats, self.puzzlefile, self.jit, self.webpage):
+            runtime.load(module)  # now: a broken engine is a set-up error, not a row's
 
 
 # ---------------------------------------------------------------------------------------------

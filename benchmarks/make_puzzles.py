@@ -2,7 +2,7 @@
 
 For each public model in ``../shared/models/`` and each resolution, make the puzzle through the same
 code path as the add-on: Blender's own importers (bpy module) and the add-on's
-``operators.scene.make_nonogram``. When that path is not available (no bpy, add-on not importable,
+``scene.make_nonogram``. When that path is not available (no bpy, add-on not importable,
 importer failing) fall back to ``engine.voxel.meshio.load_mesh`` + ``engine.voxel.voxelize.voxelize`` with the
 add-on's settings (samples=1, threshold=0.5, robust=True, fit=True) and record which path was used.
 Plus the even checkerboard (cell filled when x+y+z is odd) at each size.
@@ -80,7 +80,7 @@ class BlenderPath:
             self.addon = mod
         bpy.ops.wm.read_factory_settings(use_empty=True)
         self.addon.register()
-        self.scene = importlib.import_module(f"{ADDON_NAME}.operators.scene")
+        self.scene = importlib.import_module(f"{ADDON_NAME}.scene")
         self.version = ".".join(str(v) for v in bpy.app.version)
 
     def load(self, path: Path):

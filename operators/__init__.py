@@ -1,11 +1,13 @@
-"""Operators: thin wrappers that read UI state, call the engine (through ``runtime.engine``,
-never at import time) and build scene objects through ``scene``."""
+"""Operators: the registered operator classes, thin: each reads UI state, starts a job (the
+engine through ``jobs``, never at import time), hands its result to the scene layer
+(``scene``) and reports. Panels name them by ``bl_idname``; nothing here imports ``panels``."""
 import time
 from typing import Any, cast
 
 import bpy
 
-from . import live_check, warmup, worker
+from ..jobs import warmup, worker
+from ..scene import live_check
 from .animate import NONOGRAM_OT_animate_solve
 from .clear import NONOGRAM_OT_clear
 from .colours import NONOGRAM_OT_merge_colours

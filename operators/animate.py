@@ -1,8 +1,9 @@
 import bpy
 from bpy.props import BoolProperty
 
-from ..panels.properties import AnimateOptions, option_names
-from . import polls, scene
+from ..scene.properties import AnimateOptions, option_names
+from .. import scene
+from ..scene import polls
 from .options import fill_from_panel
 
 

@@ -1,6 +1,7 @@
 import bpy
 
-from . import polls, scene
+from .. import scene
+from ..scene import polls
 
 
 class NONOGRAM_OT_clear(polls.Polled, bpy.types.Operator):

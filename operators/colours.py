@@ -2,9 +2,10 @@
 import bpy
 from bpy.props import IntProperty
 
-from . import polls, scene
-from .runtime import engine
-from .scene.colours import set_palette
+from .. import scene
+from ..scene import polls
+from ..jobs import engine_access
+from ..scene.colours import set_palette
 
 
 class NONOGRAM_OT_merge_colours(polls.Polled, bpy.types.Operator):
@@ -22,7 +23,7 @@ class NONOGRAM_OT_merge_colours(polls.Polled, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        pal = engine("colour.palette")
+        pal = engine_access.palette
         try:
             full = scene.load_full_puzzle(obj)
             if full.palette is None:

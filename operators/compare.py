@@ -2,9 +2,11 @@ import json
 
 import bpy
 
-from . import polls, scene
-from .runtime import engine
-from .worker import Job, JobOperator
+from .. import scene
+from ..scene import polls
+from ..jobs import engine_access
+from ..jobs.worker import Job
+from .job_operator import JobOperator
 
 
 class NONOGRAM_OT_compare(polls.Polled, JobOperator, bpy.types.Operator):
@@ -30,7 +32,7 @@ class NONOGRAM_OT_compare(polls.Polled, JobOperator, bpy.types.Operator):
             return None
         self._obj_name = obj.name
         linesolver = scene.settings(context).linesolver
-        solve = engine("solve.driver")
+        solve = engine_access.solve
         configs = solve.COMPARE_CONFIGS
 
         def run(progress):

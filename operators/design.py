@@ -5,9 +5,12 @@ import bpy
 import numpy as np
 from bpy.props import BoolProperty, EnumProperty
 
-from . import live_check, polls, scene
-from .runtime import engine
-from .worker import Job, JobOperator
+from .. import scene
+from ..scene import live_check, polls
+from ..jobs import engine_access
+from ..jobs import live_check as checks
+from ..jobs.worker import Job
+from .job_operator import JobOperator
 
 
 def _labels_in_edit_mode(context) -> str:
@@ -45,12 +48,13 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
                    "method": opts.method, "seed": int(opts.seed), "time_limit": float(opts.time_limit)}
         try:
             full = scene.load_full_puzzle(obj)
-            design = engine("design.hiding").design
+            design = engine_access.design.design
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return None
         self._obj_name = obj.name
         self._options = options
+        self._full = full  # parsed once: finish() colours the checked cells from it
         self.cancel_is_cooperative = True  # design polls its progress callback
 
         def run(progress):
@@ -64,7 +68,12 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         if obj is None or scene.nonogram_of(obj) is not obj:
             self.report({'ERROR'}, "The nonogram was deleted while its clues were being hidden")
             return {'CANCELLED'}
-        change_hidden(obj, result.hidden)
+        scene.set_hidden(obj, result.hidden)  # refuses a mask that no longer fits the puzzle
+        proven = checks.proven(result)
+        if proven is not None:  # the design proved these clues: no need to check them again
+            live_check.apply_proven(obj, proven, self._full)
+        else:
+            live_check.request(obj)
         info = {k: v for k, v in result.to_dict().items() if k != "stats"}
         scene.store_design(obj, dict(info, options=self._options))
         kind = "hidden" + (" (stopped early: best so far)" if result.stopped_early else "")
@@ -77,7 +86,7 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
     def _conclude(self, context, job):
         # The engine refuses some puzzles with a message meant for the user.
         err = job.error
-        if err is not None and type(err).__name__ == "DesignError":
+        if err is not None and isinstance(err, engine_access.design.DesignError):
             self.report({'ERROR'}, str(err))
             return {'CANCELLED'}
         return JobOperator._conclude(self, context, job)
@@ -303,7 +312,7 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
 
     def _conclude(self, context, job):
         err = job.error
-        if err is not None and type(err).__name__ == "DesignError":
+        if err is not None and isinstance(err, engine_access.design.DesignError):
             self.report({'ERROR'}, str(err))
             return {'CANCELLED'}
         return JobOperator._conclude(self, context, job)

@@ -2,8 +2,9 @@ import bpy
 from bpy.props import EnumProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper
 
-from . import polls, scene
-from .runtime import engine
+from .. import scene
+from ..scene import polls
+from ..jobs import engine_access
 
 FORMATS = [('JSON', "Puzzle file (.json)", "The engine's puzzle file: clues, hidden clues and the solution"),
            ('HTML', "Playable page (.html)", "A self-contained web page that plays the puzzle in a browser "
@@ -42,8 +43,8 @@ class NONOGRAM_OT_export_puzzle(polls.Polled, bpy.types.Operator, ExportHelper):
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        pf = engine("files.puzzlefile")
-        web = engine("play.webpage")
+        pf = engine_access.puzzlefile
+        web = engine_access.webpage
         try:
             puzzle = scene.load_stored_puzzle(obj)
             if self.file_format == 'HTML':

@@ -4,9 +4,10 @@ import bpy
 from bpy.props import FloatProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
-from ..panels import preferences
-from . import live_check, polls, scene
-from .runtime import engine
+from .. import scene
+from ..scene import live_check, polls
+from ..scene.properties import style
+from ..jobs import engine_access
 
 
 class NONOGRAM_OT_import_puzzle(polls.Polled, bpy.types.Operator, ImportHelper):
@@ -24,7 +25,7 @@ class NONOGRAM_OT_import_puzzle(polls.Polled, bpy.types.Operator, ImportHelper):
     checks = (polls.object_mode,)
 
     def execute(self, context: bpy.types.Context):
-        pf = engine("files.puzzlefile")
+        pf = engine_access.puzzlefile
         try:
             puzzle = pf.load_puzzle(self.filepath)
         except (pf.PuzzleFileError, OSError) as e:
@@ -38,7 +39,7 @@ class NONOGRAM_OT_import_puzzle(polls.Polled, bpy.types.Operator, ImportHelper):
                   cursor.y - (puzzle.shape[1] * size / 2 if puzzle.is_3d else 0), cursor.z)
         try:
             obj = scene.build_from_puzzle(context, puzzle, name=name, origin=origin,
-                                          voxel_size=size, style=preferences.style(context))
+                                          voxel_size=size, style=style(context))
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return {'CANCELLED'}

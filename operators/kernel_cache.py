@@ -1,6 +1,7 @@
 import bpy
 
-from . import polls, runtime
+from ..scene import polls
+from ..jobs import kernel_cache
 
 
 class NONOGRAM_OT_clear_kernel_cache(polls.Polled, bpy.types.Operator):
@@ -14,7 +15,7 @@ class NONOGRAM_OT_clear_kernel_cache(polls.Polled, bpy.types.Operator):
     checks = (polls.no_job,)
 
     def execute(self, context: bpy.types.Context):
-        n = runtime.clear_kernel_cache()
+        n = kernel_cache.clear_kernel_cache()
         self.report({'INFO'}, f"Removed {n} cached kernel file{'s' if n != 1 else ''}"
                     if n else "The kernel cache was already empty")
         return {'FINISHED'}

@@ -1,32 +1,14 @@
-import json
-
 import bpy
 
-from ..panels import preferences
-from ..panels.properties import THIN_PARTS_OPTIONS, MakeOptions, option_names
-from . import polls, scene
+from ..scene.properties import THIN_PARTS_OPTIONS, MakeOptions, option_names, style
+from .. import scene
+from ..scene import polls
 from .options import fill_from_panel
-from .worker import Job, JobOperator
+from ..jobs.make import voxelize_source
+from ..jobs.worker import Job
+from .job_operator import JobOperator
 
 MAKE_OPTIONS = option_names(MakeOptions)
-
-
-def selected_sources(context):
-    """(the mesh objects to voxelize together: the active object, then the other selected
-    meshes; the other selected objects, left out, with why)."""
-    active = context.active_object
-    meshes = [active] if active is not None else []
-    left_out = []
-    for o in getattr(context, "selected_objects", None) or []:
-        if o is active:
-            continue
-        if scene.nonogram_of(o) is not None:
-            left_out.append((o.name, "a nonogram"))
-        elif o.type != 'MESH':
-            left_out.append((o.name, f"a {o.type.lower()}, not a mesh"))
-        else:
-            meshes.append(o)
-    return meshes, left_out
 
 
 class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operator):
@@ -37,7 +19,7 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
     bl_options = {'REGISTER', 'UNDO', 'PRESET'}
 
     finish_checks = (polls.object_mode,)
-    checks = (polls.object_mode, polls.no_job, polls.mesh_source)
+    checks = polls.MAKE
 
     def draw(self, context: bpy.types.Context):
         self.layout.use_property_split = True
@@ -49,14 +31,14 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
         options = fill_from_panel(self, context, MAKE_OPTIONS)
         self._hide_source = options.pop("hide_source")
         options["bridge"], options["thin_parts"] = THIN_PARTS_OPTIONS[options["thin_parts"]]
-        sources, self._left_out = selected_sources(context)
+        sources, self._left_out = scene.selected_sources(context)
         try:
             src = scene.read_source(context, sources, options["resolution"], options["colours"])
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return None
         self._source_names = [o.name for o in sources]
-        return Job("make", lambda progress: scene.voxelize_source(src, progress=progress,
+        return Job("make", lambda progress: voxelize_source(src, progress=progress,
                                                                    **options))
 
     def finish(self, context: bpy.types.Context, made):
@@ -67,10 +49,10 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
                 self.report({'ERROR'}, f"'{name}' was deleted while it was being made")
                 return {'CANCELLED'}
         obj = scene.build_made(context, sources, made, hide_source=self._hide_source,
-                               style=preferences.style(context))
+                               style=style(context))
         for w in made.result.warnings:
             self.report({'WARNING'}, w)
-        info = json.loads(scene.props(obj).make_info)
+        info = made.info
         X, Y, Z = info["shape"]
         stats = info["diagnostics"].get("pieces")
         n = stats["pieces"] if stats else 0

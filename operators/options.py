@@ -10,7 +10,7 @@ over them.
 """
 from __future__ import annotations
 
-from . import scene
+from .. import scene
 
 
 def fill_from_panel(op, context, names) -> dict:

@@ -5,8 +5,9 @@ from pathlib import Path
 
 import bpy
 
-from . import polls, scene
-from .runtime import engine
+from .. import scene
+from ..scene import polls
+from ..jobs import engine_access
 
 PLAY_FOLDER = "nonogram3d-play"
 
@@ -27,7 +28,7 @@ class NONOGRAM_OT_play_in_browser(polls.Polled, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        web = engine("play.webpage")
+        web = engine_access.webpage
         path = page_path(obj)
         try:
             puzzle = scene.load_stored_puzzle(obj)

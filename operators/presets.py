@@ -16,7 +16,7 @@ import bpy
 from bpy.props import StringProperty
 from bl_operators.presets import AddPresetBase
 
-from . import scene
+from .. import scene
 
 
 def preset_subdir(idname: str) -> str:

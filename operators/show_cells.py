@@ -1,7 +1,8 @@
 import bpy
 from bpy.props import EnumProperty
 
-from . import polls, scene
+from .. import scene
+from ..scene import polls
 
 
 class NONOGRAM_OT_show_cells(polls.Polled, bpy.types.Operator):

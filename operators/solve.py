@@ -1,10 +1,12 @@
 import bpy
 
-from ..panels.properties import SolveOptions, option_names
-from . import polls, scene
+from ..scene.properties import SolveOptions, option_names
+from .. import scene
+from ..scene import polls
 from .options import fill_from_panel
-from .runtime import engine
-from .worker import Job, JobOperator
+from ..jobs import engine_access
+from ..jobs.worker import Job
+from .job_operator import JobOperator
 
 SOLVE_OPTIONS = option_names(SolveOptions)
 
@@ -42,7 +44,7 @@ class NONOGRAM_OT_solve(polls.Polled, SolveOptions, JobOperator, bpy.types.Opera
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return None
-        solve = engine("solve.driver").solve
+        solve = engine_access.solve.solve
         self._obj_name = obj.name
         # Every method polls the progress callback, so Esc stops the engine (cooperative cancel).
         self.cancel_is_cooperative = True

@@ -1,7 +1,8 @@
 import bpy
 from bpy.props import EnumProperty
 
-from . import polls, scene
+from .. import scene
+from ..scene import polls
 
 VIEWS = [('DESIGNER', "Designer", "The solver's cells and every clue beside the grid (hidden ones greyed)"),
          ('PLAYER', "Player", "The block of cubes the player starts from, clues on the cube faces, "

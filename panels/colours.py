@@ -2,9 +2,8 @@
 entry editable (the cubes follow), and merging two entries. Display only: merging is an operator."""
 import bpy
 
-from ..operators import scene as scene_mod
-from .design import _NonogramPanel
-from .sidebar import _active_nonogram
+from .. import scene as scene_mod
+from .common import _active_nonogram, _NonogramPanel
 
 
 class NONOGRAM_PT_colours(_NonogramPanel, bpy.types.Panel):

@@ -2,11 +2,11 @@
 operator."""
 import bpy
 
-from ..operators import live_check
-from ..operators import scene as scene_mod
-from ..operators.worker import active_job
+from .. import scene as scene_mod
+from ..jobs.worker import active_job
+from ..scene import live_check
 # sidebar.py imports this module after defining these (its panel order lists ours).
-from .sidebar import _Sidebar, _active_nonogram
+from .common import _active_nonogram, _NonogramPanel
 
 BAND_TEXT = {None: "no score (logic alone does not solve it)"}
 # What a size allows, before the run: (band, longest side below which it is often out of reach,
@@ -21,14 +21,6 @@ BAND_OUTLOOK = (
 BAND_PROBE_NOTE = "Line logic: some models reach this band only with probing"
 VERDICT_SHORT = {"unique": "unique", "multiple": "several solutions", "none": "no solution",
                  "unknown": "undecided (time limit)"}
-
-
-class _NonogramPanel(_Sidebar):
-    """A sidebar panel about the active nonogram (shown only when there is one)."""
-
-    @classmethod
-    def poll(cls, context):
-        return _active_nonogram(context) is not None
 
 
 class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):

@@ -5,10 +5,10 @@ from typing import Any, cast
 import bpy
 from bpy.props import FloatProperty, FloatVectorProperty, IntProperty
 
-from ..operators.runtime import numba_status
-from ..operators.scene.common import CELL_COLOURS, CLUE_COLOURS, DEFAULT_STYLE
+from ..jobs.kernel_cache import numba_status
+from ..scene.common import CELL_COLOURS, CLUE_COLOURS, DEFAULT_STYLE
+from ..scene.properties import ADDON_PACKAGE, RESOLUTION_RANGE
 from . import menus
-from .properties import ADDON_PACKAGE, RESOLUTION_RANGE, addon_preferences
 
 
 def _colour(name, default, description):
@@ -106,16 +106,6 @@ def _find(km, kmi):
         if item.idname == kmi.idname and item.properties.name == kmi.properties.name:
             return item
     return None
-
-
-def style(context):
-    """The colours and label size new nonograms get (None: the built-in defaults)."""
-    prefs = addon_preferences(context)
-    if prefs is None:
-        return None
-    out: dict = {k: tuple(getattr(prefs, k)) for k in DEFAULT_STYLE if k != "label_size"}
-    out["label_size"] = float(prefs.label_size)
-    return out
 
 
 # cast: the stubs declare register_classes_factory as returning None.

@@ -3,17 +3,16 @@ import importlib.util
 import json
 import sys
 
-from typing import Any, cast
-
 import bpy
 from bl_ui.utils import PresetPanel
 
-from ..operators import scene as scene_mod
-from ..operators import polls, warmup
-from ..operators.make import NONOGRAM_OT_make, selected_sources
-from ..operators.runtime import ADDON_PACKAGE
-from ..operators.worker import active_job
-from .properties import MakeOptions, SolveOptions
+from .. import scene as scene_mod
+from ..jobs import warmup
+from ..jobs.runtime import ADDON_PACKAGE
+from ..jobs.worker import active_job
+from ..scene import polls
+from ..scene.properties import MakeOptions, SolveOptions
+from .common import _active_nonogram, _Sidebar
 
 VERDICT_TEXT = {"unique": "Unique solution", "multiple": "Multiple solutions",
                 "none": "No solution", "unknown": "Unknown (stopped or stalled)"}
@@ -29,16 +28,6 @@ def numba_status() -> str:
     if importlib.util.find_spec("numba") is None:
         return "numba is not installed: the solver and voxelizer run as slow plain Python"
     return ""
-
-
-class _Sidebar:
-    bl_space_type = 'VIEW_3D'
-    bl_region_type = 'UI'
-    bl_category = "Nonogram"
-
-
-def _active_nonogram(context):
-    return scene_mod.nonogram_of(context.active_object)
 
 
 class _OptionPresets(PresetPanel):
@@ -81,11 +70,11 @@ class NONOGRAM_PT_make(_Sidebar, bpy.types.Panel):
         row = layout.row()
         row.scale_y = 1.4
         row.operator("nonogram.make", icon='MESH_GRID')
-        why = polls.why_not(context, *NONOGRAM_OT_make.checks)
+        why = polls.why_not(context, *polls.MAKE)
         if why:
             layout.label(text=why, icon='INFO')
         else:
-            n = len(selected_sources(context)[0])
+            n = len(scene_mod.selected_sources(context)[0])
             if n > 1:
                 layout.label(text=f"The union of {n} selected meshes", icon='INFO')
         err = numba_status()
@@ -254,11 +243,8 @@ class NONOGRAM_PT_file(_Sidebar, bpy.types.Panel):
         layout.operator("nonogram.clear", icon='TRASH')
 
 
-from . import design  # noqa: E402  (design's panels share _Sidebar above)
-from . import colours  # noqa: E402
-
-# Registration order is the order in the sidebar: Design and View come below Solve.
-classes = (NONOGRAM_PT_make_presets, NONOGRAM_PT_solve_presets, NONOGRAM_PT_make, NONOGRAM_PT_solve,
-           *design.classes, *colours.classes, NONOGRAM_PT_compare, NONOGRAM_PT_file)
-# cast: the stubs declare register_classes_factory as returning None.
-register, unregister = cast(Any, bpy.utils.register_classes_factory(classes))
+# The panels above the Design, View and Colours panels (panels/design.py, panels/colours.py) and
+# below them, in the sidebar's order (panels/__init__.py registers them).
+classes_top = (NONOGRAM_PT_make_presets, NONOGRAM_PT_solve_presets, NONOGRAM_PT_make,
+               NONOGRAM_PT_solve)
+classes_bottom = (NONOGRAM_PT_compare, NONOGRAM_PT_file)

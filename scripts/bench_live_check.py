@@ -40,7 +40,9 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     import batch
     addon = batch.addon_package()  # this checkout as the package nonogram3d, registered
-    from nonogram3d.operators import design, live_check, scene
+    from nonogram3d import scene
+    from nonogram3d.operators import design
+    from nonogram3d.scene import live_check
 
     bpy.ops.wm.read_factory_settings(use_empty=True)
     print(f"resolution {args.res}, {args.edits} clues toggled and back per model (ms)")
@@ -50,7 +52,7 @@ def main() -> None:
         name = os.path.splitext(m)[0]
         src = batch.load_model(name, str(MODELS / m))
         obj, _ = scene.make_nonogram(bpy.context, src, resolution=args.res)
-        res = addon.operators.runtime.engine("design.hiding").design(scene.load_full_puzzle(obj), seed=0)
+        res = addon.jobs.engine_access.design.design(scene.load_full_puzzle(obj), seed=0)
         scene.set_hidden(obj, res.hidden)
         t = time.perf_counter()
         live_check.request(obj, wait=True)

@@ -34,7 +34,7 @@ def child(model: str, resolutions: list) -> None:
     sys.modules["nonogram3d"] = addon
     spec.loader.exec_module(addon)
     addon.register()
-    from nonogram3d.operators import scene
+    from nonogram3d import scene
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.ops.wm.ply_import(filepath=model)
     src = bpy.context.selected_objects[0]

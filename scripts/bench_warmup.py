@@ -79,7 +79,7 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
     t0 = time.perf_counter()
     if not zip_path:
         bs.ensure_registered()
-    warm = sys.modules[package + ".operators.warmup"]
+    warm = sys.modules[package + ".jobs.warmup"]
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     warm.start()  # what the add-on's start-up timer calls

@@ -226,7 +226,7 @@ def _addon_string(root: Path, path: str, name: str) -> str:
     raise BuildError(f"{path} has no constant {name}")
 
 
-# Run by each kernel Python after operators/warmup.py's IMPORT_ENGINE (the engine of the unpacked
+# Run by each kernel Python after jobs/warmup.py's IMPORT_ENGINE (the engine of the unpacked
 # zip imported as the installed add-on's): its warm-up parts compiled into an empty cache.
 _PREBUILD_CHILD = r"""
 import json
@@ -249,7 +249,7 @@ def _prebuild_run(python: str, source: Path, package: str, base: str, parts: tup
     environment for compiling for ``cpu``), with them it compiles them with ``cpu_env``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "PYTHON", "NONOGRAM_"))}
     env.update(PYTHONDONTWRITEBYTECODE="1", **(cpu_env or {}))
-    script = _addon_string(source, "operators/warmup.py", "IMPORT_ENGINE") + _PREBUILD_CHILD
+    script = _addon_string(source, "jobs/warmup.py", "IMPORT_ENGINE") + _PREBUILD_CHILD
     proc = subprocess.run([python, "-c", script, str(source), package, base, ",".join(parts), cpu],
                           capture_output=True, text=True, env=env, timeout=3600)
     if proc.returncode != 0:

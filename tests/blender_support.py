@@ -44,7 +44,7 @@ def engine(name: str):
     numba's cache in the add-on's folder, not the source tree's, which the top-level ``engine``
     package of the engine tests writes with its own module names)."""
     load_addon()
-    return importlib.import_module(f"{PACKAGE}.operators.runtime").engine(name)
+    return importlib.import_module(f"{PACKAGE}.jobs.runtime").engine(name)
 
 
 def is_registered() -> bool:
@@ -67,7 +67,7 @@ def addon():
 
 
 def addon_module(name: str):
-    """``operators.scene``-style names inside the add-on; ``engine.X`` as the add-on imports it."""
+    """``scene``-style names inside the add-on; ``engine.X`` as the add-on imports it."""
     if name.startswith("engine."):
         return engine(name[len("engine."):])
     return importlib.import_module(f"{PACKAGE}.{name}")

@@ -202,7 +202,7 @@ code = cli.execute(["--input", "suzanne", "--resolution", "6", "--out", {str(out
 # The saved .blend holds the nonogram with its puzzle and solve report, and a camera.
 import glob, json
 bpy.ops.wm.open_mainfile(filepath=glob.glob({str(out)!r} + "/*.blend")[0])
-scene_api = sys.modules["nonogram3d.operators.scene"]
+scene_api = sys.modules["nonogram3d.scene"]
 nonograms = [o for o in bpy.data.objects if o.nonogram.is_nonogram]
 assert len(nonograms) == 1, [o.name for o in bpy.data.objects]
 report = scene_api.load_stored_report(nonograms[0])
@@ -370,7 +370,7 @@ def test_design_with_render_shows_the_designed_puzzle(tmp_path):
     blend_check.write_text(LOAD_ADDON + f"""
 import glob, json
 bpy.ops.wm.open_mainfile(filepath=glob.glob({str(out)!r} + "/*.blend")[0])
-scene = sys.modules["nonogram3d.operators.scene"]
+scene = sys.modules["nonogram3d.scene"]
 (obj,) = [o for o in bpy.data.objects if o.nonogram.is_nonogram]
 print("BLEND " + json.dumps({{"hidden": int(scene.hidden_mask(obj).sum()),
                              "view": scene.current_view(obj),

@@ -111,14 +111,14 @@ def test_engine_kernels_cache_in_our_folder_without_leaking_the_setting(tmp_path
         bs.ensure_registered()
         import numba
         from numba.core.registry import CPUDispatcher
-        runtime = sys.modules['{PACKAGE}.operators.runtime']
+        runtime = sys.modules['{PACKAGE}.jobs.runtime']
         before = numba.config.CACHE_DIR
         runtime.engine('voxel.voxelize')
         # Each kernel gets our folder; numba's process-wide setting is never changed.
         assert numba.config.CACHE_DIR == before, numba.config.CACHE_DIR
         assert runtime.active_cache_dir().startswith({str(tmp_path)!r})
         paths = set()
-        for mod in ('raycast', 'voxelize'):
+        for mod in ('voxel.raycast', 'voxel.voxelize'):
             m = sys.modules['{PACKAGE}.engine.' + mod]
             paths |= {{f._cache._cache_path for f in vars(m).values() if isinstance(f, CPUDispatcher)}}
         print('PATHS', sorted(paths))
@@ -138,7 +138,7 @@ def test_engine_kernels_cache_in_our_folder_without_leaking_the_setting(tmp_path
 
 def _draw_all(addon):
     import importlib
-    sidebar = importlib.import_module(PACKAGE + ".panels.sidebar")
+    sidebar = importlib.import_module(PACKAGE + ".panels")
     log = []
     for cls in sidebar.classes:
         if cls.bl_region_type == 'HEADER':  # preset popovers: Blender's own drawing

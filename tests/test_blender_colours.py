@@ -13,7 +13,7 @@ pytestmark = pytest.mark.blender
 
 
 def scene_api():
-    return addon_module("operators.scene")
+    return addon_module("scene")
 
 
 def make(obj, resolution, colours):

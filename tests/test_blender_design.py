@@ -15,7 +15,7 @@ def _random_nonogram(shape=(5, 4, 6), seed=3, density=0.55, hidden_fraction=0.3,
     grid = rng.random(shape) < density
     puzzle = addon_module("engine.model.clues").puzzle_from_grid(grid, name=name)
     hidden = rng.random(puzzle.n_lines) < hidden_fraction
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name=name, voxel_size=0.3)
     scene.set_hidden(obj, hidden)
     return obj, puzzle, hidden
@@ -27,7 +27,7 @@ def _label_count(obj):
 
 def test_export_writes_hidden_clues_as_null_and_import_shows_them_hidden(addon, tmp_path):
     obj, full, hidden = _random_nonogram()
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     pf = addon_module("engine.files.puzzlefile")
     designed = scene.load_stored_puzzle(obj)
     assert np.array_equal(designed.clue_kind == 0, hidden)
@@ -65,14 +65,14 @@ def test_import_without_a_solution_keeps_missing_clues_missing(addon, tmp_path):
                                 "x": [["1"], [None]], "y": [["1"], ["1"]], "z": [["1", "0"], [None, "1"]]}))
     assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
     obj = bpy.context.active_object
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     assert not scene.hidden_mask(obj).any()
     assert len(obj.nonogram.labels.data.vertices) == 6  # only the lines with a clue
 
 
 def test_hidden_clues_view_and_slices_survive_save_and_reload(addon, tmp_path):
     obj, full, hidden = _random_nonogram()
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     scene.set_view(obj, 'PLAYER')
     scene.set_slice(obj, 'Y', -1)
     name = obj.name
@@ -128,7 +128,7 @@ def _select_points(labels, lines):
 
 def test_toggling_selected_clues_rechecks_as_the_engine_says(addon):
     obj, full, _ = _random_nonogram(hidden_fraction=0.0)
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     labels = obj.nonogram.labels
     # Hide the x- and y-lines: z alone cannot pin down the shape.
     X, Y, Z = full.shape
@@ -169,8 +169,8 @@ def test_toggle_needs_edit_mode_and_a_selection(addon):
 def test_the_live_check_runs_in_the_background_and_drops_stale_results(addon):
     import time
     obj, full, hidden = _random_nonogram(hidden_fraction=0.5)
-    scene = addon_module("operators.scene")
-    live = addon_module("operators.live_check")
+    scene = addon_module("scene")
+    live = addon_module("scene.live_check")
     live.request(obj, wait=False)
     first = scene.hidden_mask(obj)
     assert live.running(obj)
@@ -196,7 +196,7 @@ def test_pick_finds_the_clue_under_the_mouse_in_both_views(addon):
     from bpy_extras.view3d_utils import location_3d_to_region_2d
     from blender_support import view3d_override
     obj, full, hidden = _random_nonogram()
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     design = addon_module("operators.design")
     ov = view3d_override()
     region, rv3d = ov["region"], ov["area"].spaces.active.region_3d
@@ -234,7 +234,7 @@ def test_pick_finds_the_clue_under_the_mouse_in_both_views(addon):
 
 def test_suggest_clue_shows_the_hidden_clue_that_settles_most_cells(addon):
     obj, full, _ = _random_nonogram(hidden_fraction=0.0)
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     rng = np.random.default_rng(5)
     mask = rng.random(full.n_lines) < 0.6
     scene.set_hidden(obj, mask)
@@ -271,8 +271,8 @@ def test_design_and_view_panels_draw(addon):
                "nonogram.suggest_clue", "nonogram.set_view"):
         assert ("operator", op) in log, op
     assert ("label", "Not checked yet: change a clue, or Hide Clues") in log
-    addon_module("operators.live_check").request(obj)
-    addon_module("operators.scene").set_view(obj, 'PLAYER')
+    addon_module("scene.live_check").request(obj)
+    addon_module("scene").set_view(obj, 'PLAYER')
     log = _draw_all(addon)
     labels = [t for k, t in log if k == "label"]
     assert any(t.startswith("Undecided cells:") for t in labels)
@@ -287,7 +287,7 @@ def test_design_and_view_panels_draw(addon):
 
 def test_hide_clues_equals_the_engines_design_for_the_same_seed(addon):
     obj, full, _ = _random_nonogram(shape=(6, 5, 7), seed=11, hidden_fraction=0.0)
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     opts = obj.nonogram.design_options
     opts.logic, opts.method, opts.seed = 'line', 'greedy', 7
     assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
@@ -324,7 +324,7 @@ def test_hide_clues_reports_what_the_engine_refuses(addon, tmp_path):
     obj = bpy.context.active_object
     with pytest.raises(RuntimeError, match="solution"):
         run_op(bpy.ops.nonogram.hide_clues)
-    assert not addon_module("operators.scene").hidden_mask(obj).any()
+    assert not addon_module("scene").hidden_mask(obj).any()
 
 
 def test_hide_clues_runs_in_the_background_and_esc_leaves_the_scene_as_it_was(addon):
@@ -332,7 +332,7 @@ def test_hide_clues_runs_in_the_background_and_esc_leaves_the_scene_as_it_was(ad
     from blender_support import Event, Recorder, drive_modal, operator_stand_in
     design_ops = addon_module("operators.design")
     assert 'UNDO' in design_ops.NONOGRAM_OT_hide_clues.bl_options  # one undo step when it lands
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     grid = addon_module("engine.voxel.blobs").blob_grid((14, 14, 14), seed=2, fill=0.4)
     puzzle = addon_module("engine.model.clues").puzzle_from_grid(grid, name="blob")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name="blob")
@@ -365,7 +365,7 @@ def test_hide_clues_runs_in_the_background_and_esc_leaves_the_scene_as_it_was(ad
 
 def test_a_designed_puzzle_file_keeps_its_design_through_export_and_import(addon, tmp_path):
     obj, full, _ = _random_nonogram(shape=(6, 5, 7), seed=11, hidden_fraction=0.0)
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
     info = scene.load_design(obj)
     path = tmp_path / "designed.json"
@@ -389,8 +389,8 @@ def test_undo_brings_back_clues_and_the_check_follows(addon):
     """Headless Blender cannot undo, so restore the hidden clues the way undo does (the object's
     stored bits change behind our operators' back) and run the handler undo_post runs."""
     obj, full, hidden = _random_nonogram(hidden_fraction=0.0)
-    scene = addon_module("operators.scene")
-    live = addon_module("operators.live_check")
+    scene = addon_module("scene")
+    live = addon_module("scene.live_check")
     bpy.context.view_layer.objects.active = obj
     assert run_op(bpy.ops.nonogram.show_all_clues) == {'FINISHED'}
     assert scene.load_check(obj)["verdict"] == "unique"

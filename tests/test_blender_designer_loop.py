@@ -20,8 +20,8 @@ def _labels(addon):
 def test_the_check_box_shows_how_many_clues_are_hidden(addon):
     obj, full, hidden = _random_nonogram(hidden_fraction=0.4)
     assert hidden.sum() > 0
-    addon_module("operators.live_check").request(obj)
-    n = int(addon_module("operators.scene").hidden_mask(obj).sum())
+    addon_module("scene.live_check").request(obj)
+    n = int(addon_module("scene").hidden_mask(obj).sum())
     assert n > 0
     labels = _labels(addon)
     assert any(t.startswith(f"Hidden {n:,} of {full.n_lines:,} clues, checked in") for t in labels), labels
@@ -29,7 +29,7 @@ def test_the_check_box_shows_how_many_clues_are_hidden(addon):
 
 def test_the_hide_clues_box_does_not_outlive_hand_edits(addon):
     obj, full, _ = _random_nonogram(shape=(6, 5, 7), seed=11, hidden_fraction=0.0)
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
     n = int(scene.hidden_mask(obj).sum())
     labels = _labels(addon)
@@ -49,7 +49,7 @@ def test_the_hide_clues_box_does_not_outlive_hand_edits(addon):
 
 def test_import_of_a_designed_puzzle_checks_it(addon, tmp_path):
     obj, full, _ = _random_nonogram(shape=(6, 5, 7), seed=11, hidden_fraction=0.0)
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
     mask = scene.hidden_mask(obj)
     path = tmp_path / "designed.json"
@@ -84,8 +84,8 @@ def test_the_solve_panel_names_idle_line_solves_and_explains_them(addon):
 
 def test_small_things_a_designer_reads(addon):
     """'an empty object', and a resolution that makes no puzzle is refused with a reason."""
-    polls = addon_module("operators.polls")
-    scene = addon_module("operators.scene")
+    polls = addon_module("scene.polls")
+    scene = addon_module("scene")
     empty = bpy.data.objects.new("RootNode", None)
     bpy.context.scene.collection.objects.link(empty)
     bpy.context.view_layer.objects.active = empty
@@ -120,7 +120,7 @@ def test_repair_brings_a_hand_broken_design_back_in_one_step(addon):
     design_ops = addon_module("operators.design")
     assert design_ops.NONOGRAM_OT_repair.bl_options >= {'REGISTER', 'UNDO'}
     sess, broken, _ = _hand_broken(1)
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     puzzle = addon_module("engine.model.clues").puzzle_from_grid(sess.grid, name="broken")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name="broken", voxel_size=0.3)
     design_ops.change_hidden(obj, broken)

@@ -24,7 +24,7 @@ sys.path[:0] = [sys.argv[1], sys.argv[2]]
 from blender_support import load_addon
 addon = load_addon()
 addon.register()
-from nonogram3d.operators import warmup, worker
+from nonogram3d.jobs import warmup, worker
 
 def loop(progress):
     while not progress(0.5, "looping"):
@@ -80,7 +80,7 @@ def test_exit_stops_jobs_and_warm_up_processes_with_the_scripts_status(end, stat
     proc, seconds = _run(end)
     out = proc.stdout
     assert proc.returncode == status, (proc.returncode, out[-2000:], proc.stderr[-3000:])
-    assert f"RUNNING {len(addon_module('operators.warmup').GROUPS)}" in out, out
+    assert f"RUNNING {len(addon_module('jobs.warmup').GROUPS)}" in out, out
     assert "JOB STOPPED" in out, "the job's thread was not stopped at exit"
     children = [int(line.split()[1]) for line in out.splitlines() if line.startswith("CHILD ")]
     assert children and all(_gone(pid) for pid in children), "a warm-up process outlived Blender"
@@ -88,7 +88,7 @@ def test_exit_stops_jobs_and_warm_up_processes_with_the_scripts_status(end, stat
 
 
 def test_disabling_stops_a_running_job_and_the_warm_up(addon, monkeypatch):
-    worker, warmup = addon_module("operators.worker"), addon_module("operators.warmup")
+    worker, warmup = addon_module("jobs.worker"), addon_module("jobs.warmup")
     monkeypatch.setattr(warmup, "_thread", None)
     monkeypatch.setattr(warmup, "_state", dict(warmup._state, state="idle", done=0, total=0,
                                                error="", loaded=()))
@@ -131,7 +131,7 @@ def test_disabling_stops_a_running_job_and_the_warm_up(addon, monkeypatch):
 def test_stopping_waits_no_longer_than_asked(addon):
     """A thread that ignores the stop (a compile cannot be cut short) delays disabling by the
     bounded wait, not until it ends."""
-    worker = addon_module("operators.worker")
+    worker = addon_module("jobs.worker")
     release = __import__("threading").Event()
     job = worker.Job("test", lambda progress: release.wait(30)).start()
     try:

@@ -18,7 +18,7 @@ def _make(kind="monkey", res=8, **args):
 
 def test_export_import_builds_the_same_puzzle(addon, tmp_path):
     obj = _make()
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     pf = addon_module("engine.files.puzzlefile")
     path = tmp_path / "suzanne.json"
     assert run_op(bpy.ops.nonogram.export_puzzle, filepath=str(path)) == {'FINISHED'}
@@ -58,7 +58,7 @@ def test_import_errors_are_reported(addon, tmp_path):
 def test_puzzle_and_report_survive_save_and_reload(addon, tmp_path):
     obj = _make(res=6)
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     pf = addon_module("engine.files.puzzlefile")
     want_puzzle = pf.puzzle_to_dict(scene.load_stored_puzzle(obj))
     want_report = scene.load_stored_report(obj)

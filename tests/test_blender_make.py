@@ -82,7 +82,7 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     assert len(labels.data.vertices) == clued
     # every clue and every cell (a new nonogram's designer view shows one clue layer:
     # test_blender_views.py)
-    addon_module("operators.scene").set_clue_layer(obj, 'ALL', 0)
+    addon_module("scene").set_clue_layer(obj, 'ALL', 0)
     # Evaluated: one glyph per non-zero clue (zeros hidden by default) + an outline per
     # circle/square clue.
     totals = point_attribute(labels, "clue_total")
@@ -126,7 +126,7 @@ def test_glyphs_show_the_right_clue_at_the_right_place(addon):
     grid[:, 1, 0] = [1, 1, 0, 0, 1, 0, 0]  # a circle clue
     puzzle = engine("model.clues").puzzle_from_grid(grid, name="kinds")
     assert {2, 3, 4} <= set(puzzle.clue_kind.tolist())
-    scene_mod = addon_module("operators.scene")
+    scene_mod = addon_module("scene")
     # An earlier nonogram of the same name takes the glyph names first: Blender then renames
     # some of ours (".001"), which must not change their order.
     other = engine("model.clues").puzzle_from_grid(rng.random((3, 3, 3)) < 0.5)
@@ -168,7 +168,7 @@ def test_zero_clues_can_be_shown(addon):
     labels = bpy.context.active_object.nonogram.labels
     totals = point_attribute(labels, "clue_total")
     assert (totals == 0).any()
-    scene_mod = addon_module("operators.scene")
+    scene_mod = addon_module("scene")
     scene_mod.set_clue_layer(bpy.context.active_object, 'ALL', 0)
     mod = labels.modifiers["Nonogram Clues"]
     scene_mod.set_modifier_input(mod, "Show Zero Clues", True)
@@ -192,7 +192,7 @@ def test_hide_source_and_open_mesh_warning(addon):
     s.hide_source = True
     s.resolution = 10
     # Suzanne's eye sockets are holes: Make must still work, and warn.
-    scene_mod = addon_module("operators.scene")
+    scene_mod = addon_module("scene")
     obj, result = scene_mod.make_nonogram(bpy.context, src, resolution=10, hide_source=True)
     assert result.diagnostics["looks_open"] and result.warnings
     assert not src.visible_get()
@@ -256,7 +256,7 @@ def _voxel_grid(src, res):
 def _spy_progress(monkeypatch, hold_until_cancel=False):
     """Record (thread, fraction) of every progress call the job gets; optionally hold the worker
     in its first call until Esc has been pressed (so Esc lands mid-voxelization)."""
-    worker = addon_module("operators.worker")
+    worker = addon_module("jobs.worker")
     real = worker.Job.progress
     calls = []
 
@@ -292,7 +292,7 @@ def test_modal_make_reports_progress_and_builds_on_the_main_thread(addon, monkey
     assert any(t and t.startswith("Nonogram make:") and "Esc to cancel" in t for t in ctx.status)
     assert ctx.status[-1] is None and ctx.timers == []
     assert any("Nonogram" in msg and "filled cells" in msg for _, msg in op.reports)
-    assert addon_module("operators.worker").active_job() is None
+    assert addon_module("jobs.worker").active_job() is None
 
 
 def test_modal_make_esc_restores_everything(addon, monkeypatch):
@@ -310,7 +310,7 @@ def test_modal_make_esc_restores_everything(addon, monkeypatch):
     ctx = Recorder()
     op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
     assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
-    worker = addon_module("operators.worker")
+    worker = addon_module("jobs.worker")
     job = worker.active_job()
     assert job is not None and job.label == "make"
     # Esc while the voxelizer runs: the job is asked to stop, and stops at its next check.
@@ -334,7 +334,7 @@ def test_modal_make_esc_after_the_voxels_are_done_still_builds_nothing(addon):
     ctx = Recorder()
     op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
     assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
-    job = addon_module("operators.worker").active_job()
+    job = addon_module("jobs.worker").active_job()
     assert job.done_event.wait(120) and job.error is None
     # Esc before the timer tick that would have built the scene.
     assert op.modal(ctx, Event('ESC', value='PRESS')) == {'RUNNING_MODAL'}
@@ -351,7 +351,7 @@ def test_modal_make_waits_for_object_mode_to_build(addon):
     ctx = Recorder()
     op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
     assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
-    job = addon_module("operators.worker").active_job()
+    job = addon_module("jobs.worker").active_job()
     # Meanwhile the user edits another mesh: the finished job waits instead of building.
     bpy.context.view_layer.objects.active = other
     set_mode('EDIT')
@@ -386,7 +386,7 @@ def test_make_options_are_real_properties_for_adjust_last_operation(addon):
 def test_redo_reruns_with_the_operators_own_values(addon):
     src = add_primitive("monkey")
     bpy.context.scene.nonogram_settings.resolution = 6
-    scene_mod = addon_module("operators.scene")
+    scene_mod = addon_module("scene")
     op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
     # First run: the options the caller left unset come from the panel, and are then set.
     ctx = Recorder()

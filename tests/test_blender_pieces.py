@@ -88,7 +88,7 @@ def test_two_selected_meshes_are_voxelized_together(addon):
     assert [item.object for item in obj.nonogram.sources] == [a, b]
     # The union in world space: the grid spans both objects, and equals the engine's grid of
     # both meshes' world triangles together.
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     verts, tris = scene.sources_triangles(bpy.context, [a, b])
     assert verts[:, 0].min() < -0.9 and verts[:, 0].max() > 4.7
     ref = engine("voxel.voxelize").voxelize(verts, tris, resolution=16)
@@ -159,7 +159,7 @@ def test_show_unknown_cells_on_a_solved_puzzle_keeps_the_cubes(addon):
     src = add_primitive("cube")
     select_only(src)
     obj, _ = make(resolution=4, thin_parts='NONE', min_piece=0, keep_largest=False)
-    addon_module("operators.scene").set_clue_layer(obj, 'ALL', 0)  # no layer cut away
+    addon_module("scene").set_clue_layer(obj, 'ALL', 0)  # no layer cut away
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
     assert json.loads(obj.nonogram.report)["known_fraction"] == 1.0
     shown = point_attribute(obj, "visible").copy()
@@ -168,7 +168,7 @@ def test_show_unknown_cells_on_a_solved_puzzle_keeps_the_cubes(addon):
     assert run_op(bpy.ops.nonogram.show_cells, mode='UNDECIDED') == {'FINISHED'}
     assert np.array_equal(point_attribute(obj, "visible"), shown)
     assert len(instances_of(obj)) == n_cubes
-    assert addon_module("operators.scene").show_cells(obj, 'UNDECIDED') == 0
+    assert addon_module("scene").show_cells(obj, 'UNDECIDED') == 0
 
 
 def test_clear_leaves_no_font_behind(addon):

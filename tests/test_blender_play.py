@@ -19,7 +19,7 @@ def _designed(res=6):
     bpy.context.scene.nonogram_settings.resolution = res
     assert run_op(bpy.ops.nonogram.make) == {'FINISHED'}
     obj = bpy.context.active_object
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     n = scene.load_full_puzzle(obj).n_lines
     hidden = np.zeros(n, bool)
     hidden[::3] = True

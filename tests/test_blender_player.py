@@ -19,7 +19,7 @@ def _random_nonogram(shape=(5, 4, 6), seed=3, density=0.55, hidden_fraction=0.3)
     kinds = set(puzzle.clue_kind.tolist())
     assert {2, 3, 4} <= kinds, kinds  # the test needs every kind of clue
     hidden = rng.random(puzzle.n_lines) < hidden_fraction
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name="rand", origin=(1.0, -2.0, 0.5),
                                   voxel_size=0.3)
     scene.set_hidden(obj, hidden)
@@ -53,7 +53,7 @@ def _classify(obj, shape, cube_size):
             continue
         # A label lies on a face, facing out of it, just above it (half a cube plus a lift);
         # the top face's labels lean back towards the camera (TOP_TILT), lifted a little more.
-        player = addon_module("operators.scene.player")
+        player = addon_module("scene.player")
         normal = np.array(local.to_3x3().col[2])
         normal /= np.linalg.norm(normal)
         axis = int(np.argmax(np.abs(normal)))
@@ -90,7 +90,7 @@ def _expected(puzzle, hidden, lo, hi):
 
 
 def _check_view(obj, puzzle, hidden, slices=(0, 0, 0)):
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     mod = scene.player_modifier(obj)
     cube_size = scene.get_modifier_input(mod, "Cube Size")
     lo, hi = scene.kept_block(puzzle.shape, slices)
@@ -115,7 +115,7 @@ def _check_view(obj, puzzle, hidden, slices=(0, 0, 0)):
 
 def test_player_view_shows_the_shown_clues_on_both_end_faces(addon):
     obj, puzzle, hidden = _random_nonogram()
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     assert scene.current_view(obj) == 'DESIGNER'
     designer = len(instances_of(obj))
     assert run_op(bpy.ops.nonogram.set_view, view='PLAYER') == {'FINISHED'}
@@ -134,7 +134,7 @@ def test_player_view_shows_the_shown_clues_on_both_end_faces(addon):
 @pytest.mark.parametrize("slices", [(2, 0, 0), (0, -1, 0), (0, 0, 3), (-1, 2, -2), (5, 0, 0)])
 def test_slicing_peels_layers_and_moves_the_labels(addon, slices):
     obj, puzzle, hidden = _random_nonogram()
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     scene.set_view(obj, 'PLAYER')
     for axis, k in zip("XYZ", slices):
         scene.set_slice(obj, axis, k)
@@ -144,7 +144,7 @@ def test_slicing_peels_layers_and_moves_the_labels(addon, slices):
 
 def test_hiding_and_showing_clues_updates_the_faces(addon):
     obj, puzzle, hidden = _random_nonogram()
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     scene.set_view(obj, 'PLAYER')
     more = hidden.copy()
     more[: puzzle.n_lines // 2] = True
@@ -160,7 +160,7 @@ def test_hiding_and_showing_clues_updates_the_faces(addon):
 
 def test_designer_view_greys_hidden_clues_and_can_leave_them_out(addon):
     obj, puzzle, hidden = _random_nonogram()
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     scene.set_clue_layer(obj, 'ALL', 0)  # every clue (new nonograms show one layer's)
     labels = obj.nonogram.labels
     line = point_attribute(labels, "line")

@@ -18,7 +18,7 @@ def _monkey_nonogram(res=8):
     assert run_op(bpy.ops.nonogram.make) == {'FINISHED'}
     obj = bpy.context.active_object
     # every cell drawn (a new nonogram's designer view cuts at its clue layer)
-    addon_module("operators.scene").set_clue_layer(obj, 'ALL', 0)
+    addon_module("scene").set_clue_layer(obj, 'ALL', 0)
     return obj
 
 
@@ -33,7 +33,7 @@ def test_solve_stores_the_engines_report(addon, method, prepass, linesolver):
     s = bpy.context.scene.nonogram_settings
     s.method, s.prepass, s.linesolver = method, prepass, linesolver
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     stored = scene.load_stored_report(obj)
     puzzle = scene.load_stored_puzzle(obj)
     ref = addon_module("engine.solve.driver").solve(puzzle, method=method, prepass=prepass,
@@ -68,7 +68,7 @@ def _multi_solution_nonogram(addon):
     hidden = np.zeros(n_lines, dtype=bool)
     hidden[-4:] = True  # the z-lines (length 1) would give every cell away
     puzzle = clues.puzzle_from_grid(grid, name="multi", hidden=hidden)
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name="multi", voxel_size=0.5)
     scene.set_clue_layer(obj, 'ALL', 0)  # every cell drawn
     return obj
@@ -78,7 +78,7 @@ def test_show_unknown_cells_highlights_undecided(addon):
     obj = _multi_solution_nonogram(addon)
     bpy.context.scene.nonogram_settings.method = 'full'
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     report = scene.load_stored_report(obj)
     assert report["verdict"] == "multiple" and report["n_differing"] > 0
     differs = point_attribute(obj, "differs")
@@ -130,7 +130,7 @@ def test_compare_stores_the_seven_configurations(addon):
     obj = _monkey_nonogram(6)
     assert run_op(bpy.ops.nonogram.compare) == {'FINISHED'}
     rows = json.loads(obj.nonogram.compare)
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     engine_solve = addon_module("engine.solve.driver")
     ref = engine_solve.compare(scene.load_stored_puzzle(obj), linesolver="dp",
                                configs=engine_solve.COMPARE_CONFIGS)
@@ -142,7 +142,7 @@ def test_compare_stores_the_seven_configurations(addon):
 
 
 def test_worker_job_runs_off_the_main_thread_and_cancels(addon):
-    worker = addon_module("operators.worker")
+    worker = addon_module("jobs.worker")
     main = threading.get_ident()
     seen = {}
 
@@ -173,9 +173,9 @@ def test_worker_job_runs_off_the_main_thread_and_cancels(addon):
 
 
 def _modal_op(addon, fn, cooperative=True):
-    worker = addon_module("operators.worker")
+    worker = addon_module("jobs.worker")
 
-    class Op(worker.JobOperator):
+    class Op(addon_module("operators.job_operator").JobOperator):
         cancel_is_cooperative = cooperative
 
         def __init__(self):
@@ -213,7 +213,7 @@ def test_modal_solve_reports_progress_and_finishes(addon):
     assert op.finished_with == 42
     assert ctx.timers == [] and ctx.status[-1] is None
     assert any(s and "test job" in s and "%" in s for s in ctx.status)
-    assert addon_module("operators.worker").active_job() is None
+    assert addon_module("jobs.worker").active_job() is None
 
 
 def test_modal_esc_cancels_and_changes_nothing(addon):
@@ -264,4 +264,4 @@ def test_blender_ending_the_modal_operator_stops_the_job(addon):
     assert saw_cancel.wait(5)
     assert ctx.timers == [] and ctx.status[-1] is None
     assert op.finished_with is None
-    assert addon_module("operators.worker").active_job() is None
+    assert addon_module("jobs.worker").active_job() is None

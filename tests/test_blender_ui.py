@@ -89,7 +89,7 @@ def test_poll_reasons_in_edit_mode_and_while_a_job_runs(addon):
     finally:
         set_mode('OBJECT')
 
-    worker = addon_module("operators.worker")
+    worker = addon_module("jobs.worker")
     release = threading.Event()
     job = worker.Job("solve", lambda progress: release.wait(10)).start()
     try:
@@ -129,7 +129,7 @@ def test_object_menu_has_a_nonogram_submenu_with_every_operator(addon):
 
 
 def test_every_sidebar_button_is_in_the_menu(addon):
-    sidebar = addon_module("panels.sidebar")
+    sidebar = addon_module("panels")
     menus = addon_module("panels.menus")
     obj = _nonogram()
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
@@ -173,7 +173,7 @@ def _ramp_colours(mat):
 
 
 def test_preferences_set_what_new_nonograms_start_with(addon):
-    scene_mod = addon_module("operators.scene")
+    scene_mod = addon_module("scene")
     first = _nonogram(4)  # before the preferences change: built-in look
     default_group = first.modifiers["Nonogram Voxels"].node_group
     assert bpy.context.scene.nonogram_settings.resolution == 12
@@ -235,7 +235,7 @@ def test_clear_kernel_cache_removes_only_cached_kernels(addon, tmp_path, monkeyp
         shutil.copy2(p, dest)
     (folder / "notes.txt").write_text("not a kernel")
     monkeypatch.setattr(jit, "_cache_folder", str(folder))
-    runtime = addon_module("operators.runtime")
+    runtime = addon_module("jobs.kernel_cache")
     status = runtime.numba_status()
     assert status["cache_dir"] == str(folder) and status["loaded"] and not status["error"]
     assert status["cache_files"] == len(kernels[:6])
@@ -257,9 +257,9 @@ def test_preferences_show_numba_and_the_keymap(addon):
                           "__getattr__": lambda self, name: getattr(prefs, name)})()
     type(prefs).draw(fake, bpy.context)
     labels = [v for kind, v in log if kind == "label"]
-    version = addon_module("operators.runtime").numba_status()["version"]
+    version = addon_module("jobs.kernel_cache").numba_status()["version"]
     assert version and f"numba {version}" in labels
-    sat = addon_module("operators.runtime").numba_status()["sat"]
+    sat = addon_module("jobs.kernel_cache").numba_status()["sat"]
     assert any(t.startswith(f"python-sat {sat}:" if sat else "python-sat not installed") for t in labels)
     assert any(t.startswith("Cache: ") for t in labels)
     assert ("operator", "nonogram.clear_kernel_cache") in log

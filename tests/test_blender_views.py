@@ -16,7 +16,7 @@ def _nonogram(shape=(7, 9, 6), seed=5, density=0.6, name="lay"):
     rng = np.random.default_rng(seed)
     grid = rng.random(shape) < density
     puzzle = addon_module("engine.model.clues").puzzle_from_grid(grid, name=name)
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name=name, origin=(0.5, -1.0, 0.25),
                                   voxel_size=0.5)
     return obj, puzzle
@@ -60,7 +60,7 @@ def test_new_nonograms_open_on_the_middle_layer_of_the_shortest_side(addon):
 @pytest.mark.parametrize("axis,layer", [('Z', 3), ('X', 0), ('Y', 8), ('Y', 4), ('ALL', 0)])
 def test_designer_view_draws_one_layer_where_layers_py_says(addon, axis, layer):
     obj, puzzle = _nonogram()
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     scene.set_clue_layer(obj, axis, layer)
     labels = obj.nonogram.labels
     far = np.stack([point_attribute(labels, f"far_{a}") for a in "xyz"], axis=1)
@@ -102,7 +102,7 @@ def _screen_boxes(cam, items, obj_world):
     out = []
     for kind, local, m in items:
         centre = m.translation
-        r_world = addon_module("operators.scene.glyphs").OUTLINE_RADIUS * m.to_scale()[0]
+        r_world = addon_module("scene.glyphs").OUTLINE_RADIUS * m.to_scale()[0]
         c = world_to_camera_view(scene, cam, centre)
         # radius: project a point r_world away along the camera's right axis
         right = cam.matrix_world.to_3x3().col[0].normalized()
@@ -114,7 +114,7 @@ def _screen_boxes(cam, items, obj_world):
 @pytest.mark.parametrize("axis,layer", [('Z', 3), ('X', 3), ('Y', 4)])
 def test_layer_labels_never_overlap_nor_cover_a_cube_from_the_default_camera(addon, axis, layer):
     obj, puzzle = _nonogram(shape=(8, 10, 7))
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     scene.set_clue_layer(obj, axis, layer)
     cam = _camera(obj)
     labels = obj.nonogram.labels
@@ -149,7 +149,7 @@ def test_layer_labels_never_overlap_nor_cover_a_cube_from_the_default_camera(add
 
 def test_player_top_face_numbers_read_upright_and_lean_to_the_camera(addon):
     obj, puzzle = _nonogram(shape=(8, 10, 7))
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     scene.set_view(obj, 'PLAYER')
     cam = _camera(obj)
     from bpy_extras.object_utils import world_to_camera_view
@@ -182,7 +182,7 @@ def test_player_top_face_numbers_read_upright_and_lean_to_the_camera(addon):
 
 
 def test_two_digit_numbers_in_circles_are_larger_and_stay_inside(addon):
-    glyphs = addon_module("operators.scene.glyphs")
+    glyphs = addon_module("scene.glyphs")
     inner = glyphs.OUTLINE_RADIUS - glyphs.OUTLINE_WIDTH
     heights = []
     for total in (10, 18, 48, 88, 99):
@@ -208,7 +208,7 @@ def test_pick_clues_finds_the_layer_labels_where_they_are_drawn(addon):
     from blender_support import view3d_override
     from bpy_extras.view3d_utils import location_3d_to_region_2d
     obj, puzzle = _nonogram(shape=(6, 7, 5))
-    scene = addon_module("operators.scene")
+    scene = addon_module("scene")
     design = addon_module("operators.design")
     scene.set_view(obj, 'DESIGNER')
     scene.set_clue_layer(obj, 'Z', 2)

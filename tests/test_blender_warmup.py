@@ -1,4 +1,4 @@
-"""The add-on compiles its kernels ahead (operators/warmup.py) and every limit holds in its
+"""The add-on compiles its kernels ahead (jobs/warmup.py) and every limit holds in its
 worker: a real long-line solve stops within about a second of Esc, and a solve still waiting
 for its kernels is abandoned at once."""
 import threading
@@ -24,7 +24,7 @@ def _square_line(n):
 
 
 def test_worker_job_stops_a_long_line_solve_on_cancel(addon):
-    worker = addon_module("operators.worker")
+    worker = addon_module("jobs.worker")
     solve = engine("solve.driver").solve
     solve(_square_line(200), time_limit=5)  # compiled before timing
     puzzle = _square_line(20000)
@@ -40,7 +40,7 @@ def test_worker_job_stops_a_long_line_solve_on_cancel(addon):
 
 
 def test_esc_abandons_a_solve_waiting_for_its_kernels(addon):
-    worker = addon_module("operators.worker")
+    worker = addon_module("jobs.worker")
     release = threading.Event()
 
     def work(progress):
@@ -61,7 +61,7 @@ def test_esc_abandons_a_solve_waiting_for_its_kernels(addon):
 @pytest.fixture
 def fresh_warmup(monkeypatch):
     """The add-on's warm-up module as if the add-on had just been enabled."""
-    warm = addon_module("operators.warmup")
+    warm = addon_module("jobs.warmup")
     monkeypatch.setattr(warm, "_thread", None)
     monkeypatch.setattr(warm, "_state", dict(warm._state, state="idle", done=0, total=0, error="", loaded=()))
     eng = engine("warmup")
@@ -86,7 +86,7 @@ def test_warm_up_compiles_in_a_process_and_loads_here(fresh_warmup):
     loaded = st["loaded"]
     assert loaded.index("masks") < loaded.index("design") or warm._taken == {"masks"}
     assert warm.status_text().startswith("Solver ready")
-    runtime = addon_module("operators.runtime")
+    runtime = addon_module("jobs.kernel_cache")
     assert runtime.numba_status()["warmup"] == warm.status_text()
     assert warm.start() is th  # once per session
 
@@ -225,7 +225,7 @@ def test_an_engine_module_another_thread_is_importing_is_waited_for(addon, tmp_p
     with kernels ready at once (prebuilt in the zip), a Solve right after Make got the warm-up's
     half-imported engine.solve.driver, without its ``solve``."""
     import sys
-    runtime = addon_module("operators.runtime")
+    runtime = addon_module("jobs.runtime")
     runtime.engine("jit")
     package = sys.modules[runtime.ADDON_PACKAGE + ".engine"]
     (tmp_path / "slow_for_test.py").write_text("import time\ntime.sleep(0.6)\nDONE = True\n")

@@ -61,7 +61,8 @@ def test_zip_contents(linux_zip):
         names = set(zf.namelist())
         manifest = zf.read("blender_manifest.toml").decode()
     for needed in ("__init__.py", "batch.py", "cli_command.py", "LICENSE", "blender_manifest.toml",
-                   "engine/__init__.py", "operators/__init__.py", "operators/scene/__init__.py", "panels/__init__.py"):
+                   "engine/__init__.py", "operators/__init__.py", "scene/__init__.py", "jobs/__init__.py",
+                   "panels/__init__.py"):
         assert needed in names
     assert "engine/solve/learned_scheduler.json" in names  # the learned scheduler's weights ship too
     assert "engine/play/player/nonogram-player.html" in names  # the built web player (no network in Blender)
@@ -156,14 +157,14 @@ with open(os.path.join(res_dir, "batch", "summary.csv"), newline="") as fh:
     got["batch_rows"] = list(csv.DictReader(fh))
 # The preferences exist under the extension's package name; they see its kernel cache.
 got["prefs_resolution"] = bpy.context.preferences.addons[MOD].preferences.resolution
-got["numba_status"] = sys.modules[MOD + ".operators.runtime"].numba_status()
+got["numba_status"] = sys.modules[MOD + ".jobs.kernel_cache"].numba_status()
 # The search's CDCL fallback comes from the extension's python-sat wheel and really solves.
 import numpy as np
 import pysat
-sat = importlib.import_module(MOD + ".engine.sat")
-puzzle = importlib.import_module(MOD + ".engine.puzzle")
-propagate = importlib.import_module(MOD + ".engine.propagate")
-cells = importlib.import_module(MOD + ".engine.cells")
+sat = importlib.import_module(MOD + ".engine.solve.sat")
+puzzle = importlib.import_module(MOD + ".engine.model.puzzle")
+propagate = importlib.import_module(MOD + ".engine.solve.propagate")
+cells = importlib.import_module(MOD + ".engine.model.cells")
 # 2x2, every row and column one block of 1: both diagonals solve it
 net = propagate.build_net(puzzle.make_2d([[1], [1]], [[1], [1]]))
 ss = sat.SatSearch(net, np.full(4, cells.UNKNOWN, np.int8), np.ones(4, bool))

@@ -1,7 +1,7 @@
 """mypy over the Blender-facing code against fake-bpy-module-4-2 (the oldest supported Blender).
 
 The checkout's folder name is arbitrary, so mypy sees the repo through a symlink named after the
-extension: modules are then ``nonogram3d.operators.scene`` etc., as in Blender.
+extension: modules are then ``nonogram3d.scene`` etc., as in Blender.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "mypy.ini"
 TARGETS = ("__init__.py", "batch.py", "batchjobs.py", "cli_command.py", "operators", "panels",
-           "scripts/build_extension.py")
+           "scene", "jobs", "scripts/build_extension.py")
 ROOT_MODULES = ("batch.py", "batchjobs.py", "cli_command.py", "scripts/build_extension.py")
 
 pytest.importorskip("mypy", reason="needs mypy (requirements-dev.txt)")

@@ -45,7 +45,7 @@ def merged(*meshes):
 mesh = merged(_cube_mesh((0, 0, 0), (3, 3, 6)), _cube_mesh((1, 1, 1), (2, 2, 4), inward=True),
               _cube_mesh((5, 0, 0), (6, 1, 1)), _cube_mesh((5, 5, 5), (5.5, 5.5, 5.5)),
               _cube_mesh((0, 3, 0), (3, 3.04, 5)), _cube_mesh((1.4, 1.4, 6), (1.45, 1.45, 8)))
-# Make's options (panels/properties.py MakeOptions; THIN_PARTS_OPTIONS gives bridge, thin_parts)
+# Make's options (scene/properties.py MakeOptions; THIN_PARTS_OPTIONS gives bridge, thin_parts)
 thin = [(False, False), (True, False), (True, True)]
 runs = 0
 for (bridge, thin_parts), samples, robust, (min_piece, keep_largest) in itertools.product(

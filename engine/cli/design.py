@@ -21,7 +21,7 @@ from ..design.hiding import METHODS, PARTS, DesignError, design
 from ..solve.difficulty import BANDS, LOGICS
 
 # every mesh format engine/voxel/meshio.py reads
-# the add-on's smallest resolution (panels/properties.py RESOLUTION_RANGE)
+# the add-on's smallest resolution (scene/properties.py RESOLUTION_RANGE)
 MIN_RESOLUTION = 3
 MESH_EXTENSIONS = (".obj", ".ply", ".stl", ".glb")
 

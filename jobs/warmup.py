@@ -23,7 +23,7 @@ import threading
 import time
 from typing import Any
 
-from . import runtime
+from . import engine_access, runtime
 
 # One process per group, the groups in parallel, a group's parts in order. Make's kernels take
 # a fraction of the solver's, so Make's process then compiles the design tools' own kernels
@@ -214,7 +214,8 @@ def _follow(group, warm, problems, stop):
 def _work(parts, use_process, stop):
     t0 = time.perf_counter()
     try:
-        warm = runtime.engine("warmup")  # imports numba here, in this thread
+        warm = engine_access.kernels_warmup
+        runtime.load(warm)  # imports numba here, in this thread
         if runtime.numba_error():
             _state.update(state="idle")  # plain Python: nothing to compile
             return

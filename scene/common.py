@@ -1,4 +1,5 @@
 """Names, cell states and limits shared by the scene-building modules, and the user-facing error."""
+from ..jobs.errors import NonogramError as NonogramError  # the scene's modules raise it
 
 TAG = "nonogram3d"              # ID property on node groups/materials this add-on made
 GN_VERSION = 5                  # bump when the node groups change, so old files get new groups
@@ -31,9 +32,6 @@ BYTES_PER_CELL = 160
 # The puzzle file format refuses more cells than this; building a scene of them is pointless.
 MAX_CELLS = 1 << 24
 
-
-class NonogramError(Exception):
-    """Bad input for a nonogram; the message is meant for the user."""
 
 
 

@@ -11,8 +11,11 @@ from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProp
                        FloatVectorProperty, IntProperty,
                        IntVectorProperty, PointerProperty, StringProperty)
 
-# The add-on's package, whose name is its preferences' bl_idname (as in operators/runtime.py;
-# imported from there, the operators would import these property groups half-made).
+from .colours import palette_entry_changed
+from .common import DEFAULT_STYLE
+from .layers import apply_clue_layer
+
+# The add-on's package, whose name is its preferences' bl_idname (as in jobs/runtime.py).
 ADDON_PACKAGE = __package__.rpartition(".")[0]
 
 SOLVE_METHODS = [
@@ -187,6 +190,16 @@ def addon_preferences(context):
     return addon.preferences if addon is not None else None
 
 
+def style(context):
+    """The colours and label size new nonograms get (None: the built-in defaults)."""
+    prefs = addon_preferences(context)
+    if prefs is None:
+        return None
+    out: dict = {k: tuple(getattr(prefs, k)) for k in DEFAULT_STYLE if k != "label_size"}
+    out["label_size"] = float(prefs.label_size)
+    return out
+
+
 class NONOGRAM_PG_settings(MakeOptions, SolveOptions, AnimateOptions, bpy.types.PropertyGroup):
     """The scene's Make/Solve settings shown in the sidebar."""
     resolution: _resolution(get=_panel_resolution, set=_set_panel_resolution)
@@ -198,8 +211,7 @@ class NONOGRAM_PG_source(bpy.types.PropertyGroup):
 
 
 def _palette_changed(self, context):
-    # the cubes follow an edited palette entry (lazy import: operators import this module)
-    from ..operators.scene.colours import palette_entry_changed
+    # the cubes follow an edited palette entry
     palette_entry_changed(self.id_data)
 
 
@@ -218,10 +230,9 @@ CLUE_LAYER_AXES = [
 
 
 def _clue_layer_changed(pg, context):
-    from ..operators import scene
     obj = pg.id_data
     if pg.is_nonogram and obj is not None:
-        scene.apply_clue_layer(obj)
+        apply_clue_layer(obj)
 
 
 class NONOGRAM_PG_object(bpy.types.PropertyGroup):
@@ -250,7 +261,7 @@ class NONOGRAM_PG_object(bpy.types.PropertyGroup):
     palette: CollectionProperty(type=NONOGRAM_PG_colour, options={'HIDDEN'})
     reveal: BoolProperty(name="Reveal", default=False, options={'HIDDEN'},
                          description="Show the finished model in its colours")
-    # The designer's view shows the clues of one layer at a time (operators/scene/layers.py).
+    # The designer's view shows the clues of one layer at a time (scene/layers.py).
     clue_layer_axis: EnumProperty(name="Clue Layer", items=CLUE_LAYER_AXES, default='Z',
                                   update=_clue_layer_changed,
                                   description="Which clues the designer's view shows")

@@ -1,4 +1,5 @@
-"""Scene building for a nonogram: what the operators and the headless batch call.
+"""The scene layer: a nonogram's datablocks, written and read; what the operators, the panels
+and the headless batch call. Below it only ``jobs`` (the engine through ``jobs.engine_access``).
 
 Layout of a generated nonogram, all in one collection "<name> Nonogram":
 - the *nonogram object*: a point mesh with one point per grid cell (local coordinates in voxel
@@ -18,7 +19,10 @@ One module per job: ``source`` (the mesh in), ``materials`` and ``nodes`` (share
 mesh), ``store`` (data kept on the object), ``hidden`` (clues the player does not see),
 ``player`` (the player's view and slicing), ``check`` (design and live-check results on the
 object), ``picking`` (the clue under the mouse), ``cells`` (solver results and animation),
-``clear``.
+``clear``, ``live_check`` (the live check's object side: request, apply, undo); beside them
+``properties`` (the stored property groups and the add-on's preferences as data, registered by
+the add-on's ``register()`` first) and ``polls`` (why an operator cannot run now, for operators
+and panels alike).
 The names below are the package's public API.
 """
 from .attributes import get_point_attribute, set_point_attribute
@@ -29,7 +33,7 @@ from .clear import clear_nonogram
 from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError, object_kind
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
-from .source import check_resolution, grid_estimate, source_triangles, sources_triangles
+from .source import check_resolution, grid_estimate, selected_sources, source_triangles, sources_triangles
 from .check import apply_check, load_check, load_design, store_design
 from .hidden import (clue_lines, designed_puzzle, hidden_mask, line_name, load_stored_puzzle,
                      mask_key, select_clue, set_hidden, split_designed)
@@ -45,7 +49,7 @@ __all__ = [
     "DEFAULT_STYLE", "EMPTY", "FILLED", "KIND_CODES", "MAX_CELLS", "UNKNOWN", "Made",
     "NonogramError", "SourceMesh",
     "animate_solve", "apply_solve_result", "build_from_puzzle", "build_made", "cells_mesh",
-    "check_resolution",
+    "check_resolution", "selected_sources",
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
     "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
     "make_nonogram", "nonogram_of", "object_kind", "props", "read_source", "set_modifier_input",

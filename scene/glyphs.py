@@ -36,7 +36,7 @@ def clue_points(puzzle) -> dict:
     pz = np.stack([xx.ravel() + 0.5, yy.ravel() + 0.5, np.full(X * Y, Z + off)], axis=1)
     pos = np.concatenate([px, py, pz]).astype(np.float32)
     # The cell just past each line's other end (-X, +Y, -Z): where the designer's clue-layer
-    # view puts its label (operators/scene/layers.py), and the line's axis.
+    # view puts its label (scene/layers.py), and the line's axis.
     far = np.floor(pos).astype(np.int64)
     axis = np.repeat([0, 1, 2], [Y * Z, X * Z, X * Y])
     far[axis == 0, 0] = -1

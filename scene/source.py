@@ -7,7 +7,9 @@ from typing import Optional
 import bpy
 import numpy as np
 
+from .properties import RESOLUTION_RANGE
 from .common import BYTES_PER_CELL, MAX_CELLS, NonogramError, object_kind
+from .store import nonogram_of
 
 
 def source_triangles(context: bpy.types.Context, obj: Optional[bpy.types.Object]) -> tuple:
@@ -76,7 +78,6 @@ def available_memory() -> Optional[int]:
 
 def check_resolution(verts: np.ndarray, resolution: int) -> tuple:
     """Refuse a resolution whose grid would not fit in memory, before allocating anything."""
-    from ...panels.properties import RESOLUTION_RANGE  # (here: panels import this package)
     lo = RESOLUTION_RANGE[0]
     if resolution < lo:
         raise NonogramError(f"Resolution must be at least {lo}, got {resolution}: a smaller grid "
@@ -94,3 +95,21 @@ def check_resolution(verts: np.ndarray, resolution: int) -> tuple:
                             f"{need / 2**30:.1f} GiB, more than the {avail / 2**30:.1f} GiB "
                             f"of memory available: lower the resolution")
     return shape
+
+
+def selected_sources(context):
+    """(the mesh objects to voxelize together: the active object, then the other selected
+    meshes; the other selected objects, left out, with why)."""
+    active = context.active_object
+    meshes = [active] if active is not None else []
+    left_out = []
+    for o in getattr(context, "selected_objects", None) or []:
+        if o is active:
+            continue
+        if nonogram_of(o) is not None:
+            left_out.append((o.name, "a nonogram"))
+        elif o.type != 'MESH':
+            left_out.append((o.name, f"a {o.type.lower()}, not a mesh"))
+        else:
+            meshes.append(o)
+    return meshes, left_out

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 
 import bpy
 import numpy as np
 
-from ..runtime import engine
+from ..jobs import engine_access
+from ..jobs.make import Made, SourceMesh, load_engine, voxelize_source
 from .attributes import points_mesh, set_point_attribute
 from .colours import gather as gather_colours, write_colours
 from .common import DEFAULT_STYLE, MAX_CELLS, UNKNOWN, NonogramError
@@ -144,29 +144,6 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
     return obj
 
 
-@dataclass
-class SourceMesh:
-    """A source mesh read on the main thread: all the voxelizer needs, and no bpy data.
-    Several source objects are one mesh, their union (named after the first)."""
-    name: str
-    verts: np.ndarray
-    tris: np.ndarray
-    times: dict
-    names: list
-    colour: Any = None  # colours.gather's arrays, when Make keeps the model's colours
-
-
-@dataclass
-class Made:
-    """What ``voxelize_source`` hands to ``build_made``: the voxels and their puzzle."""
-    name: str
-    result: Any  # engine.voxel.voxelize.VoxelResult
-    puzzle: Any  # engine.model.puzzle.Puzzle
-    options: dict
-    times: dict
-    colour_notes: list = field(default_factory=list)  # where a colour source fell back
-
-
 def _sources(source_obj) -> list:
     """One source object or several, as a list."""
     return list(source_obj) if isinstance(source_obj, (list, tuple)) else [source_obj]
@@ -187,66 +164,14 @@ def read_source(context, source_obj, resolution, colours=1) -> SourceMesh:
     verts, tris = sources_triangles(context, objs)
     check_resolution(verts, int(resolution))
     t1 = time.perf_counter()
-    engine("voxel.voxelize")  # first call: imports numba
-    engine("model.clues")
+    load_engine(int(colours))  # first call: imports numba
     t2 = time.perf_counter()
     times = {"triangles": t1 - t0, "engine_import": t2 - t1}
     colour = None
     if int(colours) > 1:
-        engine("colour.capture")
-        engine("colour.palette")
         colour = gather_colours(context, objs)
         times["colour_gather"] = time.perf_counter() - t2
     return SourceMesh(objs[0].name, verts, tris, times, [o.name for o in objs], colour)
-
-
-def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5, robust=True,
-                    progress=None, bridge=False, thin_parts=False, min_piece=0,
-                    keep_largest=False, colours=1) -> Made:
-    """Voxels and clues for a source read by ``read_source``. Touches no bpy, so it may run in
-    a worker thread. ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels
-    it: NonogramError("cancelled")); so are the piece options ``bridge``, ``thin_parts``,
-    ``min_piece`` and ``keep_largest``."""
-    vox = engine("voxel.voxelize")
-    engine("warmup").ensure("make")  # compiled, or compiling ahead elsewhere: wait, do not redo
-    t1 = time.perf_counter()
-    try:
-        result = vox.voxelize(src.verts, src.tris, resolution=int(resolution), samples=int(samples),
-                              threshold=float(threshold), robust=bool(robust), fit=True,
-                              progress=progress, bridge=bool(bridge), thin_parts=bool(thin_parts),
-                              min_piece=int(min_piece), keep_largest=bool(keep_largest))
-    except vox.VoxelizeError as e:
-        raise NonogramError(str(e)) from None
-    except MemoryError:
-        raise NonogramError(f"Resolution {resolution} needs more memory than is available") from None
-    t2 = time.perf_counter()
-    if not result.grid.any():
-        what = f"'{src.name}'" if len(src.names) == 1 else f"the {len(src.names)} selected meshes"
-        raise NonogramError(f"{what} gave no filled voxels at resolution {resolution} "
-                            "(is it flat, or too thin for the grid?)")
-    puzzle = engine("model.clues").puzzle_from_grid(result.grid, name=src.name)
-    t3 = time.perf_counter()
-    options = {"resolution": int(resolution), "samples": int(samples),
-               "threshold": float(threshold), "robust": bool(robust), "bridge": bool(bridge),
-               "thin_parts": bool(thin_parts), "min_piece": int(min_piece),
-               "keep_largest": bool(keep_largest), "sources": list(src.names),
-               "colours": int(colours)}
-    times = dict(src.times, voxelize=t2 - t1, puzzle=t3 - t2)
-    notes: list = []
-    if int(colours) > 1 and src.colour is not None:
-        col = engine("colour.capture")
-        arrays = {k: v for k, v in src.colour.items() if k != "notes"}
-        try:
-            cap = col.capture_colours(result.grid, result.origin, result.voxel_size, src.verts,
-                                      src.tris, **arrays)
-            t4 = time.perf_counter()
-            puzzle.palette, puzzle.colours = engine("colour.palette").grid_palette(
-                result.grid, cap.colours, int(colours))
-        except (col.ColourError, ValueError) as e:
-            raise NonogramError(f"Colours: {e}") from None
-        notes = list(src.colour["notes"]) + list(cap.fallbacks)
-        times.update(colour_capture=t4 - t3, palette=time.perf_counter() - t4)
-    return Made(src.name, result, puzzle, options, times, notes)
 
 
 def build_made(context, source_obj, made: Made, *, hide_source=False,
@@ -275,13 +200,14 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
     times = dict(made.times, build=t4 - t3)
     times["total"] = sum(times.values())
     if made.puzzle.palette is not None:
-        made.options["palette"] = engine("colour.colourspace").to_hex(made.puzzle.palette)
+        made.options["palette"] = engine_access.colourspace.to_hex(made.puzzle.palette)
         made.options["colour_notes"] = list(made.colour_notes)
     info = dict(made.options, shape=[int(s) for s in result.grid.shape],
                 filled=int(result.grid.sum()), warnings=list(result.warnings),
-                changes=engine("voxel.pieces").describe_repair(result.diagnostics.get("repair")),
+                changes=engine_access.pieces.describe_repair(result.diagnostics.get("repair")),
                 diagnostics=jsonable(result.diagnostics, max_array=64), time_s=times)
     pg.make_info = json.dumps(info)
+    made.info = info  # the operator's report reads this, not the JSON back
     if hide_source:
         for src in sources:
             src.hide_set(True)

@@ -141,7 +141,22 @@ def player_group(colours=None):
     if ng is not None:
         return ng
     ng, gin, gout = _new_group(PLAYER_GROUP, colours)
-    links = ng.links
+    _player_inputs(ng)
+    points = gin.outputs["Geometry"]
+    block = _kept_block(ng, gin, points)
+    cubes = _surface_cubes(ng, gin, points, block["shell"], colours)
+    ends = _label_points(ng, gin, points, block)
+    glyphs, frames = _label_instances(ng, gin, ends)
+    join = new_node(ng, "GeometryNodeJoinGeometry")
+    for g in (cubes, glyphs, frames):
+        ng.links.new(g, join.inputs[0])
+    ng.links.new(join.outputs[0], gout.inputs["Geometry"])
+    return ng
+
+
+def _player_inputs(ng) -> None:
+    """The group's inputs: cube and label size, the slices per axis, the highlight switch and
+    the glyph and outline collections."""
     iface: Any = ng.interface
     size = iface.new_socket("Cube Size", in_out='INPUT', socket_type='NodeSocketFloat')
     size.default_value, size.min_value, size.max_value = DEFAULT_CUBE_SIZE, 0.5, 1.0
@@ -157,7 +172,11 @@ def player_group(colours=None):
     iface.new_socket("Glyphs", in_out='INPUT', socket_type='NodeSocketCollection')
     iface.new_socket("Outlines", in_out='INPUT', socket_type='NodeSocketCollection')
 
-    points = gin.outputs["Geometry"]
+
+def _kept_block(ng, gin, points) -> dict:
+    """Fields of the block the slices keep: ``cell`` (each point's cell), its first and last
+    kept index per axis (``lo``, ``hi``), ``inside`` it and on its ``shell``."""
+    links = ng.links
     cell = _math(ng, 'FLOOR', new_node(ng, "GeometryNodeInputPosition").outputs[0], vector=True)
     bbox = new_node(ng, "GeometryNodeBoundBox")
     links.new(points, bbox.inputs["Geometry"])
@@ -175,8 +194,13 @@ def player_group(colours=None):
     m = _math(ng, 'MINIMUM', _math(ng, 'MINIMUM', margin[0], margin[1]), margin[2])
     inside = _compare(ng, 'FLOAT', 'GREATER_THAN', m, -0.5)
     shell = _boolean(ng, 'AND', inside, _compare(ng, 'FLOAT', 'LESS_THAN', m, 0.5))
+    return {"cell": cell, "lo": lo, "hi": hi, "inside": inside, "shell": shell}
 
-    # Cubes: only the kept block's surface (the interior can never be seen).
+
+def _surface_cubes(ng, gin, points, shell, colours):
+    """Cubes only on the kept block's surface (the interior can never be seen), undecided
+    ones marked for the material's highlight."""
+    links = ng.links
     store = new_node(ng, "GeometryNodeStoreNamedAttribute")
     store.data_type = 'BOOLEAN'
     store.domain = 'POINT'
@@ -193,11 +217,17 @@ def player_group(colours=None):
     links.new(store.outputs["Geometry"], cubes.inputs["Points"])
     links.new(shell, cubes.inputs["Selection"])
     links.new(setmat.outputs["Geometry"], cubes.inputs["Instance"])
+    return cubes.outputs[0]
 
-    # Label points: per axis and end, the kept block's end cells of lines with a shown clue,
-    # moved onto that face, with the line's code and the face's fixed rotation.
-    cell_axes = _separate(ng, cell)
-    lo_axes, hi_axes = _separate(ng, lo), _separate(ng, hi)
+
+def _label_points(ng, gin, points, block):
+    """Label points: per axis and end, the kept block's end cells of lines with a shown clue,
+    moved onto that face, with the line's code (``label``), the face's rotation
+    (``label_rotation``, turned towards the camera on the top face) and ``label_shrink``.
+    Returns the joined points."""
+    links = ng.links
+    cell_axes = _separate(ng, block["cell"])
+    lo_axes, hi_axes = _separate(ng, block["lo"]), _separate(ng, block["hi"])
     cam = new_node(ng, "GeometryNodeInputActiveCamera")
     cam_info = new_node(ng, "GeometryNodeObjectInfo")
     cam_info.transform_space = 'RELATIVE'  # the camera in the grid's own space
@@ -207,51 +237,65 @@ def player_group(colours=None):
     ends = new_node(ng, "GeometryNodeJoinGeometry")
     for axis, a in enumerate(AXES):
         code = _named(ng, f"face_{a.lower()}", 'INT')
-        shown = _boolean(ng, 'AND', inside, _compare(ng, 'INT', 'GREATER_EQUAL', code, 0))
+        shown = _boolean(ng, 'AND', block["inside"], _compare(ng, 'INT', 'GREATER_EQUAL', code, 0))
         for end, bound in ((-1, lo_axes[axis]), (1, hi_axes[axis])):
             at_end = _compare(ng, 'FLOAT', 'EQUAL', cell_axes[axis], bound)
-            keep = _boolean(ng, 'AND', shown, at_end)
-            delete = new_node(ng, "GeometryNodeDeleteGeometry")
-            delete.domain = 'POINT'
-            links.new(points, delete.inputs["Geometry"])
-            links.new(_boolean(ng, 'NOT', keep, keep), delete.inputs["Selection"])
-            direction = [0.0, 0.0, 0.0]
-            direction[axis] = float(end)
-            offset = _scale(ng, tuple(direction), lift)
-            move = new_node(ng, "GeometryNodeSetPosition")
-            links.new(delete.outputs[0], move.inputs["Geometry"])
-            links.new(offset, move.inputs["Offset"])
-            label = new_node(ng, "GeometryNodeStoreNamedAttribute")
-            label.data_type = 'INT'
-            label.domain = 'POINT'
-            label.inputs["Name"].default_value = "label"
-            links.new(move.outputs[0], label.inputs["Geometry"])
-            links.new(code, socket(label.inputs, "Value"))
-            rot = new_node(ng, "GeometryNodeStoreNamedAttribute")
-            rot.data_type = 'FLOAT_VECTOR'
-            rot.domain = 'POINT'
-            rot.inputs["Name"].default_value = "label_rotation"
-            links.new(label.outputs[0], rot.inputs["Geometry"])
-            if (axis, end) == (2, 1):
-                links.new(_scale(ng, (0.0, 0.0, 1.0), _math(ng, 'ADD', lift, TOP_LIFT)),
-                          move.inputs["Offset"])
-                euler, shrink = _top_label_turn(ng, camera)
-                links.new(euler, socket(rot.inputs, "Value"))
-            else:
-                euler = label_frame(axis, end).to_euler()
-                socket(rot.inputs, "Value").default_value = (euler.x, euler.y, euler.z)
-                shrink = 1.0
-            sc = new_node(ng, "GeometryNodeStoreNamedAttribute")
-            sc.data_type = 'FLOAT'
-            sc.domain = 'POINT'
-            sc.inputs["Name"].default_value = "label_shrink"
-            links.new(rot.outputs[0], sc.inputs["Geometry"])
-            if isinstance(shrink, float):
-                socket(sc.inputs, "Value").default_value = shrink
-            else:
-                links.new(shrink, socket(sc.inputs, "Value"))
-            links.new(sc.outputs[0], ends.inputs[0])
+            face = _face_labels(ng, points, _boolean(ng, 'AND', shown, at_end), code, axis, end,
+                                lift, camera)
+            links.new(face, ends.inputs[0])
+    return ends.outputs[0]
 
+
+def _face_labels(ng, points, keep, code, axis, end, lift, camera):
+    """The label points of one face (axis, end): ``points`` where ``keep``, lifted off the
+    face, with their ``label``, ``label_rotation`` and ``label_shrink``."""
+    links = ng.links
+    delete = new_node(ng, "GeometryNodeDeleteGeometry")
+    delete.domain = 'POINT'
+    links.new(points, delete.inputs["Geometry"])
+    links.new(_boolean(ng, 'NOT', keep, keep), delete.inputs["Selection"])
+    direction = [0.0, 0.0, 0.0]
+    direction[axis] = float(end)
+    offset = _scale(ng, tuple(direction), lift)
+    move = new_node(ng, "GeometryNodeSetPosition")
+    links.new(delete.outputs[0], move.inputs["Geometry"])
+    links.new(offset, move.inputs["Offset"])
+    label = new_node(ng, "GeometryNodeStoreNamedAttribute")
+    label.data_type = 'INT'
+    label.domain = 'POINT'
+    label.inputs["Name"].default_value = "label"
+    links.new(move.outputs[0], label.inputs["Geometry"])
+    links.new(code, socket(label.inputs, "Value"))
+    rot = new_node(ng, "GeometryNodeStoreNamedAttribute")
+    rot.data_type = 'FLOAT_VECTOR'
+    rot.domain = 'POINT'
+    rot.inputs["Name"].default_value = "label_rotation"
+    links.new(label.outputs[0], rot.inputs["Geometry"])
+    if (axis, end) == (2, 1):
+        links.new(_scale(ng, (0.0, 0.0, 1.0), _math(ng, 'ADD', lift, TOP_LIFT)),
+                  move.inputs["Offset"])
+        euler, shrink = _top_label_turn(ng, camera)
+        links.new(euler, socket(rot.inputs, "Value"))
+    else:
+        euler = label_frame(axis, end).to_euler()
+        socket(rot.inputs, "Value").default_value = (euler.x, euler.y, euler.z)
+        shrink = 1.0
+    sc = new_node(ng, "GeometryNodeStoreNamedAttribute")
+    sc.data_type = 'FLOAT'
+    sc.domain = 'POINT'
+    sc.inputs["Name"].default_value = "label_shrink"
+    links.new(rot.outputs[0], sc.inputs["Geometry"])
+    if isinstance(shrink, float):
+        socket(sc.inputs, "Value").default_value = shrink
+    else:
+        links.new(shrink, socket(sc.inputs, "Value"))
+    return sc.outputs[0]
+
+
+def _label_instances(ng, gin, ends):
+    """(glyphs, frames): the clue glyphs and their circle/square outlines instanced on the
+    label points ``ends`` (a label's code is 4 × glyph + frame: 0 plain, 1 circle, 2 square)."""
+    links = ng.links
     code = _named(ng, "label", 'INT')
     glyph = _math(ng, 'FLOOR', _math(ng, 'DIVIDE', code, 4.0))
     frame = _math(ng, 'SUBTRACT', code, _math(ng, 'MULTIPLY', glyph, 4.0))  # 0 plain, 1, 2
@@ -269,7 +313,7 @@ def player_group(colours=None):
 
     def instance(selection, instances, index):
         n = new_node(ng, "GeometryNodeInstanceOnPoints")
-        links.new(ends.outputs[0], n.inputs["Points"])
+        links.new(ends, n.inputs["Points"])
         if selection is not None:
             links.new(selection, n.inputs["Selection"])
         links.new(instances, n.inputs["Instance"])
@@ -283,12 +327,7 @@ def player_group(colours=None):
     framed = _compare(ng, 'FLOAT', 'GREATER_THAN', frame, 0.5)
     frames = instance(framed, collection_instances(ng, gin.outputs["Outlines"]),
                       _math(ng, 'SUBTRACT', frame, 1.0))
-
-    join = new_node(ng, "GeometryNodeJoinGeometry")
-    for g in (cubes.outputs[0], glyphs, frames):
-        links.new(g, join.inputs[0])
-    links.new(join.outputs[0], gout.inputs["Geometry"])
-    return ng
+    return glyphs, frames
 
 
 def _top_label_turn(ng, camera):

@@ -238,7 +238,7 @@ def get_modifier_input(mod, name):
 
 
 # ---------------------------------------------------------------------------------------------
-# the designer's clue layer (operators/scene/layers.py holds the same rules in numpy)
+# the designer's clue layer (scene/layers.py holds the same rules in numpy)
 
 # Which side of the clue layer the designer's view cuts away, per axis: the side Blender's
 # default camera looks from (+X, -Y, +Z), where the floating labels have always been read.

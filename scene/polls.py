@@ -1,6 +1,7 @@
 """Shared poll checks: each returns why an operator cannot run now ('' when it can).
 
-Operators combine them with ``check`` in ``poll()``, which hands the first reason to
+Here, in the scene layer, so that operators and panels both use them without importing each
+other. Operators combine them with ``check`` in ``poll()``, which hands the first reason to
 ``poll_message_set``: F3, menus and buttons then say why an operator is greyed out instead of
 "poll() failed, context is incorrect". Panels show the same reasons.
 """
@@ -9,7 +10,9 @@ from __future__ import annotations
 import json
 from typing import Callable
 
-from . import scene, worker
+from ..jobs.worker import active_job
+from .common import object_kind
+from .store import nonogram_of, props
 
 Check = Callable[..., str]
 
@@ -52,7 +55,7 @@ def object_mode(context) -> str:
 
 
 def no_job(context) -> str:
-    job = worker.active_job()
+    job = active_job()
     return f"A nonogram {job.label} is still running (Esc cancels it)" if job is not None else ""
 
 
@@ -61,17 +64,21 @@ def mesh_source(context) -> str:
     ob = context.active_object
     if ob is None:
         return "No active object: select a mesh object to make a nonogram from"
-    if scene.nonogram_of(ob) is not None:
+    if nonogram_of(ob) is not None:
         return f"'{ob.name}' is already a nonogram: select a mesh object"
     if ob.type != 'MESH':
-        return f"'{ob.name}' is {scene.object_kind(ob.type)} object, not a mesh: select a mesh object"
+        return f"'{ob.name}' is {object_kind(ob.type)} object, not a mesh: select a mesh object"
     return ""
 
 
 def nonogram(context) -> str:
-    if scene.nonogram_of(context.active_object) is None:
+    if nonogram_of(context.active_object) is None:
         return "Select a nonogram (made by Make Nonogram or Import Puzzle)"
     return ""
+
+
+# What Make needs (its operator's poll; the sidebar greys its button out with the same reason).
+MAKE = (object_mode, no_job, mesh_source)
 
 
 def piece_changes(context) -> str:
@@ -79,7 +86,7 @@ def piece_changes(context) -> str:
     why = nonogram(context)
     if why:
         return why
-    info = scene.props(scene.nonogram_of(context.active_object)).make_info
+    info = props(nonogram_of(context.active_object)).make_info
     repair = (json.loads(info).get("diagnostics", {}).get("repair") or {}) if info else {}
     if not (repair.get("thin_added") or repair.get("bridge_added")):
         return "Make added no cells: its Thin Parts option was off or changed nothing"
@@ -90,6 +97,6 @@ def solved(context) -> str:
     why = nonogram(context)
     if why:
         return why
-    if not scene.props(scene.nonogram_of(context.active_object)).report:
+    if not props(nonogram_of(context.active_object)).report:
         return "Solve the nonogram first"
     return ""
