@@ -165,6 +165,7 @@ class Made:
     options: dict
     times: dict
     colour_notes: list = field(default_factory=list)  # where a colour source fell back
+    colour_info: list = field(default_factory=list)  # documented sources worth a mention
 
 
 def _sources(source_obj) -> list:
@@ -233,9 +234,10 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
                "colours": int(colours)}
     times = dict(src.times, voxelize=t2 - t1, puzzle=t3 - t2)
     notes: list = []
+    info: list = []
     if int(colours) > 1 and src.colour is not None:
         col = engine("colour")
-        arrays = {k: v for k, v in src.colour.items() if k != "notes"}
+        arrays = {k: v for k, v in src.colour.items() if k not in ("notes", "info")}
         try:
             cap = col.capture_colours(result.grid, result.origin, result.voxel_size, src.verts,
                                       src.tris, **arrays)
@@ -245,8 +247,9 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
         except (col.ColourError, ValueError) as e:
             raise NonogramError(f"Colours: {e}") from None
         notes = list(src.colour["notes"]) + list(cap.fallbacks)
+        info = list(src.colour.get("info", []))
         times.update(colour_capture=t4 - t3, palette=time.perf_counter() - t4)
-    return Made(src.name, result, puzzle, options, times, notes)
+    return Made(src.name, result, puzzle, options, times, notes, info)
 
 
 def build_made(context, source_obj, made: Made, *, hide_source=False,
@@ -277,6 +280,7 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
     if made.puzzle.palette is not None:
         made.options["palette"] = engine("colourspace").to_hex(made.puzzle.palette)
         made.options["colour_notes"] = list(made.colour_notes)
+        made.options["colour_info"] = list(made.colour_info)
     info = dict(made.options, shape=[int(s) for s in result.grid.shape],
                 filled=int(result.grid.sum()), warnings=list(result.warnings),
                 changes=engine("pieces").describe_repair(result.diagnostics.get("repair")),
