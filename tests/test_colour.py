@@ -158,6 +158,63 @@ def test_fill_interior_takes_a_nearest_surface_voxel(seed):
     np.testing.assert_array_equal(colours[~inner], before[~inner])
 
 
+def test_fill_interior_is_exact_on_long_runs():
+    # a solid ball with a few holes punched in: long runs of interior voxels, the runs split by
+    # holes (a hole's rim is surface too); exact distances against the brute-force reference
+    idx = np.indices((15, 13, 14)).transpose(1, 2, 3, 0)
+    grid = (((idx - (7, 6, 6.5)) / (7.2, 6.3, 6.8)) ** 2).sum(axis=3) <= 1.0
+    grid[7, 2:9, 6] = False
+    grid[3:6, 6, 4:7] = False
+    surface = np.empty(grid.shape, bool)
+    colour.surface_mask(grid, surface)
+    colours = np.zeros(grid.shape + (3,), np.float32)
+    colours[surface, 0] = np.flatnonzero(surface.ravel()) + 1
+    inner = grid & ~surface
+    assert colour.fill_interior(grid, surface, colours) == inner.sum() > 300
+    want = ref_nearest_feature_dist2(surface)
+    src = colours[inner, 0].astype(np.int64) - 1
+    assert surface.ravel()[src].all()
+    site = np.stack(np.unravel_index(src, grid.shape), axis=1)
+    np.testing.assert_array_equal(((site - np.argwhere(inner)) ** 2).sum(axis=1), want[inner])
+
+
+def test_non_finite_pixels_sample_as_black():
+    # a broken float image: NaN and inf channels read as 0, in the bilinear and the closest sample
+    img = np.array([[[1, np.nan, 0.5], [0.2, 0.4, np.inf]], [[0, 1, 0], [-np.inf, 0.3, 0.9]]])
+    clean = np.where(np.isfinite(img), img, 0.0)
+    pixels, offs, ws, hs = colour._pack_images([img])
+    out = np.empty(3)
+    for u, v in [(0.3, 0.2), (0.75, 0.6), (0.1, 0.9), (0.5, 0.5)]:
+        colour.sample_image(pixels, offs[0], ws[0], hs[0], u, v, out)
+        np.testing.assert_allclose(out, ref_bilinear(clean, u, v), atol=1e-6)
+        colour.sample_closest(pixels, offs[0], ws[0], hs[0], u, v, out)
+        np.testing.assert_allclose(out, clean[int(v * 2), int(u * 2)], atol=1e-6)
+
+
+def test_nearest_for_voxels_of_a_voxelized_mesh_is_the_bucket_answer():
+    # small triangles on a real surface: the triangle-by-triangle pass (with its box and plane
+    # pruning) answers almost every voxel and must agree with the bucket search exactly
+    rng = np.random.default_rng(4)
+    u, w = np.meshgrid(np.linspace(0, np.pi, 9), np.linspace(0, 2 * np.pi, 13), indexing="ij")
+    pts = np.stack([np.sin(u) * np.cos(w), np.sin(u) * np.sin(w) * 0.7, np.cos(u) * 1.2], axis=-1)
+    pts = pts + rng.normal(scale=0.01, size=pts.shape)
+    verts = pts.reshape(-1, 3)
+    tris = []
+    for i in range(8):
+        for j in range(12):
+            a, b, c, d = i * 13 + j, i * 13 + j + 1, (i + 1) * 13 + j, (i + 1) * 13 + j + 1
+            tris += [(a, b, d), (a, d, c)]
+    tris = np.array(tris)
+    r = voxelize(verts, tris, resolution=14)
+    surface = np.empty(r.grid.shape, bool)
+    colour.surface_mask(r.grid, surface)
+    idx = np.argwhere(surface)
+    tri, bary = colour._nearest_for_voxels(surface, idx, r.origin, r.voxel_size, verts, tris)
+    want, wbary, _ = nearest_surface(r.origin + (idx + 0.5) * r.voxel_size, verts, tris)
+    np.testing.assert_array_equal(tri, want)
+    np.testing.assert_allclose(bary, wbary, atol=1e-12)
+
+
 def test_surface_slots_match_argwhere():
     rng = np.random.default_rng(5)
     surface = rng.random((5, 4, 6)) < 0.3
