@@ -155,7 +155,31 @@ def speed(name, res, repeat):
                 filled=int(r.grid.sum()), make_ms=1000 * t_make, capture_ms=1000 * t_cap,
                 share=100 * t_cap / t_make, palette_ms=1000 * t_pal,
                 make_median_ms=1000 * float(np.median(all_make)),
-                capture_median_ms=1000 * float(np.median(all_cap)))
+                capture_median_ms=1000 * float(np.median(all_cap)),
+                stages_ms=stages(mc, r, repeat))
+
+
+def stages(mc, r, repeat):
+    """Where the capture's time goes: its three kernels timed alone (best of ``repeat``) on
+    the same grid; "rest" (sampling, checks, allocation) is the capture's best less these."""
+    from engine import colour
+    grid = r.grid
+    verts = np.ascontiguousarray(mc.vertices, np.float64)
+    tris = np.ascontiguousarray(mc.triangles, np.int64)
+    surface = np.empty(grid.shape, np.bool_)
+
+    def surface_pass():
+        n = colour.surface_mask(grid, surface)
+        slot = np.empty(grid.shape, np.int32)
+        idx = np.empty((n, 3), np.int64)
+        colour.surface_slots(surface, slot, idx)
+        return slot, idx
+    t_surface, (slot, idx) = best(surface_pass, repeat)
+    t_near, _ = best(lambda: colour._nearest_for_voxels(surface, idx, r.origin, r.voxel_size,
+                                                        verts, tris, slot), repeat)
+    colours = np.zeros(grid.shape + (3,), np.float32)
+    t_fill, _ = best(lambda: colour.fill_interior(grid, surface, colours), repeat)
+    return {"surface": 1000 * t_surface, "nearest": 1000 * t_near, "fill": 1000 * t_fill}
 
 
 def main(argv=None):
@@ -192,6 +216,10 @@ def main(argv=None):
         print(f"{s['model']:<10} {s['shape']:>10} {s['filled']:>8} {s['make_ms']:>8.1f} "
               f"{s['capture_ms']:>11.1f} {s['share']:>8.0f} {s['palette_ms']:>11.1f} "
               f"{s['make_median_ms']:>10.1f}/{s['capture_median_ms']:<9.1f}")
+        st = s["stages_ms"]
+        print(f"{'':<10} capture by kernel (ms, best alone): surface {st['surface']:.2f}, nearest "
+              f"triangles {st['nearest']:.2f}, interior fill {st['fill']:.2f}, rest (sampling, "
+              f"checks, allocation) {s['capture_ms'] - sum(st.values()):.2f}")
     result["load_average_end"] = list(os.getloadavg())
     out = os.path.join(ROOT, "benchmarks", "results", "colour_capture.json")
     with open(out, "w", encoding="utf-8") as fh:

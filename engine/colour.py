@@ -13,8 +13,11 @@ Public API: ``capture_colours(grid, origin, voxel_size, vertices, triangles, ...
   constant (glTF's baseColorFactor; Blender passes 1).  A triangle whose UVs are NaN falls
   back to the constant colour (counted in ``Capture.fallbacks``).
 * Interior voxels take the colour of the nearest surface voxel (exact Euclidean feature
-  transform, separable by axis: Felzenszwalb and Huttenlocher 2012, in integer arithmetic;
-  where several surface voxels are equally near, which one is not promised).
+  transform, separable by axis: Felzenszwalb and Huttenlocher 2012, in integer arithmetic,
+  each pass only over the runs of filled voxels holding interior voxels; where several surface
+  voxels are equally near, which one is not promised).  Exact rather than a cheaper chamfer or
+  breadth-first fill: the tests promise the exact distance, and the capture's speed is as much
+  the nearest-triangle search's (see docs/BENCHMARKS.md, "Colour capture").
 
 Colours are linear RGB.  Images are float arrays (h, w, 3 or 4), row 0 at v = 0 (the bottom row,
 Blender's ``Image.pixels`` order), pixel centres at ((i + 0.5) / w, (j + 0.5) / h).
