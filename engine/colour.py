@@ -560,7 +560,32 @@ def _run_envelope(d, arg, base, stride, n, v, fv, av, num, den):
 
 
 @njit
-def fill_interior(grid, surface, colours):
+def _run_window(d, arg, base, stride, n, fv, av):
+    """The same as ``_run_envelope`` by searching outwards from each voxel while a nearer site
+    is still possible (radius² < its best): cheaper when the heights are small, as near the
+    surface; O(n * sqrt(largest height)), so only used on runs whose heights are bounded."""
+    for q in range(n):
+        fv[q] = d[base + q * stride]
+        av[q] = arg[base + q * stride]
+    for q in range(n):
+        best = fv[q]
+        bp = q
+        r = 1
+        while r * r < best:
+            if q - r >= 0 and fv[q - r] + r * r < best:
+                best = fv[q - r] + r * r
+                bp = q - r
+            if q + r < n and fv[q + r] + r * r < best:
+                best = fv[q + r] + r * r
+                bp = q + r
+            r += 1
+        if bp != q:
+            d[base + q * stride] = best
+            arg[base + q * stride] = av[bp]
+
+
+@njit
+def fill_interior(grid, surface, colours, window=12):
     """Give every filled voxel that is not on the surface (an interior voxel) the colour of a
     nearest surface voxel (Euclidean, exact; on ties any of the nearest, not necessarily
     ``nearest_feature``'s).  Returns how many voxels were filled.
@@ -571,7 +596,9 @@ def fill_interior(grid, surface, colours):
     lies inside the run holding it, since the run's end is a site and anything beyond the end is
     farther.  So the passes touch only filled voxels, each line's envelope only its runs holding
     interior voxels, in int32 (half the memory of the grid-wide int64 transform, which took most
-    of the capture's time)."""
+    of the capture's time).  A run whose squared distances so far are all at most ``window``²
+    is searched outwards voxel by voxel (``_run_window``, faster there); deeper runs take the
+    envelope, linear in the run's length whatever the depth."""
     X, Y, Z = grid.shape
     n = max(X, max(Y, Z))
     d = np.empty(X * Y * Z, np.int32)
@@ -619,6 +646,7 @@ def fill_interior(grid, surface, colours):
     av = np.empty(n, np.int64)
     num = np.empty(n + 1, np.int64)
     den = np.empty(n + 1, np.int64)
+    w2 = window * window
     # pass 2 (y): per line along y, each run of filled voxels holding interior voxels; an interior
     # voxel at squared distance 1 cannot get nearer, so runs holding only those are left alone
     for x in range(X):
@@ -630,12 +658,20 @@ def fill_interior(grid, surface, colours):
                     continue
                 y0 = y
                 has_inner = False
+                deepest = 0
                 while y < Y and grid[x, y, z]:
-                    if not surface[x, y, z] and d[(x * Y + y) * Z + z] > 1:
+                    dd = d[(x * Y + y) * Z + z]
+                    if not surface[x, y, z] and dd > 1:
                         has_inner = True
+                        deepest = max(deepest, dd)
                     y += 1
-                if has_inner:
-                    _run_envelope(d, arg, (x * Y + y0) * Z + z, Z, y - y0, v, fv, av, num, den)
+                if not has_inner:
+                    continue
+                base = (x * Y + y0) * Z + z
+                if deepest <= w2:
+                    _run_window(d, arg, base, Z, y - y0, fv, av)
+                else:
+                    _run_envelope(d, arg, base, Z, y - y0, v, fv, av, num, den)
     # pass 3 (z, contiguous): the same, then the colour copied from the site
     flat = colours.reshape(-1, 3)
     filled = 0
@@ -648,17 +684,20 @@ def fill_interior(grid, surface, colours):
                     continue
                 z0 = z
                 has_inner = False
-                improvable = False
+                deepest = 0
                 base = (x * Y + y) * Z + z0
                 while z < Z and grid[x, y, z]:
                     if not surface[x, y, z]:
                         has_inner = True
-                        if d[base + z - z0] > 1:
-                            improvable = True
+                        deepest = max(deepest, d[base + z - z0])
                     z += 1
                 if not has_inner:
                     continue
-                if improvable:
+                if deepest <= 1:
+                    pass  # nothing to improve
+                elif deepest <= w2:
+                    _run_window(d, arg, base, 1, z - z0, fv, av)
+                else:
                     _run_envelope(d, arg, base, 1, z - z0, v, fv, av, num, den)
                 for k in range(z0, z):
                     if not surface[x, y, k]:

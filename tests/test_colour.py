@@ -133,7 +133,8 @@ def test_nearest_feature_is_exact(seed):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_fill_interior_takes_a_nearest_surface_voxel(seed):
+@pytest.mark.parametrize("window", [0, 12])  # runs: all by the envelope / all searched outwards
+def test_fill_interior_takes_a_nearest_surface_voxel(seed, window):
     # every surface voxel gets its own colour (its flat index): each interior voxel must end up
     # with the colour of a surface voxel at the exact minimum distance; the rest stay untouched
     rng = np.random.default_rng(seed)
@@ -147,7 +148,7 @@ def test_fill_interior_takes_a_nearest_surface_voxel(seed):
     before = colours.copy()
     inner = grid & ~surface
     assert inner.any()
-    assert colour.fill_interior(grid, surface, colours) == inner.sum()
+    assert colour.fill_interior(grid, surface, colours, window) == inner.sum()
     want = ref_nearest_feature_dist2(surface)
     coords = np.argwhere(np.ones(grid.shape, bool)).reshape(grid.shape + (3,))
     for idx in np.argwhere(inner):
@@ -158,7 +159,8 @@ def test_fill_interior_takes_a_nearest_surface_voxel(seed):
     np.testing.assert_array_equal(colours[~inner], before[~inner])
 
 
-def test_fill_interior_is_exact_on_long_runs():
+@pytest.mark.parametrize("window", [0, 2, 1000])  # envelope / both by depth / searched outwards
+def test_fill_interior_is_exact_on_long_runs(window):
     # a solid ball with a few holes punched in: long runs of interior voxels, the runs split by
     # holes (a hole's rim is surface too); exact distances against the brute-force reference
     idx = np.indices((15, 13, 14)).transpose(1, 2, 3, 0)
@@ -170,7 +172,7 @@ def test_fill_interior_is_exact_on_long_runs():
     colours = np.zeros(grid.shape + (3,), np.float32)
     colours[surface, 0] = np.flatnonzero(surface.ravel()) + 1
     inner = grid & ~surface
-    assert colour.fill_interior(grid, surface, colours) == inner.sum() > 300
+    assert colour.fill_interior(grid, surface, colours, window) == inner.sum() > 300
     want = ref_nearest_feature_dist2(surface)
     src = colours[inner, 0].astype(np.int64) - 1
     assert surface.ravel()[src].all()
