@@ -31,6 +31,8 @@ from .jit import njit
 KIND_CONSTANT, KIND_IMAGE, KIND_CORNERS = 0, 1, 2
 DEFAULT_COLOUR = (0.8, 0.8, 0.8)  # Blender's default material grey
 MAX_SOURCES = 1 << 20
+# The interior fill and the surface slots index voxels in int32 (the voxelizer's MAX_VOXELS is 2**31).
+MAX_GRID_CELLS = 2**31
 # Buckets per triangle (the grid has about this many cells per triangle, at most 256 per axis).
 CELLS_PER_TRIANGLE = 2.0
 # Surface voxels are measured triangle by triangle against the triangles within this many voxels
@@ -832,6 +834,9 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
     grid = np.ascontiguousarray(grid, np.bool_)
     if grid.ndim != 3:
         raise ColourError(f"the voxel grid must be 3D, got shape {grid.shape}")
+    if grid.size > MAX_GRID_CELLS:
+        raise ColourError(f"the voxel grid has {grid.size:,} cells; colours are captured for at most "
+                          f"{MAX_GRID_CELLS:,}")
     verts = np.ascontiguousarray(vertices, np.float64).reshape(-1, 3)
     tris = np.ascontiguousarray(triangles, np.int64).reshape(-1, 3)
     m = len(tris)

@@ -358,6 +358,15 @@ def test_bad_inputs_fall_back_or_raise():
         capture_colours(g, o, s, v, t[:0])
 
 
+def test_grid_beyond_int32_indices_is_refused(monkeypatch):
+    # the fill and the slots index voxels in int32: a larger grid gets a clear message
+    v, t = box_mesh((0, 0, 0), (1, 1, 1))
+    r = voxelize(v, t, resolution=4)
+    monkeypatch.setattr(colour, "MAX_GRID_CELLS", r.grid.size - 1)
+    with pytest.raises(ColourError, match="at most"):
+        capture_colours(r.grid, r.origin, r.voxel_size, v, t)
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_triangle_first_pass_gives_the_bucket_answer(seed):
     rng = np.random.default_rng(seed)
