@@ -466,49 +466,6 @@ def nearest_feature(feature):
     return arg
 
 
-NO_SITE = 1 << 62  # squared distance of a voxel no site reaches (yet)
-
-
-@njit
-def _envelope_int(f, n, arg_in, d_out, arg_out, v, num, den):
-    """``_envelope`` on integer squared distances (``NO_SITE``: none), in exact integer
-    arithmetic: the parabolas' crossings are kept as fractions num/den and compared by cross
-    multiplication, so no division (and no rounding) is needed."""
-    k = -1
-    for q in range(n):
-        fq = f[q]
-        if fq >= NO_SITE:
-            continue
-        sn = 0
-        sd = 1
-        while k >= 0:
-            p = v[k]
-            sn = (fq + q * q) - (f[p] + p * p)
-            sd = 2 * (q - p)
-            # pop p when the new crossing is at or before p's own (k = 0: -inf, never)
-            if k > 0 and sn * den[k] <= num[k] * sd:
-                k -= 1
-            else:
-                break
-        k += 1
-        v[k] = q
-        num[k] = sn
-        den[k] = sd
-    if k < 0:
-        for q in range(n):
-            d_out[q] = NO_SITE
-            arg_out[q] = -1
-        return
-    j = 0
-    for q in range(n):
-        # advance while the next crossing lies before q
-        while j < k and num[j + 1] < q * den[j + 1]:
-            j += 1
-        p = v[j]
-        d_out[q] = (q - p) * (q - p) + f[p]
-        arg_out[q] = arg_in[p]
-
-
 @njit
 def scatter_surface(idx, col, tri, colours, triangle):
     """Each surface voxel's colour and nearest triangle into the grids (one pass, no index
@@ -522,9 +479,11 @@ def scatter_surface(idx, col, tri, colours, triangle):
 
 @njit
 def _run_envelope(d, arg, base, stride, n, v, fv, av, num, den):
-    """``_envelope_int`` in place on the n voxels ``base + i * stride`` of the flat ``d``/``arg``
-    (a run: every voxel has a site).  The stack keeps its parabolas' heights and sites, so the
-    run is read once and written only where the distance shrinks."""
+    """``_envelope`` in place on the n voxels ``base + i * stride`` of the flat ``d``/``arg`` (a
+    run: every voxel has a site), in exact integer arithmetic: the parabolas' crossings are kept
+    as fractions num/den and compared by cross multiplication, so no division and no rounding.
+    The stack keeps its parabolas' heights and sites, so the run is read once and written only
+    where the distance shrinks."""
     k = -1
     for q in range(n):
         i = base + q * stride
@@ -590,7 +549,8 @@ def _run_window(d, arg, base, stride, n, fv, av):
 def fill_interior(grid, surface, colours, window=12):
     """Give every filled voxel that is not on the surface (an interior voxel) the colour of a
     nearest surface voxel (Euclidean, exact; on ties any of the nearest, not necessarily
-    ``nearest_feature``'s).  Returns how many voxels were filled.
+    ``nearest_feature``'s).  ``surface`` is ``surface_mask``'s of ``grid``.  Returns how many
+    voxels were filled.
 
     ``nearest_feature``'s separable passes (x, y, z), each restricted to runs of filled voxels:
     a run along an axis ends at surface voxels on both sides (a filled voxel beside an empty one
