@@ -217,6 +217,31 @@ def test_nearest_for_voxels_of_a_voxelized_mesh_is_the_bucket_answer():
     np.testing.assert_allclose(bary, wbary, atol=1e-12)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_run_kernels_match_the_1d_reference(seed):
+    # one run of heights (every voxel has a site) inside a strided flat array: both the
+    # envelope and the outward search give min over p of (q - p)² + f[p], with a site at it
+    rng = np.random.default_rng(seed)
+    for n in (1, 2, 5, 17, 40):
+        f = (rng.integers(0, 6, n) ** 2).astype(np.int32)
+        want = [min((q - p) ** 2 + int(f[p]) for p in range(n)) for q in range(n)]
+        for kernel in ("envelope", "window"):
+            stride, base = 3, 2
+            d = np.full(base + n * stride, -7, np.int32)
+            arg = np.full_like(d, -7)
+            d[base::stride] = f
+            arg[base::stride] = np.arange(n) + 100  # the site of each voxel
+            buf = [np.empty(n + 1, np.int64) for _ in range(5)]
+            if kernel == "envelope":
+                colour._run_envelope(d, arg, base, stride, n, *buf)
+            else:
+                colour._run_window(d, arg, base, stride, n, buf[0], buf[1])
+            got, site = d[base::stride], arg[base::stride] - 100
+            np.testing.assert_array_equal(got, want, err_msg=kernel)
+            np.testing.assert_array_equal((np.arange(n) - site) ** 2 + f[site], want)
+            assert (np.delete(d, np.s_[base::stride]) == -7).all()  # nothing else touched
+
+
 def test_surface_slots_match_argwhere():
     rng = np.random.default_rng(5)
     surface = rng.random((5, 4, 6)) < 0.3
