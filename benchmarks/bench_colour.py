@@ -35,12 +35,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 MODELS = os.path.join(os.path.dirname(ROOT), "shared", "models")
 
-from engine.clues import puzzle_from_grid  # noqa: E402
-from engine.colour import capture_colours  # noqa: E402
-from engine.colourspace import ciede2000, linear_to_lab, srgb_to_linear  # noqa: E402
-from engine.meshcolour import load_mesh_colours  # noqa: E402
-from engine.palette import grid_palette  # noqa: E402
-from engine.voxelize import MAKE_PIECE_DEFAULTS, voxelize  # noqa: E402
+from engine.model.clues import puzzle_from_grid  # noqa: E402
+from engine.colour.capture import capture_colours  # noqa: E402
+from engine.colour.colourspace import ciede2000, linear_to_lab, srgb_to_linear  # noqa: E402
+from engine.colour.meshcolour import load_mesh_colours  # noqa: E402
+from engine.colour.palette import grid_palette  # noqa: E402
+from engine.voxel.voxelize import MAKE_PIECE_DEFAULTS, voxelize  # noqa: E402
 
 
 def _nearest(mesh, points, chunk=256):
@@ -168,7 +168,7 @@ def stages(mc, r, repeat):
     """Where the capture's time goes: its three largest kernels timed alone (best of ``repeat``)
     on the same grid (the rest: sampling, checks, allocation).  On the shared machine the best
     of each alone and the best of the whole do not add up exactly."""
-    from engine import colour
+    from engine.colour import capture as colour
     grid = r.grid
     verts = np.ascontiguousarray(mc.vertices, np.float64)
     tris = np.ascontiguousarray(mc.triangles, np.int64)

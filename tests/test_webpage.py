@@ -1,4 +1,4 @@
-"""engine/webpage.py and ``python -m engine export-html`` (no browser: tests/test_web_player.py
+"""engine/play/webpage.py and ``python -m engine export-html`` (no browser: tests/test_web_player.py
 plays the pages): what the page carries decodes to the puzzle, the exporter refuses what the
 player cannot play with a clear message, and nothing in a puzzle can break out of the page."""
 from __future__ import annotations
@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import webpage
+from engine.play import webpage
 from engine.__main__ import main as engine_main
-from engine.clues import puzzle_from_grid
-from engine.puzzle import make_2d
-from engine.puzzlefile import puzzle_to_dict, save_puzzle
+from engine.model.clues import puzzle_from_grid
+from engine.model.puzzle import make_2d
+from engine.files.puzzlefile import puzzle_to_dict, save_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 # the slots and limit of the built template, without needing the build (web/src/template.html)
@@ -182,7 +182,7 @@ def test_the_extension_build_needs_the_built_player(tmp_path, monkeypatch):
     built.parent.mkdir(parents=True)
     built.write_text("<html></html>")
     build_extension.ensure_player(tmp_path)  # built: nothing to do, npm not needed
-    assert build_extension.PLAYER_TEMPLATE == "engine/player/nonogram-player.html"
+    assert build_extension.PLAYER_TEMPLATE == "engine/play/player/nonogram-player.html"
     assert Path(webpage.TEMPLATE_PATH).relative_to(ROOT).as_posix() == build_extension.PLAYER_TEMPLATE
 
 
