@@ -11,9 +11,11 @@ triangle's material colour (target: all).
 
 Speed: Make's engine work at 64 voxels (voxelize + clues; warm, best of N, median also printed)
 against the colour capture and the palette (k = 8) on the same grid.  "Make's engine time" is
-``voxelize`` + ``puzzle_from_grid`` only: not the mesh gathering from Blender, the design or the
-scene writing that the Make operator also does.  Targets: capture <= 25 % of Make's engine
-time; palette < 50 ms.
+``voxelize`` with the piece options Make uses by default (``MAKE_PIECE_DEFAULTS``: thin parts
+restored, pieces bridged) + ``puzzle_from_grid`` only: not the mesh gathering from Blender, the
+design or the scene writing that the Make operator also does.  Also printed: the share against
+plain ``voxelize()`` (its own defaults, no piece options), which rounds 1 and 2 of the capture's
+speed-up measured against.  Targets: capture <= 25 % of Make's engine time; palette < 50 ms.
 
     .venv/bin/python benchmarks/bench_colour.py [--repeat N]
 
@@ -38,7 +40,7 @@ from engine.colour.capture import capture_colours  # noqa: E402
 from engine.colour.colourspace import ciede2000, linear_to_lab, srgb_to_linear  # noqa: E402
 from engine.colour.meshcolour import load_mesh_colours  # noqa: E402
 from engine.colour.palette import grid_palette  # noqa: E402
-from engine.voxel.voxelize import voxelize  # noqa: E402
+from engine.voxel.voxelize import MAKE_PIECE_DEFAULTS, voxelize  # noqa: E402
 
 
 def _nearest(mesh, points, chunk=256):
@@ -141,12 +143,14 @@ def best(f, repeat, times=None):
 def speed(name, res, repeat):
     mc = load_mesh_colours(os.path.join(MODELS, name))
 
-    def make():
-        r = voxelize(mc.vertices, mc.triangles, resolution=res)
+    def make(options=MAKE_PIECE_DEFAULTS):
+        r = voxelize(mc.vertices, mc.triangles, resolution=res, **options)
         puzzle_from_grid(r.grid)
         return r
     make()  # warm: compiled kernels loaded
+    make({})
     all_make, all_cap = [], []
+    t_plain, _ = best(lambda: make({}), repeat)
     t_make, r = best(make, repeat, all_make)
     t_cap, cap = best(lambda: capture_colours(r.grid, r.origin, r.voxel_size, mc.vertices,
                                               mc.triangles, **mc.capture_args()), repeat, all_cap)
@@ -154,8 +158,34 @@ def speed(name, res, repeat):
     return dict(model=name, res=res, shape="x".join(map(str, r.grid.shape)),
                 filled=int(r.grid.sum()), make_ms=1000 * t_make, capture_ms=1000 * t_cap,
                 share=100 * t_cap / t_make, palette_ms=1000 * t_pal,
+                plain_ms=1000 * t_plain, plain_share=100 * t_cap / t_plain,
                 make_median_ms=1000 * float(np.median(all_make)),
-                capture_median_ms=1000 * float(np.median(all_cap)))
+                capture_median_ms=1000 * float(np.median(all_cap)),
+                stages_ms=stages(mc, r, repeat))
+
+
+def stages(mc, r, repeat):
+    """Where the capture's time goes: its three largest kernels timed alone (best of ``repeat``)
+    on the same grid (the rest: sampling, checks, allocation).  On the shared machine the best
+    of each alone and the best of the whole do not add up exactly."""
+    from engine.colour import capture as colour
+    grid = r.grid
+    verts = np.ascontiguousarray(mc.vertices, np.float64)
+    tris = np.ascontiguousarray(mc.triangles, np.int64)
+    surface = np.empty(grid.shape, np.bool_)
+
+    def surface_pass():
+        n = colour.surface_mask(grid, surface)
+        slot = np.empty(grid.shape, np.int32)
+        idx = np.empty((n, 3), np.int64)
+        colour.surface_slots(surface, slot, idx)
+        return slot, idx
+    t_surface, (slot, idx) = best(surface_pass, repeat)
+    t_near, _ = best(lambda: colour._nearest_for_voxels(surface, idx, r.origin, r.voxel_size,
+                                                        verts, tris, slot), repeat)
+    colours = np.zeros(grid.shape + (3,), np.float32)
+    t_fill, _ = best(lambda: colour.fill_interior(grid, surface, colours), repeat)
+    return {"surface": 1000 * t_surface, "nearest": 1000 * t_near, "fill": 1000 * t_fill}
 
 
 def main(argv=None):
@@ -185,13 +215,17 @@ def main(argv=None):
     print("\nspeed at 64 (warm, best of %d; targets: capture <= 25 %% of make, palette k=8 < 50 ms)"
           % args.repeat)
     print(f"{'model':<10} {'grid':>10} {'filled':>8} {'make ms':>8} {'capture ms':>11} "
-          f"{'share %':>8} {'palette ms':>11} {'median make/capture':>20}")
+          f"{'share %':>8} {'palette ms':>11} {'median make/capture':>20} {'plain voxelize ms (share)':>26}")
     for name in ("duck.glb", "trex.glb"):
         s = speed(name, 64, args.repeat)
         result["speed"].append(s)
         print(f"{s['model']:<10} {s['shape']:>10} {s['filled']:>8} {s['make_ms']:>8.1f} "
               f"{s['capture_ms']:>11.1f} {s['share']:>8.0f} {s['palette_ms']:>11.1f} "
-              f"{s['make_median_ms']:>10.1f}/{s['capture_median_ms']:<9.1f}")
+              f"{s['make_median_ms']:>10.1f}/{s['capture_median_ms']:<9.1f} "
+              f"{s['plain_ms']:>14.1f} ({s['plain_share']:.0f} %)")
+        st = s["stages_ms"]
+        print(f"{'':<10} capture's kernels (ms, each alone, best): surface {st['surface']:.2f}, "
+              f"nearest triangles {st['nearest']:.2f}, interior fill {st['fill']:.2f}")
     result["load_average_end"] = list(os.getloadavg())
     out = os.path.join(ROOT, "benchmarks", "results", "colour_capture.json")
     with open(out, "w", encoding="utf-8") as fh:

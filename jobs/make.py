@@ -34,6 +34,7 @@ class Made:
     options: dict
     times: dict
     colour_notes: list = field(default_factory=list)  # where a colour source fell back
+    colour_info: list = field(default_factory=list)  # documented sources worth a mention
     # what ``scene.build_made`` stored as the object's ``make_info`` (its JSON), for the report
     info: dict = field(default_factory=dict)
 
@@ -81,9 +82,10 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
                "colours": int(colours)}
     times = dict(src.times, voxelize=t2 - t1, puzzle=t3 - t2)
     notes: list = []
+    info: list = []
     if int(colours) > 1 and src.colour is not None:
         col = engine_access.colour
-        arrays = {k: v for k, v in src.colour.items() if k != "notes"}
+        arrays = {k: v for k, v in src.colour.items() if k not in ("notes", "info")}
         try:
             cap = col.capture_colours(result.grid, result.origin, result.voxel_size, src.verts,
                                       src.tris, **arrays)
@@ -93,5 +95,6 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
         except (col.ColourError, ValueError) as e:
             raise NonogramError(f"Colours: {e}") from None
         notes = list(src.colour["notes"]) + list(cap.fallbacks)
+        info = list(src.colour.get("info", []))
         times.update(colour_capture=t4 - t3, palette=time.perf_counter() - t4)
-    return Made(src.name, result, puzzle, options, times, notes)
+    return Made(src.name, result, puzzle, options, times, notes, colour_info=info)

@@ -64,6 +64,8 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
             text += f"; {info['diagnostics']['size_note']}"
         if info.get("palette"):
             text += f"; {len(info['palette'])} colours"
+            if info.get("colour_info"):
+                text += " (" + "; ".join(info["colour_info"]) + ")"
             for note in info.get("colour_notes", []):
                 self.report({'WARNING'}, f"Colours: {note}")
         if len(sources) > 1:

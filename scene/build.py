@@ -202,6 +202,7 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
     if made.puzzle.palette is not None:
         made.options["palette"] = engine_access.colourspace.to_hex(made.puzzle.palette)
         made.options["colour_notes"] = list(made.colour_notes)
+        made.options["colour_info"] = list(made.colour_info)
     info = dict(made.options, shape=[int(s) for s in result.grid.shape],
                 filled=int(result.grid.sum()), warnings=list(result.warnings),
                 changes=engine_access.pieces.describe_repair(result.diagnostics.get("repair")),

@@ -68,7 +68,8 @@ class _Gather:
         self.sources: list = []
         self.images: list = []
         self.image_ids: dict = {}
-        self.notes: list = []
+        self.notes: list = []  # real fallbacks: Make reports them as warnings
+        self.info: list = []  # documented behaviour worth a mention, not a warning
 
     def image(self, image, label):
         key = image.name
@@ -141,7 +142,9 @@ def _corner_colours(mesh, loops, verts_of_loop, name):
 
 def gather(context, objs) -> dict:
     """The capture's arrays for the union of ``objs`` (their triangles in the same order as
-    ``source.sources_triangles``): tri_material, sources, uvs, corner_colours, images, notes."""
+    ``source.sources_triangles``): tri_material, sources, uvs, corner_colours, images, notes
+    (fallbacks, warned about) and info (documented sources worth a mention, e.g. the object
+    colour of a mesh without material)."""
     g = _Gather()
     tri_mat, uv_parts, col_parts = [], [], []
     any_uv = any_col = False
@@ -170,8 +173,8 @@ def gather(context, objs) -> dict:
                     wants_col = True
                 else:
                     g.sources.append(Source(tuple(obj.color[:3]), name=obj.name))
-                    g.notes.append(f"'{obj.name}': no material and no colour attribute; the "
-                                   f"object colour used")
+                    # the documented last source, not a fallback: said in Make's report only
+                    g.info.append(f"'{obj.name}' has no material: its object colour")
                 mat_idx[:] = 0
             else:
                 for i, mat in enumerate(slots):
@@ -226,7 +229,7 @@ def gather(context, objs) -> dict:
     return dict(tri_material=np.concatenate(tri_mat) if tri_mat else np.zeros(0, np.int64),
                 sources=g.sources, uvs=np.concatenate(uv_parts) if any_uv else None,
                 corner_colours=np.concatenate(col_parts) if any_col else None, images=g.images,
-                notes=g.notes)
+                notes=g.notes, info=g.info)
 
 
 # ---------------------------------------------------------------------------------------------

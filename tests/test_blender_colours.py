@@ -5,7 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from blender_support import addon, addon_module, bpy, engine, instances_of, point_attribute  # noqa: F401
+from blender_support import (Event, Recorder, add_primitive, addon, addon_module, bpy, drive_modal, engine,  # noqa: F401
+                             instances_of, operator_stand_in, point_attribute)
 
 import bmesh  # noqa: E402  (importable once bpy is)
 
@@ -216,7 +217,10 @@ def test_bad_colour_sources_fall_back_with_a_note(tmp_path):
     obj = make(cube, 4, 4)
     rgb, _ = cell_srgb(obj)
     assert {tuple(c) for c in rgb.reshape(-1, 3)} == {to_bytes((0.2, 0.4, 0.6))}
-    assert any("object colour" in n for n in json.loads(obj.nonogram.make_info)["colour_notes"])
+    # the documented last source, not a fallback: mentioned, never warned about
+    info = json.loads(obj.nonogram.make_info)
+    assert info["colour_notes"] == []
+    assert any("object colour" in n for n in info["colour_info"])
     # an image that failed to load (pink in Blender): the viewport display colour
     missing = bpy.data.images.new("missing", 4, 4)
     missing.filepath_raw = str(tmp_path / "missing.png")
@@ -299,3 +303,38 @@ def test_hidden_clues_keep_the_colours_through_export_and_import(tmp_path):
     assert sc.hidden_mask(new).sum() == hidden.sum()
     np.testing.assert_array_equal(point_attribute(new, "colour_index"),
                                   point_attribute(obj, "colour_index"))
+
+
+def _make_reports(src, colours):
+    """The reports of the Make operator (the modal path the UI takes) on ``src``."""
+    bpy.context.view_layer.objects.active = src
+    bpy.context.scene.nonogram_settings.resolution = 6
+    bpy.context.scene.nonogram_settings.colours = colours
+    ctx = Recorder()
+    op = operator_stand_in(bpy.types.NONOGRAM_OT_make)
+    assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}
+    assert drive_modal(op, ctx, []) == {'FINISHED'}
+    return op.reports
+
+
+def test_object_colour_of_a_mesh_without_material_is_no_warning():
+    # Suzanne without material: the object colour is the documented source, not a fallback
+    monkey = add_primitive("monkey")
+    reports = _make_reports(monkey, 4)
+    # (Suzanne is open: the voxelizer's warning about that stays; none about colours)
+    assert not [m for kind, m in reports if 'WARNING' in kind and "olour" in m], reports
+    text = [m for kind, m in reports if 'INFO' in kind and "filled cells" in m]
+    assert len(text) == 1 and "object colour" in text[0], reports
+    # a real fallback (a shader the add-on cannot follow) still warns
+    cube = add_primitive("cube")
+    mat = bpy.data.materials.new("mix")
+    if mat.node_tree is None:
+        mat.use_nodes = True
+    out = next(n for n in mat.node_tree.nodes if n.bl_idname == "ShaderNodeOutputMaterial")
+    mix = mat.node_tree.nodes.new("ShaderNodeMixShader")
+    mat.node_tree.links.new(mix.outputs[0], out.inputs["Surface"])
+    cube.data.materials.append(mat)
+    reports = _make_reports(cube, 4)
+    assert any('WARNING' in kind and m.startswith("Colours:") and "Mix Shader" in m
+               for kind, m in reports), reports
+

@@ -133,7 +133,8 @@ def test_nearest_feature_is_exact(seed):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_fill_interior_takes_a_nearest_surface_voxel(seed):
+@pytest.mark.parametrize("window", [0, 12])  # runs: all by the envelope / all searched outwards
+def test_fill_interior_takes_a_nearest_surface_voxel(seed, window):
     # every surface voxel gets its own colour (its flat index): each interior voxel must end up
     # with the colour of a surface voxel at the exact minimum distance; the rest stay untouched
     rng = np.random.default_rng(seed)
@@ -147,7 +148,7 @@ def test_fill_interior_takes_a_nearest_surface_voxel(seed):
     before = colours.copy()
     inner = grid & ~surface
     assert inner.any()
-    assert colour.fill_interior(grid, surface, colours) == inner.sum()
+    assert colour.fill_interior(grid, surface, colours, window) == inner.sum()
     want = ref_nearest_feature_dist2(surface)
     coords = np.argwhere(np.ones(grid.shape, bool)).reshape(grid.shape + (3,))
     for idx in np.argwhere(inner):
@@ -156,6 +157,89 @@ def test_fill_interior_takes_a_nearest_surface_voxel(seed):
         got = ((coords.reshape(-1, 3)[src] - idx) ** 2).sum()
         assert got == want[tuple(idx)]
     np.testing.assert_array_equal(colours[~inner], before[~inner])
+
+
+@pytest.mark.parametrize("window", [0, 2, 1000])  # envelope / both by depth / searched outwards
+def test_fill_interior_is_exact_on_long_runs(window):
+    # a solid ball with a few holes punched in: long runs of interior voxels, the runs split by
+    # holes (a hole's rim is surface too); exact distances against the brute-force reference
+    idx = np.indices((15, 13, 14)).transpose(1, 2, 3, 0)
+    grid = (((idx - (7, 6, 6.5)) / (7.2, 6.3, 6.8)) ** 2).sum(axis=3) <= 1.0
+    grid[7, 2:9, 6] = False
+    grid[3:6, 6, 4:7] = False
+    surface = np.empty(grid.shape, bool)
+    colour.surface_mask(grid, surface)
+    colours = np.zeros(grid.shape + (3,), np.float32)
+    colours[surface, 0] = np.flatnonzero(surface.ravel()) + 1
+    inner = grid & ~surface
+    assert colour.fill_interior(grid, surface, colours, window) == inner.sum() > 300
+    want = ref_nearest_feature_dist2(surface)
+    src = colours[inner, 0].astype(np.int64) - 1
+    assert surface.ravel()[src].all()
+    site = np.stack(np.unravel_index(src, grid.shape), axis=1)
+    np.testing.assert_array_equal(((site - np.argwhere(inner)) ** 2).sum(axis=1), want[inner])
+
+
+def test_non_finite_pixels_sample_as_black():
+    # a broken float image: NaN and inf channels read as 0, in the bilinear and the closest sample
+    img = np.array([[[1, np.nan, 0.5], [0.2, 0.4, np.inf]], [[0, 1, 0], [-np.inf, 0.3, 0.9]]])
+    clean = np.where(np.isfinite(img), img, 0.0)
+    pixels, offs, ws, hs = colour._pack_images([img])
+    out = np.empty(3)
+    for u, v in [(0.3, 0.2), (0.75, 0.6), (0.1, 0.9), (0.5, 0.5)]:
+        colour.sample_image(pixels, offs[0], ws[0], hs[0], u, v, out)
+        np.testing.assert_allclose(out, ref_bilinear(clean, u, v), atol=1e-6)
+        colour.sample_closest(pixels, offs[0], ws[0], hs[0], u, v, out)
+        np.testing.assert_allclose(out, clean[int(v * 2), int(u * 2)], atol=1e-6)
+
+
+def test_nearest_for_voxels_of_a_voxelized_mesh_is_the_bucket_answer():
+    # small triangles on a real surface: the triangle-by-triangle pass (with its box and plane
+    # pruning) answers almost every voxel and must agree with the bucket search exactly
+    rng = np.random.default_rng(4)
+    u, w = np.meshgrid(np.linspace(0, np.pi, 9), np.linspace(0, 2 * np.pi, 13), indexing="ij")
+    pts = np.stack([np.sin(u) * np.cos(w), np.sin(u) * np.sin(w) * 0.7, np.cos(u) * 1.2], axis=-1)
+    pts = pts + rng.normal(scale=0.01, size=pts.shape)
+    verts = pts.reshape(-1, 3)
+    tris = []
+    for i in range(8):
+        for j in range(12):
+            a, b, c, d = i * 13 + j, i * 13 + j + 1, (i + 1) * 13 + j, (i + 1) * 13 + j + 1
+            tris += [(a, b, d), (a, d, c)]
+    tris = np.array(tris)
+    r = voxelize(verts, tris, resolution=14)
+    surface = np.empty(r.grid.shape, bool)
+    colour.surface_mask(r.grid, surface)
+    idx = np.argwhere(surface)
+    tri, bary = colour._nearest_for_voxels(surface, idx, r.origin, r.voxel_size, verts, tris)
+    want, wbary, _ = nearest_surface(r.origin + (idx + 0.5) * r.voxel_size, verts, tris)
+    np.testing.assert_array_equal(tri, want)
+    np.testing.assert_allclose(bary, wbary, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_run_kernels_match_the_1d_reference(seed):
+    # one run of heights (every voxel has a site) inside a strided flat array: both the
+    # envelope and the outward search give min over p of (q - p)² + f[p], with a site at it
+    rng = np.random.default_rng(seed)
+    for n in (1, 2, 5, 17, 40):
+        f = (rng.integers(0, 6, n) ** 2).astype(np.int32)
+        want = [min((q - p) ** 2 + int(f[p]) for p in range(n)) for q in range(n)]
+        for kernel in ("envelope", "window"):
+            stride, base = 3, 2
+            d = np.full(base + n * stride, -7, np.int32)
+            arg = np.full_like(d, -7)
+            d[base::stride] = f
+            arg[base::stride] = np.arange(n) + 100  # the site of each voxel
+            buf = [np.empty(n + 1, np.int64) for _ in range(5)]
+            if kernel == "envelope":
+                colour._run_envelope(d, arg, base, stride, n, *buf)
+            else:
+                colour._run_window(d, arg, base, stride, n, buf[0], buf[1])
+            got, site = d[base::stride], arg[base::stride] - 100
+            np.testing.assert_array_equal(got, want, err_msg=kernel)
+            np.testing.assert_array_equal((np.arange(n) - site) ** 2 + f[site], want)
+            assert (np.delete(d, np.s_[base::stride]) == -7).all()  # nothing else touched
 
 
 def test_surface_slots_match_argwhere():
@@ -297,6 +381,15 @@ def test_bad_inputs_fall_back_or_raise():
         capture_colours(g, o, s, v, t, images=[np.zeros((2, 2))])
     with pytest.raises(ColourError, match="no triangles"):
         capture_colours(g, o, s, v, t[:0])
+
+
+def test_grid_beyond_int32_indices_is_refused(monkeypatch):
+    # the fill and the slots index voxels in int32: a larger grid gets a clear message
+    v, t = box_mesh((0, 0, 0), (1, 1, 1))
+    r = voxelize(v, t, resolution=4)
+    monkeypatch.setattr(colour, "MAX_GRID_CELLS", r.grid.size - 1)
+    with pytest.raises(ColourError, match="at most"):
+        capture_colours(r.grid, r.origin, r.voxel_size, v, t)
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -13,8 +13,11 @@ Public API: ``capture_colours(grid, origin, voxel_size, vertices, triangles, ...
   constant (glTF's baseColorFactor; Blender passes 1).  A triangle whose UVs are NaN falls
   back to the constant colour (counted in ``Capture.fallbacks``).
 * Interior voxels take the colour of the nearest surface voxel (exact Euclidean feature
-  transform, separable by axis: Felzenszwalb and Huttenlocher 2012, in integer arithmetic;
-  where several surface voxels are equally near, which one is not promised).
+  transform, separable by axis: Felzenszwalb and Huttenlocher 2012, in integer arithmetic,
+  each pass only over the runs of filled voxels holding interior voxels; where several surface
+  voxels are equally near, which one is not promised).  Exact rather than a cheaper chamfer or
+  breadth-first fill: the tests promise the exact distance, and the capture's speed is as much
+  the nearest-triangle search's (see docs/BENCHMARKS.md, "Colour capture").
 
 Colours are linear RGB.  Images are float arrays (h, w, 3 or 4), row 0 at v = 0 (the bottom row,
 Blender's ``Image.pixels`` order), pixel centres at ((i + 0.5) / w, (j + 0.5) / h).
@@ -28,6 +31,8 @@ from ..jit import njit
 KIND_CONSTANT, KIND_IMAGE, KIND_CORNERS = 0, 1, 2
 DEFAULT_COLOUR = (0.8, 0.8, 0.8)  # Blender's default material grey
 MAX_SOURCES = 1 << 20
+# The interior fill and the surface slots index voxels in int32 (the voxelizer's MAX_VOXELS is 2**31).
+MAX_GRID_CELLS = 2**31
 # Buckets per triangle (the grid has about this many cells per triangle, at most 256 per axis).
 CELLS_PER_TRIANGLE = 2.0
 # Surface voxels are measured triangle by triangle against the triangles within this many voxels
@@ -234,23 +239,40 @@ def nearest_near_triangles(slot, origin, vs, margin, verts, tris, out_tri, out_b
         use_plane = nn > 0.0 and np.isfinite(nn)
         if use_plane:
             nx, ny, nz = nx / nn, ny / nn, nz / nn
+        ax, ay, az = verts[a, 0], verts[a, 1], verts[a, 2]
+        bx, by, bz = verts[b, 0], verts[b, 1], verts[b, 2]
+        cx, cy, cz = verts[c, 0], verts[c, 1], verts[c, 2]
+        # the triangle's box bounds its distance from below too: rows and voxels in the corners
+        # of the box grown by the margin are skipped the same way (same slack)
+        mnx, mxx = min(ax, min(bx, cx)), max(ax, max(bx, cx))
+        mny, mxy = min(ay, min(by, cy)), max(ay, max(by, cy))
+        mnz, mxz = min(az, min(bz, cz)), max(az, max(bz, cz))
+        lim = 1.000001 * m2 + 1e-300
         for i in range(lo[0], hi[0] + 1):
             px = origin[0] + (i + 0.5) * vs
+            gx = max(mnx - px, max(px - mxx, 0.0))
             for j in range(lo[1], hi[1] + 1):
                 py = origin[1] + (j + 0.5) * vs
+                gy = max(mny - py, max(py - mxy, 0.0))
+                gxy = gx * gx + gy * gy
+                if gxy > lim:
+                    continue
+                hxy = (px - ax) * nx + (py - ay) * ny
                 for k in range(lo[2], hi[2] + 1):
                     q = slot[i, j, k]
                     if q < 0:
                         continue
                     pz = origin[2] + (k + 0.5) * vs
+                    bound = 1.000001 * min(out_d2[q], m2) + 1e-300
+                    gz = max(mnz - pz, max(pz - mxz, 0.0))
+                    if gxy + gz * gz > bound:
+                        continue
                     if use_plane:
-                        h = ((px - verts[a, 0]) * nx + (py - verts[a, 1]) * ny
-                             + (pz - verts[a, 2]) * nz)
-                        if h * h > 1.000001 * min(out_d2[q], m2) + 1e-300:
+                        h = hxy + (pz - az) * nz
+                        if h * h > bound:
                             continue
-                    d2, u, v, w = closest_point_triangle(
-                        px, py, pz, verts[a, 0], verts[a, 1], verts[a, 2],
-                        verts[b, 0], verts[b, 1], verts[b, 2], verts[c, 0], verts[c, 1], verts[c, 2])
+                    d2, u, v, w = closest_point_triangle(px, py, pz, ax, ay, az, bx, by, bz,
+                                                         cx, cy, cz)
                     if d2 < out_d2[q] or (d2 == out_d2[q] and t < out_tri[q]):
                         out_d2[q] = d2
                         out_tri[q] = t
@@ -260,12 +282,20 @@ def nearest_near_triangles(slot, origin, vs, margin, verts, tris, out_tri, out_b
 
 
 @njit
+def _pixel(pixels, i):
+    """A pixel channel; NaN or infinite (a broken float image) reads as 0.  Checked here, at the
+    few pixels sampled, rather than over the whole image on every capture."""
+    p = pixels[i]
+    return p if np.isfinite(p) else 0.0
+
+
+@njit
 def sample_closest(pixels, offset, w, h, u, v, out):
     """The pixel holding (u, v), with repeat wrap."""
     x = int(np.floor(u * w)) % w
     y = int(np.floor(v * h)) % h
     for c in range(3):
-        out[c] = pixels[offset + (y * w + x) * 3 + c]
+        out[c] = _pixel(pixels, offset + (y * w + x) * 3 + c)
 
 
 @njit
@@ -282,10 +312,10 @@ def sample_image(pixels, offset, w, h, u, v, out):
     x1 = (x0 + 1) % w
     y1 = (y0 + 1) % h
     for c in range(3):
-        p00 = pixels[offset + (y0 * w + x0) * 3 + c]
-        p10 = pixels[offset + (y0 * w + x1) * 3 + c]
-        p01 = pixels[offset + (y1 * w + x0) * 3 + c]
-        p11 = pixels[offset + (y1 * w + x1) * 3 + c]
+        p00 = _pixel(pixels, offset + (y0 * w + x0) * 3 + c)
+        p10 = _pixel(pixels, offset + (y0 * w + x1) * 3 + c)
+        p01 = _pixel(pixels, offset + (y1 * w + x0) * 3 + c)
+        p11 = _pixel(pixels, offset + (y1 * w + x1) * 3 + c)
         out[c] = ((1.0 - tx) * (1.0 - ty) * p00 + tx * (1.0 - ty) * p10
                   + (1.0 - tx) * ty * p01 + tx * ty * p11)
 
@@ -436,120 +466,207 @@ def nearest_feature(feature):
     return arg
 
 
-NO_SITE = 1 << 62  # squared distance of a voxel no site reaches (yet)
+@njit
+def scatter_surface(idx, col, tri, colours, triangle):
+    """Each surface voxel's colour and nearest triangle into the grids (one pass, no index
+    temporaries)."""
+    for p in range(idx.shape[0]):
+        x, y, z = idx[p, 0], idx[p, 1], idx[p, 2]
+        for c in range(3):
+            colours[x, y, z, c] = col[p, c]
+        triangle[x, y, z] = tri[p]
 
 
 @njit
-def _envelope_int(f, n, arg_in, d_out, arg_out, v, num, den):
-    """``_envelope`` on integer squared distances (``NO_SITE``: none), in exact integer
-    arithmetic: the parabolas' crossings are kept as fractions num/den and compared by cross
-    multiplication, so no division (and no rounding) is needed."""
+def _run_envelope(d, arg, base, stride, n, v, fv, av, num, den):
+    """``_envelope`` in place on the n voxels ``base + i * stride`` of the flat ``d``/``arg`` (a
+    run: every voxel has a site), in exact integer arithmetic: the parabolas' crossings are kept
+    as fractions num/den and compared by cross multiplication, so no division and no rounding.
+    The stack keeps its parabolas' heights and sites, so the run is read once and written only
+    where the distance shrinks."""
     k = -1
     for q in range(n):
-        fq = f[q]
-        if fq >= NO_SITE:
-            continue
+        i = base + q * stride
+        fq = np.int64(d[i])
         sn = 0
         sd = 1
-        while k >= 0:
+        while k > 0:
             p = v[k]
-            sn = (fq + q * q) - (f[p] + p * p)
+            sn = (fq + q * q) - (fv[k] + p * p)
             sd = 2 * (q - p)
-            # pop p when the new crossing is at or before p's own (k = 0: -inf, never)
-            if k > 0 and sn * den[k] <= num[k] * sd:
+            if sn * den[k] <= num[k] * sd:
                 k -= 1
             else:
                 break
+        if k == 0:
+            p = v[0]
+            sn = (fq + q * q) - (fv[0] + p * p)
+            sd = 2 * (q - p)
         k += 1
         v[k] = q
+        fv[k] = fq
+        av[k] = arg[i]
         num[k] = sn
         den[k] = sd
-    if k < 0:
-        for q in range(n):
-            d_out[q] = NO_SITE
-            arg_out[q] = -1
-        return
     j = 0
     for q in range(n):
-        # advance while the next crossing lies before q
         while j < k and num[j + 1] < q * den[j + 1]:
             j += 1
         p = v[j]
-        d_out[q] = (q - p) * (q - p) + f[p]
-        arg_out[q] = arg_in[p]
+        dd = (q - p) * (q - p) + fv[j]
+        i = base + q * stride
+        if dd < d[i]:
+            d[i] = dd
+            arg[i] = av[j]
 
 
 @njit
-def fill_interior(grid, surface, colours):
-    """Give every filled voxel that is not on the surface the colour of a nearest surface voxel
-    (Euclidean, exact; on ties any of the nearest, not necessarily ``nearest_feature``'s).
-    ``nearest_feature``'s three passes in the order x, y, z so that memory is walked in order:
-    the first (sites only) as two sweeps over whole yz planes without divisions, the last along
-    the contiguous z lines and only on lines holding such voxels, copying the colour there
-    instead of storing the site.  Returns how many voxels were filled."""
+def _run_window(d, arg, base, stride, n, fv, av):
+    """The same as ``_run_envelope`` by searching outwards from each voxel while a nearer site
+    is still possible (radius² < its best): cheaper when the heights are small, as near the
+    surface; O(n * sqrt(largest height)), so only used on runs whose heights are bounded."""
+    for q in range(n):
+        fv[q] = d[base + q * stride]
+        av[q] = arg[base + q * stride]
+    for q in range(n):
+        best = fv[q]
+        bp = q
+        r = 1
+        while r * r < best:
+            if q - r >= 0 and fv[q - r] + r * r < best:
+                best = fv[q - r] + r * r
+                bp = q - r
+            if q + r < n and fv[q + r] + r * r < best:
+                best = fv[q + r] + r * r
+                bp = q + r
+            r += 1
+        if bp != q:
+            d[base + q * stride] = best
+            arg[base + q * stride] = av[bp]
+
+
+@njit
+def fill_interior(grid, surface, colours, window=12):
+    """Give every filled voxel that is not on the surface (an interior voxel) the colour of a
+    nearest surface voxel (Euclidean, exact; on ties any of the nearest, not necessarily
+    ``nearest_feature``'s).  ``surface`` is ``surface_mask``'s of ``grid``.  Returns how many
+    voxels were filled.
+
+    ``nearest_feature``'s separable passes (x, y, z), each restricted to runs of filled voxels:
+    a run along an axis ends at surface voxels on both sides (a filled voxel beside an empty one
+    or the border is on the surface), and the site nearest an interior voxel along that axis
+    lies inside the run holding it, since the run's end is a site and anything beyond the end is
+    farther.  So the passes touch only filled voxels, each line's envelope only its runs holding
+    interior voxels, in int32 (half the memory of the grid-wide int64 transform, which took most
+    of the capture's time).  A run whose squared distances so far are all at most ``window``²
+    is searched outwards voxel by voxel (``_run_window``, faster there); deeper runs take the
+    envelope, linear in the run's length whatever the depth."""
     X, Y, Z = grid.shape
     n = max(X, max(Y, Z))
-    d = np.empty((X, Y, Z), np.int64)
-    arg = np.empty((X, Y, Z), np.int64)
-    last = np.full((Y, Z), -1, np.int64)
+    d = np.empty(X * Y * Z, np.int32)
+    arg = np.empty(X * Y * Z, np.int32)
+    # pass 1 (x), as two sweeps over whole yz planes (memory in order): the nearest site of the
+    # run along x; every filled voxel gets one, as its run starts with a site
+    last = np.full(Y * Z, -1, np.int64)
+    inner = 0
     for x in range(X):
         for y in range(Y):
             for z in range(Z):
-                if surface[x, y, z]:
-                    last[y, z] = x
-                p = last[y, z]
-                if p >= 0:
-                    d[x, y, z] = (x - p) * (x - p)
-                    arg[x, y, z] = (p * Y + y) * Z + z
+                c = (x * Y + y) * Z + z
+                yz = y * Z + z
+                if not grid[x, y, z]:
+                    last[yz] = -1
+                elif surface[x, y, z]:
+                    last[yz] = x
+                    d[c] = 0
+                    arg[c] = c
                 else:
-                    d[x, y, z] = NO_SITE
-                    arg[x, y, z] = -1
-    last[:, :] = -1
+                    inner += 1
+                    p = last[yz]
+                    d[c] = (x - p) * (x - p)
+                    arg[c] = (p * Y + y) * Z + z
+    if inner == 0:
+        return 0
+    last[:] = -1
     for x in range(X - 1, -1, -1):
         for y in range(Y):
             for z in range(Z):
-                if surface[x, y, z]:
-                    last[y, z] = x
-                p = last[y, z]
-                if p >= 0:
+                yz = y * Z + z
+                if not grid[x, y, z]:
+                    last[yz] = -1
+                elif surface[x, y, z]:
+                    last[yz] = x
+                else:
+                    p = last[yz]
                     dd = (p - x) * (p - x)
-                    if dd < d[x, y, z]:  # ties keep the lower site, as the envelope does
-                        d[x, y, z] = dd
-                        arg[x, y, z] = (p * Y + y) * Z + z
-    f = np.empty(n, np.int64)
-    a_in = np.empty(n, np.int64)
-    d_o = np.empty(n, np.int64)
-    a_o = np.empty(n, np.int64)
+                    c = (x * Y + y) * Z + z
+                    if dd < d[c]:
+                        d[c] = dd
+                        arg[c] = (p * Y + y) * Z + z
     v = np.empty(n, np.int64)
+    fv = np.empty(n, np.int64)
+    av = np.empty(n, np.int64)
     num = np.empty(n + 1, np.int64)
     den = np.empty(n + 1, np.int64)
+    w2 = window * window
+    # pass 2 (y): per line along y, each run of filled voxels holding interior voxels; an interior
+    # voxel at squared distance 1 cannot get nearer, so runs holding only those are left alone
     for x in range(X):
         for z in range(Z):
-            for y in range(Y):
-                f[y] = d[x, y, z]
-                a_in[y] = arg[x, y, z]
-            _envelope_int(f, Y, a_in, d_o, a_o, v, num, den)
-            for y in range(Y):
-                d[x, y, z] = d_o[y]
-                arg[x, y, z] = a_o[y]
+            y = 0
+            while y < Y:
+                if not grid[x, y, z]:
+                    y += 1
+                    continue
+                y0 = y
+                has_inner = False
+                deepest = 0
+                while y < Y and grid[x, y, z]:
+                    dd = d[(x * Y + y) * Z + z]
+                    if not surface[x, y, z] and dd > 1:
+                        has_inner = True
+                        deepest = max(deepest, dd)
+                    y += 1
+                if not has_inner:
+                    continue
+                base = (x * Y + y0) * Z + z
+                if deepest <= w2:
+                    _run_window(d, arg, base, Z, y - y0, fv, av)
+                else:
+                    _run_envelope(d, arg, base, Z, y - y0, v, fv, av, num, den)
+    # pass 3 (z, contiguous): the same, then the colour copied from the site
     flat = colours.reshape(-1, 3)
     filled = 0
     for x in range(X):
         for y in range(Y):
-            need = False
-            for z in range(Z):
-                if grid[x, y, z] and not surface[x, y, z]:
-                    need = True
-                    break
-            if not need:
-                continue
-            _envelope_int(d[x, y], Z, arg[x, y], d_o, a_o, v, num, den)
-            for z in range(Z):
-                if grid[x, y, z] and not surface[x, y, z] and a_o[z] >= 0:
-                    src = a_o[z]
-                    for c in range(3):
-                        colours[x, y, z, c] = flat[src, c]
-                    filled += 1
+            z = 0
+            while z < Z:
+                if not grid[x, y, z]:
+                    z += 1
+                    continue
+                z0 = z
+                has_inner = False
+                deepest = 0
+                base = (x * Y + y) * Z + z0
+                while z < Z and grid[x, y, z]:
+                    if not surface[x, y, z]:
+                        has_inner = True
+                        deepest = max(deepest, d[base + z - z0])
+                    z += 1
+                if not has_inner:
+                    continue
+                if deepest <= 1:
+                    pass  # nothing to improve
+                elif deepest <= w2:
+                    _run_window(d, arg, base, 1, z - z0, fv, av)
+                else:
+                    _run_envelope(d, arg, base, 1, z - z0, v, fv, av, num, den)
+                for k in range(z0, z):
+                    if not surface[x, y, k]:
+                        src = arg[base + k - z0]
+                        for c in range(3):
+                            colours[x, y, k, c] = flat[src, c]
+                        filled += 1
     return filled
 
 
@@ -597,9 +714,7 @@ def _pack_images(images):
         a = np.asarray(img, np.float32)
         if a.ndim != 3 or a.shape[2] not in (3, 4) or a.shape[0] < 1 or a.shape[1] < 1:
             raise ColourError(f"image {i} has shape {a.shape}; expected (height, width, 3 or 4)")
-        a = np.ascontiguousarray(a[:, :, :3])
-        if not np.isfinite(a).all():
-            a = np.where(np.isfinite(a), a, 0.0).astype(np.float32)
+        a = np.ascontiguousarray(a[:, :, :3])  # non-finite pixels: see _pixel
         offs.append(off)
         hs.append(a.shape[0])
         ws.append(a.shape[1])
@@ -650,7 +765,7 @@ def _nearest_for_voxels(surface, idx, origin, vs, verts, tris, slot=None):
     the one the bucket search alone would give."""
     n = len(idx)
     if slot is None:
-        slot = np.full(surface.shape, -1, np.int64)
+        slot = np.full(surface.shape, -1, np.int32)
         slot[tuple(idx.T)] = np.arange(n)
     tri = np.full(n, -1, np.int64)
     bary = np.zeros((n, 3))
@@ -679,6 +794,9 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
     grid = np.ascontiguousarray(grid, np.bool_)
     if grid.ndim != 3:
         raise ColourError(f"the voxel grid must be 3D, got shape {grid.shape}")
+    if grid.size > MAX_GRID_CELLS:
+        raise ColourError(f"the voxel grid has {grid.size:,} cells; colours are captured for at most "
+                          f"{MAX_GRID_CELLS:,}")
     verts = np.ascontiguousarray(vertices, np.float64).reshape(-1, 3)
     tris = np.ascontiguousarray(triangles, np.int64).reshape(-1, 3)
     m = len(tris)
@@ -717,11 +835,12 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
     n_surface = surface_mask(grid, surface)
     colours = np.zeros(grid.shape + (3,), np.float32)
     triangle = np.full(grid.shape, -1, np.int64)
-    if not grid.any():
+    if n_surface == 0:  # every filled voxel has a filled neighbour: none is filled
         return Capture(colours, surface, triangle, notes, time.perf_counter() - t0)
     if m == 0:
         raise ColourError("the mesh has no triangles to take colours from")
-    slot = np.empty(grid.shape, np.int64)
+    # int32 slots: half the memory the triangle-by-triangle search walks (< MAX_VOXELS rows)
+    slot = np.empty(grid.shape, np.int32)
     idx = np.empty((n_surface, 3), np.int64)
     surface_slots(surface, slot, idx)
     tri, bary = _nearest_for_voxels(surface, idx, np.asarray(origin, np.float64),
@@ -736,8 +855,6 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
     if fell.any():
         notes.append(f"{int(fell.sum()):,} surface voxels lie nearest to triangles with missing "
                      f"(NaN) UVs; their material colour used")
-    sx, sy, sz = idx.T
-    colours[sx, sy, sz] = col
-    triangle[sx, sy, sz] = tri
+    scatter_surface(idx, col, tri, colours, triangle)
     fill_interior(grid, surface, colours)
     return Capture(colours, surface, triangle, notes, time.perf_counter() - t0)
