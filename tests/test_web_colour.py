@@ -187,20 +187,39 @@ def test_a_mouse_plays_a_designed_colour_puzzle_to_the_reveal(page, page_file, d
     assert not page.problems
 
 
-def test_redrawing_a_cubes_rectangle_leaves_the_same_frame_as_a_full_redraw(page, page_file, designed):
+def face_count(present: np.ndarray) -> int:
+    p = np.pad(present, 1)
+    inner = p[1:-1, 1:-1, 1:-1]
+    return int(sum((inner & ~q).sum() for q in (p[2:, 1:-1, 1:-1], p[:-2, 1:-1, 1:-1], p[1:-1, 2:, 1:-1],
+                                                 p[1:-1, :-2, 1:-1], p[1:-1, 1:-1, 2:], p[1:-1, 1:-1, :-2])))
+
+
+def test_per_cube_updates_and_redraws_leave_what_a_full_redraw_draws(page, page_file, designed):
+    # a break (or undo, mark, paint) rewrites only its cube's faces and its neighbours' and
+    # redraws only its screen rectangle: the faces and the frame must be a full rebuild's
     s = open_page(page, page_file)
     paint = designed.colour_solution.astype(int)
-    empty = aimable(page, [i for i in s["drawn"] if paint[i] == 0])
     partial = s["partialFrames"]
-    for i in empty[:4]:
+    present = np.ones(designed.shape, bool)
+    for step in range(6):
+        s = state(page)
+        empty = aimable(page, [i for i in s["drawn"] if paint[i] == 0 and s["cells"][i] == INTACT])
+        i = empty[(7 * step) % len(empty)]
         at = page.evaluate("i => window.nonogram.aim(i)", i)
         page.mouse.move(at["x"], at["y"])          # the hover highlight: a partial redraw
         page.mouse.click(at["x"], at["y"])         # the break: another
-        rect = state(page)["lastRect"]
+        present.ravel()[i] = False
+        if step == 3:                              # an undo mends a cube
+            page.keyboard.press("u")
+            present.ravel()[i] = True
+        s = state(page)
+        rect = s["lastRect"]
         assert rect is not None and rect["w"] * rect["h"] < 0.05 * 900 * 600
+        assert set(s["drawn"]) == webplayer.drawn_reference(present) and s["faces"] == face_count(present)
         page.mouse.move(5, 5)
         page.wait_for_timeout(50)
         kept = page.evaluate("window.nonogram.frameHash()")
-        assert kept == page.evaluate("window.nonogram.frameHash(true)"), f"after breaking {i}"
-    assert state(page)["partialFrames"] >= partial + 8
+        assert kept == page.evaluate("window.nonogram.frameHash(true)"), f"step {step}"
+        assert state(page)["faces"] == face_count(present)
+    assert state(page)["partialFrames"] >= partial + 12
     assert not page.problems

@@ -272,7 +272,7 @@ function main() {
   }
   const present = (x, y, z) => x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1] && z >= lo[2] && z <= hi[2]
     && (solved ? P.solution[idx(x, y, z)] === 1 : cell[idx(x, y, z)] !== BROKEN);
-  let drawn = new Int32Array(0), faceCount = 0;
+  let faceCount = 0;
   const tilesOf = [tilesX, tilesY, tilesZ];
   // presence of every cube with a border of absent ones, so the face test is one array read
   const SY = Z + 2, SX = (Y + 2) * (Z + 2);
@@ -287,6 +287,81 @@ function main() {
     if (solved) return P.palette ? P.palette[P.colours[i]] : K ? P.clueColours[P.paint[i] - 1] : REVEAL;
     return paint[i] ? P.clueColours[paint[i] - 1] : REVEAL;
   }
+  // Every shown face has a slot of four vertices in the buffers; faceSlot[6 i + f] is the slot
+  // of face f of cube i (-1: not shown). A full rebuild (start, slices, the reveal) fills the
+  // slots in order; a change to one cube (a break, a mark, a paint, an undo) only frees and
+  // fills the slots of its faces and of its neighbours' faces towards it, and uploads those.
+  const faceSlot = new Int32Array(6 * n).fill(-1);
+  let slotOwner = new Int32Array(0), freeSlots = [], used = 0;   // slots 0..used-1 are handed out
+  let touched = [];                                               // slots written since the upload
+  function growTo(slots) {
+    if (slots <= capacity) return;
+    const old = buffers;
+    ensureCapacity(slots);
+    if (old) for (const name of Object.keys(old)) buffers[name].set(old[name]);
+    const owner = new Int32Array(capacity).fill(-1);
+    owner.set(slotOwner);
+    slotOwner = owner;
+    touched = null;   // the new buffers are uploaded whole
+  }
+  function writeFace(slot, i, f) {
+    const F = FACES[f];
+    const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
+    const cx = x + 0.5, cy = z + 0.5, cz = -(y + 0.5);
+    const state = faceState(i), colour = faceColour(i), tileIndex = tilesOf[F.clue][i];
+    const { position, normal, uv, aData, aColour } = buffers;
+    for (let c = 0; c < 4; c++) {
+      const j = 4 * slot + c, j3 = 3 * j;
+      position[j3] = cx + F.at[3 * c]; position[j3 + 1] = cy + F.at[3 * c + 1]; position[j3 + 2] = cz + F.at[3 * c + 2];
+      normal[j3] = F.n[0]; normal[j3 + 1] = F.n[1]; normal[j3 + 2] = F.n[2];
+      uv[2 * j] = CORNERS[c][0]; uv[2 * j + 1] = CORNERS[c][1];
+      aData[j3] = tileIndex; aData[j3 + 1] = state; aData[j3 + 2] = i;
+      aColour[j3] = colour[0]; aColour[j3 + 1] = colour[1]; aColour[j3 + 2] = colour[2];
+    }
+    slotOwner[slot] = 6 * i + f;
+    faceSlot[6 * i + f] = slot;
+    if (touched) touched.push(slot);
+  }
+  // show (write) or hide face f of cube i; a hidden face's slot becomes four equal points
+  // (triangles of no area draw nothing) until a face takes it again
+  function setFace(i, f, shown) {
+    const slot = faceSlot[6 * i + f];
+    if (shown) {
+      if (slot >= 0) { writeFace(slot, i, f); return; }
+      let s = freeSlots.pop();
+      if (s === undefined) { growTo(used + 1); s = used++; }
+      writeFace(s, i, f);
+      faceCount++;
+    } else if (slot >= 0) {
+      buffers.position.fill(0, 12 * slot, 12 * slot + 12);
+      slotOwner[slot] = -1;
+      faceSlot[6 * i + f] = -1;
+      freeSlots.push(slot);
+      faceCount--;
+      if (touched) touched.push(slot);
+    }
+  }
+  function upload() {
+    const g = mesh.geometry;
+    for (const name of Object.keys(buffers)) {
+      const attr = g.getAttribute(name);
+      attr.clearUpdateRanges();
+      if (touched === null) attr.addUpdateRange(0, 4 * used * attr.itemSize);
+      else {
+        // runs of consecutive slots, one upload each
+        touched.sort((a, b) => a - b);
+        for (let t = 0; t < touched.length;) {
+          let e = t;
+          while (e + 1 < touched.length && touched[e + 1] <= touched[e] + 1) e++;
+          attr.addUpdateRange(4 * touched[t] * attr.itemSize, 4 * (touched[e] - touched[t] + 1) * attr.itemSize);
+          t = e + 1;
+        }
+      }
+      attr.needsUpdate = true;
+    }
+    g.setDrawRange(0, 6 * used);
+    touched = [];
+  }
   function rebuild() {
     updateRanges();
     pad.fill(0);
@@ -296,50 +371,44 @@ function main() {
         pad[row + z] = solved ? P.solution[base + z] : (cell[base + z] !== BROKEN ? 1 : 0);
       }
     }
-    const list = [];
-    let k = 0;
-    ensureCapacity(1024);
+    faceSlot.fill(-1);
+    freeSlots = [];
+    used = 0;
+    faceCount = 0;
+    growTo(1024);
+    slotOwner.fill(-1);
+    touched = null;
     for (let x = lo[0]; x <= hi[0]; x++) for (let y = lo[1]; y <= hi[1]; y++) for (let z = lo[2]; z <= hi[2]; z++) {
       const q = (x + 1) * SX + (y + 1) * SY + z + 1;
       if (!pad[q]) continue;
       const i = idx(x, y, z);
-      let shown = false;
-      for (let f = 0; f < 6; f++) {
-        if (pad[q + faceStep[f]]) continue;
-        const F = FACES[f];
-        if (k >= capacity) {   // grow, keeping what is written
-          const old = buffers;
-          ensureCapacity(k + 1);
-          for (const name of Object.keys(old)) buffers[name].set(old[name]);
-        }
-        const cx = x + 0.5, cy = z + 0.5, cz = -(y + 0.5);
-        const state = faceState(i);
-        const colour = faceColour(i);
-        const tileIndex = tilesOf[F.clue][i];
-        const { position, normal, uv, aData, aColour } = buffers;
-        for (let c = 0; c < 4; c++) {
-          const j = 4 * k + c, j3 = 3 * j;
-          position[j3] = cx + F.at[3 * c]; position[j3 + 1] = cy + F.at[3 * c + 1]; position[j3 + 2] = cz + F.at[3 * c + 2];
-          normal[j3] = F.n[0]; normal[j3 + 1] = F.n[1]; normal[j3 + 2] = F.n[2];
-          uv[2 * j] = CORNERS[c][0]; uv[2 * j + 1] = CORNERS[c][1];
-          aData[j3] = tileIndex; aData[j3 + 1] = state; aData[j3 + 2] = i;
-          aColour[j3] = colour[0]; aColour[j3 + 1] = colour[1]; aColour[j3 + 2] = colour[2];
-        }
-        k++;
-        shown = true;
-      }
-      if (shown) list.push(i);
+      for (let f = 0; f < 6; f++) if (!pad[q + faceStep[f]]) setFace(i, f, true);
     }
-    faceCount = k;
-    const g = mesh.geometry;
-    for (const [name, arr] of Object.entries(buffers)) {
-      const attr = g.getAttribute(name);
-      attr.clearUpdateRanges();
-      attr.addUpdateRange(0, 4 * k * attr.itemSize);
-      attr.needsUpdate = true;
+    touched = null;
+    upload();
+  }
+  // after cube i changed (broken, mended by an undo, marked, painted): its faces and its
+  // neighbours' faces towards it
+  function refreshCube(i) {
+    const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
+    const q = (x + 1) * SX + (y + 1) * SY + z + 1;
+    pad[q] = present(x, y, z) ? 1 : 0;
+    for (let f = 0; f < 6; f++) {
+      const nq = q + faceStep[f];
+      setFace(i, f, pad[q] === 1 && !pad[nq]);
+      const d = FACES[f].d, nx = x + d[0], ny = y + d[1], nz = z + d[2];
+      if (nx < 0 || ny < 0 || nz < 0 || nx >= X || ny >= Y || nz >= Z) continue;
+      setFace(idx(nx, ny, nz), f ^ 1, pad[nq] === 1 && !pad[q]);
     }
-    g.setDrawRange(0, 6 * k);
-    drawn = Int32Array.from(list);
+    upload();
+  }
+  // the cubes with a face in view
+  function drawnCubes() {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      for (let f = 0; f < 6; f++) if (faceSlot[6 * i + f] >= 0) { out.push(i); break; }
+    }
+    return out;
   }
 
   // ---- camera: orbit around the block's centre
@@ -481,7 +550,7 @@ function main() {
   // after a change to the game; `cube`: the one cube it changed (its rectangle is redrawn)
   function changed(eventTime, cube) {
     const t0 = performance.now();
-    rebuild();
+    if (cube === undefined || solved) rebuild(); else refreshCube(cube);
     updateHud();
     save();
     const t1 = performance.now();
@@ -770,16 +839,16 @@ function main() {
       clueColours: K ? P.clueColours.map((c) => c.slice()) : null, k: K,
       paints: Array.from(paint), tool, paintColour, toPaint,
       cells: Array.from(cell), mistakes, solved, elapsedMs: elapsed(), slices: slice.slice(),
-      visible: { lo: lo.slice(), hi: hi.slice() }, drawn: Array.from(drawn), faces: faceCount,
+      visible: { lo: lo.slice(), hi: hi.slice() }, drawn: drawnCubes(), faces: faceCount,
       revealed: solved && !$("solved").classList.contains("hidden"), undoDepth: undo.length,
       view: { theta: view.theta, phi: view.phi, dist: view.dist },
       frames, partialFrames, lastRect, firstFrameMs, lastActionMs, timing, left: nonSolutionLeft, hasColours: P.palette !== null,
     }),
     aim, pick: (cx, cy) => pick(cx, cy),
-    // a hash of the frame on screen; `full`: draw the whole frame first (tests compare the
-    // frame that partial redraws left with a full one)
+    // a hash of the frame on screen; `full`: rebuild the faces and draw the whole frame first
+    // (tests compare what per-cube updates and partial redraws left with a full redraw)
     frameHash: (full = false) => {
-      if (full) { markDirty(); render(); }
+      if (full) { rebuild(); markDirty(); render(); }
       const gl = renderer.getContext();
       const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight, px = new Uint8Array(4 * w * h);
       gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
