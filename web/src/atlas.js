@@ -5,14 +5,15 @@ export const TILE = 128;
 const FONT = 'system-ui, "DejaVu Sans", Arial, sans-serif';
 const MAX_ATLAS = 4096;   // texture side every WebGL 2 implementation takes
 
-// The tile size and grid for `count` tiles: 128 px while they fit a 2048² texture, then
-// smaller (a colour puzzle at 36³ can have a few thousand distinct clues; on screen a face is
-// a few dozen pixels, so 64 px tiles lose nothing there).
+// The tile size and grid for `count` tiles: 128 px, 16 a row (a black-and-white puzzle has
+// at most a few hundred distinct clues); a colour puzzle can have thousands: 32 a row, and
+// past 1,024 tiles smaller ones (at that size a face is a few dozen pixels on screen).
 function grid(count) {
+  if (count <= 256) return { tile: TILE, cols: Math.max(1, Math.min(16, count)), rows: Math.max(1, Math.ceil(count / 16)) };
   let tile = TILE;
   for (;;) {
-    const cols = Math.max(1, Math.min(Math.floor((tile === TILE ? 2048 : MAX_ATLAS) / tile), count));
-    const rows = Math.max(1, Math.ceil(count / cols));
+    const cols = Math.floor(MAX_ATLAS / tile);
+    const rows = Math.ceil(count / cols);
     if (rows * tile <= MAX_ATLAS || tile <= 16) return { tile, cols, rows };
     tile /= 2;
   }
@@ -43,27 +44,33 @@ function textureOf(canvas, premultiplied) {
 
 const kindOf = (label) => (label.endsWith("o") ? "circle" : label.endsWith("s") ? "square" : "plain");
 
-// One number with its mark, centred at (cx, cy) in a square of side `s`. `halo`: a contrasting
-// outline drawn under it (colour clues: a yellow number must read on a cream cube too).
-function drawNumber(g, label, cx, cy, s, ink, halo) {
+// One number with its mark, centred at (cx, cy) in a cell of w × h (a tile, or part of one
+// when a colour clue shows several numbers; the mark is then an oval or a rectangle filling
+// the cell, so the number stays as large as the cell allows). `halo`: a contrasting outline
+// drawn under it (colour clues: a yellow number must read on a cream cube too).
+function drawNumber(g, label, cx, cy, w, h, ink, halo, whole = true) {
   const kind = kindOf(label);
   const number = kind === "plain" ? label : label.slice(0, -1);
-  let size = s * (number.length > 1 ? 0.5 : 0.62);
+  const s = Math.min(w, h);
+  let size = whole ? s * (number.length > 1 ? 0.5 : 0.62) : s * (kind === "plain" ? 0.9 : 0.8);
   g.font = `bold ${Math.round(size)}px ${FONT}`;
-  const room = s * (kind === "plain" ? 0.92 : 0.6);
-  const w = g.measureText(number).width;
-  if (w > room) { size *= room / w; g.font = `bold ${Math.round(size)}px ${FONT}`; }
+  const roomW = w * (kind === "plain" ? 0.92 : 0.6), roomH = h * (kind === "plain" ? 0.9 : 0.62);
+  const tw = g.measureText(number).width;
+  if (tw > roomW) size *= roomW / tw;
+  if (size * 0.75 > roomH) size = roomH / 0.75;
+  g.font = `bold ${Math.round(size)}px ${FONT}`;
+  const rx = w * 0.37, ry = h * (whole ? 0.37 : 0.44);
   const mark = () => {
     g.beginPath();
-    if (kind === "circle") g.arc(cx, cy, s * 0.37, 0, 2 * Math.PI);
-    else { const h = s * 0.35; g.rect(cx - h, cy - h, 2 * h, 2 * h); }
+    if (kind === "circle") g.ellipse(cx, cy, rx, ry, 0, 0, 2 * Math.PI);
+    else { const hx = w * 0.35, hy = h * (whole ? 0.35 : 0.42); g.rect(cx - hx, cy - hy, 2 * hx, 2 * hy); }
   };
   if (halo) {
     g.strokeStyle = halo;
     g.lineJoin = "round";
-    g.lineWidth = s * 0.16;
+    g.lineWidth = size * 0.2;   // half of it shows outside the number's edge
     g.strokeText(number, cx, cy + s * 0.03);
-    if (kind !== "plain") { g.lineWidth = s * 0.06 + s * 0.12; mark(); g.stroke(); }
+    if (kind !== "plain") { g.lineWidth = s * 0.075 + size * 0.16; mark(); g.stroke(); }
   }
   g.fillStyle = ink;
   g.strokeStyle = ink;
@@ -78,7 +85,7 @@ export function buildAtlas(labels) {
   labels.forEach((label, i) => {
     const cx = (i % cols) * tile + tile / 2;
     const cy = Math.floor(i / cols) * tile + tile / 2;
-    drawNumber(g, label, cx, cy, tile, "#000", null);
+    drawNumber(g, label, cx, cy, tile, tile, "#000", null);
   });
   return { texture: textureOf(canvas, false), cols, rows, tile, canvas, colour: false };
 }
@@ -88,13 +95,15 @@ const css = (rgb) => `rgb(${rgb.map((v) => Math.round(v * 255)).join(",")})`;
 const luminance = (rgb) => 0.2126 * rgb[0] ** 2.2 + 0.7152 * rgb[1] ** 2.2 + 0.0722 * rgb[2] ** 2.2;
 export const haloOf = (rgb) => (luminance(rgb) > 0.3 ? "#1b1d22" : "#ffffff");
 
-// The numbers' places in a tile for m numbers (fractions of the tile) and their square's side.
+// The cells of m numbers in a tile, [centre x, centre y, width, height] as fractions of it:
+// two one over the other (wide cells keep two-digit numbers and their marks large), three as
+// two over one, more in a grid.
 export function layout(m) {
-  if (m <= 1) return { size: 1, at: [[0.5, 0.5]] };
-  if (m === 2) return { size: 0.54, at: [[0.27, 0.5], [0.73, 0.5]] };
-  if (m === 3) return { size: 0.5, at: [[0.26, 0.27], [0.74, 0.27], [0.5, 0.73]] };
+  if (m <= 1) return [[0.5, 0.5, 1, 1]];
+  if (m === 2) return [[0.5, 0.25, 1, 0.5], [0.5, 0.75, 1, 0.5]];
+  if (m === 3) return [[0.25, 0.25, 0.5, 0.5], [0.75, 0.25, 0.5, 0.5], [0.5, 0.75, 1, 0.5]];
   const side = Math.ceil(Math.sqrt(m)), size = 1 / side;
-  return { size, at: Array.from({ length: m }, (_, j) => [(j % side + 0.5) * size, (Math.floor(j / side) + 0.5) * size]) };
+  return Array.from({ length: m }, (_, j) => [(j % side + 0.5) * size, (Math.floor(j / side) + 0.5) * size, size, size]);
 }
 
 // tiles: per distinct colour clue, what it shows: [{text, rgb}] (the colours present in the
@@ -104,9 +113,11 @@ export function buildColourAtlas(tiles) {
   const { canvas, g, tile, cols, rows } = canvasFor(tiles.length);
   tiles.forEach((items, i) => {
     const x0 = (i % cols) * tile, y0 = Math.floor(i / cols) * tile;
-    const { size, at } = layout(items.length);
+    const cells = layout(items.length);
     items.forEach((item, j) => {
-      drawNumber(g, item.text, x0 + at[j][0] * tile, y0 + at[j][1] * tile, size * tile, css(item.rgb), haloOf(item.rgb));
+      const [cx, cy, w, h] = cells[j];
+      drawNumber(g, item.text, x0 + cx * tile, y0 + cy * tile, w * tile, h * tile, css(item.rgb), haloOf(item.rgb),
+                 items.length === 1);
     });
   });
   return { texture: textureOf(canvas, true), cols, rows, tile, canvas, colour: true };

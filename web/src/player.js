@@ -845,6 +845,7 @@ function main() {
       frames, partialFrames, lastRect, firstFrameMs, lastActionMs, timing, left: nonSolutionLeft, hasColours: P.palette !== null,
     }),
     aim, pick: (cx, cy) => pick(cx, cy),
+    atlas: () => ({ url: atlas.canvas.toDataURL("image/png"), cols: atlas.cols, rows: atlas.rows, tile: atlas.tile }),
     // a hash of the frame on screen; `full`: rebuild the faces and draw the whole frame first
     // (tests compare what per-cube updates and partial redraws left with a full redraw)
     frameHash: (full = false) => {
