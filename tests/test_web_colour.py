@@ -223,3 +223,24 @@ def test_per_cube_updates_and_redraws_leave_what_a_full_redraw_draws(page, page_
         assert state(page)["faces"] == face_count(present)
     assert state(page)["partialFrames"] >= partial + 12
     assert not page.problems
+
+
+def test_touch_picks_a_colour_and_paints(browser, page_file, designed):
+    context = browser.new_context(viewport=webplayer.VIEWPORT, has_touch=True)
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        s = open_page(pg, page_file)
+        paint = designed.colour_solution.astype(int)
+        twos = aimable(pg, [i for i in s["drawn"] if paint[i] == 2])
+        box = pg.locator("#paint-2").bounding_box()
+        assert box["width"] >= 40 and box["height"] >= 36, "a swatch should be big enough for a finger"
+        pg.locator("#paint-2").tap()
+        at = pg.evaluate("i => window.nonogram.aim(i)", twos[0])
+        pg.touchscreen.tap(at["x"], at["y"])
+        s = state(pg)
+        assert s["tool"] == "paint" and s["paints"][twos[0]] == 2 and s["mistakes"] == 0
+        assert not errors
+    finally:
+        context.close()
