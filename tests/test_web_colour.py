@@ -244,3 +244,37 @@ def test_touch_picks_a_colour_and_paints(browser, page_file, designed):
         assert not errors
     finally:
         context.close()
+
+
+def test_a_colour_page_with_edited_paint_or_clues_shows_a_message(page, page_file, tmp_path):
+    import base64
+    import json
+    import re
+    html = page_file.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'id="nonogram-puzzle" type="application/json">(.*?)</script>', html).group(1))
+    raw = bytearray(base64.b64decode(data["paint"]))
+    ks = webpage.keystream(data["key"], len(base64.b64decode(data["solution"])) + 2 * len(raw))[-len(raw):]
+    paint = np.frombuffer(bytes(raw), np.uint8) ^ ks
+    i = int(np.flatnonzero(paint == 1)[0])
+    raw[i] ^= 1 ^ 2                                   # a colour-1 cube made colour 2: breaks its lines' clues
+    swapped = dict(data, paint=base64.b64encode(bytes(raw)).decode())
+    j = int(np.flatnonzero(paint == 0)[0])
+    raw = bytearray(base64.b64decode(data["paint"]))
+    raw[j] ^= 1                                       # an empty cube given a colour
+    painted_empty = dict(data, paint=base64.b64encode(bytes(raw)).decode())
+    short_clue = json.loads(json.dumps(data))
+    row = next(r for r in short_clue["x"] if any(c is not None for c in r))
+    k = next(n for n, c in enumerate(row) if c is not None)
+    row[k] = row[k][:1]                               # one count for a two-colour puzzle
+    for name, d, expect in (("swapped", swapped, "does not fit clue"),
+                            ("empty", painted_empty, "paint does not match"),
+                            ("clue", short_clue, "should list 2 counts")):
+        bad = html.replace(json.dumps(data, separators=(",", ":")).replace("<", "\\u003c"),
+                           json.dumps(d, separators=(",", ":")), 1)
+        assert bad != html
+        path = tmp_path / f"{name}.html"
+        path.write_text(bad, encoding="utf-8")
+        s = open_page(page, path)
+        assert s["ready"] is False and expect in s["error"], (name, s["error"])
+        assert page.locator("#error").is_visible()
+    assert not page.problems
