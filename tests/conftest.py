@@ -1,6 +1,7 @@
 import os
 import subprocess
 import sys
+import types
 from pathlib import Path
 from typing import Optional
 
@@ -10,6 +11,26 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+def _stand_in_for_the_root_package():
+    """The repository root is the add-on's package (its ``__init__.py`` is what Blender enables),
+    so pytest collects it as a package and imports that ``__init__.py`` before the first test:
+    under the checkout's folder name, or, where that name is no Python identifier (a clone named
+    ``nonogram-3d``), as a plain module named ``__init__`` whose relative imports fail, so that
+    every test errored. Either way it imported bpy into engine-only runs. The tests never use
+    that import (Blender tests load the add-on under its own name, blender_support.load_addon),
+    so pytest gets an empty module of the name it will look up: it finds it in sys.modules and
+    imports nothing."""
+    for name in {ROOT.name if ROOT.name.isidentifier() else None, "__init__"} - {None}:
+        if name not in sys.modules:
+            stand_in = types.ModuleType(name, "the repository root, as pytest sees it (tests/conftest.py)")
+            stand_in.__file__ = str(ROOT / "__init__.py")
+            stand_in.__path__ = [str(ROOT)]
+            sys.modules[name] = stand_in
+
+
+_stand_in_for_the_root_package()
 
 
 def shared_path(*parts) -> Path:
