@@ -1,7 +1,9 @@
 // The Nonogram 3D web player: a block of cubes with clue numbers on the faces; break the cubes
-// that are not part of the model. The block is drawn as ONE mesh of the cube faces in view (a
-// face whose neighbour is broken, sliced away or outside the block), rebuilt on each change:
-// a 36³ block draws about 8,000 faces, not 46,656 cubes. One mesh, not an InstancedMesh: where
+// that are not part of the model (colour puzzles: and paint the others their colours, as in
+// Picross 3D Round 2). The block is drawn as ONE mesh of the cube faces in view (a face whose
+// neighbour is broken, sliced away or outside the block); a change to one cube rewrites only
+// its faces and its neighbours' and redraws only its screen rectangle. A 36³ block draws about
+// 8,000 faces, not 46,656 cubes. One mesh, not an InstancedMesh: where
 // WebGL runs on the CPU (SwiftShader, headless Chromium) every instance costs ~15 µs, so 7,000
 // instanced cubes took ~150 ms a frame; the merged faces take a few ms there and less on a GPU.
 // Picking walks the grid (a voxel ray walk), not the triangles.
