@@ -37,7 +37,7 @@ MODEL_EXTENSIONS = (".obj", ".ply", ".stl", ".glb", ".gltf", ".fbx")
 MIN_RESOLUTION = 3
 BUILTINS = ("suzanne", "cube", "sphere", "icosphere", "cylinder", "cone")
 
-# The seed study's Table 5 solvers: CSV column prefix -> label used by engine.solve.compare.
+# The seed study's Table 5 solvers: CSV column prefix -> label used by engine.solve.driver.compare.
 SEED_SOLVERS = {"brute": "Brute", "hier": "Hier", "hier_pre": "Hier+Pre", "heur": "Heur",
                 "heur_pre": "Heur+Pre"}
 _SOLVER_ALIASES = {"brute": "brute", "hier": "hier", "hierarchical": "hier", "hier+pre": "hier_pre",
@@ -265,12 +265,12 @@ class Addon:
         name = pkg.__name__
         self.scene = importlib.import_module(f"{name}.operators.scene")
         runtime = importlib.import_module(f"{name}.operators.runtime")
-        self.solve = runtime.engine("solve")
-        self.design = runtime.engine("design")
-        self.stats = runtime.engine("stats")
-        self.puzzlefile = runtime.engine("puzzlefile")
+        self.solve = runtime.engine("solve.driver")
+        self.design = runtime.engine("design.hiding")
+        self.stats = runtime.engine("model.stats")
+        self.puzzlefile = runtime.engine("files.puzzlefile")
         self.jit = runtime.engine("jit")
-        self.webpage = runtime.engine("webpage")
+        self.webpage = runtime.engine("play.webpage")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -501,7 +501,7 @@ def clear_scene() -> None:
 
 
 def seed_rows(addon: Addon, puzzle, wanted: list, linesolver: str, time_limit: float) -> list:
-    """Table 5 rows (engine.solve.compare's format) for the wanted seed solvers."""
+    """Table 5 rows (engine.solve.driver.compare's format) for the wanted seed solvers."""
     solve = addon.solve
     if set(wanted) == set(SEED_SOLVERS):
         return list(solve.compare(puzzle, linesolver=linesolver, time_limit=time_limit))

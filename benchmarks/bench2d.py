@@ -92,8 +92,8 @@ def main(argv=None) -> int:
                                  "hard_limit": 60.0})
     log(f"2D survey: {len(files)} puzzles, {len(jobs)} solves (time limit {stl:.0f} s)")
     res = run_jobs(jobs, log=log)
-    from engine.puzzlefile import load_puzzle
-    from engine.stats import puzzle_stats
+    from engine.files.puzzlefile import load_puzzle
+    from engine.model.stats import puzzle_stats
     survey = []
     for f in files:
         p = load_puzzle(f)
@@ -124,7 +124,7 @@ def main(argv=None) -> int:
     save_json(out, RESULTS / "bench2d.json")
 
     # --- tournament sets -------------------------------------------------------------------
-    from engine.puzzlefile import load_puzzles
+    from engine.files.puzzlefile import load_puzzles
     sets = []
     for name in a.sets:
         path = TAAI / f"{name}.txt.gz"

@@ -19,11 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.make_puzzles import MODELS  # noqa: E402
-from engine.clues import puzzle_from_grid  # noqa: E402
-from engine.design import DesignSession, design, prepare  # noqa: E402
-from engine.difficulty import BANDS, band_range  # noqa: E402
-from engine.meshio import load_mesh  # noqa: E402
-from engine.voxelize import voxelize  # noqa: E402
+from engine.model.clues import puzzle_from_grid  # noqa: E402
+from engine.design.hiding import design, prepare
+from engine.design.session import DesignSession  # noqa: E402
+from engine.solve.difficulty import BANDS, band_range  # noqa: E402
+from engine.voxel.meshio import load_mesh  # noqa: E402
+from engine.voxel.voxelize import voxelize  # noqa: E402
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
 RESULTS = Path(__file__).resolve().parent / "results"

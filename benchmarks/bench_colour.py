@@ -33,12 +33,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 MODELS = os.path.join(os.path.dirname(ROOT), "shared", "models")
 
-from engine.clues import puzzle_from_grid  # noqa: E402
-from engine.colour import capture_colours  # noqa: E402
-from engine.colourspace import ciede2000, linear_to_lab, srgb_to_linear  # noqa: E402
-from engine.meshcolour import load_mesh_colours  # noqa: E402
-from engine.palette import grid_palette  # noqa: E402
-from engine.voxelize import voxelize  # noqa: E402
+from engine.model.clues import puzzle_from_grid  # noqa: E402
+from engine.colour.capture import capture_colours  # noqa: E402
+from engine.colour.colourspace import ciede2000, linear_to_lab, srgb_to_linear  # noqa: E402
+from engine.colour.meshcolour import load_mesh_colours  # noqa: E402
+from engine.colour.palette import grid_palette  # noqa: E402
+from engine.voxel.voxelize import voxelize  # noqa: E402
 
 
 def _nearest(mesh, points, chunk=256):

@@ -1,7 +1,7 @@
-"""Puzzle design (engine/design.py): how many clues each method hides, how fast, how hard the result
+"""Puzzle design (engine/design/hiding.py): how many clues each method hides, how fast, how hard the result
 is; and the seed study's open questions of its section 6.2.1, answered with data.
 
-Per shared model at 12, 24 and 36 (voxelized with engine/meshio.py + engine/voxelize.py and the
+Per shared model at 12, 24 and 36 (voxelized with engine/voxel/meshio.py + engine/voxel/voxelize.py and the
 add-on's settings): the greedy random baseline, the informed greedy order and annealing (20 s
 limit, the default), with logic ``line``, and the baseline and greedy with logic ``probe``: hidden %,
 time (greedy: median of 3 runs), trials, score and band, and how many cells of the greedy design
@@ -40,8 +40,8 @@ SOLVE_LIMIT = 20.0
 
 def grids(res_list):
     """(model, resolution, grid) of every shared model, voxelized as the add-on does."""
-    from engine.meshio import load_mesh
-    from engine.voxelize import voxelize
+    from engine.voxel.meshio import load_mesh
+    from engine.voxel.voxelize import voxelize
     out = []
     for name, fname, _seed in MODELS:
         path = SHARED / "models" / fname
@@ -57,7 +57,7 @@ def grids(res_list):
 
 def category(puzzle) -> str:
     """line / probe / search (unique, by what it takes) / multiple / none / unknown."""
-    from engine.solve import solve
+    from engine.solve.driver import solve
     r = solve(puzzle, time_limit=SOLVE_LIMIT)
     if r.verdict == "unique":
         return r.difficulty
@@ -65,7 +65,7 @@ def category(puzzle) -> str:
 
 
 def run_design(g, **kw) -> dict:
-    from engine.design import design
+    from engine.design.hiding import design
     t0 = time.perf_counter()
     r = design(g, **kw)
     wall = time.perf_counter() - t0
@@ -77,17 +77,17 @@ def run_design(g, **kw) -> dict:
 
 def cover_counts(g, hidden) -> list:
     """Cells with 0, 1, 2, 3 clued lines through them."""
-    from engine.clues import puzzle_from_grid
-    from engine.difficulty import cover_of
-    from engine.propagate import build_net
+    from engine.model.clues import puzzle_from_grid
+    from engine.solve.difficulty import cover_of
+    from engine.solve.propagate import build_net
     net = build_net(puzzle_from_grid(g))
     cov = cover_of(net, (~hidden).astype(np.uint8))
     return [int(v) for v in np.bincount(cov, minlength=4)[:4]]
 
 
 def model_rows(items, anneal_time):
-    from engine.clues import puzzle_from_grid
-    from engine.difficulty import difficulty
+    from engine.model.clues import puzzle_from_grid
+    from engine.solve.difficulty import difficulty
     rows = []
     for name, res, g in items:
         p = puzzle_from_grid(g)
@@ -121,7 +121,7 @@ def model_rows(items, anneal_time):
 
 def one_more(p, hidden) -> dict:
     """Categories of the puzzle with each still shown clue of a design hidden as well."""
-    from engine.puzzle import with_hidden
+    from engine.model.puzzle import with_hidden
     counts: dict = {}
     for li in np.flatnonzero(~hidden):
         h = hidden.copy()
@@ -137,9 +137,9 @@ def one_more(p, hidden) -> dict:
 
 def q1_all_clues(items, quick):
     """Is a 3D puzzle line-solvable with every clue shown?"""
-    from engine.blobs import blob_grid
-    from engine.clues import puzzle_from_grid
-    from engine.solve import solve
+    from engine.voxel.blobs import blob_grid
+    from engine.model.clues import puzzle_from_grid
+    from engine.solve.driver import solve
     checker = []
     for n in ([2, 3, 4, 6, 8] if quick else [2, 3, 4, 5, 6, 8, 12]):
         p = puzzle_from_grid(checkerboard(n))
@@ -181,9 +181,9 @@ def two_axes_mask(net, n_lines, rng):
 
 def q2_two_axes(items, quick):
     """Is a puzzle still line-solvable when every cell keeps at least two clued axes?"""
-    from engine.blobs import blob_grid
-    from engine.clues import puzzle_from_grid
-    from engine.propagate import build_net
+    from engine.voxel.blobs import blob_grid
+    from engine.model.clues import puzzle_from_grid
+    from engine.solve.propagate import build_net
     rng = np.random.default_rng(1)
     shapes = [(f"{name} {res}", g) for name, res, g in items if res <= (12 if quick else 24)]
     shapes += [(f"blob 10³ s{s}", blob_grid((10, 10, 10), seed=s, fill=0.35)) for s in range(3 if quick else 6)]
@@ -214,7 +214,8 @@ def q2_two_axes(items, quick):
 def live_checks(items, quick):
     """The live check of a hand-editing session: the greedy design with one random clue toggled
     (shown again, or hidden as well), timing ``DesignSession.check`` and ``suggest``."""
-    from engine.design import DesignSession, design
+    from engine.design.hiding import design
+    from engine.design.session import DesignSession
     rng = np.random.default_rng(3)
     rows = []
     for name, res, g in items:
@@ -246,7 +247,7 @@ def live_checks(items, quick):
 def probe_on_noise(quick):
     """Where probing matters (random noise, unlike the models): greedy and random designs with
     logic line vs probe on 8³ noise grids whose full clue set line propagation solves."""
-    from engine.clues import puzzle_from_grid
+    from engine.model.clues import puzzle_from_grid
     rng = np.random.default_rng(2)
     rows = []
     want = 4 if quick else 12
@@ -268,7 +269,7 @@ def probe_on_noise(quick):
 
 def warm_up() -> float:
     """Compile (or load) every kernel a design run and its final check use, before timing."""
-    from engine.design import prepare
+    from engine.design.hiding import prepare
     return prepare()
 
 

@@ -39,7 +39,7 @@ def jobs_for(key, ref, hard):
 def blob_rows(quick):
     """The training, validation and test blobs, saved as puzzle files for the workers."""
     from benchmarks import train_scheduler as T
-    from engine.puzzlefile import save_puzzle
+    from engine.files.puzzlefile import save_puzzle
     rows = []
     for split, specs in (("training", T.TRAIN_BLOBS), ("validation", T.VALIDATION_BLOBS),
                          ("test", T.TEST_BLOBS)):

@@ -30,15 +30,15 @@ import time
 import numpy as np
 
 from benchmarks.common import RESULTS, SHARED, load_json, machine_info, save_json
-from engine.colourpuzzle import colour_puzzle_from_grid
-from engine.coloursolve import solve_colour
-from engine.puzzlefile import PuzzleFileError, load_puzzle, save_puzzle
+from engine.model.colourpuzzle import colour_puzzle_from_grid
+from engine.solve.coloursolve import solve_colour
+from engine.files.puzzlefile import PuzzleFileError, load_puzzle, save_puzzle
 
 
 def _warm() -> float:
     """Compile every kernel the runs use (solve, probe, grade, design) before anything is timed."""
-    from engine.colourdesign import design_colour
-    from engine.coloursolve import build_net, full_state, probe
+    from engine.design.colourdesign import design_colour
+    from engine.solve.coloursolve import build_net, full_state, probe
     t = time.perf_counter()
     for g in (np.array([[1, 0, 2], [2, 1, 0]]), np.array([[[1, 0], [2, 1]], [[0, 2], [1, 1]]])):
         p = colour_puzzle_from_grid(g, 2)
@@ -163,7 +163,7 @@ def colourize(g, k, seed=0):
 def bench_3d(args) -> int:
     from benchmarks.bench_design import grids
     from benchmarks.cpsat_colour import HAVE_ORTOOLS, cpsat_solve_colour
-    from engine.colourdesign import design_colour
+    from engine.design.colourdesign import design_colour
     if not (SHARED / "models").exists():
         print(f"shared models not found under {SHARED}; nothing to do")
         return 0

@@ -16,8 +16,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 from benchmarks.cpsat_colour import cpsat_solve_colour  # noqa: E402
 from colourgen import random_colour_puzzle  # noqa: E402
-from engine.colourpuzzle import check_colour_solution  # noqa: E402
-from engine.coloursolve import solve_colour  # noqa: E402
+from engine.model.colourpuzzle import check_colour_solution  # noqa: E402
+from engine.solve.coloursolve import solve_colour  # noqa: E402
 
 
 def main(argv=None) -> int:

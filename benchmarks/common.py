@@ -131,7 +131,7 @@ def log(msg: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# the engine's solvers (engine/solve.py), with the seed study's five configurations
+# the engine's solvers (engine/solve/driver.py), with the seed study's five configurations
 
 SEED_CONFIGS = [  # (label, method, prepass) in the seed's column order
     ("Brute", "brute", False),
@@ -151,9 +151,9 @@ SCHED_CONFIGS = ([(label, method, pre, "strict") for label, method, pre in SEED_
 
 
 def engine_solve():
-    """engine.solve.solve, or None (with the reason) while the module is not there."""
+    """engine.solve.driver.solve, or None (with the reason) while the module is not there."""
     try:
-        from engine.solve import solve
+        from engine.solve.driver import solve
         return solve, ""
     except Exception as exc:
         return None, f"{type(exc).__name__}: {exc}"
@@ -197,7 +197,7 @@ def run_solver(solve, puzzle, method, prepass=False, linesolver="dp", time_limit
 def warm_up(solve) -> float:
     """Compile every kernel once on tiny puzzles so JIT time is not in the measurements."""
     import numpy as np
-    from engine.clues import puzzle_from_grid
+    from engine.model.clues import puzzle_from_grid
     t0 = time.perf_counter()
     rng = np.random.default_rng(0)
     puzzles = [puzzle_from_grid(rng.random((6, 5)) < 0.5),

@@ -27,12 +27,12 @@ from typing import List, Optional
 import numpy as np
 
 try:  # the engine package, whether benchmarks/ is run from the repo root or imported as a package
-    from engine.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, Puzzle)
+    from engine.model.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, Puzzle)
 except ImportError:  # pragma: no cover
     import os
     import sys
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from engine.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, Puzzle)
+    from engine.model.puzzle import (KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, Puzzle)
 
 try:
     from ortools.sat.python import cp_model
@@ -279,7 +279,7 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--mode", choices=("cap", "count"), default="cap")
     a = ap.parse_args(argv)
-    from engine.puzzlefile import load_puzzle
+    from engine.files.puzzlefile import load_puzzle
     p = load_puzzle(a.file)
     r = cpsat_solve(p, time_limit=a.time_limit, workers=a.workers, mode=a.mode)
     print(f"{a.file}: {r.verdict} in {r.time_s:.3f} s (build {r.build_s:.3f} s, solves "

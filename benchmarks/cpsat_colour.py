@@ -1,4 +1,4 @@
-"""The CP-SAT reference for colour puzzles (``engine.colourpuzzle.ColourPuzzle``), 2D and 3D.
+"""The CP-SAT reference for colour puzzles (``engine.model.colourpuzzle.ColourPuzzle``), 2D and 3D.
 
 Model (no code in common with the engine's automata): Booleans ``b[i][v]``, cell i has value v
 (0 empty, 1..k), exactly one per cell.
@@ -17,7 +17,7 @@ from typing import Optional
 
 import numpy as np
 
-from engine.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, MARK_CIRCLE, MARK_PLAIN, ColourPuzzle
+from engine.model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, MARK_CIRCLE, MARK_PLAIN, ColourPuzzle
 
 try:
     from ortools.sat.python import cp_model

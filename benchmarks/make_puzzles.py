@@ -3,7 +3,7 @@
 For each public model in ``../shared/models/`` and each resolution, make the puzzle through the same
 code path as the add-on: Blender's own importers (bpy module) and the add-on's
 ``operators.scene.make_nonogram``. When that path is not available (no bpy, add-on not importable,
-importer failing) fall back to ``engine.meshio.load_mesh`` + ``engine.voxelize.voxelize`` with the
+importer failing) fall back to ``engine.voxel.meshio.load_mesh`` + ``engine.voxel.voxelize.voxelize`` with the
 add-on's settings (samples=1, threshold=0.5, robust=True, fit=True) and record which path was used.
 Plus the even checkerboard (cell filled when x+y+z is odd) at each size.
 
@@ -136,8 +136,8 @@ class BlenderPath:
 
 
 def engine_make(path: Path, res: int):
-    from engine.meshio import load_mesh
-    from engine.voxelize import voxelize
+    from engine.voxel.meshio import load_mesh
+    from engine.voxel.voxelize import voxelize
     t0 = time.perf_counter()
     v, t = load_mesh(path)
     t_import = time.perf_counter() - t0
@@ -155,9 +155,9 @@ def main(argv=None) -> int:
     ap.add_argument("--resolutions", type=int, nargs="*")
     ap.add_argument("--no-voxel-timing", action="store_true")
     a = ap.parse_args(argv)
-    from engine.clues import puzzle_from_grid
-    from engine.puzzlefile import save_puzzle
-    from engine.stats import puzzle_stats
+    from engine.model.clues import puzzle_from_grid
+    from engine.files.puzzlefile import save_puzzle
+    from engine.model.stats import puzzle_stats
 
     res_list = a.resolutions or (QUICK_RESOLUTIONS if a.quick else RESOLUTIONS)
     models_dir = SHARED / "models"
@@ -174,7 +174,7 @@ def main(argv=None) -> int:
             why_not = f"{type(exc).__name__}: {exc}"
             if a.path == "blender":
                 raise
-            log(f"Blender path not available ({why_not}); using engine.meshio + engine.voxelize")
+            log(f"Blender path not available ({why_not}); using engine.voxel.meshio + engine.voxel.voxelize")
     rows = []
     for name, fname, seed_name in MODELS:
         fpath = models_dir / fname
@@ -227,8 +227,8 @@ def main(argv=None) -> int:
 
 def voxel_timing(models_dir: Path, res_list) -> None:
     """The engine voxelizer alone (add-on settings) per model and resolution: best of a few runs."""
-    from engine.meshio import load_mesh
-    from engine.voxelize import voxelize
+    from engine.voxel.meshio import load_mesh
+    from engine.voxel.voxelize import voxelize
     # compile once
     v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
     t = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])

@@ -158,7 +158,7 @@ def size(shape) -> str:
 
 
 def rng(s) -> str:
-    from engine.stats import format_range
+    from engine.model.stats import format_range
     return format_range(s)
 
 
@@ -807,8 +807,8 @@ def write_sched_sections(w, bs) -> None:
       "never applied or with a cell changed since their last application are candidates (so it ends at the "
       "same fixpoint as the others); among them the highest score goes first, a weighted sum of cheap per-line "
       "counters (new filled/empty cells, unknown cells, a gain estimate from the counts, bad guesses, ...; "
-      "`engine/learned.py`) with one weight set for plain clues and one for the other kinds. The weights "
-      "(`engine/learned_scheduler.json`, one pair of sets without and one with the pre-pass) come from "
+      "`engine/solve/learned.py`) with one weight set for plain clues and one for the other kinds. The weights "
+      "(`engine/solve/learned_scheduler.json`, one pair of sets without and one with the pre-pass) come from "
       "`benchmarks/train_scheduler.py`: CMA-ES (the evolutionary search the seed's section 6.2.2 suggests) "
       "minimising the mean strict linesolvers ÷ strict Brute over the training puzzles.")
     w(f"- **Split**: {bs.get('split', '')}. Puzzles that are not line-solvable are left out, as in the seed's "
@@ -953,8 +953,8 @@ def section_design(des) -> str:
     L = []
     w = L.append
     machine = des.get("machine", {})
-    w("Every shared model voxelized with `engine/meshio.py` + `engine/voxelize.py` (the add-on's settings; "
-      "axes may differ from the Blender path above), then designed with `engine.design.design` "
+    w("Every shared model voxelized with `engine/voxel/meshio.py` + `engine/voxel/voxelize.py` (the add-on's settings; "
+      "axes may differ from the Blender path above), then designed with `engine.design.hiding.design` "
       "(seed 0): `random` = the baseline (clues tried in a random order, each kept hidden while line "
       "propagation still solves the puzzle), `greedy` = the informed start (the clue that deduces the "
       "most cells now, until solved) and the same pass, `anneal` = greedy, restarts, then simulated "
@@ -964,7 +964,7 @@ def section_design(des) -> str:
       "`solve`), single-threaded, on the machine shared with other work (load average "
       f"{machine.get('load_average')} at the end); kernel compilation or cache loading is done first "
       f"({ft(des.get('compile_s'))} in this run) and not counted. Score/band: the difficulty of the "
-      "greedy design (`engine/difficulty.py`); *full* = the puzzle with every clue shown.")
+      "greedy design (`engine/solve/difficulty.py`); *full* = the puzzle with every clue shown.")
     w("")
     w("```")
     w("python benchmarks/bench_design.py" + (" --quick" if des.get("quick") else ""))
@@ -1319,7 +1319,7 @@ def build() -> str:
         w("")
         t4, paths = section_puzzles3d(puz)
         how = {"blender": "Blender's own importers (bpy module) and the add-on's `make_nonogram`",
-               "engine": "`engine/meshio.py` + `engine/voxelize.py` (fallback: the Blender path was not "
+               "engine": "`engine/voxel/meshio.py` + `engine/voxel/voxelize.py` (fallback: the Blender path was not "
                          "available" + (f": {puz.get('blender_unavailable')}" if puz.get("blender_unavailable")
                                         else "") + ")",
                "generated": "generated in code (checkerboard: filled where x+y+z is odd)"}
@@ -1410,8 +1410,8 @@ def build() -> str:
     if vox:
         w("## Voxelizer")
         w("")
-        w("The engine voxelizer alone (`engine.voxelize.voxelize`, the add-on's settings: 1 sample, robust "
-          "3-axis vote, fit) on the triangles `engine.meshio.load_mesh` reads; best of 3 runs (1 at 128³ "
+        w("The engine voxelizer alone (`engine.voxel.voxelize.voxelize`, the add-on's settings: 1 sample, robust "
+          "3-axis vote, fit) on the triangles `engine.voxel.meshio.load_mesh` reads; best of 3 runs (1 at 128³ "
           "and above). Mesh import and scene building are not included.")
         w("")
         w(section_voxel(vox))

@@ -37,7 +37,7 @@ MAX_REPEATS = 5        # ... up to this many runs, and report the fastest
 
 
 def _load(ref: str, cache: dict):
-    from engine.puzzlefile import load_puzzle, load_puzzles
+    from engine.files.puzzlefile import load_puzzle, load_puzzles
     if "#" in ref:
         path, _, idx = ref.rpartition("#")
         if path not in cache:
@@ -119,7 +119,7 @@ def worker_main(jobs_path: str, results_path: str) -> int:
         for job in jobs:
             emit({"event": "start", "id": job["id"], "t": time.time()})
             if job["solver"] == "engine" and solve is None:
-                res = {"id": job["id"], "verdict": "error", "error": f"engine.solve unavailable: {why}"}
+                res = {"id": job["id"], "verdict": "error", "error": f"engine.solve.driver unavailable: {why}"}
             else:
                 try:
                     res = run_job(job, cache, solve)

@@ -1,6 +1,6 @@
 """The CDCL fallback replayed from the hand-over, with conflict counts that do not depend on timing.
 
-In the search (``engine/search.py``) CaDiCaL runs in chunks sized by CPU time, so on a shared
+In the search (``engine/solve/search.py``) CaDiCaL runs in chunks sized by CPU time, so on a shared
 machine the chunk boundaries, and with them CaDiCaL's path and conflicts, change from run to
 run (set totals vary by +-20 %). This stage separates the solver from the timing: it runs
 first-solution mode on every ``--stride``-th puzzle of the tournament sets until the search
@@ -38,9 +38,9 @@ class _HandOver(Exception):
 def hand_overs(name, stride):
     """(puzzle index, net, root state, covered mask, relations) of every ``stride``-th puzzle of
     set ``name`` whose first-solution search reaches the CDCL hand-over."""
-    from engine import search
-    from engine.puzzlefile import load_puzzles
-    from engine.solve import solve
+    from engine.solve import search
+    from engine.files.puzzlefile import load_puzzles
+    from engine.solve.driver import solve
 
     def capture(net, state, covered, relations=None):
         raise _HandOver(net, state.copy(), covered.copy(), relations)
@@ -63,7 +63,7 @@ def hand_overs(name, stride):
 def replay(cases, chunk, cap):
     """Solve each case from its root with the chunk schedule: (conflicts, CPU seconds) in all,
     and the cases stopped at ``cap`` conflicts without an answer."""
-    from engine.sat import SatSearch
+    from engine.solve.sat import SatSearch
     total, cpu, capped = 0, 0.0, 0
     for _i, net, state, covered, relations in cases:
         c0 = time.process_time()
@@ -95,7 +95,7 @@ def main(argv=None):
     ap.add_argument("--options", default="{}", help="CaDiCaL options as JSON, on top of sat.SOLVER_OPTIONS")
     ap.add_argument("--cap", type=int, default=300_000, help="conflicts after which a case is given up")
     args = ap.parse_args(argv)
-    from engine import sat
+    from engine.solve import sat
     sat.SOLVER_OPTIONS = {**sat.SOLVER_OPTIONS, **json.loads(args.options)}
     all_conf, all_cpu, parts = 0, 0.0, []
     for name in args.sets:

@@ -126,8 +126,8 @@ def worker(name, indices, limit, want, out_path) -> int:
     single_thread_env()
     import numpy as np
 
-    from engine.puzzlefile import load_puzzles
-    from engine.solve import solve
+    from engine.files.puzzlefile import load_puzzles
+    from engine.solve.driver import solve
     puzzles = load_puzzles(TAAI / f"{name}.txt.gz")
     clues = read_set(name)
     # compile / load every stage's kernels before timing: line solving, probing, search, SAT

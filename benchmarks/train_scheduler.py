@@ -1,15 +1,15 @@
-"""Train the learned scheduler's weights (engine/learned_scheduler.json) by evolutionary search.
+"""Train the learned scheduler's weights (engine/solve/learned_scheduler.json) by evolutionary search.
 
 The seed study's section 6.2.2 suggests searching the heuristic's parameters with an
 evolutionary algorithm. This script does that with CMA-ES over the weights of the learned
-scheduler's line score (``engine/learned.py``), one weight set for runs without the pre-pass and
+scheduler's line score (``engine/solve/learned.py``), one weight set for runs without the pre-pass and
 one for runs with it. The objective is the strict linesolver count relative to strict brute force
 (both with the complete DP linesolver), averaged over the training puzzles; the weights are
 scaled so the largest is 1 and rounded, and the rounded weights are the ones evaluated and saved.
 
 Split (stated in docs/BENCHMARKS.md, which reports both sides):
 - training: the benchmark's model puzzles at 12³ and 24³ (benchmarks/out/puzzles/, made by
-  benchmarks/make_puzzles.py) and random blobs (engine/blobs.py) in cubes of 16³ and 24³;
+  benchmarks/make_puzzles.py) and random blobs (engine/voxel/blobs.py) in cubes of 16³ and 24³;
 - validation, never seen while training: the model puzzles at 36³ and 64³, and blobs of other,
   elongated and flat shapes up to 64 cells long, with other seeds.
 Only line-solvable puzzles take part (as in the seed's Table 6): brute force's count is not
@@ -63,7 +63,7 @@ DIGITS = 3  # weights are saved rounded to this many decimals (after scaling to 
 
 
 def model_puzzles(resolutions):
-    from engine.puzzlefile import load_puzzle
+    from engine.files.puzzlefile import load_puzzle
     out = []
     for res in resolutions:
         for m in MODELS:
@@ -75,7 +75,7 @@ def model_puzzles(resolutions):
 
 
 def blob_puzzles(specs):
-    from engine.blobs import blob_puzzle
+    from engine.voxel.blobs import blob_puzzle
     return [(f"blob {'×'.join(map(str, shape))} s{seed}", blob_puzzle(shape, seed=seed, fill=fill, scale=scale))
             for shape, seed, fill, scale in specs]
 
@@ -109,9 +109,9 @@ class Case:
     brute force's linesolvers (the denominator)."""
 
     def __init__(self, name, puzzle):
-        from engine.cells import UNKNOWN
-        from engine.propagate import DEFAULT_SEED_BUDGET, LS_DP, build_net, new_work, prepass
-        from engine.solve import solve
+        from engine.model.cells import UNKNOWN
+        from engine.solve.propagate import DEFAULT_SEED_BUDGET, LS_DP, build_net, new_work, prepass
+        from engine.solve.driver import solve
         self.name, self.puzzle = name, puzzle
         self.net = build_net(puzzle)
         self.budget = np.int64(DEFAULT_SEED_BUDGET)
@@ -125,10 +125,10 @@ class Case:
 
     def run(self, wts, prepass):
         """(linesolvers, bad guesses) of the learned kernel with weights ``wts``."""
-        from engine.cells import UNKNOWN
-        from engine.learned import learned, new_learned_queue
-        from engine.propagate import LS_DP, S_BAD, S_LINESOLVERS, new_work
-        from engine.schedulers import ST_SOLVED, new_control
+        from engine.model.cells import UNKNOWN
+        from engine.solve.learned import learned, new_learned_queue
+        from engine.solve.propagate import LS_DP, S_BAD, S_LINESOLVERS, new_work
+        from engine.solve.schedulers import ST_SOLVED, new_control
         st0 = self.state[prepass]
         w = new_work(self.net, st0)
         hp, lq, score = new_learned_queue(len(self.net.clue_kind))
@@ -155,7 +155,7 @@ def objective(cs, wts, prepass) -> float:
 def normalise(x) -> list:
     """Scaled to max |w| = 1 (the order of scores does not change), rounded, one list per
     weight group."""
-    from engine.learned import N_FEATURES
+    from engine.solve.learned import N_FEATURES
     x = np.asarray(x, float)
     m = np.max(np.abs(x))
     x = x / m if m > 0 else x
@@ -216,7 +216,7 @@ def summary(name, cs, wts, prepass) -> dict:
 
 
 def main(argv=None) -> int:
-    from engine.learned import N_FEATURES, N_GROUPS, WEIGHTS_FILE
+    from engine.solve.learned import N_FEATURES, N_GROUPS, WEIGHTS_FILE
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--evaluate", action="store_true", help="only summarise the shipped weights")
     ap.add_argument("--generations", type=int, default=GENERATIONS)

@@ -3,13 +3,11 @@ import importlib
 import sys
 
 COMMANDS = {
-    "stats": ("cli_puzzle", "statistics of a puzzle file (the seed study's Table 4)"),
-    "convert": ("cli_puzzle", "convert a puzzle between file formats (chosen by extension)"),
-    "linesolve": ("bench_linesolve", "line solver micro-benchmark"),
-    "solve": ("cli_solve", "solve a puzzle: verdict, difficulty, metrics"),
-    "design": ("cli_design", "hide clues: unique, solvable by logic, at a difficulty"),
-    "export-html": ("cli_webpage", "a playable web page of a 3D puzzle (self-contained HTML)"),
-    "voxelize-bench": ("bench_voxelize", "voxelizer benchmark"),
+    "stats": ("cli.puzzle", "statistics of a puzzle file (the seed study's Table 4)"),
+    "convert": ("cli.puzzle", "convert a puzzle between file formats (chosen by extension)"),
+    "solve": ("cli.solve", "solve a puzzle: verdict, difficulty, metrics"),
+    "design": ("cli.design", "hide clues: unique, solvable by logic, at a difficulty"),
+    "export-html": ("cli.webpage", "a playable web page of a 3D puzzle (self-contained HTML)"),
 }
 
 
@@ -27,14 +25,7 @@ def main(argv=None) -> int:
     if name not in COMMANDS:
         sys.stderr.write(f"unknown command {name!r}\n\n{usage()}")
         return 2
-    try:
-        module = importlib.import_module(f".{COMMANDS[name][0]}", __package__ or "engine")
-    except ModuleNotFoundError as e:
-        # The extension's zip leaves the benchmark modules out (blender_manifest.toml).
-        if not e.name or not e.name.endswith(COMMANDS[name][0]):
-            raise
-        sys.stderr.write(f"{name}: not part of this build (a development checkout has it)\n")
-        return 2
+    module = importlib.import_module(f".{COMMANDS[name][0]}", __package__ or "engine")
     try:
         return int(module.main(argv) or 0)
     except BrokenPipeError:

@@ -56,13 +56,20 @@ _cache_base = None
 _cache_folder = None
 
 
-def _source_digest() -> str:
+def _source_digest(root: str = _HERE) -> str:
+    """A digest of every ``.py`` file of the engine, its subpackages' too (path and content):
+    editing any of them invalidates the cached kernels and the prebuilt kernels' tag."""
     h = hashlib.sha256()
-    for name in sorted(os.listdir(_HERE)):
-        if name.endswith(".py"):
-            h.update(name.encode())
-            with open(os.path.join(_HERE, name), "rb") as f:
-                h.update(f.read())
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__" and d != "prebuilt"]
+        rel = os.path.relpath(folder, root)
+        found.extend((os.path.normpath(os.path.join(rel, name)).replace(os.sep, "/"), os.path.join(folder, name))
+                     for name in files if name.endswith(".py"))
+    for name, path in sorted(found):
+        h.update(name.encode())
+        with open(path, "rb") as f:
+            h.update(f.read())
     return h.hexdigest()[:16]
 
 

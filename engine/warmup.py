@@ -32,13 +32,12 @@ import time
 
 import numpy as np
 
-from . import jit
-from .cells import UNKNOWN
+from . import gate
+from . import jit as jit  # the tests and the add-on reach the JIT shim through the warm-up
+from .gate import PARTS as PARTS, Stopped as Stopped, ensure as ensure, parts_for as parts_for
+from .gate import ready as ready, run_parts as run_parts, set_external as set_external
+from .model.cells import UNKNOWN
 
-_lock = threading.RLock()
-_done: set = set()
-_running: set = set()  # parts the thread holding _lock is running (ensure re-enters through solve)
-_external = None  # see set_external
 _status = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0}
 
 
@@ -63,8 +62,8 @@ def _voxelizer():
     """Make with each of its options: plain, the thin-part options (bridge, restore, the
     piece filters), anti-aliasing whose counters are one byte (up to 6 samples) or two (7, 8),
     one axis (not robust), and a mesh of several closed shells."""
-    from .clues import puzzle_from_grid
-    from .voxelize import voxelize
+    from .model.clues import puzzle_from_grid
+    from .voxel.voxelize import voxelize
     v, t = _cube_mesh()
     puzzle_from_grid(voxelize(v, t, resolution=4).grid)
     voxelize(v, t, resolution=3, samples=2, robust=False)
@@ -78,9 +77,9 @@ def _voxelizer():
 def _colour_capture():
     """Make with colours: the capture (both nearest-triangle passes, image, corner and constant
     sources, the interior fill) and the palette."""
-    from .colour import Source, capture_colours, nearest_surface
-    from .palette import grid_palette
-    from .voxelize import voxelize
+    from .colour.capture import Source, capture_colours, nearest_surface
+    from .colour.palette import grid_palette
+    from .voxel.voxelize import voxelize
     v, t = _cube_mesh()
     r = voxelize(v, t, resolution=4)
     m = len(t)
@@ -96,8 +95,8 @@ def _colour_capture():
 
 
 def _blob(hidden_every=3):
-    from .blobs import blob_grid
-    from .clues import puzzle_from_grid
+    from .voxel.blobs import blob_grid
+    from .model.clues import puzzle_from_grid
     g = blob_grid((5, 5, 5), seed=1)
     hidden = np.zeros(puzzle_from_grid(g).n_lines, bool)
     hidden[::hidden_every] = True
@@ -106,8 +105,8 @@ def _blob(hidden_every=3):
 
 def _line_solving(linesolver):
     """A puzzle line solving settles, with lines past the word solvers (both kinds of clue)."""
-    from .clues import puzzle_from_grid
-    from .solve import solve
+    from .model.clues import puzzle_from_grid
+    from .solve.driver import solve
     g = np.zeros((1, 1, 70), bool)
     g[0, 0, ::3] = True
     solve(puzzle_from_grid(g), linesolver=linesolver, time_limit=10.0)
@@ -116,15 +115,15 @@ def _line_solving(linesolver):
 
 def _quick_search(linesolver):
     """Hidden clues: the quick search, with and without the known solution."""
-    from .solve import solve
+    from .solve.driver import solve
     solve(_blob(), linesolver=linesolver, time_limit=10.0)
     solve(_blob(), linesolver=linesolver, use_known=False, time_limit=10.0)
 
 
 def _probing(linesolver):
     """No solution given, 24 solutions: probing, then search (for two solutions, and for one)."""
-    from .puzzle import make_2d
-    from .solve import solve
+    from .model.puzzle import make_2d
+    from .solve.driver import solve
     solve(make_2d([[1]] * 4, [[1]] * 4), linesolver=linesolver, time_limit=10.0)
     solve(make_2d([[1]] * 4, [[1]] * 4), linesolver=linesolver, time_limit=10.0, want=1)
 
@@ -133,9 +132,9 @@ def _sat_encoding():
     """The CNF kernel of the search's CDCL fallback (``sat.py``), which the tiny puzzles above
     never reach (it takes over after thousands of line solves): compiled here, with or without
     python-sat, so a hard puzzle's hand-over does not compile inside its solve."""
-    from .propagate import build_net
-    from .puzzle import make_2d
-    from .satblocks import blocks_cnf
+    from .solve.propagate import build_net
+    from .model.puzzle import make_2d
+    from .solve.satblocks import blocks_cnf
     net = build_net(make_2d([[1]] * 4, [[1]] * 4))
     blocks_cnf(net[0], net[1], net[3], net[4], np.arange(8, dtype=np.int64), 16)
 
@@ -143,9 +142,9 @@ def _sat_encoding():
 def _walking():
     """The local search (``walk.py``) a loose 3D puzzle without a known solution gets after
     the quick search: the tiny puzzles above never reach it."""
-    from .clues import puzzle_from_grid
-    from .propagate import build_net
-    from .walk import walk, walk_start
+    from .model.clues import puzzle_from_grid
+    from .solve.propagate import build_net
+    from .solve.walk import walk, walk_start
     g = np.zeros((3, 3, 3), bool)
     g[:, :, ::2] = True  # circles along z
     net = build_net(puzzle_from_grid(g))
@@ -155,26 +154,26 @@ def _walking():
 
 
 def _schedulers(linesolver):
-    from .solve import COMPARE_CONFIGS, compare
+    from .solve.driver import COMPARE_CONFIGS, compare
     compare(_blob(), linesolver=linesolver, configs=COMPARE_CONFIGS, time_limit=10.0)
     compare(_blob(), linesolver=linesolver, time_limit=10.0, counting="seed")
 
 
 def _grading():
     """The difficulty score of a puzzle logic solves (``solve(grade=True)``, the CLI's)."""
-    from .solve import solve
+    from .solve.driver import solve
     solve(_blob(hidden_every=50), grade=True, time_limit=10.0)
 
 
 def _design_grid():
-    from .blobs import blob_grid
+    from .voxel.blobs import blob_grid
     return blob_grid((5, 5, 5), seed=1)
 
 
 def _designing():
     """Hide Clues: greedy and annealing designs, line and probing logic, a difficulty band
     (steering grades every trial), and the final check of the designed puzzle."""
-    from .design import design
+    from .design.hiding import design
     g = _design_grid()
     design(g)
     design(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
@@ -185,7 +184,7 @@ def _designing():
 def _live_check():
     """The live check of a hand-edited mask (both logics, a search when logic stalls) and
     Suggest Clue."""
-    from .design import DesignSession
+    from .design.session import DesignSession
     s = DesignSession(_design_grid())
     hidden = np.zeros(s.n_lines, bool)
     hidden[::2] = True
@@ -201,7 +200,8 @@ def _masks():
     without its final check, live checks of masks logic settles (no search) and the gains of
     showing a clue (Suggest Clue). No solver kernel is compiled here but the few that build the
     net and the line solvers every design kernel calls."""
-    from .design import DesignSession, search_masks
+    from .design.hiding import search_masks
+    from .design.session import DesignSession
     g = _design_grid()
     search_masks(g)
     search_masks(g, logic="probe", method="anneal", band="hard", anneal_moves=20, time_limit=60.0)
@@ -213,7 +213,7 @@ def _masks():
         s.suggest(np.ones(s.n_lines, bool), logic)  # none shown: nothing is deduced
 
 
-PARTS = {
+gate.register({
     "make": [("voxelizer", _voxelizer), ("colour capture", _colour_capture)],
     "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
               ("probing and search", lambda: _probing("dp")), ("SAT encoding", _sat_encoding),
@@ -224,70 +224,8 @@ PARTS = {
     "design": [("design", _designing), ("live check", _live_check)],
     "seed": [("seed linesolver", lambda: (_line_solving("seed"), _quick_search("seed"), _probing("seed"))),
              ("seed schedulers with the seed linesolver", lambda: _schedulers("seed"))],
-}
+})
 DEFAULT_PARTS = ("make", "solve")
-
-
-def parts_for(method: str, linesolver: str, grade: bool = False) -> tuple:
-    """The parts ``solve(method=..., linesolver=..., grade=...)`` needs."""
-    parts = ("solve",) if method == "full" else ("schedulers",)
-    return parts + (("seed",) if linesolver == "seed" else ()) + (("grade",) if grade else ())
-
-
-class Stopped(Exception):
-    """``run_parts`` was asked to stop (``stop`` set) before all its steps ran."""
-
-
-def run_parts(parts, on_step=None, stop=None):
-    """Run the steps of the parts not done yet, one thread at a time; ``on_step(name)`` is
-    called after each step. ``stop`` (a ``threading.Event``) is looked at before each step: once
-    set, the rest is left undone and ``Stopped`` raised (a step itself, one numba compile, cannot
-    be cut short: a few seconds at most)."""
-    with _lock:
-        for part in parts:
-            if part in _done or part in _running:
-                continue
-            _running.add(part)
-            try:
-                for name, step in PARTS[part]:
-                    if stop is not None and stop.is_set():
-                        raise Stopped(part)
-                    step()
-                    if on_step is not None:
-                        on_step(name)
-            finally:
-                _running.discard(part)
-            _done.add(part)
-
-
-def set_external(wait) -> None:
-    """Before compiling a part itself, ``ensure`` calls ``wait(part)`` (None: no such hook): the
-    add-on has another process compile the kernels into the same disk cache, and a solve
-    started meanwhile waits for it and then only loads them, instead of compiling them twice."""
-    global _external
-    _external = wait
-
-
-def ready(*parts) -> bool:
-    """Whether the kernels of ``parts`` are compiled (or loaded) in this process."""
-    return all(p in _done for p in parts)
-
-
-def ensure(*parts) -> float:
-    """Compile (or load) the kernels of ``parts`` unless done already; the seconds this took,
-    waiting for a background warm-up included (0 when everything was ready)."""
-    if ready(*parts):
-        return 0.0
-    if not jit.HAVE_NUMBA:  # plain Python: nothing to compile, and the steps would only cost time
-        _done.update(parts)
-        return 0.0
-    t0 = time.perf_counter()
-    if _external is not None:
-        for part in parts:
-            if part not in _done:
-                _external(part)
-    run_parts(parts)
-    return time.perf_counter() - t0
 
 
 _threads: list = []  # the threads start() started, until stop() joined them
@@ -299,8 +237,8 @@ def start(parts=DEFAULT_PARTS) -> threading.Thread:
     GIL most of the time, but hands it over every few milliseconds (Python's switch interval),
     so a thread drawing a UI meanwhile waits milliseconds, not for the compile. ``stop()`` (also
     run at interpreter exit) ends it."""
-    todo = [p for p in parts if p not in _done]
-    _status.update(state="running", done=0, total=sum(len(PARTS[p]) for p in todo), error="",
+    todo = [p for p in parts if not gate.ready(p)]
+    _status.update(state="running", done=0, total=sum(len(gate.PARTS[p]) for p in todo), error="",
                    seconds=0.0)
     _stop.clear()
 
@@ -346,4 +284,4 @@ atexit.register(stop, 2.0)
 def status() -> dict:
     """``state`` ('idle', 'running', 'ready', 'failed'), ``done``/``total`` steps of the last
     ``start``, ``error`` (when failed), ``seconds`` (once finished) and the ``parts`` done."""
-    return dict(_status, parts=sorted(_done))
+    return dict(_status, parts=gate.done_parts())

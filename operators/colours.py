@@ -22,7 +22,7 @@ class NONOGRAM_OT_merge_colours(polls.Polled, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        pal = engine("palette")
+        pal = engine("colour.palette")
         try:
             full = scene.load_full_puzzle(obj)
             if full.palette is None:

@@ -30,7 +30,7 @@ class NONOGRAM_OT_compare(polls.Polled, JobOperator, bpy.types.Operator):
             return None
         self._obj_name = obj.name
         linesolver = scene.settings(context).linesolver
-        solve = engine("solve")
+        solve = engine("solve.driver")
         configs = solve.COMPARE_CONFIGS
 
         def run(progress):

@@ -45,7 +45,7 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
                    "method": opts.method, "seed": int(opts.seed), "time_limit": float(opts.time_limit)}
         try:
             full = scene.load_full_puzzle(obj)
-            design = engine("design").design
+            design = engine("design.hiding").design
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return None

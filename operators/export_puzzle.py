@@ -42,8 +42,8 @@ class NONOGRAM_OT_export_puzzle(polls.Polled, bpy.types.Operator, ExportHelper):
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        pf = engine("puzzlefile")
-        web = engine("webpage")
+        pf = engine("files.puzzlefile")
+        web = engine("play.webpage")
         try:
             puzzle = scene.load_stored_puzzle(obj)
             if self.file_format == 'HTML':

@@ -24,7 +24,7 @@ class NONOGRAM_OT_import_puzzle(polls.Polled, bpy.types.Operator, ImportHelper):
     checks = (polls.object_mode,)
 
     def execute(self, context: bpy.types.Context):
-        pf = engine("puzzlefile")
+        pf = engine("files.puzzlefile")
         try:
             puzzle = pf.load_puzzle(self.filepath)
         except (pf.PuzzleFileError, OSError) as e:

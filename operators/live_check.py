@@ -39,7 +39,7 @@ def session(obj):
     key = (obj.name, hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
     found = _sessions.get(key)
     if found is None:
-        found = (engine("design").DesignSession(scene.load_full_puzzle(obj)), threading.Lock())
+        found = (engine("design.session").DesignSession(scene.load_full_puzzle(obj)), threading.Lock())
         _sessions[key] = found
         while len(_sessions) > MAX_SESSIONS:
             _sessions.popitem(last=False)

@@ -27,7 +27,7 @@ class NONOGRAM_OT_play_in_browser(polls.Polled, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
-        web = engine("webpage")
+        web = engine("play.webpage")
         path = page_path(obj)
         try:
             puzzle = scene.load_stored_puzzle(obj)

@@ -42,7 +42,7 @@ class NONOGRAM_OT_solve(polls.Polled, SolveOptions, JobOperator, bpy.types.Opera
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return None
-        solve = engine("solve").solve
+        solve = engine("solve.driver").solve
         self._obj_name = obj.name
         # Every method polls the progress callback, so Esc stops the engine (cooperative cancel).
         self.cancel_is_cooperative = True

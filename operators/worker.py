@@ -24,7 +24,7 @@ else:
     # At run time the mix-in must not be an Operator itself: the concrete class is.
     _OperatorBase = object
 
-# The engine's progress message while it compiles its kernels (engine/solve.py).
+# The engine's progress message while it compiles its kernels (engine/solve/driver.py).
 PREPARING = "preparing solver"
 
 # One engine job at a time: two solves would halve each other's speed on a laptop and their

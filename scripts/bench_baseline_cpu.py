@@ -35,10 +35,11 @@ def child(taai: int) -> None:
     import numpy as np
     sys.path.insert(0, str(ROOT))
     from engine import warmup
-    from engine.blobs import blob_grid, blob_puzzle
-    from engine.design import DesignSession, design
-    from engine.puzzlefile import load_puzzles
-    from engine.solve import solve
+    from engine.voxel.blobs import blob_grid, blob_puzzle
+    from engine.design.hiding import design
+    from engine.design.session import DesignSession
+    from engine.files.puzzlefile import load_puzzles
+    from engine.solve.driver import solve
     warmup.ensure("make", "solve", "design")
     notes: list = []  # one digest per solve, design, check
 

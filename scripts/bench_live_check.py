@@ -50,7 +50,7 @@ def main() -> None:
         name = os.path.splitext(m)[0]
         src = batch.load_model(name, str(MODELS / m))
         obj, _ = scene.make_nonogram(bpy.context, src, resolution=args.res)
-        res = addon.operators.runtime.engine("design").design(scene.load_full_puzzle(obj), seed=0)
+        res = addon.operators.runtime.engine("design.hiding").design(scene.load_full_puzzle(obj), seed=0)
         scene.set_hidden(obj, res.hidden)
         t = time.perf_counter()
         live_check.request(obj, wait=True)

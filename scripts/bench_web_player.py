@@ -33,9 +33,9 @@ VIEWPORT = {"width": 1280, "height": 800}   # a laptop browser window
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import webplayer  # noqa: E402
-from engine import webpage  # noqa: E402
-from engine.clues import puzzle_from_grid  # noqa: E402
-from engine.puzzle import with_hidden  # noqa: E402
+from engine.play import webpage  # noqa: E402
+from engine.model.clues import puzzle_from_grid  # noqa: E402
+from engine.model.puzzle import with_hidden  # noqa: E402
 
 
 def ball(n: int) -> np.ndarray:

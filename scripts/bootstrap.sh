@@ -22,7 +22,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 fi
 
 # The web player (web/): npm packages when web/package*.json changed, the template
-# (engine/player/nonogram-player.html) when anything of web/ changed. Both are stamped like the venv.
+# (engine/play/player/nonogram-player.html) when anything of web/ changed. Both are stamped like the venv.
 need_root_install() {  # $1 = Debian package: install it when running as root, else say how
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "bootstrap: installing $1 (apt-get)"
@@ -48,10 +48,10 @@ if command -v npm >/dev/null 2>&1; then
       echo "bootstrap: npm ci failed in web/ (offline?); the web player is not built" >&2
     fi
   fi
-  build_stamp=engine/player/.build.sha256
+  build_stamp=engine/play/player/.build.sha256
   build_want=$(cat web/package.json web/package-lock.json web/build.mjs web/src/* | sha256sum | cut -d' ' -f1)
   if [ -f "$ci_stamp" ] && { [ "$(cat "$build_stamp" 2>/dev/null)" != "$build_want" ] \
-      || [ ! -f engine/player/nonogram-player.html ]; }; then
+      || [ ! -f engine/play/player/nonogram-player.html ]; }; then
     if (cd web && node build.mjs); then
       echo "$build_want" > "$build_stamp"
     else

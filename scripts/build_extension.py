@@ -72,9 +72,9 @@ class BuildError(RuntimeError):
     pass
 
 
-# The web player's built page (web/build.mjs writes it; engine/webpage.py fills it): the zip
+# The web player's built page (web/build.mjs writes it; engine/play/webpage.py fills it): the zip
 # carries it so Export Puzzle's "Playable page" and Play in Browser need no network.
-PLAYER_TEMPLATE = "engine/player/nonogram-player.html"
+PLAYER_TEMPLATE = "engine/play/player/nonogram-player.html"
 
 
 def ensure_player(root: Path) -> None:
@@ -404,7 +404,7 @@ def build(platforms: list | None = None, *, download: bool = True, out_dir: Path
                     print(f"build: {platform}: no prebuilt kernels (only the platform the build runs on, "
                           f"{host or 'unknown'}, can have them)", flush=True)
                 continue
-            # the engine as the zip has it (the builder leaves out files, e.g. engine/bench_*.py,
+            # the engine as the zip has it (the builder may leave out files
             # that the source digest would count)
             unpacked = Path(tmp) / f"unpacked-{platform}"
             with zipfile.ZipFile(out_dir / zip_name(manifest, platform)) as zf:

@@ -48,8 +48,8 @@ def _cube():
 
 
 def _make():
-    from engine.clues import puzzle_from_grid
-    from engine.voxelize import voxelize
+    from engine.model.clues import puzzle_from_grid
+    from engine.voxel.voxelize import voxelize
     v, t = _cube()
     r = voxelize(v, t, resolution=8)
     voxelize(v, t, resolution=6, samples=2, robust=False)
@@ -57,8 +57,8 @@ def _make():
 
 
 def _full_3d():
-    from engine.blobs import blob_puzzle
-    from engine.solve import solve
+    from engine.voxel.blobs import blob_puzzle
+    from engine.solve.driver import solve
     solve(blob_puzzle((8, 8, 8), seed=1))
     solve(blob_puzzle((8, 8, 8), seed=2, hidden_fraction=0.3), time_limit=5)
     solve(blob_puzzle((8, 8, 8), seed=3, hidden_fraction=0.3), use_known=False, time_limit=5)
@@ -67,9 +67,9 @@ def _full_3d():
 def _full_2d():
     import numpy as np
 
-    from engine.clues import puzzle_from_grid
-    from engine.puzzle import make_2d
-    from engine.solve import solve
+    from engine.model.clues import puzzle_from_grid
+    from engine.model.puzzle import make_2d
+    from engine.solve.driver import solve
     solve(make_2d([[1], [1]], [[1], [1]]))  # no solution attached: probing and search
     solve(puzzle_from_grid(np.eye(3, dtype=bool)), time_limit=5, progress=lambda f, m: False)
 
@@ -77,8 +77,8 @@ def _full_2d():
 def _long_lines():
     import numpy as np
 
-    from engine.clues import puzzle_from_grid
-    from engine.solve import solve
+    from engine.model.clues import puzzle_from_grid
+    from engine.solve.driver import solve
     g = np.zeros((1, 1, 100), bool)
     g[0, 0, ::3] = True
     solve(puzzle_from_grid(g))  # a count clue on 100 cells
@@ -86,8 +86,8 @@ def _long_lines():
 
 
 def _seed():
-    from engine.blobs import blob_puzzle
-    from engine.solve import compare, solve
+    from engine.voxel.blobs import blob_puzzle
+    from engine.solve.driver import compare, solve
     bp = blob_puzzle((6, 6, 6), seed=4)
     for ls in ("dp", "seed"):
         compare(bp, linesolver=ls)
@@ -98,8 +98,8 @@ def _seed():
 def _design():
     import numpy as np
 
-    from engine.blobs import blob_grid
-    from engine.design import design
+    from engine.voxel.blobs import blob_grid
+    from engine.design.hiding import design
     g = blob_grid((8, 8, 8), seed=5)
     design(g)  # Hide Clues' defaults
     design(g, logic="probe", band="medium", time_limit=5)
@@ -112,8 +112,8 @@ def _design():
 def _live_check():
     import numpy as np
 
-    from engine.blobs import blob_grid
-    from engine.design import DesignSession
+    from engine.voxel.blobs import blob_grid
+    from engine.design.session import DesignSession
     s = DesignSession(blob_grid((8, 8, 8), seed=6))
     rng = np.random.default_rng(0)
     for logic in ("line", "probe"):
@@ -193,8 +193,8 @@ def child(workload, only, parts):
 
     t0 = time.perf_counter()
     with stage("import"):
-        import engine.solve  # noqa: F401
-        import engine.voxelize  # noqa: F401
+        import engine.solve.driver  # noqa: F401
+        import engine.voxel.voxelize  # noqa: F401
     missed_after_warmup = []
     if workload == "warmup":
         from engine import warmup

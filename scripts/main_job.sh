@@ -13,7 +13,7 @@ mkdir -p "$out"
 status=0
 # a playable page per puzzle and index.html, when the set-up could build the web player
 web=()
-[ -f engine/player/nonogram-player.html ] && web=(--export-html)
+[ -f engine/play/player/nonogram-player.html ] && web=(--export-html)
 # the textured duck beside Suzanne when the shared test models are there, so the colours show
 inputs=(suzanne)
 [ -f ../shared/models/duck.glb ] && inputs+=(../shared/models/duck.glb)

@@ -32,9 +32,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
-from engine import pieces  # noqa: E402
-from engine.meshio import load_mesh  # noqa: E402
-from engine.voxelize import voxelize  # noqa: E402
+from engine.voxel import pieces  # noqa: E402
+from engine.voxel.meshio import load_mesh  # noqa: E402
+from engine.voxel.voxelize import voxelize  # noqa: E402
 
 OPTIONS = ("none", "bridge", "thin", "both")
 REFERENCE_SAMPLES = 4

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import webplayer  # noqa: E402
-from engine import webpage  # noqa: E402
-from engine.puzzlefile import load_puzzle  # noqa: E402
+from engine.play import webpage  # noqa: E402
+from engine.files.puzzlefile import load_puzzle  # noqa: E402
 
 
 def break_layer(page, paint, Z, layer, k) -> None:

@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 
-from engine.colourpuzzle import clue_of_line
+from engine.model.colourpuzzle import clue_of_line
 
 
 def line_fillings(length: int, k: int):

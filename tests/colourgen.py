@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.colourpuzzle import colour_puzzle_from_grid, make_colour_puzzle, with_hidden
+from engine.model.colourpuzzle import colour_puzzle_from_grid, make_colour_puzzle, with_hidden
 
 SHAPES_2D = [(3, 3), (4, 3), (3, 5), (4, 4), (5, 5)]
 SHAPES_3D = [(2, 2, 2), (2, 2, 3), (2, 3, 3), (3, 3, 3), (2, 4, 3)]

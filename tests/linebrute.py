@@ -3,7 +3,7 @@
 Shared by tests (import with ``from linebrute import ...``; tests/ is on sys.path under pytest).
 
 - ``all_fixes(length, kind, clue) -> bool array (n_fixes, length)``: every filling of a line of
-  ``length`` cells that satisfies the clue (``kind`` from engine.puzzle; ``clue`` a list of block
+  ``length`` cells that satisfies the clue (``kind`` from engine.model.puzzle; ``clue`` a list of block
   lengths for KIND_BLOCKS, a total (int or [total]) for plain/circle/square, ignored for KIND_NONE).
   Enumerates all 2**length fillings, so keep length <= ~16.
 - ``block_starts(length, blocks) -> (fixes, starts)``: also the start of every block of each fix.
@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
+from engine.model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
 
 EMPTY, FILLED, UNKNOWN = 1, 2, 3
 

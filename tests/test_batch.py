@@ -120,8 +120,8 @@ def test_summary_has_the_seed_tables_columns(batch_run):
 
 
 def test_puzzle_and_report_files(batch_run):
-    from engine.puzzlefile import load_puzzle
-    from engine.solve import solve
+    from engine.files.puzzlefile import load_puzzle
+    from engine.solve.driver import solve
     _, out = batch_run
     _, rows = read_summary(out)
     ok = [r for r in rows if r["status"] == "ok"]
@@ -149,8 +149,8 @@ def test_puzzle_and_report_files(batch_run):
 
 def test_designed_puzzles(batch_run):
     """--design: a designed puzzle per model and resolution, its hidden share, score and band."""
-    from engine.puzzlefile import load_puzzle
-    from engine.solve import solve
+    from engine.files.puzzlefile import load_puzzle
+    from engine.solve.driver import solve
     _, out = batch_run
     _, rows = read_summary(out)
     ok = [r for r in rows if r["status"] == "ok"]
@@ -350,7 +350,7 @@ def test_hidden_helpers_are_left_out_and_pieces_reported(tmp_path):
     assert skipped == "Helper (hidden); UCX_Spider (a collision mesh)"
     # The grid is the spider's alone (the helper 6 units below would have stretched it).
     import procedural
-    from engine.voxelize import voxelize
+    from engine.voxel.voxelize import voxelize
     ref = voxelize(*procedural.spider(), resolution=24, bridge=True)
     assert row["size"] == "x".join(str(n) for n in ref.grid.shape)
     assert int(row["filled"]) == int(ref.grid.sum())

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("bpy", reason="needs the bpy module (pip install bpy==5.0.1, Python 3.11)")
 
-from engine import webpage  # noqa: E402
+from engine.play import webpage  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.blender

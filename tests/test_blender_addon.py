@@ -113,7 +113,7 @@ def test_engine_kernels_cache_in_our_folder_without_leaking_the_setting(tmp_path
         from numba.core.registry import CPUDispatcher
         runtime = sys.modules['{PACKAGE}.operators.runtime']
         before = numba.config.CACHE_DIR
-        runtime.engine('voxelize')
+        runtime.engine('voxel.voxelize')
         # Each kernel gets our folder; numba's process-wide setting is never changed.
         assert numba.config.CACHE_DIR == before, numba.config.CACHE_DIR
         assert runtime.active_cache_dir().startswith({str(tmp_path)!r})

@@ -41,7 +41,7 @@ def principled(name, rgb_linear):
 
 
 def to_bytes(linear):
-    cs = engine("colourspace")
+    cs = engine("colour.colourspace")
     return tuple(int(v) for v in np.rint(cs.linear_to_srgb(np.asarray(linear)) * 255))
 
 
@@ -73,7 +73,7 @@ def test_cube_with_six_face_materials():
     got = np.empty(len(attr.data) * 4, np.float32)
     attr.data.foreach_get("color", got)
     p = puzzle_of(obj)
-    want = engine("colourspace").srgb_to_linear(p.palette[p.colours])
+    want = engine("colour.colourspace").srgb_to_linear(p.palette[p.colours])
     np.testing.assert_allclose(got.reshape(-1, 4)[:, :3], want, atol=1e-6)
     info = json.loads(obj.nonogram.make_info)
     assert len(info["palette"]) == 6 and info["colour_notes"] == []

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.blender
 def _random_nonogram(shape=(5, 4, 6), seed=3, density=0.55, hidden_fraction=0.3, name="rand"):
     rng = np.random.default_rng(seed)
     grid = rng.random(shape) < density
-    puzzle = addon_module("engine.clues").puzzle_from_grid(grid, name=name)
+    puzzle = addon_module("engine.model.clues").puzzle_from_grid(grid, name=name)
     hidden = rng.random(puzzle.n_lines) < hidden_fraction
     scene = addon_module("operators.scene")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name=name, voxel_size=0.3)
@@ -28,7 +28,7 @@ def _label_count(obj):
 def test_export_writes_hidden_clues_as_null_and_import_shows_them_hidden(addon, tmp_path):
     obj, full, hidden = _random_nonogram()
     scene = addon_module("operators.scene")
-    pf = addon_module("engine.puzzlefile")
+    pf = addon_module("engine.files.puzzlefile")
     designed = scene.load_stored_puzzle(obj)
     assert np.array_equal(designed.clue_kind == 0, hidden)
     path = tmp_path / "designed.json"
@@ -105,7 +105,7 @@ def test_make_keeps_the_source_out_of_renders_and_clear_restores_it(addon):
 def _engine_check(puzzle, logic="line"):
     """What the engine says of a puzzle, independently of the add-on: verdict, whether logic
     alone solves it, and the cells logic leaves undecided."""
-    solve = addon_module("engine.solve")
+    solve = addon_module("engine.solve.driver")
     rep = solve.solve(puzzle, method="full")
     levels = ("line",) if logic == "line" else ("line", "probe")
     state = rep.state
@@ -135,7 +135,7 @@ def test_toggling_selected_clues_rechecks_as_the_engine_says(addon):
     picked = np.arange(Y * Z + X * Z)
     # The engine's answer first: it also compiles the solver, whose first compile (cold numba
     # cache) would otherwise eat the live check's bounded search.
-    hide = addon_module("engine.puzzle").with_hidden
+    hide = addon_module("engine.model.puzzle").with_hidden
     verdict, solvable, undecided = _engine_check(hide(full, picked))
     _select_points(labels, picked)
     assert run_op(bpy.ops.nonogram.toggle_clues) == {'FINISHED'}
@@ -179,7 +179,7 @@ def test_the_live_check_runs_in_the_background_and_drops_stale_results(addon):
     second[np.flatnonzero(~first)[:3]] = True
     # the engine's answer first (it compiles the solver on a cold numba cache, see above)
     verdict, solvable, undecided = _engine_check(
-        addon_module("engine.puzzle").with_hidden(full, second))
+        addon_module("engine.model.puzzle").with_hidden(full, second))
     scene.set_hidden(obj, second)
     live.request(obj, wait=False)
     t0 = time.perf_counter()
@@ -241,7 +241,7 @@ def test_suggest_clue_shows_the_hidden_clue_that_settles_most_cells(addon):
     _, _, undecided = _engine_check(scene.load_stored_puzzle(obj))
     assert undecided.any()
     # Brute force over every hidden clue (not only those through undecided cells).
-    hide = addon_module("engine.puzzle").with_hidden
+    hide = addon_module("engine.model.puzzle").with_hidden
     settled = {}
     for line in np.flatnonzero(mask):
         trial = mask.copy()
@@ -291,7 +291,7 @@ def test_hide_clues_equals_the_engines_design_for_the_same_seed(addon):
     opts = obj.nonogram.design_options
     opts.logic, opts.method, opts.seed = 'line', 'greedy', 7
     assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
-    want = addon_module("engine.design").design(scene.load_full_puzzle(obj), logic="line",
+    want = addon_module("engine.design.hiding").design(scene.load_full_puzzle(obj), logic="line",
                                                 method="greedy", seed=7, time_limit=20.0)
     got = scene.hidden_mask(obj)
     assert np.array_equal(got, want.hidden) and want.hidden_count > 0
@@ -308,7 +308,7 @@ def test_hide_clues_equals_the_engines_design_for_the_same_seed(addon):
     # Another seed, another design; Show All Clues brings every clue back.
     opts.seed = 8
     assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
-    other = addon_module("engine.design").design(scene.load_full_puzzle(obj), logic="line",
+    other = addon_module("engine.design.hiding").design(scene.load_full_puzzle(obj), logic="line",
                                                  method="greedy", seed=8, time_limit=20.0)
     assert np.array_equal(scene.hidden_mask(obj), other.hidden)
     assert run_op(bpy.ops.nonogram.show_all_clues) == {'FINISHED'}
@@ -333,15 +333,15 @@ def test_hide_clues_runs_in_the_background_and_esc_leaves_the_scene_as_it_was(ad
     design_ops = addon_module("operators.design")
     assert 'UNDO' in design_ops.NONOGRAM_OT_hide_clues.bl_options  # one undo step when it lands
     scene = addon_module("operators.scene")
-    grid = addon_module("engine.blobs").blob_grid((14, 14, 14), seed=2, fill=0.4)
-    puzzle = addon_module("engine.clues").puzzle_from_grid(grid, name="blob")
+    grid = addon_module("engine.voxel.blobs").blob_grid((14, 14, 14), seed=2, fill=0.4)
+    puzzle = addon_module("engine.model.clues").puzzle_from_grid(grid, name="blob")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name="blob")
     before = scene.hidden_mask(obj).copy()
     opts = obj.nonogram.design_options
     opts.method, opts.time_limit = 'anneal', 30.0  # long enough to be cancelled
     # Compile first (what design() does before its timer on a cold numba cache): Esc is checked
     # between kernel calls, and a first compile is one long call.
-    addon_module("engine.design").prepare()
+    addon_module("engine.design.hiding").prepare()
     op = operator_stand_in(design_ops.NONOGRAM_OT_hide_clues)
     ctx = Recorder()
     assert op.invoke(ctx, Event('NONE')) == {'RUNNING_MODAL'}

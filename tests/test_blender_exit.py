@@ -92,7 +92,7 @@ def test_disabling_stops_a_running_job_and_the_warm_up(addon, monkeypatch):
     monkeypatch.setattr(warmup, "_thread", None)
     monkeypatch.setattr(warmup, "_state", dict(warmup._state, state="idle", done=0, total=0,
                                                error="", loaded=()))
-    monkeypatch.setattr(addon_module("engine.warmup"), "_done", set())  # nothing compiled yet
+    monkeypatch.setattr(addon_module("engine.gate"), "_done", set())  # nothing compiled yet
     procs = []
 
     def spawn(parts, base):

@@ -19,7 +19,7 @@ def _make(kind="monkey", res=8, **args):
 def test_export_import_builds_the_same_puzzle(addon, tmp_path):
     obj = _make()
     scene = addon_module("operators.scene")
-    pf = addon_module("engine.puzzlefile")
+    pf = addon_module("engine.files.puzzlefile")
     path = tmp_path / "suzanne.json"
     assert run_op(bpy.ops.nonogram.export_puzzle, filepath=str(path)) == {'FINISHED'}
     sol = point_attribute(obj, "solution")
@@ -59,7 +59,7 @@ def test_puzzle_and_report_survive_save_and_reload(addon, tmp_path):
     obj = _make(res=6)
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
     scene = addon_module("operators.scene")
-    pf = addon_module("engine.puzzlefile")
+    pf = addon_module("engine.files.puzzlefile")
     want_puzzle = pf.puzzle_to_dict(scene.load_stored_puzzle(obj))
     want_report = scene.load_stored_report(obj)
     want_state = point_attribute(obj, "state")

@@ -58,7 +58,7 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     assert obj is not src and obj.nonogram.is_nonogram
 
     verts, tris = _world_triangles(src)
-    vox = engine("voxelize")
+    vox = engine("voxel.voxelize")
     vr = vox.voxelize(verts, tris, resolution=res, samples=1, threshold=0.5, robust=True,
                       fit=True, **vox.MAKE_PIECE_DEFAULTS)
     grid = vr.grid
@@ -75,7 +75,7 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     assert np.allclose(pts[(1 * Y + 0) * Z + 0 if X > 1 else 0], [1.5 if X > 1 else 0.5, 0.5, 0.5])
 
     # Clue labels: one point per clued line.
-    puzzle = engine("clues").puzzle_from_grid(grid)
+    puzzle = engine("model.clues").puzzle_from_grid(grid)
     clued = int((puzzle.clue_kind != 0).sum())
     labels = obj.nonogram.labels
     assert labels is not None and labels.parent == obj
@@ -98,7 +98,7 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     # The stored puzzle round-trips through the JSON export.
     path = tmp_path / "p.json"
     assert run_op(bpy.ops.nonogram.export_puzzle, filepath=str(path)) == {'FINISHED'}
-    pf = engine("puzzlefile")
+    pf = engine("files.puzzlefile")
     loaded = pf.load_puzzle(str(path))
     # (Make keeps the model's colours by default: the file has them beside the solution)
     exported = pf.puzzle_to_dict(loaded)
@@ -124,12 +124,12 @@ def test_glyphs_show_the_right_clue_at_the_right_place(addon):
     grid = rng.random((7, 5, 4)) < 0.55
     grid[:, 0, 0] = [1, 0, 1, 0, 1, 1, 0]  # a square clue
     grid[:, 1, 0] = [1, 1, 0, 0, 1, 0, 0]  # a circle clue
-    puzzle = engine("clues").puzzle_from_grid(grid, name="kinds")
+    puzzle = engine("model.clues").puzzle_from_grid(grid, name="kinds")
     assert {2, 3, 4} <= set(puzzle.clue_kind.tolist())
     scene_mod = addon_module("operators.scene")
     # An earlier nonogram of the same name takes the glyph names first: Blender then renames
     # some of ours (".001"), which must not change their order.
-    other = engine("clues").puzzle_from_grid(rng.random((3, 3, 3)) < 0.5)
+    other = engine("model.clues").puzzle_from_grid(rng.random((3, 3, 3)) < 0.5)
     scene_mod.build_from_puzzle(bpy.context, other, name="kinds")
     obj = scene_mod.build_from_puzzle(bpy.context, puzzle, name="kinds", origin=(1, 2, 3),
                                       voxel_size=0.3)
@@ -248,7 +248,7 @@ BASIC_OPTIONS = ("resolution", "samples", "threshold", "robust", "hide_source")
 
 def _voxel_grid(src, res):
     verts, tris = _world_triangles(src)
-    vox = engine("voxelize")
+    vox = engine("voxel.voxelize")
     return vox.voxelize(verts, tris, resolution=res, samples=1, threshold=0.5, robust=True,
                         fit=True, **vox.MAKE_PIECE_DEFAULTS).grid
 

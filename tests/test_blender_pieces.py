@@ -52,7 +52,7 @@ def test_thin_legs_and_what_each_option_does(addon):
         stats = info["diagnostics"]["pieces"]
         counts[(mode, tuple(extra))] = stats["pieces"]
         # The cells are the voxelizer's grid with the same options, in world space.
-        ref = engine("voxelize").voxelize(v, t, resolution=36, bridge=mode != "NONE",
+        ref = engine("voxel.voxelize").voxelize(v, t, resolution=36, bridge=mode != "NONE",
                                           thin_parts=mode == "RESTORE", **extra)
         assert np.array_equal(point_attribute(obj, "solution"), ref.grid.ravel())
         if mode == "NONE" and not extra:
@@ -91,7 +91,7 @@ def test_two_selected_meshes_are_voxelized_together(addon):
     scene = addon_module("operators.scene")
     verts, tris = scene.sources_triangles(bpy.context, [a, b])
     assert verts[:, 0].min() < -0.9 and verts[:, 0].max() > 4.7
-    ref = engine("voxelize").voxelize(verts, tris, resolution=16)
+    ref = engine("voxel.voxelize").voxelize(verts, tris, resolution=16)
     assert np.array_equal(point_attribute(obj, "solution"), ref.grid.ravel())
     assert info["diagnostics"]["pieces"]["pieces"] == 2
     assert not a.visible_get() and not b.visible_get()

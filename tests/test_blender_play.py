@@ -33,7 +33,7 @@ def _page_data(path: Path) -> dict:
 
 
 def _check_page(path: Path, obj, scene):
-    pf = addon_module("engine.puzzlefile")
+    pf = addon_module("engine.files.puzzlefile")
     want = pf.puzzle_to_dict(scene.load_stored_puzzle(obj))
     d = _page_data(path)
     assert d["shape"] == want["shape"]
@@ -44,7 +44,7 @@ def _check_page(path: Path, obj, scene):
 
 
 def _player_built():
-    web = addon_module("engine.webpage")
+    web = addon_module("engine.play.webpage")
     try:
         web.template_text()
     except web.WebPageError as e:
@@ -75,7 +75,7 @@ def test_play_in_browser_writes_the_page_and_opens_it(addon, monkeypatch):
 
 
 def test_an_unbuilt_player_is_reported_not_a_crash(addon, tmp_path, monkeypatch):
-    web = addon_module("engine.webpage")
+    web = addon_module("engine.play.webpage")
     monkeypatch.setattr(web, "TEMPLATE_PATH", str(tmp_path / "absent.html"))
     _designed(res=4)
     opened = []

@@ -14,7 +14,7 @@ def _random_nonogram(shape=(5, 4, 6), seed=3, density=0.55, hidden_fraction=0.3)
     """A nonogram with plain, circle and square clues and some of them hidden."""
     rng = np.random.default_rng(seed)
     grid = rng.random(shape) < density
-    clues = addon_module("engine.clues")
+    clues = addon_module("engine.model.clues")
     puzzle = clues.puzzle_from_grid(grid, name="rand")
     kinds = set(puzzle.clue_kind.tolist())
     assert {2, 3, 4} <= kinds, kinds  # the test needs every kind of clue

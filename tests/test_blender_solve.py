@@ -36,7 +36,7 @@ def test_solve_stores_the_engines_report(addon, method, prepass, linesolver):
     scene = addon_module("operators.scene")
     stored = scene.load_stored_report(obj)
     puzzle = scene.load_stored_puzzle(obj)
-    ref = addon_module("engine.solve").solve(puzzle, method=method, prepass=prepass,
+    ref = addon_module("engine.solve.driver").solve(puzzle, method=method, prepass=prepass,
                                             linesolver=linesolver, time_limit=s.time_limit)
     want = ref.to_dict()
     for k in NUMBERS:
@@ -61,7 +61,7 @@ def test_solve_stores_the_engines_report(addon, method, prepass, linesolver):
 
 def _multi_solution_nonogram(addon):
     """A 2×2×1 diagonal whose z clues are hidden: the anti-diagonal fits the x and y clues too."""
-    clues = addon_module("engine.clues")
+    clues = addon_module("engine.model.clues")
     grid = np.zeros((2, 2, 1), dtype=bool)
     grid[0, 0, 0] = grid[1, 1, 0] = True
     n_lines = 2 + 2 + 4
@@ -131,7 +131,7 @@ def test_compare_stores_the_seven_configurations(addon):
     assert run_op(bpy.ops.nonogram.compare) == {'FINISHED'}
     rows = json.loads(obj.nonogram.compare)
     scene = addon_module("operators.scene")
-    engine_solve = addon_module("engine.solve")
+    engine_solve = addon_module("engine.solve.driver")
     ref = engine_solve.compare(scene.load_stored_puzzle(obj), linesolver="dp",
                                configs=engine_solve.COMPARE_CONFIGS)
     assert [r["config"] for r in rows] == ["Brute", "Hier", "Hier+Pre", "Heur", "Heur+Pre", "Learned",

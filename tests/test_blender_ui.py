@@ -246,7 +246,7 @@ def test_clear_kernel_cache_removes_only_cached_kernels(addon, tmp_path, monkeyp
     assert runtime.numba_status()["cache_files"] == 0
     assert all(p.exists() for p in kernels)  # the real cache was not touched
     # The loaded kernels keep working.
-    assert addon_module("engine.voxelize") is not None
+    assert addon_module("engine.voxel.voxelize") is not None
 
 
 def test_preferences_show_numba_and_the_keymap(addon):

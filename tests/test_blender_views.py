@@ -15,7 +15,7 @@ pytestmark = pytest.mark.blender
 def _nonogram(shape=(7, 9, 6), seed=5, density=0.6, name="lay"):
     rng = np.random.default_rng(seed)
     grid = rng.random(shape) < density
-    puzzle = addon_module("engine.clues").puzzle_from_grid(grid, name=name)
+    puzzle = addon_module("engine.model.clues").puzzle_from_grid(grid, name=name)
     scene = addon_module("operators.scene")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name=name, origin=(0.5, -1.0, 0.25),
                                   voxel_size=0.5)

@@ -16,7 +16,7 @@ SLACK = 2.0  # seconds, on a loaded machine; the failure this catches ran for mi
 
 
 def _square_line(n):
-    clues = engine("clues")
+    clues = engine("model.clues")
     g = np.random.default_rng(0).random((1, 1, n)) < 0.5
     hidden = np.ones(clues.puzzle_from_grid(g).n_lines, bool)
     hidden[-1] = False
@@ -25,7 +25,7 @@ def _square_line(n):
 
 def test_worker_job_stops_a_long_line_solve_on_cancel(addon):
     worker = addon_module("operators.worker")
-    solve = engine("solve").solve
+    solve = engine("solve.driver").solve
     solve(_square_line(200), time_limit=5)  # compiled before timing
     puzzle = _square_line(20000)
     job = worker.Job("solve", lambda progress: solve(puzzle, progress=progress)).start()
@@ -65,7 +65,7 @@ def fresh_warmup(monkeypatch):
     monkeypatch.setattr(warm, "_thread", None)
     monkeypatch.setattr(warm, "_state", dict(warm._state, state="idle", done=0, total=0, error="", loaded=()))
     eng = engine("warmup")
-    monkeypatch.setattr(eng, "_done", set())
+    monkeypatch.setattr(engine("gate"), "_done", set())  # the parts compiled in this process
     return warm, eng
 
 
@@ -223,7 +223,7 @@ def test_the_take_over_holds_when_the_design_kernels_were_not_started(fresh_warm
 def test_an_engine_module_another_thread_is_importing_is_waited_for(addon, tmp_path, monkeypatch):
     """The warm-up thread imports engine modules while an operator may ask for the same one:
     with kernels ready at once (prebuilt in the zip), a Solve right after Make got the warm-up's
-    half-imported engine.solve, without its ``solve``."""
+    half-imported engine.solve.driver, without its ``solve``."""
     import sys
     runtime = addon_module("operators.runtime")
     runtime.engine("jit")

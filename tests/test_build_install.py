@@ -63,8 +63,8 @@ def test_zip_contents(linux_zip):
     for needed in ("__init__.py", "batch.py", "cli_command.py", "LICENSE", "blender_manifest.toml",
                    "engine/__init__.py", "operators/__init__.py", "operators/scene/__init__.py", "panels/__init__.py"):
         assert needed in names
-    assert "engine/learned_scheduler.json" in names  # the learned scheduler's weights ship too
-    assert "engine/player/nonogram-player.html" in names  # the built web player (no network in Blender)
+    assert "engine/solve/learned_scheduler.json" in names  # the learned scheduler's weights ship too
+    assert "engine/play/player/nonogram-player.html" in names  # the built web player (no network in Blender)
     assert not any(n.startswith("web/") for n in names)  # its sources and npm packages stay out
     wheels = sorted(n for n in names if n.endswith(".whl"))
     assert len(wheels) == 6 and all("x86_64" in w for w in wheels)
@@ -87,7 +87,7 @@ def test_zip_contents(linux_zip):
     else:
         assert not prebuilt
     assert not any(n.startswith("engine/bench_") for n in names)  # development-only CLIs
-    assert "engine/solve.py" in names and "engine/__main__.py" in names
+    assert "engine/solve/driver.py" in names and "engine/__main__.py" in names
     assert not any("__pycache__" in n for n in names)
     assert 'platforms = ["linux-x64"]' in manifest  # written by Blender's builder
 
@@ -187,7 +187,7 @@ SOLVES = r"""
 def solves_digest(engine):
     import hashlib
     import numpy as np
-    blobs, clues, solve = engine("blobs"), engine("clues"), engine("solve").solve
+    blobs, clues, solve = engine("voxel.blobs"), engine("model.clues"), engine("solve.driver").solve
     runs = [solve(blobs.blob_puzzle((9, 9, 9), seed=2)),
             solve(blobs.blob_puzzle((9, 9, 9), seed=4, hidden_fraction=0.3), use_known=False),
             solve(clues.puzzle_from_grid(np.random.default_rng(1).random((8, 8, 8)) < 0.35), use_known=False),

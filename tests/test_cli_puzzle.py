@@ -1,4 +1,4 @@
-"""``python -m engine stats`` / ``convert`` (engine/cli_puzzle.py), run as a user would: a
+"""``python -m engine stats`` / ``convert`` (engine/cli/puzzle.py), run as a user would: a
 subprocess with this interpreter, from the repository root."""
 import json
 import subprocess
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, shared_path
-from engine.clues import puzzle_from_grid
-from engine.puzzlefile import load_puzzle, save_puzzle
+from engine.model.clues import puzzle_from_grid
+from engine.files.puzzlefile import load_puzzle, save_puzzle
 from test_clues import hand_grid_3d
 
 
@@ -105,7 +105,7 @@ def test_bad_input_exit_2_with_message(tmp_path, blob, case):
 
 
 def test_main_returns_codes_in_process(blob, capsys):
-    from engine import cli_puzzle
+    from engine.cli import puzzle as cli_puzzle
     assert cli_puzzle.main(["stats", str(blob), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["cells"] == 20
     assert cli_puzzle.main(["stats", str(blob) + ".missing"]) == 2

@@ -1,12 +1,12 @@
-"""Clues from a solution grid (engine/clues.py): hand-worked examples and brute-force properties."""
+"""Clues from a solution grid (engine/model/clues.py): hand-worked examples and brute-force properties."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from engine.clues import blocks_of, clue3d_of, puzzle_from_grid
-from engine.puzzle import Clue3D, line_names
-from engine.puzzlefile import check_solution, puzzle_to_dict
+from engine.model.clues import blocks_of, clue3d_of, puzzle_from_grid
+from engine.model.puzzle import Clue3D, line_names
+from engine.files.puzzlefile import check_solution, puzzle_to_dict
 
 
 def test_2d_hand_example():

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from engine import colour
-from engine.colour import ColourError, Source, capture_colours, nearest_surface
-from engine.voxelize import voxelize
+from engine.colour import capture as colour
+from engine.colour.capture import ColourError, Source, capture_colours, nearest_surface
+from engine.voxel.voxelize import voxelize
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ import pytest
 
 from colourbrute import count_solutions
 from colourgen import random_colour_puzzle
-from engine.colourpuzzle import check_colour_solution, colour_puzzle_from_grid, with_hidden
-from engine.coloursolve import solve_colour
+from engine.model.colourpuzzle import check_colour_solution, colour_puzzle_from_grid, with_hidden
+from engine.solve.coloursolve import solve_colour
 
 cpsat = pytest.importorskip("benchmarks.cpsat_colour", reason="benchmarks/cpsat_colour.py not importable")
 if not cpsat.HAVE_ORTOOLS:
@@ -58,7 +58,7 @@ def test_engine_verdicts_match_cpsat(dim, k):
 
 def test_time_limit_holds_on_a_hard_colour_puzzle():
     import time
-    from engine.colourpuzzle import colour_puzzle_from_grid, with_hidden
+    from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
     rng = np.random.default_rng(5)
     g = np.where(rng.random((9, 9, 9)) < 0.6, rng.integers(1, 4, (9, 9, 9)), 0)
     p = with_hidden(colour_puzzle_from_grid(g, 3), rng.random(243) < 0.8)

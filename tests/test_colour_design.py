@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from engine.colourdesign import ColourDesignError, design_colour
-from engine.colourpuzzle import CKIND_NONE, colour_puzzle_from_grid, with_hidden
-from engine.coloursolve import solve_colour
-from engine.puzzlefile import load_puzzle, save_puzzle
+from engine.design.colourdesign import ColourDesignError, design_colour
+from engine.model.colourpuzzle import CKIND_NONE, colour_puzzle_from_grid, with_hidden
+from engine.solve.coloursolve import solve_colour
+from engine.files.puzzlefile import load_puzzle, save_puzzle
 
 
 def _blob(shape, k, seed):

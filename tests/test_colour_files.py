@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from engine.colourpuzzle import ColourPuzzle, colour_puzzle_from_grid, with_hidden
-from engine.puzzle import Puzzle
-from engine.puzzlefile import PuzzleFileError, load_puzzle, loads_json, save_puzzle
+from engine.model.colourpuzzle import ColourPuzzle, colour_puzzle_from_grid, with_hidden
+from engine.model.puzzle import Puzzle
+from engine.files.puzzlefile import PuzzleFileError, load_puzzle, loads_json, save_puzzle
 
 
 def _same(p, q):
@@ -166,7 +166,7 @@ def test_olsak_g(tmp_path):
     assert isinstance(p, ColourPuzzle) and p.k == 2 and p.shape == (3, 2)
     assert p.clues() == [[(1, 1), (1, 2)], [(2, 2)], [(1, 1)], [(2, 2)], [(1, 2)]]
     assert p.meta["colour_names"] == ["black", "#ff0000"]
-    from engine.coloursolve import solve_colour
+    from engine.solve.coloursolve import solve_colour
     r = solve_colour(p)
     assert r.verdict == "unique" and list(r.solution) == [1, 2, 0, 0, 2, 2]
     f.write_text(OLSAK.replace("1 1r\n", "1 1q\n"))

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.clues import puzzle_from_grid
-from engine.colourgroups import colour_puzzle_from_reveal, group_palette
-from engine.coloursolve import solve_colour
-from engine.puzzlefile import load_puzzle, save_puzzle
+from engine.model.clues import puzzle_from_grid
+from engine.design.colourgroups import colour_puzzle_from_reveal, group_palette
+from engine.solve.coloursolve import solve_colour
+from engine.files.puzzlefile import load_puzzle, save_puzzle
 
 
 def test_similar_colours_group_together():

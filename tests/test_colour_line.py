@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from colourbrute import brute_line
-from engine.colourline import relax_3d, rmax_of, solve_line
-from engine.colourpuzzle import clue_of_line
+from engine.lines.colourline import relax_3d, rmax_of, solve_line
+from engine.model.colourpuzzle import clue_of_line
 
 
 @st.composite
@@ -84,7 +84,7 @@ def test_2d_same_colour_needs_gap_other_colour_touches():
 @settings(max_examples=200, deadline=None)
 @given(line_case(False))
 def test_2d_dense_and_sparse_automata_agree(case):
-    from engine.colourline import dfa_2d, solve_automaton, solve_dfa_dense
+    from engine.lines.colourline import dfa_2d, solve_automaton, solve_dfa_dense
     k, clue, masks = case
     tab = dfa_2d(clue, k)
     none = np.zeros(1, dtype=np.int64)

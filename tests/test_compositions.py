@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from engine.compositions import (COUNT_CAP, compositions, count_compositions, first_composition,
+from engine.lines.compositions import (COUNT_CAP, compositions, count_compositions, first_composition,
                                  n_compositions, next_composition, parts_range, seed_find_compositions)
-from engine.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
+from engine.model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
 
 # Table 1, transcribed: the expansions of n = 1..6 ('-' in the table is an empty set).
 TABLE1_DOUBLE = {

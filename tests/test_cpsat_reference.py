@@ -12,10 +12,10 @@ import itertools
 import numpy as np
 import pytest
 
-from engine.clues import blocks_of, puzzle_from_grid
+from engine.model.clues import blocks_of, puzzle_from_grid
 from linebrute import count_solutions as brute_count
 from linebrute import satisfies_clue
-from engine.puzzle import KIND_CIRCLE, KIND_NONE, KIND_SQUARE, make_2d, with_hidden
+from engine.model.puzzle import KIND_CIRCLE, KIND_NONE, KIND_SQUARE, make_2d, with_hidden
 
 cpsat = pytest.importorskip("benchmarks.cpsat", reason="benchmarks/cpsat.py not importable")
 if not cpsat.HAVE_ORTOOLS:
@@ -24,7 +24,7 @@ if not cpsat.HAVE_ORTOOLS:
 
 
 def satisfies(puzzle, sol) -> bool:
-    """Every clued line of ``puzzle`` has the clue that engine.clues.puzzle_from_grid gives ``sol``."""
+    """Every clued line of ``puzzle`` has the clue that engine.model.clues.puzzle_from_grid gives ``sol``."""
     truth = puzzle_from_grid(np.asarray(sol, dtype=bool).reshape(puzzle.grid_shape()))
     for li in range(puzzle.n_lines):
         kind = int(puzzle.clue_kind[li])

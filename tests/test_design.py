@@ -1,4 +1,4 @@
-"""Puzzle design (engine/design.py): the guarantees of every result, checked independently.
+"""Puzzle design (engine/design/hiding.py): the guarantees of every result, checked independently.
 
 - the designed puzzle has exactly one solution, the given grid: enumeration of every grid (up to
   16 cells) and the CP-SAT reference (benchmarks/cpsat.py) for larger ones;
@@ -16,12 +16,13 @@ import zlib
 import numpy as np
 import pytest
 
-from engine.blobs import blob_grid
-from engine.clues import puzzle_from_grid
-from engine.design import DesignError, DesignSession, check_design, design, prepare, suggest_clues
-from engine.difficulty import band_range, difficulty
-from engine.puzzle import Clue3D, make_3d, with_hidden
-from engine.solve import solve
+from engine.voxel.blobs import blob_grid
+from engine.model.clues import puzzle_from_grid
+from engine.design.hiding import DesignError, design, prepare
+from engine.design.session import DesignSession, check_design, suggest_clues
+from engine.solve.difficulty import band_range, difficulty
+from engine.model.puzzle import Clue3D, make_3d, with_hidden
+from engine.solve.driver import solve
 from linebrute import count_solutions
 
 LEVELS = {"line": ("line",), "probe": ("line", "probe")}
@@ -307,8 +308,8 @@ def test_check_design_and_suggestions():
 def test_shared_models_at_12(shared):
     """The shared models at resolution 12: greedy designs checked by CP-SAT and clue by clue."""
     cpsat = _cpsat()
-    from engine.meshio import load_mesh
-    from engine.voxelize import voxelize
+    from engine.voxel.meshio import load_mesh
+    from engine.voxel.voxelize import voxelize
     models = shared("models")
     files = sorted(f for f in models.iterdir() if f.suffix in (".obj", ".ply", ".glb"))
     assert files
@@ -322,7 +323,7 @@ def test_shared_models_at_12(shared):
 
 def test_cli_design(tmp_path, capsys):
     from engine.__main__ import main
-    from engine.puzzlefile import load_puzzle, save_puzzle
+    from engine.files.puzzlefile import load_puzzle, save_puzzle
     g = blob_grid((7, 6, 5), seed=8, fill=0.45)
     src = tmp_path / "blob.json"
     save_puzzle(puzzle_from_grid(g, name="blob"), src)

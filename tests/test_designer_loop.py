@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from engine.__main__ import main
-from engine.blobs import blob_puzzle
-from engine.puzzlefile import save_puzzle
+from engine.voxel.blobs import blob_puzzle
+from engine.files.puzzlefile import save_puzzle
+from engine.design.session import DesignSession
 
 
 def _cli(capsys, *args):
@@ -53,8 +54,8 @@ CUBE_STL = """solid cube
 
 
 def test_design_reads_every_mesh_format_the_engine_reads(tmp_path, capsys):
-    from engine import cli_design
-    from engine.meshio import MeshFileError, load_mesh
+    from engine.cli import design as cli_design
+    from engine.voxel.meshio import MeshFileError, load_mesh
     # the formats meshio names when it refuses one: the design command takes exactly these
     with pytest.raises(MeshFileError) as e:
         load_mesh(tmp_path / "x.zzz")
@@ -113,8 +114,8 @@ class _StepClock:
 def test_a_seed_gives_the_same_design_on_a_slower_machine(monkeypatch):
     """The work is a budget of moves: a machine 20x slower (the clock runs 20x as fast) gets
     the same design, as long as the time limit (a safety stop) does not cut it."""
-    import engine.design as dz
-    from engine.blobs import blob_grid
+    import engine.design.hiding as dz
+    from engine.voxel.blobs import blob_grid
     g = blob_grid((12, 11, 10), seed=4, fill=0.45)
     fast = dz.design(g, method="anneal", seed=2, anneal_moves=600)
     assert fast.reproducible and not fast.stopped_early
@@ -130,8 +131,8 @@ def test_a_seed_gives_the_same_design_on_a_slower_machine(monkeypatch):
 
 
 def test_thorough_progress_never_runs_backwards(monkeypatch):
-    import engine.design as dz
-    from engine.blobs import blob_grid
+    import engine.design.hiding as dz
+    from engine.voxel.blobs import blob_grid
     monkeypatch.setattr(dz, "PROGRESS_INTERVAL", 0.0)  # report at every check
     g = blob_grid((12, 11, 10), seed=4, fill=0.45)
     for kw in (dict(method="anneal", anneal_moves=300), dict(method="anneal", band="hard", anneal_moves=200),
@@ -144,9 +145,9 @@ def test_thorough_progress_never_runs_backwards(monkeypatch):
 
 
 def _model(shared, name, res):
-    from engine.clues import puzzle_from_grid
-    from engine.meshio import load_mesh
-    from engine.voxelize import voxelize
+    from engine.model.clues import puzzle_from_grid
+    from engine.voxel.meshio import load_mesh
+    from engine.voxel.voxelize import voxelize
     v, t = load_mesh(shared("models", name))
     r = voxelize(v, t, resolution=res, samples=1, threshold=0.5, robust=True, fit=True)
     return puzzle_from_grid(r.grid, name=f"{name}-{res}")
@@ -155,7 +156,7 @@ def _model(shared, name, res):
 def test_band_steering_uses_its_budget(shared):
     """trex at 24, expert, seed 0: the first annealing runs end short of the band (where the
     steering used to stop); a later one, from the best so far, reaches it."""
-    import engine.design as dz
+    import engine.design.hiding as dz
     r = dz.design(_model(shared, "trex.glb", 24), band="expert", seed=0)
     assert r.in_target and r.band == "expert" and r.locally_minimal and r.reproducible
     assert r.stats["steer_rounds"] > 1
@@ -171,13 +172,13 @@ def test_band_steering_uses_its_budget(shared):
 def test_a_design_short_of_its_band_is_not_called_locally_minimal():
     """A band out of reach: locally_minimal is False, and the final passes left no shown clue
     that could go while the puzzle stays solvable without moving the score away from the band."""
-    import engine.design as dz
-    from engine.blobs import blob_grid
+    import engine.design.hiding as dz
+    from engine.voxel.blobs import blob_grid
     g = blob_grid((9, 8, 7), seed=6, fill=0.5)
     lo, hi = 60.0, 1000.0  # far above anything this grid can score
     r = dz.design(g, score_range=(lo, hi), seed=1, anneal_moves=100)
     assert not r.in_target and not r.locally_minimal and "not locally minimal" in r.message
-    sess = dz.DesignSession(g)
+    sess = DesignSession(g)
     miss = lo - r.score
     for li in np.flatnonzero(~r.hidden):
         h = r.hidden.copy()
@@ -196,11 +197,11 @@ def test_a_design_short_of_its_band_is_not_called_locally_minimal():
 def _hand_broken(seed):
     """A designed blob with shown clues hidden by hand until logic leaves cells undecided and
     one Suggest Clue is not enough: (session, broken hidden mask, the clues hidden by hand)."""
-    import engine.design as dz
-    from engine.blobs import blob_grid
+    import engine.design.hiding as dz
+    from engine.voxel.blobs import blob_grid
     g = blob_grid((7, 6, 6), seed=seed, fill=0.5)
     d = dz.design(g, seed=seed)
-    sess = dz.DesignSession(g)
+    sess = DesignSession(g)
     rng = np.random.default_rng(seed)
     h = d.hidden.copy()
     extra = []
@@ -241,14 +242,14 @@ def test_repair_shows_the_fewest_clues_that_make_it_unique_again(seed):
 
 
 def test_repair_of_a_solvable_puzzle_shows_nothing_and_refuses_the_unsolvable():
-    import engine.design as dz
-    from engine.blobs import blob_grid
+    import engine.design.hiding as dz
+    from engine.voxel.blobs import blob_grid
     g = blob_grid((7, 6, 6), seed=2, fill=0.5)
     d = dz.design(g, seed=2)
-    sess = dz.DesignSession(g)
+    sess = DesignSession(g)
     assert sess.repair(d.hidden).lines == []
     with pytest.raises(dz.DesignError, match="every clue shown"):
-        dz.DesignSession(np.eye(2, dtype=bool)).repair(np.ones(4, bool))
+        DesignSession(np.eye(2, dtype=bool)).repair(np.ones(4, bool))
     # every clue hidden, repaired for probing: what it shows probing solves
     r = sess.repair(np.ones(sess.n_lines, bool), "probe")
     assert sess.check(r.hidden, "probe").solvable and r.lines

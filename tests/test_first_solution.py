@@ -6,12 +6,12 @@ import json
 import numpy as np
 import pytest
 
-import engine.search as search
+import engine.solve.search as search
 from engine.__main__ import main
-from engine.clues import puzzle_from_grid
-from engine.puzzlefile import save_puzzle
-from engine.sat import HAVE_SAT
-from engine.solve import solve
+from engine.model.clues import puzzle_from_grid
+from engine.files.puzzlefile import save_puzzle
+from engine.solve.sat import HAVE_SAT
+from engine.solve.driver import solve
 from test_solve_random import (SMALL_2D, SMALL_3D, dfs_solutions, enumerate_solutions, random_puzzles, satisfies,
                                tournament_puzzles)
 

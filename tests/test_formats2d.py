@@ -1,4 +1,4 @@
-"""2D file formats (engine/formats2d.py): every file of ../shared/puzzles2d parses, writers round
+"""2D file formats (engine/files/formats2d.py): every file of ../shared/puzzles2d parses, writers round
 trip, and malformed files are rejected with the file name and line in the message."""
 import csv
 import warnings
@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
 from conftest import shared_path
-from engine import formats2d
-from engine.clues import puzzle_from_grid
-from engine.puzzlefile import (PuzzleFileError, PuzzleFileWarning, check_solution, load_puzzle,
+from engine.files import formats2d
+from engine.model.clues import puzzle_from_grid
+from engine.files.puzzlefile import (PuzzleFileError, PuzzleFileWarning, check_solution, load_puzzle,
                                load_puzzles, save_puzzle)
 
 TAAI_SETS = ["icga2016", "icga2017", "icga2018", "icga2019", "icga2020", "icga2021",

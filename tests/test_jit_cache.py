@@ -39,12 +39,48 @@ def test_folder_changes_with_any_engine_source_and_old_ones_go(engine_copy):
     os.utime(stale, (day_old, day_old))
     recent = engine_copy / "engine" / "__pycache__" / (first.rsplit("/", 1)[-1][:-4] + "beef")
     recent.mkdir()  # another version of the engine, running right now beside this one
-    with open(engine_copy / "engine" / "linesolve.py", "a") as f:
+    with open(engine_copy / "engine" / "lines" / "linesolve.py", "a") as f:
         f.write("\n# an edit in a module other kernels call\n")
     second = _folder(engine_copy)
     assert second != first
     assert not stale.exists(), "the folder of the old sources should have been removed"
     assert recent.exists(), "a folder another version used a moment ago must stay"
+
+
+TAG_SCRIPT = "import engine.jit as j; print(j.cache_folder(), j.prebuilt_tag()['digest'])"
+
+
+def _folder_and_tag(cwd):
+    out = subprocess.run([sys.executable, "-c", TAG_SCRIPT], cwd=cwd, capture_output=True, text=True,
+                         env={"PATH": "", "NUMBA_CACHE_DIR": ""}, check=True)
+    return tuple(out.stdout.split())
+
+
+@pytest.mark.parametrize("edit", ["solve/propagate.py", "voxel/new_module.py"])
+def test_an_edit_in_a_subpackage_invalidates_cached_and_prebuilt_kernels(engine_copy, edit):
+    """The engine's parts are subpackages: the cache folder and the prebuilt kernels' tag (the
+    ``digest`` field a process compares before loading them) follow every file below engine/."""
+    before = _folder_and_tag(engine_copy)
+    with open(engine_copy / "engine" / edit, "a") as f:
+        f.write("\n# an edit below engine/\n")
+    after = _folder_and_tag(engine_copy)
+    assert after[0] != before[0], "the cache folder must change"
+    assert after[1] != before[1], "the prebuilt tag's digest must change"
+
+
+def test_the_digest_ignores_caches_and_counts_paths(engine_copy):
+    """Compiled caches and prebuilt kernels below engine/ do not move the digest; a module moved
+    to another subpackage does (its kernels' cache entries name the module)."""
+    from engine.jit import _source_digest
+    root = str(engine_copy / "engine")
+    first = _source_digest(root)
+    (engine_copy / "engine" / "solve" / "__pycache__").mkdir(exist_ok=True)
+    (engine_copy / "engine" / "solve" / "__pycache__" / "x.py").write_text("cached")
+    (engine_copy / "engine" / "prebuilt").mkdir(exist_ok=True)
+    (engine_copy / "engine" / "prebuilt" / "y.py").write_text("prebuilt")
+    assert _source_digest(root) == first
+    shutil.move(str(engine_copy / "engine" / "solve" / "walk.py"), str(engine_copy / "engine" / "lines" / "walk.py"))
+    assert _source_digest(root) != first
 
 
 def test_a_cache_that_cannot_be_written_does_not_fail_the_kernel(tmp_path):

@@ -4,10 +4,10 @@ wrong known solution (ignored), and on a puzzle only it settles within a step bu
 import numpy as np
 import pytest
 
-from engine.bench_solve import stress_puzzles
-from engine.clues import puzzle_from_grid
-from engine.puzzle import make_puzzle
-from engine.solve import solve
+from benchmarks.bench_solve import stress_puzzles
+from engine.model.clues import puzzle_from_grid
+from engine.model.puzzle import make_puzzle
+from engine.solve.driver import solve
 
 from test_solve_random import check_report, enumerate_solutions, random_puzzles, satisfies
 
@@ -70,7 +70,7 @@ def test_known_solution_settles_a_noise_puzzle_that_search_alone_does_not(monkey
     a, b = r.solutions
     assert satisfies(p, a) and satisfies(p, b) and len(r.differing_cells) > 0
     assert r.linesolvers + r.stats["checks"] < budget
-    import engine.search as search
+    import engine.solve.search as search
     monkeypatch.setattr(search, "WALK_FLIPS_PER_CELL", 0)
     blind = solve(p, step_limit=budget, use_known=False, sat=False)
     assert not blind.stats["known_solution"] and blind.verdict == "unknown"

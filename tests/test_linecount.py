@@ -1,4 +1,4 @@
-"""The O(n) count-clue solver (engine/linecount.py) against brute force and the array DP.
+"""The O(n) count-clue solver (engine/lines/linecount.py) against brute force and the array DP.
 
 Its intervals of filled counts are exact only because the sets they stand for have no holes;
 these tests are what backs that claim: every state of every short line, and random long lines.
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.clues import blocks_of
-from engine.linecount import count_intervals
-from engine.linesolve import solve_count, solve_count_dp
-from engine.puzzle import KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
+from engine.model.clues import blocks_of
+from engine.lines.linecount import count_intervals
+from engine.lines.linesolve import solve_count, solve_count_dp
+from engine.model.puzzle import KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
 from linebrute import EMPTY, FILLED, UNKNOWN, brute_solve, reference_solve
 
 KINDS = (KIND_PLAIN, KIND_CIRCLE, KIND_SQUARE)

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.clues import blocks_of
-from engine.linesolve import solve_blocks, solve_count, solve_line
-from engine.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
+from engine.model.clues import blocks_of
+from engine.lines.linesolve import solve_blocks, solve_count, solve_line
+from engine.model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
 from linebrute import (EMPTY, FILLED, UNKNOWN, all_fixes, brute_solve, clues_for_length, reference_solve)
 
 
@@ -229,9 +229,9 @@ def test_long_block_lists_partial_states(length):
 
 
 def test_bench_cli(capsys):
-    from engine.bench_linesolve import main
+    from benchmarks.bench_linesolve import main
     import json
-    assert main(["linesolve", "--json", "--repeats", "1"]) == 0
+    assert main(["--json", "--repeats", "1"]) == 0
     rows = json.loads(capsys.readouterr().out)
     cases = {r["case"] for r in rows}
     assert cases == {f"{c}/{s}" for c in ("exact25x5", "square27x36", "circle40x64") for s in ("unknown", "partial")}
@@ -243,13 +243,13 @@ def test_bench_cli(capsys):
             assert r["status"] == "too large" and r["us_per_call"] is None and r["expansions"] == 2 ** 26 - 27
         else:
             assert r["status"] == "ok" and r["us_per_call"] > 0
-    assert main(["linesolve", "--repeats", "0"]) == 2
-    assert main(["linesolve", "--no-such-option"]) == 2
+    assert main(["--repeats", "0"]) == 2
+    assert main(["--no-such-option"]) == 2
 
 
 def _bits_vs_dp(state, blocks):
-    from engine.linebits import solve_blocks_bits
-    from engine.linesolve import solve_blocks_dp
+    from engine.lines.linebits import solve_blocks_bits
+    from engine.lines.linesolve import solve_blocks_dp
     b = np.array(blocks, np.int64)
     o1 = np.full(len(state), -1, np.int8)
     o2 = np.full(len(state), -1, np.int8)
@@ -295,8 +295,8 @@ def test_word_solver_at_the_word_boundary(length):
 def test_count_word_solver_equals_array_dp(data):
     """The word solver of 3D clues (lines of up to 64 cells) against the array DP, totals from
     consistent fixes and arbitrary ones (often contradictions)."""
-    from engine.linebits import solve_count_bits
-    from engine.linesolve import solve_count_dp
+    from engine.lines.linebits import solve_count_bits
+    from engine.lines.linesolve import solve_count_dp
     length = data.draw(st.integers(1, 64), label="length")
     kind = data.draw(st.sampled_from([KIND_PLAIN, KIND_CIRCLE, KIND_SQUARE]), label="kind")
     cells = data.draw(st.lists(st.sampled_from([EMPTY, FILLED, UNKNOWN, UNKNOWN, UNKNOWN]),
@@ -315,8 +315,8 @@ def test_count_word_solver_equals_array_dp(data):
 def test_count_word_solver_on_fixes_of_long_lines():
     """Partly known lines cut from fixes (always consistent) up to the word limit; beyond it
     (65 cells, or a total over 62) solve_count falls back to the array DP."""
-    from engine.linebits import solve_count_bits
-    from engine.linesolve import solve_count_dp
+    from engine.lines.linebits import solve_count_bits
+    from engine.lines.linesolve import solve_count_dp
     rng = np.random.default_rng(9)
     deduced = 0
     for t in range(300):

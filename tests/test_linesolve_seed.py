@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.compositions import compositions, count_compositions
+from engine.lines.compositions import compositions, count_compositions
 from engine.jit import njit
-from engine.linesolve import solve_line
-from engine.linesolve_seed import (SEED_CONTRADICTION, SEED_DEFAULT_BUDGET, SEED_OK, SEED_TOO_LARGE,
+from engine.lines.linesolve import solve_line
+from engine.lines.linesolve_seed import (SEED_CONTRADICTION, SEED_DEFAULT_BUDGET, SEED_OK, SEED_TOO_LARGE,
                                    seed_extremes, seed_solve, seed_solve_line)
-from engine.cells import format_state, parse_state
-from engine.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
+from engine.model.cells import format_state, parse_state
+from engine.model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
 from linebrute import (EMPTY, FILLED, UNKNOWN, all_fixes, block_starts, clues_for_length, consistent, fold,
                        reference_solve)
 

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from engine.clues import blocks_of, puzzle_from_grid
-from engine.linesolve import solve_blocks_dp
-from engine.puzzle import KIND_BLOCKS
-from engine.puzzlefile import save_puzzles
-from engine.solve import solve
+from engine.model.clues import blocks_of, puzzle_from_grid
+from engine.lines.linesolve import solve_blocks_dp
+from engine.model.puzzle import KIND_BLOCKS
+from engine.files.puzzlefile import save_puzzles
+from engine.solve.driver import solve
 from linebrute import brute_solve, clues_for_length, reference_solve
 
 # Wall-clock bounds with room for a loaded machine: the guarantee is "about a second", the

@@ -1,5 +1,5 @@
-"""The masked-propagation kernels of puzzle design (engine/maskprop.py) and the difficulty score
-(engine/difficulty.py) against the engine's solver, brute force and each other.
+"""The masked-propagation kernels of puzzle design (engine/solve/maskprop.py) and the difficulty score
+(engine/solve/difficulty.py) against the engine's solver, brute force and each other.
 
 - a run with a clue mask agrees with ``solve`` of the puzzle with those clues hidden;
 - probing only ever claims puzzles that enumeration proves unique;
@@ -12,14 +12,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import maskprop as mp
-from engine.cells import UNKNOWN, state_from_bool
-from engine.clues import puzzle_from_grid
-from engine.difficulty import (BAND_EDGES, BANDS, band_of, band_range, cover_of, difficulty, grade,
+from engine.solve import maskprop as mp
+from engine.model.cells import UNKNOWN, state_from_bool
+from engine.model.clues import puzzle_from_grid
+from engine.solve.difficulty import (BAND_EDGES, BANDS, band_of, band_range, cover_of, difficulty, grade,
                                line_costs)
-from engine.propagate import build_net
-from engine.puzzle import make_puzzle, with_hidden
-from engine.solve import solve
+from engine.solve.propagate import build_net
+from engine.model.puzzle import make_puzzle, with_hidden
+from engine.solve.driver import solve
 from linebrute import count_solutions
 
 

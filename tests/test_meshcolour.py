@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from conftest import shared_path
-from engine.colour import capture_colours
-from engine.meshcolour import load_mesh_colours
-from engine.pngread import PngError, decode_png
-from engine.voxelize import voxelize
+from engine.colour.capture import capture_colours
+from engine.colour.meshcolour import load_mesh_colours
+from engine.files.pngread import PngError, decode_png
+from engine.voxel.voxelize import voxelize
 
 PIL = pytest.importorskip("PIL.Image")
 

@@ -1,4 +1,4 @@
-"""engine/meshio.py: OBJ, PLY, STL and GLB loading on files written here and on the shared models."""
+"""engine/voxel/meshio.py: OBJ, PLY, STL and GLB loading on files written here and on the shared models."""
 import json
 import re
 import struct
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from conftest import shared_path
-from engine import raycast
-from engine.meshio import MeshFileError, load_mesh, weld_vertices
+from engine.voxel import raycast
+from engine.voxel.meshio import MeshFileError, load_mesh, weld_vertices
 
 QUAD_V = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1]], float)
 

@@ -13,11 +13,11 @@ SCRIPT = r"""
 import json, sys
 import numpy as np
 from engine import jit
-from engine.cells import parse_state, format_state
-from engine.clues import puzzle_from_grid
-from engine.linesolve import solve_line
-from engine.linesolve_seed import SEED_CONTRADICTION, SEED_OK, SEED_TOO_LARGE, seed_solve
-from engine.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, Clue3D
+from engine.model.cells import parse_state, format_state
+from engine.model.clues import puzzle_from_grid
+from engine.lines.linesolve import solve_line
+from engine.lines.linesolve_seed import SEED_CONTRADICTION, SEED_OK, SEED_TOO_LARGE, seed_solve
+from engine.model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, Clue3D
 from linebrute import brute_solve
 
 LINES = [
@@ -81,7 +81,8 @@ for puzzle in (p2, p3):
         checked += 1
 
 # puzzle design (maskprop kernels, the score, the final check by solve) runs without JIT too
-from engine.design import DesignSession, design
+from engine.design.hiding import design
+from engine.design.session import DesignSession
 g = np.zeros((3, 4, 3), bool)
 g[0, :, :] = True
 g[1, 1:3, 1] = True

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from engine.colourspace import (ciede2000, from_hex, linear_to_lab, linear_to_oklab,
+from engine.colour.colourspace import (ciede2000, from_hex, linear_to_lab, linear_to_oklab,
                                 linear_to_srgb, oklab_to_linear, srgb_to_linear, to_hex)
-from engine.palette import (PaletteError, check_k, grid_palette, merge_entries, reduce_palette,
+from engine.colour.palette import (PaletteError, check_k, grid_palette, merge_entries, reduce_palette,
                             set_entry)
 
 

@@ -1,4 +1,4 @@
-"""engine/pieces.py: connected pieces, surface voxels and the repairs, against plain-Python
+"""engine/voxel/pieces.py: connected pieces, surface voxels and the repairs, against plain-Python
 references; and what the repairs do to models with thin parts (tests/procedural.py)."""
 from collections import deque
 from itertools import product
@@ -8,8 +8,8 @@ import pytest
 
 import procedural as P
 from conftest import run_without_numba
-from engine import pieces
-from engine.voxelize import VoxelizeError, voxelize
+from engine.voxel import pieces
+from engine.voxel.voxelize import VoxelizeError, voxelize
 
 FACES = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
 ALL = [d for d in product((-1, 0, 1), repeat=3) if d != (0, 0, 0)]
@@ -333,7 +333,7 @@ def test_pieces_without_numba():
     code = (
         "from engine import jit; assert not jit.HAVE_NUMBA\n"
         "import procedural as P\n"
-        "from engine.voxelize import voxelize\n"
+        "from engine.voxel.voxelize import voxelize\n"
         "v, t = P.spider()\n"
         "a = voxelize(v, t, resolution=12)\n"
         "b = voxelize(v, t, resolution=12, thin_parts=True)\n"

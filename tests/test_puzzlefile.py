@@ -1,4 +1,4 @@
-"""The JSON puzzle format (engine/puzzlefile.py): exact round trips and rejection of bad files."""
+"""The JSON puzzle format (engine/files/puzzlefile.py): exact round trips and rejection of bad files."""
 import gzip
 import json
 
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from engine.clues import puzzle_from_grid
-from engine.puzzle import make_2d
-from engine.puzzlefile import (PuzzleFileError, dumps_json, load_puzzle, load_puzzles, loads_json,
+from engine.model.clues import puzzle_from_grid
+from engine.model.puzzle import make_2d
+from engine.files.puzzlefile import (PuzzleFileError, dumps_json, load_puzzle, load_puzzles, loads_json,
                                puzzle_from_dict, puzzle_to_dict, save_puzzle, save_puzzles, split_selector)
 
 

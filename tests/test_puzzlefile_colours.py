@@ -4,9 +4,9 @@ import json
 import numpy as np
 import pytest
 
-from engine.clues import puzzle_from_grid
-from engine.puzzle import with_hidden
-from engine.puzzlefile import PuzzleFileError, dumps_json, loads_json, puzzle_to_dict
+from engine.model.clues import puzzle_from_grid
+from engine.model.puzzle import with_hidden
+from engine.files.puzzlefile import PuzzleFileError, dumps_json, loads_json, puzzle_to_dict
 
 
 def coloured_puzzle(shape=(3, 2, 4), seed=0):
@@ -90,7 +90,7 @@ def test_writing_checks_the_model():
 
 
 def test_design_keeps_the_colours():
-    from engine.design import design
+    from engine.design.hiding import design
     p = coloured_puzzle((3, 3, 3), seed=4)
     r = design(p, seed=0, time_limit=5)
     assert r.puzzle.palette is not None
@@ -100,7 +100,7 @@ def test_design_keeps_the_colours():
 
 
 def test_other_formats_warn_that_colours_are_left_out(tmp_path):
-    from engine.puzzlefile import PuzzleFileWarning, save_puzzle
+    from engine.files.puzzlefile import PuzzleFileWarning, save_puzzle
     p = coloured_puzzle((4, 3))
     with pytest.warns(PuzzleFileWarning, match="no colours"):
         save_puzzle(p, tmp_path / "x.non")

@@ -3,11 +3,11 @@ runs against one-shot runs, and the ``full`` reports with and without it."""
 import numpy as np
 import pytest
 
-from engine import search
-from engine.cells import FILLED
-from engine.propagate import LS_DP, build_net, new_work, propagate, queue_all
-from engine.quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search
-from engine.solve import solve
+from engine.solve import search
+from engine.model.cells import FILLED
+from engine.solve.propagate import LS_DP, build_net, new_work, propagate, queue_all
+from engine.solve.quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search
+from engine.solve.driver import solve
 
 from test_solve_random import enumerate_solutions, random_puzzles, satisfies, check_report
 
@@ -117,7 +117,7 @@ def test_full_with_and_without_quick_search_agree(shapes, seed, monkeypatch):
 def test_quick_search_settles_a_loose_3d_puzzle_without_probing():
     """A 3D blob with hidden clues has many solutions; the quick search finds two before any
     probing (before it, root probing cost seconds at 36^3)."""
-    from engine.blobs import blob_puzzle
+    from engine.voxel.blobs import blob_puzzle
     p = blob_puzzle((16, 16, 16), seed=3, scale=2, hidden_fraction=0.3)
     r = solve(p, use_known=False)
     assert r.verdict == "multiple" and r.difficulty == "search"

@@ -6,17 +6,17 @@ import time
 import numpy as np
 import pytest
 
-import engine.solve as solve_module
-from engine.blobs import blob_puzzle
-from engine.cells import UNKNOWN
-from engine.clues import puzzle_from_grid
-from engine.propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, S_BAD, S_LINESOLVERS, S_TLEN,
+import engine.solve.driver as solve_module
+from engine.voxel.blobs import blob_puzzle
+from engine.model.cells import UNKNOWN
+from engine.model.clues import puzzle_from_grid
+from engine.solve.propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, S_BAD, S_LINESOLVERS, S_TLEN,
                               S_TOO_LARGE, build_net, new_work, prepass)
-from engine.learned import learned, load_weights, new_learned_queue
-from engine.oracle import greedy_oracle, new_oracle_queue
-from engine.schedulers import (ST_PAUSED, ST_STOPPED, brute_force, heuristic, hierarchical,
+from engine.solve.learned import learned, load_weights, new_learned_queue
+from engine.solve.oracle import greedy_oracle, new_oracle_queue
+from engine.solve.schedulers import (ST_PAUSED, ST_STOPPED, brute_force, heuristic, hierarchical,
                                new_control, new_fifo, new_heuristic_queue)
-from engine.solve import solve
+from engine.solve.driver import solve
 
 from test_solve_random import mixed_puzzle
 

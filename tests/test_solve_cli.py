@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from engine.__main__ import main
-from engine.blobs import blob_puzzle
-from engine.clues import puzzle_from_grid
-from engine.puzzlefile import save_puzzle
+from engine.voxel.blobs import blob_puzzle
+from engine.model.clues import puzzle_from_grid
+from engine.files.puzzlefile import save_puzzle
 
 
 def run(capsys, *args):

@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pytest
 
-from engine.solve import solve
+from engine.solve.driver import solve
 
 from test_solve_random import satisfies
 
@@ -27,7 +27,7 @@ def _rows(shared):
 
 
 def _check(root, row, limit):
-    from engine.puzzlefile import load_puzzle
+    from engine.files.puzzlefile import load_puzzle
     rel = row["file"].split(" ")[0]
     p = load_puzzle(root / rel)
     r = solve(p, time_limit=limit)
@@ -77,7 +77,7 @@ def knotty(shared):
     """Knotty, with every kernel its search uses compiled or loaded beforehand: limits and
     cancellation cover solving, while compiling is reported apart (``stats["compile_s"]``) and
     cannot be interrupted, so these tests time warm solves only."""
-    from engine.puzzlefile import load_puzzle
+    from engine.files.puzzlefile import load_puzzle
     p = load_puzzle(shared("puzzles2d", "webpbn-survey", "knotty.nin"))
     solve(p, step_limit=60_000)  # past the hand-over to the SAT solver
     return p
@@ -102,7 +102,7 @@ def test_cancel_from_progress(knotty):
     gaps = np.diff([c[0] for c in calls])
     # (warm: a chunk of the SAT solver may run up to twice SAT_CHUNK_S; every limit holds
     # within about a second)
-    from engine.search import SAT_CHUNK_S
+    from engine.solve.search import SAT_CHUNK_S
     assert len(calls) >= 5 and gaps.max() < min(1.0, 4 * SAT_CHUNK_S), calls
     assert any(m == "searching" for _, _, m in calls)
     assert 0.0 < r.known_fraction < 1.0

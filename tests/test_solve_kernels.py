@@ -2,11 +2,11 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from engine.blobs import blob_puzzle
-from engine.linesolve import solve_line
-from engine.propagate import _count_shortcut, _solve_plain, build_net
-from engine.puzzle import KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
-from engine.solve import solve
+from engine.voxel.blobs import blob_puzzle
+from engine.lines.linesolve import solve_line
+from engine.solve.propagate import _count_shortcut, _solve_plain, build_net
+from engine.model.puzzle import KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
+from engine.solve.driver import solve
 
 from test_solve_random import random_puzzles
 

@@ -11,10 +11,10 @@ of two grids (mostly contradictory).
 import numpy as np
 import pytest
 
-from engine.cells import EMPTY, FILLED, UNKNOWN
-from engine.clues import blocks_of, clue3d_of, puzzle_from_grid
-from engine.puzzle import KIND_NONE, make_puzzle
-from engine.solve import solve
+from engine.model.cells import EMPTY, FILLED, UNKNOWN
+from engine.model.clues import blocks_of, clue3d_of, puzzle_from_grid
+from engine.model.puzzle import KIND_NONE, make_puzzle
+from engine.solve.driver import solve
 
 
 # ---------------------------------------------------------------------------------------------
@@ -154,7 +154,7 @@ def tournament_puzzles(count):
     path = SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / "taai2011.txt.gz"
     if not path.exists():
         return []
-    from engine.puzzlefile import load_puzzles
+    from engine.files.puzzlefile import load_puzzles
     return load_puzzles(path)[:count]
 
 

@@ -5,12 +5,12 @@ from collections import deque
 import numpy as np
 import pytest
 
-from engine.blobs import blob_grid, blob_puzzle
-from engine.cells import UNKNOWN
-from engine.clues import puzzle_from_grid
-from engine.propagate import LS_DP, S_TLEN, apply_line, build_net, new_work
-from engine.puzzle import Clue3D, make_2d, make_puzzle
-from engine.solve import compare, solve
+from engine.voxel.blobs import blob_grid, blob_puzzle
+from engine.model.cells import UNKNOWN
+from engine.model.clues import puzzle_from_grid
+from engine.solve.propagate import LS_DP, S_TLEN, apply_line, build_net, new_work
+from engine.model.puzzle import Clue3D, make_2d, make_puzzle
+from engine.solve.driver import compare, solve
 
 from test_solve_random import check_metrics, pattern_fixpoint, satisfies
 
@@ -180,7 +180,7 @@ def test_oracle_is_greedy_and_never_guesses_badly():
 
 
 def test_learned_weights_file_is_checked(tmp_path):
-    from engine.learned import N_FEATURES, N_GROUPS, load_weights
+    from engine.solve.learned import N_FEATURES, N_GROUPS, load_weights
     for prepass in (False, True):
         w = load_weights(prepass)
         assert w.shape == (N_GROUPS * N_FEATURES,) and np.all(np.isfinite(w)) and np.any(w != 0)
@@ -192,7 +192,7 @@ def test_learned_weights_file_is_checked(tmp_path):
 
 def test_seed_exit_stops_early_on_knot(shared):
     """The seed's exit clause gives up on Knot (section 4.3); the default exit does not."""
-    from engine.puzzlefile import load_puzzle
+    from engine.files.puzzlefile import load_puzzle
     p = load_puzzle(shared("puzzles2d", "webpbn-survey", "webpbn-00016.nin"))
     early = solve(p, method="heuristic", linesolver="seed", seed_exit=True)
     sound = solve(p, method="heuristic", linesolver="seed")

@@ -1,12 +1,12 @@
-"""Puzzle statistics (engine/stats.py): the seed study's Table 4 columns."""
+"""Puzzle statistics (engine/model/stats.py): the seed study's Table 4 columns."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from engine.clues import puzzle_from_grid
-from engine.puzzle import make_2d
-from engine.stats import KEYS_2D, KEYS_3D, format_range, format_table, puzzle_stats
+from engine.model.clues import puzzle_from_grid
+from engine.model.puzzle import make_2d
+from engine.model.stats import KEYS_2D, KEYS_3D, format_range, format_table, puzzle_stats
 from test_clues import hand_grid_3d
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import procedural as P
 
-from engine import pieces
-from engine.voxelize import MAKE_PIECE_DEFAULTS, voxelize
+from engine.voxel import pieces
+from engine.voxel.voxelize import MAKE_PIECE_DEFAULTS, voxelize
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,7 +65,7 @@ def test_default_keeps_the_spider_in_one_piece_with_its_legs():
 
 
 def test_cli_design_voxelizes_with_the_default(tmp_path):
-    from engine import cli_design
+    from engine.cli import design as cli_design
     v, t = P.stegosaurus()
     path = tmp_path / "stego.obj"
     path.write_text("".join(f"v {a} {b} {c}\n" for a, b, c in v)

@@ -6,8 +6,8 @@ import pytest
 
 import procedural
 from conftest import run_without_numba
-from engine import voxelize as vox_mod
-from engine.voxelize import VoxelizeError, voxelize
+from engine.voxel import voxelize as vox_mod
+from engine.voxel.voxelize import VoxelizeError, voxelize
 
 # ---------------------------------------------------------------------------------------------
 # shapes
@@ -350,7 +350,7 @@ def test_near_duplicate_vertices_are_welded_before_judging_openness():
 
 
 def test_weld_near_matches_brute_force():
-    from engine import raycast
+    from engine.voxel import raycast
     rng = np.random.default_rng(2)
     base = rng.uniform(-1, 1, (300, 3))
     v = np.vstack([base, base[:200] + rng.uniform(-4e-4, 4e-4, (200, 3)), [[np.nan, 0, 0]]])
@@ -380,7 +380,7 @@ def test_open_mesh_messages_say_what_the_holes_did():
     r = voxelize(hole_v, hole_t, voxel_size=0.1, origin=(0, 0, 0))
     assert r.diagnostics["boundary_edges"] == 3
     assert any("open (3 boundary edges), but the holes changed no voxel" in w for w in r.warnings), r.warnings
-    from engine.voxelize import _mesh_warnings
+    from engine.voxel.voxelize import _mesh_warnings
     assert _mesh_warnings(0, 0, 100) == [] and _mesh_warnings(0, 8, 100) == []
     closed_bad = _mesh_warnings(0, 50, 1000)
     assert len(closed_bad) == 1 and "disagree on 50 voxels (5.0 % of the filled voxels)" in closed_bad[0]
@@ -519,7 +519,7 @@ def test_plain_python_fallback_without_numba():
     code = (
         "import numpy as np\n"
         "from engine import jit; assert not jit.HAVE_NUMBA\n"
-        "from engine.voxelize import voxelize\n"
+        "from engine.voxel.voxelize import voxelize\n"
         "from test_voxelize import uv_sphere, convex_inside, centres\n"
         "v, t = uv_sphere(np.array([0.3137, -0.2718, 0.1414]), 1.0, 16, 8)\n"
         "r = voxelize(v, t, resolution=10, fit=False)\n"

@@ -7,7 +7,7 @@ import bmesh  # noqa: E402
 from mathutils import Matrix, Vector  # noqa: E402
 from mathutils.bvhtree import BVHTree  # noqa: E402
 
-from engine.voxelize import voxelize  # noqa: E402
+from engine.voxel.voxelize import voxelize  # noqa: E402
 
 pytestmark = pytest.mark.blender
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from conftest import shared_path
-from engine.meshio import load_mesh
-from engine.voxelize import voxelize
+from engine.voxel.meshio import load_mesh
+from engine.voxel.voxelize import voxelize
 
 CLOSED = ["duck.glb", "horse.ply", "torus_knot.obj", "trex.glb"]
 OPEN = ["jeep.obj", "stanford_bunny.obj", "teapot.obj"]
@@ -119,10 +119,10 @@ def test_fitted_models_keep_the_longest_axis():
 
 
 def test_benchmark_command_runs(capsys):
-    from engine.bench_voxelize import main
+    from benchmarks.bench_voxelize import main
 
     model = str(shared_path("models", "trex.glb"))
-    assert main(["voxelize-bench", "--model", model, "--json", "--repeat", "1", "--no-cold",
+    assert main(["--model", model, "--json", "--repeat", "1", "--no-cold",
                  "--numpy-resolution", "16", "--numpy-rows", "4"]) == 0
     import json
 
@@ -130,5 +130,5 @@ def test_benchmark_command_runs(capsys):
     assert report["triangles"] == 1820 and report["numpy_reference"]["grids_equal"] is True
     assert set(report["warm_ms"]) == {f"{c} {a}" for c in ("64", "128", "256", "128 4x4") for a in ("xyz", "z")}
     assert all(isinstance(v, float) for row in report["spatial_index"].values() for v in row.values())
-    assert main(["voxelize-bench", "--model", model[:-4] + "_missing.glb"]) == 2
+    assert main(["--model", model[:-4] + "_missing.glb"]) == 2
     assert "cannot read" in capsys.readouterr().err

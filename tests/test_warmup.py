@@ -12,12 +12,13 @@ import pytest
 
 from conftest import ROOT
 from engine import warmup
-from engine.blobs import blob_puzzle
-from engine.blobs import blob_grid
-from engine.clues import puzzle_from_grid
-from engine.design import DesignSession, design
-from engine.puzzle import make_2d
-from engine.solve import solve
+from engine.voxel.blobs import blob_puzzle
+from engine.voxel.blobs import blob_grid
+from engine.model.clues import puzzle_from_grid
+from engine.design.hiding import design
+from engine.design.session import DesignSession
+from engine.model.puzzle import make_2d
+from engine.solve.driver import solve
 
 numba = pytest.importorskip("numba")
 
@@ -56,8 +57,8 @@ def test_real_solves_compile_nothing_after_the_warm_up(monkeypatch):
     verdicts = [r.verdict for r in _real_solves()]
     assert "multiple" in verdicts and "unique" in verdicts
     # the CDCL fallback's encoding too (it takes over at the first guess here, as on hard puzzles)
-    import engine.search as search
-    from engine.sat import HAVE_SAT
+    import engine.solve.search as search
+    from engine.solve.sat import HAVE_SAT
     monkeypatch.setattr(search, "SAT_AFTER_STEPS", 0)
     r = solve(puzzle_from_grid(np.random.default_rng(4).random((15, 15)) < 0.5), use_known=False)
     assert r.verdict in ("unique", "multiple") and (r.stats["sat_conflicts"] >= 0) == HAVE_SAT
@@ -74,8 +75,8 @@ def test_solve_keeps_compilation_out_of_time_s(monkeypatch):
         spent.append(parts)
         time.sleep(0.4)
         return 0.4
-    monkeypatch.setattr(warmup, "ensure", slow_ensure)
-    monkeypatch.setattr(warmup, "ready", lambda *parts: False)
+    monkeypatch.setattr(warmup.gate, "ensure", slow_ensure)
+    monkeypatch.setattr(warmup.gate, "ready", lambda *parts: False)
     messages = []
     r = solve(make_2d([[1], [1]], [[1], [1]]), progress=lambda f, m: messages.append(m) or False)
     assert spent == [("solve",)]
@@ -146,8 +147,8 @@ def test_design_keeps_compilation_out_of_time_s(monkeypatch):
             return 0.0
         time.sleep(0.4)
         return 0.4
-    monkeypatch.setattr(warmup, "ensure", slow_ensure)
-    monkeypatch.setattr(warmup, "ready", lambda *parts: bool(spent))
+    monkeypatch.setattr(warmup.gate, "ensure", slow_ensure)
+    monkeypatch.setattr(warmup.gate, "ready", lambda *parts: bool(spent))
     g = blob_grid((4, 4, 4), seed=1)
     messages = []
     r = design(g, progress=lambda f, m: messages.append(m) or False)
@@ -167,7 +168,7 @@ def test_without_numba_nothing_is_warmed_up(monkeypatch):
     try:
         assert warmup.ensure("no-numba") == 0.0 and warmup.ready("no-numba")
     finally:
-        warmup._done.discard("no-numba")
+        warmup.gate.forget("no-numba")
 
 
 def test_parts_follow_the_method_and_line_solver():
@@ -186,7 +187,7 @@ def test_ensure_waits_for_another_process_filling_the_cache():
     def external(part):
         asked.append(part)
         gate.wait(5)
-    warmup._done.discard("make")
+    warmup.gate.forget("make")
     warmup.set_external(external)
     try:
         t = threading.Thread(target=warmup.ensure, args=("make",))
@@ -212,7 +213,8 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from numba.core.registry import CPUDispatcher
 from engine import warmup
-from engine import design, maskprop, probe, propagate, quicksearch, search  # noqa: F401
+from engine.design import hiding  # noqa: F401
+from engine.solve import maskprop, probe, propagate, quicksearch, search  # noqa: F401
 
 
 def kernels():
@@ -235,21 +237,23 @@ def test_the_masks_part_compiles_the_design_kernels_without_the_solver():
                          timeout=900, check=True)
     got = json.loads(out.stdout.strip().splitlines()[-1])
     masks, later = set(got["masks"]), set(got["design"])
-    assert {"engine.maskprop.run_lines", "engine.maskprop.probe_closure", "engine.maskprop.rounds",
-            "engine.maskprop.greedy_chunk", "engine.maskprop.reveal_gains"} <= masks
-    assert not {k for k in masks if k.startswith(("engine.probe.", "engine.quicksearch.", "engine.search."))}
-    assert "engine.propagate._propagate" not in masks
+    assert {"engine.solve.maskprop.run_lines", "engine.solve.maskprop.probe_closure", "engine.solve.maskprop.rounds",
+            "engine.solve.maskprop.greedy_chunk", "engine.solve.maskprop.reveal_gains"} <= masks
+    assert not {k for k in masks if k.startswith(("engine.solve.probe.", "engine.solve.quicksearch.", "engine.solve.search."))}
+    assert "engine.solve.propagate.propagate_arrays" not in masks
     # the solver came after, as the design's check needs it (kernels loaded from the cache show
     # only where Python calls them: probe_round, not the _propagate it calls)
-    assert "engine.probe.probe_round" in later
-    assert not {k for k in later if k.startswith("engine.maskprop.")}
+    assert "engine.solve.probe.probe_round" in later
+    assert not {k for k in later if k.startswith("engine.solve.maskprop.")}
 
 
 SESSION = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from engine import warmup, linesolve_seed, schedulers, solve as S
-from engine.blobs import blob_puzzle
+from engine import warmup
+from engine.lines import linesolve_seed
+from engine.solve import schedulers, driver as S
+from engine.voxel.blobs import blob_puzzle
 warmup.ensure(*warmup.DEFAULT_PARTS)
 r = S.solve(blob_puzzle((7, 7, 7), seed=1, hidden_fraction=0.2), time_limit=5)
 print(json.dumps({"seed": len(linesolve_seed.seed_solve_line.signatures),

@@ -32,8 +32,8 @@ def signatures():
 warmup.ensure("make", "solve", "design")
 before = signatures()
 
-from engine.clues import puzzle_from_grid
-from engine.voxelize import voxelize
+from engine.model.clues import puzzle_from_grid
+from engine.voxel.voxelize import voxelize
 from engine.warmup import _cube_mesh
 
 def merged(*meshes):
@@ -57,7 +57,8 @@ for (bridge, thin_parts), samples, robust, (min_piece, keep_largest) in itertool
     runs += 1
 
 # the design operators on the voxelized model
-from engine.design import DesignSession, design
+from engine.design.hiding import design
+from engine.design.session import DesignSession
 g = voxelize(*mesh, resolution=9).grid
 for logic in ("line", "probe"):
     for method in ("greedy", "anneal", "random"):

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from conftest import run_python
-from engine import warmup
+from engine import gate, warmup
 
 
 @pytest.fixture
@@ -20,9 +20,9 @@ def slow_parts(monkeypatch):
             time.sleep(0.2)
             ran.append(name)
         return name, run
-    monkeypatch.setattr(warmup, "PARTS", {"a": [step(f"a{i}") for i in range(5)],
+    monkeypatch.setattr(gate, "PARTS", {"a": [step(f"a{i}") for i in range(5)],
                                           "b": [step(f"b{i}") for i in range(5)]})
-    monkeypatch.setattr(warmup, "_done", set())
+    monkeypatch.setattr(gate, "_done", set())
     monkeypatch.setattr(warmup.jit, "HAVE_NUMBA", True)
     yield ran
     warmup.stop(5.0)
@@ -43,7 +43,7 @@ def test_stop_leaves_the_steps_not_begun_and_joins(slow_parts):
 
 def test_stop_waits_no_longer_than_asked(slow_parts, monkeypatch):
     release = threading.Event()
-    monkeypatch.setattr(warmup, "PARTS", {"a": [("stuck", lambda: release.wait(30))]})
+    monkeypatch.setattr(gate, "PARTS", {"a": [("stuck", lambda: release.wait(30))]})
     thread = warmup.start(("a",))
     time.sleep(0.1)
     t0 = time.monotonic()
@@ -61,8 +61,8 @@ def test_a_running_warm_up_is_stopped_at_exit():
 import atexit, threading, time
 atexit.register(lambda: print("LEFT", sum(t.name == "nonogram: warm-up" and t.is_alive()
                                           for t in threading.enumerate()), flush=True))
-from engine import warmup
-warmup.PARTS = {"a": [("s%d" % i, lambda: time.sleep(0.2)) for i in range(100)]}
+from engine import gate, warmup
+gate.PARTS = {"a": [("s%d" % i, lambda: time.sleep(0.2)) for i in range(100)]}
 warmup.jit.HAVE_NUMBA = True
 warmup.start(("a",))
 time.sleep(0.5)

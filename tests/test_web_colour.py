@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import webplayer
-from engine import webpage
-from engine.colourfile import colour_puzzle_to_dict
+from engine.play import webpage
+from engine.files.colourfile import colour_puzzle_to_dict
 
 pytestmark = pytest.mark.skipif(webplayer.missing() is not None, reason=str(webplayer.missing()))
 
@@ -20,8 +20,8 @@ COLOURS = [[0.98, 0.82, 0.05], [0.1, 0.25, 0.85]]   # a light and a dark clue co
 @pytest.fixture(scope="module")
 def designed():
     """The ring model of tests/webplayer.py in two colours, designed (clues hidden)."""
-    from engine.colourdesign import design_colour
-    from engine.colourpuzzle import colour_puzzle_from_grid
+    from engine.design.colourdesign import design_colour
+    from engine.model.colourpuzzle import colour_puzzle_from_grid
     g = webplayer.ring_grid(8)
     x, _, z = np.indices(g.shape)
     grid = np.where(g, np.where((x + z) % 3 == 0, 2, 1), 0)

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import webplayer
-from engine import webpage
-from engine.puzzlefile import puzzle_to_dict
+from engine.play import webpage
+from engine.files.puzzlefile import puzzle_to_dict
 
 pytestmark = pytest.mark.skipif(webplayer.missing() is not None, reason=str(webplayer.missing()))
 
@@ -21,7 +21,7 @@ INTACT, MARKED, BROKEN = 0, 1, 2
 
 @pytest.fixture(scope="module")
 def designed():
-    from engine.design import design
+    from engine.design.hiding import design
     r = design(webplayer.ring_grid(8), seed=3)
     r.puzzle.name = "ring8"
     return r.puzzle
@@ -239,7 +239,7 @@ def test_the_reveal_shows_the_models_colours(page, tmp_path):
     g = np.zeros((3, 3, 3), bool)
     g[0, 1, :] = True
     g[2, 1, :] = True
-    from engine.clues import puzzle_from_grid
+    from engine.model.clues import puzzle_from_grid
     p = puzzle_from_grid(g, name="two columns")
     p.palette = np.array([[0.9, 0.1, 0.1], [0.1, 0.2, 0.95]], np.float32)
     x = np.indices(g.shape)[0].ravel()

@@ -1,4 +1,4 @@
-"""engine/webpage.py and ``python -m engine export-html`` (no browser: tests/test_web_player.py
+"""engine/play/webpage.py and ``python -m engine export-html`` (no browser: tests/test_web_player.py
 plays the pages): what the page carries decodes to the puzzle, the exporter refuses what the
 player cannot play with a clear message, and nothing in a puzzle can break out of the page."""
 from __future__ import annotations
@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import webpage
+from engine.play import webpage
 from engine.__main__ import main as engine_main
-from engine.clues import puzzle_from_grid
-from engine.puzzle import make_2d
-from engine.puzzlefile import puzzle_to_dict, save_puzzle
+from engine.model.clues import puzzle_from_grid
+from engine.model.puzzle import make_2d
+from engine.files.puzzlefile import puzzle_to_dict, save_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 # the slots and limit of the built template, without needing the build (web/src/template.html)
@@ -182,7 +182,7 @@ def test_the_extension_build_needs_the_built_player(tmp_path, monkeypatch):
     built.parent.mkdir(parents=True)
     built.write_text("<html></html>")
     build_extension.ensure_player(tmp_path)  # built: nothing to do, npm not needed
-    assert build_extension.PLAYER_TEMPLATE == "engine/player/nonogram-player.html"
+    assert build_extension.PLAYER_TEMPLATE == "engine/play/player/nonogram-player.html"
     assert Path(webpage.TEMPLATE_PATH).relative_to(ROOT).as_posix() == build_extension.PLAYER_TEMPLATE
 
 
@@ -201,8 +201,8 @@ def colour_grid(seed=0, shape=(5, 4, 3), k=2):
 
 
 def test_a_colour_puzzle_carries_its_clues_per_colour_and_its_paint():
-    from engine.colourfile import colour_puzzle_to_dict
-    from engine.colourpuzzle import colour_puzzle_from_grid, with_hidden
+    from engine.files.colourfile import colour_puzzle_to_dict
+    from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
     g = colour_grid(6, k=3)
     p = colour_puzzle_from_grid(g, 3, [[1, 0.8, 0], [0.1, 0.2, 0.9], [0, 0, 0]], name="three")
     p = with_hidden(p, np.arange(0, p.n_lines, 4))
@@ -224,7 +224,7 @@ def test_a_colour_puzzle_carries_its_clues_per_colour_and_its_paint():
 
 
 def test_a_one_colour_puzzle_is_written_as_black_and_white():
-    from engine.colourpuzzle import colour_puzzle_from_grid
+    from engine.model.colourpuzzle import colour_puzzle_from_grid
     g = colour_grid(7, k=1)
     d = data_of(webpage.render_page(colour_puzzle_from_grid(g, 1), template=FAKE_TEMPLATE))
     ref = puzzle_to_dict(puzzle_from_grid(g > 0))
@@ -234,7 +234,7 @@ def test_a_one_colour_puzzle_is_written_as_black_and_white():
 
 
 def test_colour_puzzles_the_player_cannot_play_are_refused():
-    from engine.colourpuzzle import colour_puzzle_from_grid
+    from engine.model.colourpuzzle import colour_puzzle_from_grid
     many = colour_puzzle_from_grid(np.arange(1, 11).reshape(10, 1, 1), 10, name="ten")
     with pytest.raises(webpage.WebPageError, match="10 puzzle colours; the web player plays up to 9"):
         webpage.render_page(many, template=FAKE_TEMPLATE)
@@ -248,12 +248,12 @@ def test_colour_puzzles_the_player_cannot_play_are_refused():
 
 
 def test_the_players_colour_line_check_is_the_engines_rule():
-    # web/src/data.js colourLineFits against engine.colourpuzzle.clue_of_line on random lines,
+    # web/src/data.js colourLineFits against engine.model.colourpuzzle.clue_of_line on random lines,
     # each with its own clue (fits) and with a changed one (fits only if the clue is the same)
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed (the web player's check runs in JavaScript)")
-    from engine.colourpuzzle import MARK_SUFFIX, clue_of_line
+    from engine.model.colourpuzzle import MARK_SUFFIX, clue_of_line
     rng = np.random.default_rng(11)
     cases = []
     for _ in range(400):

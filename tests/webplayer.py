@@ -34,7 +34,7 @@ def missing() -> Optional[str]:
         return "playwright is not installed (pip install -r requirements-dev.txt)"
     if chromium_path() is None:
         return "chromium is not installed (apt-get install -y chromium; scripts/bootstrap.sh does it as root)"
-    from engine import webpage
+    from engine.play import webpage
     if not os.path.isfile(webpage.TEMPLATE_PATH):
         return f"the web player is not built: {webpage.BUILD_HINT}"
     return None

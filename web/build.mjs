@@ -1,14 +1,14 @@
 // Bundle the player (src/) and three.js into ONE self-contained HTML template:
-//   ../engine/player/nonogram-player.html
-// engine/webpage.py fills it with a puzzle. No network and no server are needed to open a page.
+//   ../engine/play/player/nonogram-player.html
+// engine/play/webpage.py fills it with a puzzle. No network and no server are needed to open a page.
 import { build } from "esbuild";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, "..", "engine", "player", "nonogram-player.html");
-// The player's limit per side of the block; engine/webpage.py reads it from the template.
+const out = join(here, "..", "engine", "play", "player", "nonogram-player.html");
+// The player's limit per side of the block; engine/play/webpage.py reads it from the template.
 const MAX_SIDE = 64;
 
 const result = await build({
@@ -25,4 +25,4 @@ const html = template.split("/*__CSS__*/").join(css).split("/*__JS__*/").join(js
   .split("__MAX_SIDE__").join(String(MAX_SIDE));
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, html);
-console.log(`web/build.mjs: wrote engine/player/nonogram-player.html (${(html.length / 1024).toFixed(0)} KiB)`);
+console.log(`web/build.mjs: wrote engine/play/player/nonogram-player.html (${(html.length / 1024).toFixed(0)} KiB)`);

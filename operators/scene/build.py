@@ -160,8 +160,8 @@ class SourceMesh:
 class Made:
     """What ``voxelize_source`` hands to ``build_made``: the voxels and their puzzle."""
     name: str
-    result: Any  # engine.voxelize.VoxelResult
-    puzzle: Any  # engine.puzzle.Puzzle
+    result: Any  # engine.voxel.voxelize.VoxelResult
+    puzzle: Any  # engine.model.puzzle.Puzzle
     options: dict
     times: dict
     colour_notes: list = field(default_factory=list)  # where a colour source fell back
@@ -187,14 +187,14 @@ def read_source(context, source_obj, resolution, colours=1) -> SourceMesh:
     verts, tris = sources_triangles(context, objs)
     check_resolution(verts, int(resolution))
     t1 = time.perf_counter()
-    engine("voxelize")  # first call: imports numba
-    engine("clues")
+    engine("voxel.voxelize")  # first call: imports numba
+    engine("model.clues")
     t2 = time.perf_counter()
     times = {"triangles": t1 - t0, "engine_import": t2 - t1}
     colour = None
     if int(colours) > 1:
-        engine("colour")
-        engine("palette")
+        engine("colour.capture")
+        engine("colour.palette")
         colour = gather_colours(context, objs)
         times["colour_gather"] = time.perf_counter() - t2
     return SourceMesh(objs[0].name, verts, tris, times, [o.name for o in objs], colour)
@@ -207,7 +207,7 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
     a worker thread. ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels
     it: NonogramError("cancelled")); so are the piece options ``bridge``, ``thin_parts``,
     ``min_piece`` and ``keep_largest``."""
-    vox = engine("voxelize")
+    vox = engine("voxel.voxelize")
     engine("warmup").ensure("make")  # compiled, or compiling ahead elsewhere: wait, do not redo
     t1 = time.perf_counter()
     try:
@@ -224,7 +224,7 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
         what = f"'{src.name}'" if len(src.names) == 1 else f"the {len(src.names)} selected meshes"
         raise NonogramError(f"{what} gave no filled voxels at resolution {resolution} "
                             "(is it flat, or too thin for the grid?)")
-    puzzle = engine("clues").puzzle_from_grid(result.grid, name=src.name)
+    puzzle = engine("model.clues").puzzle_from_grid(result.grid, name=src.name)
     t3 = time.perf_counter()
     options = {"resolution": int(resolution), "samples": int(samples),
                "threshold": float(threshold), "robust": bool(robust), "bridge": bool(bridge),
@@ -234,13 +234,13 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
     times = dict(src.times, voxelize=t2 - t1, puzzle=t3 - t2)
     notes: list = []
     if int(colours) > 1 and src.colour is not None:
-        col = engine("colour")
+        col = engine("colour.capture")
         arrays = {k: v for k, v in src.colour.items() if k != "notes"}
         try:
             cap = col.capture_colours(result.grid, result.origin, result.voxel_size, src.verts,
                                       src.tris, **arrays)
             t4 = time.perf_counter()
-            puzzle.palette, puzzle.colours = engine("palette").grid_palette(
+            puzzle.palette, puzzle.colours = engine("colour.palette").grid_palette(
                 result.grid, cap.colours, int(colours))
         except (col.ColourError, ValueError) as e:
             raise NonogramError(f"Colours: {e}") from None
@@ -275,11 +275,11 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
     times = dict(made.times, build=t4 - t3)
     times["total"] = sum(times.values())
     if made.puzzle.palette is not None:
-        made.options["palette"] = engine("colourspace").to_hex(made.puzzle.palette)
+        made.options["palette"] = engine("colour.colourspace").to_hex(made.puzzle.palette)
         made.options["colour_notes"] = list(made.colour_notes)
     info = dict(made.options, shape=[int(s) for s in result.grid.shape],
                 filled=int(result.grid.sum()), warnings=list(result.warnings),
-                changes=engine("pieces").describe_repair(result.diagnostics.get("repair")),
+                changes=engine("voxel.pieces").describe_repair(result.diagnostics.get("repair")),
                 diagnostics=jsonable(result.diagnostics, max_array=64), time_s=times)
     pg.make_info = json.dumps(info)
     if hide_source:

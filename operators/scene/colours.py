@@ -59,7 +59,7 @@ def _image_pixels(image, notes, label):
     rgb = px[..., :3].astype(np.float64)
     # byte images hold their colour space's values; float images are linear already
     if not image.is_float and image.colorspace_settings.name in ("sRGB", "sRGB EOTF"):
-        rgb = engine("colourspace").srgb_to_linear(rgb)
+        rgb = engine("colour.colourspace").srgb_to_linear(rgb)
     return np.ascontiguousarray(rgb, np.float32)
 
 
@@ -81,7 +81,7 @@ class _Gather:
 
     def material(self, obj, mat, label):
         """(Source, UV map name or None, wants the colour attribute)."""
-        Source = engine("colour").Source
+        Source = engine("colour.capture").Source
         display = tuple(mat.diffuse_color[:3]) if mat is not None else tuple(obj.color[:3])
         fallback = Source(display, name=label)
         shader = _surface_shader(mat)
@@ -146,7 +146,7 @@ def gather(context, objs) -> dict:
     tri_mat, uv_parts, col_parts = [], [], []
     any_uv = any_col = False
     depsgraph = context.evaluated_depsgraph_get()
-    Source = engine("colour").Source
+    Source = engine("colour.capture").Source
     for obj in objs:
         ob_eval = obj.evaluated_get(depsgraph)
         mesh = ob_eval.to_mesh()
@@ -256,7 +256,7 @@ def write_colours(obj, puzzle) -> None:
         set_point_attribute(mesh, "coloured", np.zeros(n, bool), 'BOOLEAN')
         pg.palette.clear()
         return
-    cs = engine("colourspace")
+    cs = engine("colour.colourspace")
     sol = np.asarray(puzzle.solution, bool).ravel()
     idx = np.asarray(puzzle.colours, np.int64).ravel()
     lin = cs.srgb_to_linear(np.asarray(puzzle.palette, np.float64))
@@ -292,7 +292,7 @@ def palette_entry_changed(obj) -> None:
     full = load_full_puzzle(obj)
     if full.palette is None or len(pg.palette) != len(full.palette):
         return
-    pal = engine("colourspace").quantize_srgb([tuple(e.colour) for e in pg.palette])
+    pal = engine("colour.colourspace").quantize_srgb([tuple(e.colour) for e in pg.palette])
     full.palette = pal
     store_puzzle(obj, full)
     write_colours(obj, full)

@@ -36,7 +36,7 @@ def split_designed(puzzle):
     kinds = np.asarray(puzzle.clue_kind)
     if puzzle.solution is None or not puzzle.is_3d or not (kinds == 0).any():
         return puzzle, np.zeros(puzzle.n_lines, dtype=bool)
-    pf, clues = engine("puzzlefile"), engine("clues")
+    pf, clues = engine("files.puzzlefile"), engine("model.clues")
     if pf.check_solution(puzzle):
         return puzzle, np.zeros(puzzle.n_lines, dtype=bool)
     full = clues.puzzle_from_grid(np.asarray(puzzle.solution).reshape(puzzle.shape), name=puzzle.name)
@@ -54,10 +54,10 @@ def designed_puzzle(full, hidden):
         return full
     if full.solution is not None and full.is_3d:
         # Vectorized: the full clues are the solution's (split_designed/Make guarantee it).
-        out = engine("clues").puzzle_from_grid(np.asarray(full.solution).reshape(full.shape),
+        out = engine("model.clues").puzzle_from_grid(np.asarray(full.solution).reshape(full.shape),
                                                name=full.name, hidden=hidden)
     else:
-        out = engine("puzzle").with_hidden(full, hidden)
+        out = engine("model.puzzle").with_hidden(full, hidden)
     out.meta = dict(full.meta)
     out.palette, out.colours = full.palette, full.colours  # the reveal's colours
     return out

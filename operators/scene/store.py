@@ -68,7 +68,7 @@ def n_lines(obj) -> int:
 
 
 def store_puzzle(obj, puzzle) -> None:
-    pf = engine("puzzlefile")
+    pf = engine("files.puzzlefile")
     pg = props(obj)
     pg.puzzle = json.dumps(pf.puzzle_to_dict(puzzle), separators=(",", ":"))
     if len(puzzle.shape) == 3:
@@ -77,7 +77,7 @@ def store_puzzle(obj, puzzle) -> None:
 
 def load_full_puzzle(obj):
     """The stored puzzle with every clue, hidden ones included (see ``hidden``)."""
-    pf = engine("puzzlefile")
+    pf = engine("files.puzzlefile")
     text = obj.nonogram.puzzle
     if not text:
         raise NonogramError(f"'{obj.name}' holds no puzzle")

@@ -1,0 +1,339 @@
+"""Complete line solvers for colour lines: every cell's set of possible values over all solutions.
+
+A cell's state is a bitmask (int64): bit 0 empty, bit c colour c (1..k). A line solver takes
+the states of a line's cells and returns, for each cell, the OR over every filling that fits both
+the clue and the states: exactly the values some solution gives the cell, nothing less (a
+complete line solver). A line with no filling gives all-zero states (a contradiction).
+
+Both clue kinds are deterministic automata read over the line, solved by the same sparse forward/
+backward reachability: forward, the set of automaton states reachable after each cell (a sorted
+array per cell); backward, the states from which an accepting state is reachable; a value is
+possible at cell i when it takes a state alive on both sides across i.
+
+- 2D ordered coloured blocks: the automaton is the expanded block pattern (``dfa_2d``): state q
+  means the first q symbols of the pattern are placed; empty cells loop where a gap may grow.
+- 3D per-colour counts: the state is, per colour, the count placed so far and its run number
+  (capped at the mark: 1 plain, 2 circle, 3 = "three or more" square), plus the previous cell's
+  value (a run of c starts where the previous cell is not c). Encoded as one mixed-radix int64,
+  computed on the fly (``_step3``): the product of k colours can be large, so states are never
+  tabled, and states that can no longer place their remaining counts are cut forward.
+
+``relax_3d`` is a cheaper sound (not complete) filter for 3D lines: each colour against "not this
+colour" on its own; the propagation runs it before the exact product.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..model.cells import EMPTY, FILLED
+from ..jit import njit
+from .linesolve import solve_count
+from ..model.puzzle import KIND_PLAIN
+
+EMPTY_BIT = 1
+
+
+def dfa_2d(blocks, k: int) -> np.ndarray:
+    """Transition table (m+1, k+1) int64 of a 2D colour clue ``[(length, colour), ...]``; -1 = none.
+
+    Pattern symbols p_0..p_{m-1}: each block's cells, with a mandatory empty between blocks of the
+    same colour. State m accepts. Empty cells loop at the start, at the end, right after a block
+    when no mandatory gap follows, and on the state after a mandatory gap, so that the automaton
+    stays deterministic.
+    """
+    pat, block_end, gap = [], [], []
+    prev = 0
+    for n, c in blocks:
+        if prev == c:
+            pat.append(0)
+            block_end.append(False)
+            gap.append(True)
+        for j in range(n):
+            pat.append(c)
+            block_end.append(j == n - 1)
+            gap.append(False)
+        prev = c
+    m = len(pat)
+    tab = np.full((m + 1, k + 1), -1, dtype=np.int64)
+    for q in range(m + 1):
+        if q < m:
+            tab[q, pat[q]] = q + 1
+        loop = (q == 0 or q == m or (block_end[q - 1] and pat[q] != 0) or gap[q - 1])
+        if loop:
+            tab[q, 0] = q
+    return tab
+
+
+@njit(cache=True)
+def _step3(q, s, k, cnt, base, mult):
+    """Next 3D state from state q reading value s (0 empty, 1..k); -1 when the clue forbids it."""
+    k1 = k + 1
+    last = q % k1
+    rest = q // k1
+    if s == 0:
+        return rest * k1
+    c = s - 1
+    d = (rest // mult[c]) % base[c]
+    n1 = cnt[c] + 1
+    have = d % n1
+    runs = d // n1
+    if have + 1 > cnt[c]:
+        return -1
+    rmax = base[c] // n1 - 1
+    if last != s:
+        runs += 1
+        if runs > rmax:
+            if rmax == 3:
+                runs = 3
+            else:
+                return -1
+    nd = (have + 1) + n1 * runs
+    return (rest + (nd - d) * mult[c]) * k1 + s
+
+
+@njit(cache=True)
+def _need3(q, k, cnt, base, mult):
+    """Cells the colours of 3D state q still have to place."""
+    rest = q // (k + 1)
+    need = 0
+    for c in range(k):
+        d = (rest // mult[c]) % base[c]
+        need += cnt[c] - d % (cnt[c] + 1)
+    return need
+
+
+@njit(cache=True)
+def _grow(a, n):
+    if n <= a.shape[0]:
+        return a
+    b = np.empty(max(n, 2 * a.shape[0]), dtype=a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
+def _contains(arr, lo, hi, v):
+    i = lo + np.searchsorted(arr[lo:hi], v)
+    return i < hi and arr[i] == v
+
+
+@njit(cache=True)
+def solve_automaton(masks, mode, tab, k, cnt, rmax):
+    """The complete line solver. ``mode`` 1: 2D, ``tab`` = ``dfa_2d`` table; mode 2: 3D, ``cnt``
+    and ``rmax`` the per-colour counts and run caps (1 plain, 2 circle, 3 square; 0 for count 0).
+    Returns the new states (all zero on a contradiction)."""
+    L = masks.shape[0]
+    k1 = k + 1
+    out = np.zeros(L, dtype=np.int64)
+    base = np.ones(max(k, 1), dtype=np.int64)
+    mult = np.ones(max(k, 1), dtype=np.int64)
+    accept = 0
+    m = 0
+    if mode == 2:
+        acc = 0
+        for c in range(k):
+            base[c] = (cnt[c] + 1) * (rmax[c] + 1)
+            if c > 0:
+                mult[c] = mult[c - 1] * base[c - 1]
+            acc += (cnt[c] + (cnt[c] + 1) * (rmax[c] if cnt[c] > 0 else 0)) * mult[c]
+        accept = acc
+    else:
+        m = tab.shape[0] - 1
+    # forward layers, flat: states[lstart[i]:lstart[i+1]] reachable before cell i
+    states = np.empty(64, dtype=np.int64)
+    lstart = np.zeros(L + 2, dtype=np.int64)
+    states[0] = 0
+    lstart[1] = 1
+    cand = np.empty(64, dtype=np.int64)
+    for i in range(L):
+        a, b = lstart[i], lstart[i + 1]
+        cand = _grow(cand, (b - a) * k1)
+        nc = 0
+        left = L - i - 1
+        mi = masks[i]
+        for j in range(a, b):
+            q = states[j]
+            for s in range(k1):
+                if (mi >> s) & 1 == 0:
+                    continue
+                if mode == 2:
+                    nq = _step3(q, s, k, cnt, base, mult)
+                    if nq < 0 or _need3(nq, k, cnt, base, mult) > left:
+                        continue
+                else:
+                    nq = tab[q, s]
+                    if nq < 0 or m - nq > left:
+                        continue
+                cand[nc] = nq
+                nc += 1
+        if nc == 0:
+            return out
+        nxt = np.unique(cand[:nc])
+        states = _grow(states, b + nxt.shape[0])
+        states[b:b + nxt.shape[0]] = nxt
+        lstart[i + 2] = b + nxt.shape[0]
+    # backward: alive states of layer L are the accepting ones
+    a, b = lstart[L], lstart[L + 1]
+    alive = np.empty(b - a, dtype=np.int64)
+    na = 0
+    for j in range(a, b):
+        q = states[j]
+        if (mode == 2 and q // k1 == accept) or (mode == 1 and q == m):
+            alive[na] = q
+            na += 1
+    if na == 0:
+        return out
+    alive = alive[:na]
+    for i in range(L - 1, -1, -1):
+        a, b = lstart[i], lstart[i + 1]
+        now = np.empty(b - a, dtype=np.int64)
+        nn = 0
+        mi = masks[i]
+        for j in range(a, b):
+            q = states[j]
+            ok = False
+            for s in range(k1):
+                if (mi >> s) & 1 == 0:
+                    continue
+                if mode == 2:
+                    nq = _step3(q, s, k, cnt, base, mult)
+                else:
+                    nq = tab[q, s]
+                if nq >= 0 and _contains(alive, 0, alive.shape[0], nq):
+                    out[i] |= np.int64(1) << s
+                    ok = True
+            if ok:
+                now[nn] = q
+                nn += 1
+        alive = now[:nn]  # layers are sorted, so the alive subset is too
+    return out
+
+
+@njit(cache=True)
+def solve_dfa_dense(masks, tab):
+    """The complete 2D line solver on a dense reachability table (cells x pattern states): a 2D
+    clue's automaton has m+1 states, each with at most two moves (its pattern symbol to q+1, an
+    empty-cell loop), and the states reachable at a cell form a band [lo, hi], so a table beats
+    the sorted sets of ``solve_automaton`` (same answer; tested against each other and against
+    enumeration). All zero states on a contradiction."""
+    L = masks.shape[0]
+    M = tab.shape[0]
+    k1 = tab.shape[1]
+    m = M - 1
+    out = np.zeros(L, dtype=np.int64)
+    sym = np.full(M, -1, dtype=np.int64)
+    loop = np.zeros(M, dtype=np.bool_)
+    for q in range(M):
+        loop[q] = tab[q, 0] == q
+        for s in range(k1):
+            if q < m and tab[q, s] == q + 1:
+                sym[q] = s
+    fw = np.zeros((L + 1, M), dtype=np.bool_)
+    fw[0, 0] = True
+    lo = 0
+    hi = 0
+    for i in range(L):
+        mi = masks[i]
+        left = L - i - 1
+        nlo = M
+        nhi = -1
+        empty_ok = mi & 1
+        for q in range(lo, hi + 1):
+            if not fw[i, q]:
+                continue
+            if empty_ok and loop[q] and m - q <= left:
+                fw[i + 1, q] = True
+                nlo = min(nlo, q)
+                nhi = max(nhi, q)
+            sq = sym[q]
+            if sq >= 0 and (mi >> sq) & 1 and m - q - 1 <= left:
+                fw[i + 1, q + 1] = True
+                nlo = min(nlo, q + 1)
+                nhi = max(nhi, q + 1)
+        if nhi < 0:
+            return out
+        lo = nlo
+        hi = nhi
+    if not fw[L, m]:
+        return out
+    bw = np.zeros(M, dtype=np.bool_)
+    nb = np.zeros(M, dtype=np.bool_)
+    bw[m] = True
+    for i in range(L - 1, -1, -1):
+        mi = masks[i]
+        for q in range(M):
+            nb[q] = False
+            if not fw[i, q]:
+                continue
+            if mi & 1 and loop[q] and bw[q]:
+                out[i] |= 1
+                nb[q] = True
+            sq = sym[q]
+            if sq >= 0 and (mi >> sq) & 1 and bw[q + 1]:
+                out[i] |= np.int64(1) << sq
+                nb[q] = True
+        bw, nb = nb, bw
+    return out
+
+
+@njit(cache=True)
+def relax_3d(masks, k, cnt, rmax):
+    """Each colour on its own against "not this colour" (a sound filter, not complete): drops the
+    colours a cell cannot take by its own colour's clue. All zero states on a contradiction.
+    Each colour's view is a black-and-white 3D line (filled = this colour), solved by the
+    engine's black-and-white count solver (``linesolve.solve_count``)."""
+    L = masks.shape[0]
+    cur = masks.copy()
+    view = np.empty(L, dtype=np.int8)
+    res = np.empty(L, dtype=np.int8)
+    for c in range(1, k + 1):
+        bit = np.int64(1) << c
+        if cnt[c - 1] == 0:
+            for i in range(L):
+                cur[i] &= ~bit
+                if cur[i] == 0:
+                    return np.zeros(L, dtype=np.int64)
+            continue
+        for i in range(L):
+            v = 0
+            if cur[i] & ~bit:
+                v |= EMPTY
+            if cur[i] & bit:
+                v |= FILLED
+            view[i] = v
+            res[i] = 0
+        # marks 0/1/2 (plain/circle/square) are the black-and-white kinds KIND_PLAIN..KIND_SQUARE
+        if not solve_count(view, cnt[c - 1], KIND_PLAIN + rmax[c - 1] - 1, res):
+            return np.zeros(L, dtype=np.int64)
+        for i in range(L):
+            if res[i] == 0:
+                return np.zeros(L, dtype=np.int64)
+            if res[i] & FILLED == 0:
+                cur[i] &= ~bit
+            if res[i] & EMPTY == 0:
+                cur[i] &= bit
+            if cur[i] == 0:
+                return np.zeros(L, dtype=np.int64)
+    return cur
+
+
+def rmax_of(mark_counts) -> tuple:
+    """(cnt, rmax) int64 arrays of a 3D colour clue [(count, mark), ...]."""
+    cnt = np.array([n for n, _ in mark_counts], dtype=np.int64)
+    rmax = np.array([0 if n == 0 else m + 1 for n, m in mark_counts], dtype=np.int64)
+    return cnt, rmax
+
+
+_NO_TAB = np.zeros((1, 1), dtype=np.int64)
+_NO_K = np.zeros(1, dtype=np.int64)
+
+
+def solve_line(masks, clue, k: int, is_3d: bool) -> np.ndarray:
+    """The complete line solver for one line: ``clue`` as ``ColourPuzzle.clue`` gives it."""
+    masks = np.asarray(masks, dtype=np.int64)
+    if clue is None:
+        return masks.copy()
+    if is_3d:
+        cnt, rmax = rmax_of(clue)
+        return solve_automaton(masks, 2, _NO_TAB, k, cnt, rmax)
+    return solve_dfa_dense(masks, dfa_2d(clue, k))

@@ -1,0 +1,467 @@
+"""Solving colour puzzles: propagation to a fixpoint, probing, search; verdicts like black-and-white.
+
+- ``propagate`` (numba): a queue of lines; each changed cell requeues its lines. 3D lines go
+  first through the cheap per-colour filter (``colourline.relax_3d``), and only when that queue
+  is empty through the complete product solver, so the exact (and costly) solver mostly sees
+  lines that are already narrow. At the fixpoint every clued line has been solved exactly since
+  its last change: the state is exactly what line logic can deduce.
+- ``probe``: for each undecided cell, each value it may take is assumed and propagated; a
+  contradiction removes the value, and the cell values every surviving assumption agrees on are
+  kept (FP2-style). Repeated to a fixpoint with propagation between.
+- ``search``: depth-first on the undecided cell with the fewest values (the known solution's
+  value first, when the puzzle carries one), each node closed under propagation; stops at two
+  solutions.
+
+Verdicts ``unique`` / ``multiple`` / ``none`` (``unknown`` when the time limit stops it), the
+logic level (``line``, ``probe``, ``search``) and a difficulty score from a synchronous round
+solve (``grade``), on the same scale and bands as black-and-white (``difficulty.py``).
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from ..lines.colourline import dfa_2d, relax_3d, solve_automaton, solve_dfa_dense
+from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle
+from .difficulty import BAND_EDGES, BANDS
+from ..jit import njit
+
+ST_OK = 0
+ST_CONTRADICTION = 1
+
+
+@dataclass
+class ColourNet:
+    """The flat arrays the kernels walk (built once per puzzle)."""
+    k: int
+    n_cells: int
+    line_start: np.ndarray
+    line_cells: np.ndarray
+    mode: np.ndarray        # per line: 0 hidden, 1 2D blocks, 2 3D counts
+    tab_all: np.ndarray     # (rows, k+1) concatenated 2D automata
+    tab_start: np.ndarray   # per line: first row; (n_lines+1,)
+    cnt: np.ndarray         # (n_lines, k)
+    rmax: np.ndarray        # (n_lines, k)
+    cell_start: np.ndarray  # cell -> lines (CSR)
+    cell_lines: np.ndarray
+
+
+def build_net(p: ColourPuzzle) -> ColourNet:
+    k, n = p.k, p.n_lines
+    mode = np.zeros(n, dtype=np.int64)
+    tabs, tab_start = [], np.zeros(n + 1, dtype=np.int64)
+    cnt = np.zeros((n, k), dtype=np.int64)
+    rmax = np.zeros((n, k), dtype=np.int64)
+    rows = 0
+    counts = p.clue_kind == CKIND_COUNTS
+    if counts.any():  # every clued 3D line holds 2k numbers: (count, mark) per colour
+        idx = p.clue_start[:-1][counts][:, None] + np.arange(2 * k)[None, :]
+        data = p.clue_data[idx]
+        mode[counts] = 2
+        cnt[counts] = data[:, 0::2]
+        rmax[counts] = np.where(data[:, 0::2] > 0, data[:, 1::2] + 1, 0)
+    for i in np.flatnonzero(p.clue_kind == CKIND_BLOCKS):
+        mode[i] = 1
+        t = dfa_2d(p.clue(i), k)
+        tabs.append(t)
+        tab_start[i] = rows
+        rows += t.shape[0]
+        tab_start[i + 1] = rows
+    tab_all = np.concatenate(tabs) if tabs else np.zeros((1, k + 1), dtype=np.int64)
+    cell_start, cell_lines = _cell_index(p.line_start.astype(np.int64), p.line_cells.astype(np.int64),
+                                         int(p.n_cells))
+    return ColourNet(k, p.n_cells, p.line_start.astype(np.int64), p.line_cells.astype(np.int64), mode,
+                     np.ascontiguousarray(tab_all), tab_start, cnt, rmax, cell_start, cell_lines)
+
+
+@njit(cache=True)
+def _cell_index(line_start, line_cells, n_cells):
+    """cell -> lines as CSR (a counting sort: an argsort was most of a 36^3 puzzle's set-up)."""
+    cell_start = np.zeros(n_cells + 1, dtype=np.int64)
+    for c in line_cells:
+        cell_start[c + 1] += 1
+    for c in range(n_cells):
+        cell_start[c + 1] += cell_start[c]
+    fill = cell_start[:-1].copy()
+    cell_lines = np.empty(line_cells.shape[0], dtype=np.int64)
+    for li in range(line_start.shape[0] - 1):
+        for j in range(line_start[li], line_start[li + 1]):
+            c = line_cells[j]
+            cell_lines[fill[c]] = li
+            fill[c] += 1
+    return cell_start, cell_lines
+
+
+@njit(cache=True)
+def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
+               cell_lines, queued, counters):
+    """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
+    (bit 1: relax queue, bit 2: exact queue) to the fixpoint. counters[0] += line solver calls,
+    counters[1] += of them the exact product solver on 3D lines.
+    Returns ST_OK or ST_CONTRADICTION."""
+    n_lines = mode.shape[0]
+    rq = np.empty(n_lines, dtype=np.int64)
+    xq = np.empty(n_lines, dtype=np.int64)
+    nr = 0  # queue lengths; both queues are circular FIFOs (a line is at most once in each,
+    nx = 0  # by the flags: bit 1 relax, bit 2 exact); FIFO batches a line's changes
+    hr = 0
+    hx = 0
+    for i in range(n_lines):
+        if mode[i] == 0:
+            queued[i] = 0
+            continue
+        if queued[i] & 1 and mode[i] == 2:
+            rq[nr] = i
+            nr += 1
+        else:
+            queued[i] &= ~1
+        if queued[i] & 2:
+            xq[nx] = i
+            nx += 1
+    no_tab = np.zeros((1, 1), dtype=np.int64)
+    while nr > 0 or nx > 0:
+        if nr > 0:
+            li = rq[hr]
+            hr = (hr + 1) % n_lines
+            nr -= 1
+            queued[li] &= ~1
+            exact = False
+        else:
+            li = xq[hx]
+            hx = (hx + 1) % n_lines
+            nx -= 1
+            queued[li] &= ~2
+            exact = True
+        a = line_start[li]
+        b = line_start[li + 1]
+        masks = np.empty(b - a, dtype=np.int64)
+        for j in range(b - a):
+            masks[j] = state[line_cells[a + j]]
+        if exact and mode[li] == 2:
+            # When no cell may take two colours, the colours cannot compete for cells and each
+            # colour's clue constrains only its own cells: the per-colour filter, already at its
+            # fixpoint for this line (the relax queue is empty), is then exact.
+            shared = False
+            for j in range(b - a):
+                col = masks[j] & ~np.int64(1)
+                if col & (col - 1):
+                    shared = True
+                    break
+            if not shared:
+                continue
+            counters[1] += 1
+        counters[0] += 1
+        if mode[li] == 1:
+            res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
+        elif exact:
+            res = solve_automaton(masks, 2, no_tab, k, cnt[li], rmax[li])
+        else:
+            res = relax_3d(masks, k, cnt[li], rmax[li])
+        if res[0] == 0:
+            return ST_CONTRADICTION
+        for j in range(b - a):
+            if res[j] != masks[j]:
+                c = line_cells[a + j]
+                state[c] = res[j]
+                for t in range(cell_start[c], cell_start[c + 1]):
+                    lj = cell_lines[t]
+                    if lj == li or mode[lj] == 0:
+                        continue
+                    if mode[lj] == 2 and queued[lj] & 1 == 0:
+                        queued[lj] |= 1
+                        rq[(hr + nr) % n_lines] = lj
+                        nr += 1
+                    if queued[lj] & 2 == 0:
+                        queued[lj] |= 2
+                        xq[(hx + nx) % n_lines] = lj
+                        nx += 1
+    return ST_OK
+
+
+def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None) -> int:
+    """Propagate in place from every clued line (or from ``lines``' cells' lines)."""
+    queued = np.zeros(len(net.mode), dtype=np.int64)
+    if lines is None:
+        queued[:] = 3
+    else:
+        queued[np.asarray(lines, dtype=np.int64)] = 3
+    if counters is None:
+        counters = np.zeros(2, dtype=np.int64)
+    return int(_propagate(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
+                          net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters))
+
+
+def _lines_of(net, cell):
+    return net.cell_lines[net.cell_start[cell]:net.cell_start[cell + 1]]
+
+
+def _popcount(state):
+    s = state.copy()
+    n = np.zeros(len(s), dtype=np.int64)
+    while s.any():
+        n += s & 1
+        s >>= 1
+    return n
+
+
+def decided(state) -> np.ndarray:
+    return (state & (state - 1)) == 0
+
+
+def values_of(state) -> np.ndarray:
+    """The value (0..k) of each decided cell (log2 of its single bit); -1 where undecided."""
+    out = np.full(len(state), -1, dtype=np.int64)
+    d = decided(state) & (state > 0)
+    out[d] = np.log2(state[d]).round().astype(np.int64)
+    return out
+
+
+@njit(cache=True)
+def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
+           counters, c_from, c_to, flags):
+    """One probing pass over cells [c_from, c_to), in place (see ``probe``); flags[0] = 1 when
+    something changed. Returns ST_OK or ST_CONTRADICTION."""
+    n = state.shape[0]
+    n_lines = mode.shape[0]
+    queued = np.zeros(n_lines, dtype=np.int64)
+    for c in range(c_from, c_to):
+        m = state[c]
+        if m & (m - 1) == 0:
+            continue
+        agree = np.zeros(n, dtype=np.int64)
+        ok_bits = 0
+        for v in range(k + 1):
+            if (m >> v) & 1 == 0:
+                continue
+            trial = state.copy()
+            trial[c] = np.int64(1) << v
+            queued[:] = 0
+            for t in range(cell_start[c], cell_start[c + 1]):
+                queued[cell_lines[t]] = 3
+            if _propagate(trial, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                          cell_start, cell_lines, queued, counters) == ST_OK:
+                ok_bits |= np.int64(1) << v
+                for x in range(n):
+                    agree[x] |= trial[x]
+        if ok_bits == 0:
+            return ST_CONTRADICTION
+        queued[:] = 0
+        any_change = False
+        for x in range(n):
+            nv = state[x] & agree[x]
+            if nv != state[x]:
+                state[x] = nv
+                any_change = True
+                for t in range(cell_start[x], cell_start[x + 1]):
+                    queued[cell_lines[t]] = 3
+        if any_change:
+            flags[0] = 1
+            if _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                          cell_start, cell_lines, queued, counters) != ST_OK:
+                return ST_CONTRADICTION
+    return ST_OK
+
+
+def probe(net: ColourNet, state: np.ndarray, counters, deadline=None) -> int:
+    """Probing to a fixpoint (in place): each value of each undecided cell is assumed and
+    propagated; failed values go, and what every surviving assumption agrees on is kept.
+    ST_CONTRADICTION when every value of some cell fails. The kernel runs in chunks of cells so
+    that ``deadline`` (perf_counter seconds) is checked between them; past it, ST_OK with the
+    state as far as it got (still sound)."""
+    n = len(state)
+    flags = np.zeros(1, dtype=np.int64)
+    chunk = 256
+    while True:
+        flags[0] = 0
+        for c0 in range(0, n, chunk):
+            if _probe(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
+                      net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, min(n, c0 + chunk),
+                      flags) != ST_OK:
+                return ST_CONTRADICTION
+            if deadline is not None and time.perf_counter() > deadline:
+                return ST_OK
+        if flags[0] == 0:
+            return ST_OK
+
+
+@dataclass
+class ColourReport:
+    verdict: str
+    difficulty: Optional[str]
+    linesolvers: int
+    known_fraction: float
+    time_s: float
+    state: np.ndarray
+    solutions: list
+    nodes: int = 0
+    score: Optional[float] = None
+    band: Optional[str] = None
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def solution(self):
+        return self.solutions[0] if self.solutions else None
+
+    @property
+    def differing_cells(self):
+        if len(self.solutions) == 2:
+            return np.flatnonzero(self.solutions[0] != self.solutions[1])
+        return np.zeros(0, np.int64)
+
+    def to_dict(self) -> dict:
+        from ..files.colourfile import colour_solution_text
+        return {"verdict": self.verdict, "difficulty": self.difficulty, "linesolvers": self.linesolvers,
+                "known_fraction": self.known_fraction, "time_s": self.time_s, "nodes": self.nodes,
+                "solution": colour_solution_text(self.solutions[0]) if len(self.solutions) == 1 else None,
+                "solutions": [colour_solution_text(s) for s in self.solutions],
+                "differing_cells": [int(c) for c in self.differing_cells],
+                "score": self.score, "band": self.band, "stats": dict(self.stats)}
+
+
+class _Stop(Exception):
+    pass
+
+
+def _search(net, state, counters, want, known, deadline, sols, nodes):
+    """Depth-first search below a propagated state; appends solutions (value arrays) to ``sols``."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _Stop
+    nodes[0] += 1
+    dec = decided(state)
+    if dec.all():
+        sols.append(values_of(state))
+        return
+    und = np.flatnonzero(~dec)
+    pc = _popcount(state[und])
+    c = int(und[np.argmin(pc)])
+    m = int(state[c])
+    vals = [v for v in range(net.k + 1) if (m >> v) & 1]
+    if known is not None and int(known[c]) in vals:
+        vals.remove(int(known[c]))
+        vals.insert(0, int(known[c]))
+    for v in vals:
+        trial = state.copy()
+        trial[c] = 1 << v
+        if propagate(net, trial, _lines_of(net, c), counters) != ST_OK:
+            continue
+        _search(net, trial, counters, want, known, deadline, sols, nodes)
+        if len(sols) >= want:
+            return
+
+
+def full_state(net: ColourNet) -> np.ndarray:
+    return np.full(net.n_cells, (1 << (net.k + 1)) - 1, dtype=np.int64)
+
+
+def solve_colour(p: ColourPuzzle, *, time_limit: Optional[float] = None, want: int = 2,
+                 use_known: bool = True, probing: bool = True, grade: bool = False) -> ColourReport:
+    """Solve a colour puzzle: verdict, logic level, solutions (value arrays, 0 empty, 1..k)."""
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    net = build_net(p)
+    state = full_state(net)
+    counters = np.zeros(2, dtype=np.int64)
+    nodes = [0]
+    sols: list = []
+    verdict, level = "unknown", None
+    st = propagate(net, state, None, counters)
+    if st != ST_OK:
+        verdict, level = "none", "line"
+    elif decided(state).all():
+        verdict, level, sols = "unique", "line", [values_of(state)]
+    else:
+        if probing:
+            st = probe(net, state, counters, deadline)
+        if st != ST_OK:
+            verdict, level = "none", "probe"
+        elif decided(state).all():
+            verdict, level, sols = "unique", "probe", [values_of(state)]
+        else:
+            known = p.colour_solution if use_known else None
+            logic = state.copy()
+            try:
+                _search(net, state.copy(), counters, want, known, deadline, sols, nodes)
+                verdict = {0: "none", 1: "unique"}.get(len(sols), "multiple")
+                level = "search"
+            except _Stop:
+                verdict, level = "unknown", None
+            state = logic
+    if want == 1 and verdict == "unique" and level == "search":
+        verdict = "solved"
+    n = max(p.n_cells, 1)
+    rep = ColourReport(verdict, level, int(counters[0]), float(np.count_nonzero(decided(state) & (state > 0))) / n,
+                       time.perf_counter() - t0, state, sols, nodes[0])
+    rep.stats["exact_3d"] = int(counters[1])
+    if grade and verdict == "unique" and level in ("line", "probe"):
+        rep.score, rep.band = grade_colour(p, net)
+    return rep
+
+
+# ---------------------------------------------------------------------------------------------
+# difficulty: synchronous rounds, the black-and-white score's formula (difficulty.py)
+
+
+def _technique(p: ColourPuzzle, i: int, length: int) -> int:
+    clue = p.clue(i)
+    if p.is_3d:
+        total = sum(n for n, _ in clue)
+        if total == 0 or total == length:
+            return 0
+        return 1 + max((m for n, m in clue if n), default=0)
+    need = sum(n for n, _ in clue) + sum(1 for a, b in zip(clue, clue[1:]) if a[1] == b[1])
+    return 0 if not clue or need == length else 1
+
+
+def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None):
+    """(score, band) of a puzzle that line logic (with probing rounds) solves; (None, None) else."""
+    from ..lines.colourline import solve_line
+    net = net or build_net(p)
+    state = full_state(net)
+    tech = [_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) if net.mode[i] else 9
+            for i in range(p.n_lines)]
+    rounds, bits_sum, tech_sum, found = 0, 0.0, 0.0, 0
+    counters = np.zeros(2, dtype=np.int64)
+    dirty = np.ones(p.n_lines, dtype=bool)
+    while not decided(state).all():
+        snap = state.copy()
+        new = state.copy()
+        cost = np.full(p.n_cells, 99, dtype=np.int64)
+        for i in np.flatnonzero(dirty & (net.mode > 0)):
+            cells = p.line(i)
+            res = solve_line(snap[cells], p.clue(i), p.k, p.is_3d)
+            if res[0] == 0:
+                return None, None
+            ch = res != snap[cells]
+            new[cells] &= res
+            cost[cells[ch]] = np.minimum(cost[cells[ch]], tech[i])
+        level_cost = None
+        if np.array_equal(new, snap):
+            st = probe(net, new, counters)
+            if st != ST_OK or np.array_equal(new, snap):
+                return None, None
+            level_cost = 4
+        changed = np.flatnonzero(decided(new) & ~decided(snap))
+        unknown = int(np.count_nonzero(~decided(snap)))
+        d = len(changed)
+        rounds += 1
+        if d:
+            bits_sum += d * math.log2(unknown / d)
+            c = cost[changed] if level_cost is None else np.full(d, level_cost)
+            tech_sum += float(np.minimum(c, 4).sum())
+            found += d
+        dirty[:] = False
+        for x in np.flatnonzero(new != snap):
+            dirty[_lines_of(net, int(x))] = True
+        if level_cost is not None:
+            dirty[:] = True
+        state = new
+    if found == 0:
+        return 0.0, BANDS[0]
+    B, T = bits_sum / found, tech_sum / found
+    score = round(10 * (B + T / 2 + math.log2(max(rounds, 1)) / 2), 1)
+    band = BANDS[sum(score >= e for e in BAND_EDGES)]
+    return score, band

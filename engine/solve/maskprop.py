@@ -1,0 +1,773 @@
+"""Line propagation on one shared net with a per-line "clue enabled" mask: the kernels of puzzle
+design (``design.py``) and of the difficulty score (``difficulty.py``).
+
+Every design trial asks "with these clues shown, does logic alone determine every cell?". The
+net (``propagate.build_net``) is built once from the full clue set of the solution; a trial only
+flips bytes of ``enabled`` (one per line) and propagates from scratch, so no Python puzzle is
+built per trial. A line whose clue is disabled is never queued and never solved.
+
+Why a fresh propagation per trial is enough, and why one pass of trials is enough: with complete
+line solvers propagation reaches the same fixpoint whatever the order lines are taken in, and a
+fixpoint that knows every cell is the puzzle's only solution (every step was a sound deduction,
+and the grid the clues were made from satisfies them all). Hiding clues only removes deductions,
+so what a trial learns is monotone in the shown set: a clue that could not be hidden once cannot
+be hidden later either. ``contrib[li]`` counts the cells line ``li`` deduced in the last run: a
+run that solved the puzzle without a deduction by ``li`` is still a valid run once ``li`` is
+hidden, so such a line is hidden without a trial (``greedy_chunk``, ``redundant_after_reveal``).
+
+Probing (logic level ``probe``) is the closure of line propagation under "assume a cell, and if
+propagation then contradicts, the cell takes its other value; cells both assumptions agree on
+take that value" (singleton consistency). Each rule is sound and monotone, so that closure too is
+the same whatever the order and only shrinks when clues are hidden.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..model.cells import EMPTY, FILLED, UNKNOWN
+from ..jit import njit
+from ..lines.linebits import SCRATCH_WORDS
+from .propagate import LS_DP, S_TLEN, queue_clear_arrays, line_ok, linesolve_arrays, queue_pop_arrays, queue_push_arrays, set_cell_arrays, undo_arrays
+
+# ctl slots
+M_TLEN = S_TLEN  # cells known (trail length): the slot propagate's set_cell_arrays/undo_arrays keep it in
+M_APPS = 1     # line-solver applications, all runs since the work was made
+M_RUNS = 2     # propagation runs
+M_PROBES = 3   # probe propagations
+M_STAMP = 4    # probe stamp (commons of a cell's two probes)
+M_HEAPN = 5    # dirty lines in the heap of a priority run
+N_MCTL = 6
+
+# run results
+RUN_CONTRADICTION = -1
+RUN_STALLED = 0
+RUN_SOLVED = 1
+RUN_BUDGET = 2   # probing stopped: its budget of line-solver applications was spent
+
+# who deduced a cell (``MaskWork.who``): a line index, or
+WHO_PROBE = -2
+WHO_NONE = -1
+
+MaskWork = namedtuple("MaskWork", "state trail unk q inq buf_in buf_out words who contrib ctl lens "
+                                  "heap seen_stamp seen_val pbuf")
+
+
+def new_mask_work(net) -> MaskWork:
+    """Scratch for the kernels below: cell states, trail, per-line unknown counts, queue, ..."""
+    n_lines = len(net.clue_kind)
+    n_cells = len(net.cell_start) - 1
+    lens = np.diff(net.line_start).astype(np.int64)
+    max_len = int(lens.max()) if len(lens) else 1
+    return MaskWork(np.full(n_cells, UNKNOWN, np.int8), np.zeros(n_cells, np.int64), lens.copy(),
+                    np.zeros(n_lines + 2, np.int64), np.zeros(n_lines, np.uint8),
+                    np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
+                    np.zeros(SCRATCH_WORDS, np.uint64), np.full(n_cells, WHO_NONE, np.int64),
+                    np.zeros(n_lines, np.int64), np.zeros(N_MCTL, np.int64), lens,
+                    np.zeros(n_lines, np.int64), np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
+                    np.zeros(n_cells, np.int64))
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers on plain arrays (propagate.py's calling convention: inlined, tuples unpacked by callers)
+
+
+@njit(inline="always")
+def _mset(c, v, li, state, trail, ctl, cs, cl, unk, who):
+    set_cell_arrays(c, v, state, trail, ctl, cs, cl, unk)
+    who[c] = li
+
+
+@njit(inline="always")
+def _copy_into(dst, src):
+    # not ``dst[:] = src``: an array-to-array assignment compiles numba's shape-mismatch message
+    # (str/repr kernels, 1.8 CPU s), which nothing else the add-on warms up needs
+    for i in range(len(dst)):
+        dst[i] = src[i]
+
+
+@njit(shared=True)
+def _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
+    """Line solve of li on the current state; 0 ok (result in buf_out), else a contradiction."""
+    s = ls[li]
+    n = ls[li + 1] - s
+    for j in range(n):
+        buf_in[j] = state[lc[s + j]]
+    return linesolve_arrays(LS_DP, None, kinds[li], cd, cst[li], cst[li + 1], buf_in, buf_out, n, words)
+
+
+@njit(inline="always")
+def _hpush(li, key, heap, hn, inq):
+    """Add li to the max-heap of dirty lines ordered by key (unless it is in); the new size."""
+    if inq[li]:
+        return hn
+    inq[li] = 1
+    i = hn
+    heap[i] = li
+    while i > 0:
+        par = (i - 1) >> 1
+        if key[heap[par]] >= key[heap[i]]:
+            break
+        t = heap[par]
+        heap[par] = heap[i]
+        heap[i] = t
+        i = par
+    return hn + 1
+
+
+@njit(inline="always")
+def _hpop(key, heap, hn, inq):
+    li = heap[0]
+    inq[li] = 0
+    hn -= 1
+    heap[0] = heap[hn]
+    i = 0
+    while True:
+        a = 2 * i + 1
+        if a >= hn:
+            break
+        m = a
+        if a + 1 < hn and key[heap[a + 1]] > key[heap[a]]:
+            m = a + 1
+        if key[heap[i]] >= key[heap[m]]:
+            break
+        t = heap[m]
+        heap[m] = heap[i]
+        heap[i] = t
+        i = m
+    return li, hn
+
+
+@njit(inline="always")
+def _mprop_any(prio, key, heap, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
+               buf_out, words, who, contrib, ctl):
+    """Run the dirty lines over enabled lines to a fixpoint; False on a contradiction. The dirty
+    lines are a FIFO queue, or with ``prio`` a max-heap by ``key`` (size in ctl[M_HEAPN])."""
+    while (ctl[M_HEAPN] > 0) if prio else (q[1] > 0):
+        if prio:
+            li, hn = _hpop(key, heap, ctl[M_HEAPN], inq)
+            ctl[M_HEAPN] = hn
+        else:
+            li = queue_pop_arrays(q, inq)
+        ok = True
+        if unk[li] == 0:
+            ok = line_ok(li, ls, lc, kinds, cst, cd, state)
+        else:
+            ctl[M_APPS] += 1
+            ok = _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words) == 0
+            s = ls[li]
+            for j in range(ls[li + 1] - s):
+                if not ok:
+                    break
+                v = buf_out[j] & buf_in[j]
+                if v != buf_in[j]:
+                    if v == 0:
+                        ok = False
+                        break
+                    c = lc[s + j]
+                    _mset(c, v, li, state, trail, ctl, cs, cl, unk, who)
+                    contrib[li] += 1
+                    for k in range(cs[c], cs[c + 1]):
+                        l2 = cl[k]
+                        if l2 != li and enabled[l2]:
+                            if prio:
+                                ctl[M_HEAPN] = _hpush(l2, key, heap, ctl[M_HEAPN], inq)
+                            else:
+                                queue_push_arrays(l2, q, inq)
+        if not ok:
+            if prio:
+                inq[:] = 0
+                ctl[M_HEAPN] = 0
+            else:
+                queue_clear_arrays(q, inq)
+            return False
+    return True
+
+
+_NO_KEY = np.zeros(1)
+
+
+@njit(shared=True)
+def _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+           words, who, contrib, ctl):
+    """``_mprop_any`` with the FIFO queue."""
+    return _mprop_any(False, _NO_KEY, q, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+                      buf_in, buf_out, words, who, contrib, ctl)
+
+
+# ---------------------------------------------------------------------------------------------
+# runs
+
+
+@njit
+def reset(net, mw):
+    """All cells unknown, nothing queued, no line has deduced anything."""
+    state, unk, q, inq, who, contrib, ctl, lens = mw[0], mw[2], mw[3], mw[4], mw[8], mw[9], mw[10], mw[11]
+    state[:] = UNKNOWN
+    _copy_into(unk, lens)
+    queue_clear_arrays(q, inq)
+    inq[:] = 0
+    who[:] = WHO_NONE
+    contrib[:] = 0
+    ctl[M_TLEN] = 0
+
+
+@njit
+def run_lines(net, enabled, mw):
+    """Propagate every enabled line from an all-unknown grid: RUN_SOLVED (every cell known),
+    RUN_STALLED or RUN_CONTRADICTION. ``mw.contrib`` then holds each line's deductions."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    reset(net, mw)
+    ctl[M_RUNS] += 1
+    for li in range(len(kinds)):
+        if enabled[li] and kinds[li] != 0:
+            queue_push_arrays(li, q, inq)
+    if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+                  words, who, contrib, ctl):
+        return RUN_CONTRADICTION
+    return RUN_SOLVED if ctl[M_TLEN] == len(state) else RUN_STALLED
+
+
+@njit
+def run_prio(net, enabled, key, mw):
+    """``run_lines`` taking the dirty line of highest ``key`` first: a line of low key is only
+    solved when no line of higher key can deduce anything, so the run leans on the high keys and
+    low-key lines that end with ``contrib == 0`` were not needed."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl, heap = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10], mw[12]
+    reset(net, mw)
+    ctl[M_RUNS] += 1
+    ctl[M_HEAPN] = 0
+    for li in range(len(kinds)):
+        if enabled[li] and kinds[li] != 0:
+            ctl[M_HEAPN] = _hpush(li, key, heap, ctl[M_HEAPN], inq)
+    if not _mprop_any(True, key, heap, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+                      buf_in, buf_out, words, who, contrib, ctl):
+        return RUN_CONTRADICTION
+    return RUN_SOLVED if ctl[M_TLEN] == len(state) else RUN_STALLED
+
+
+@njit(shared=True)
+def probe_cell(p, net, enabled, mw):
+    """Assume cell p filled, then empty, propagating enabled lines each time; the state is
+    restored. What both assumptions agree on (or the value the other one forces, when one
+    contradicts) goes to ``mw.pbuf`` as 2*cell + (1 if filled); returns how many, or -1 when
+    both contradict (the state itself is contradictory)."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    seen_stamp, seen_val, pbuf = mw[13], mw[14], mw[15]
+    mark = ctl[M_TLEN]
+    ok1 = True
+    n_common = 0
+    ctl[M_STAMP] += 1
+    stamp = ctl[M_STAMP]
+    for side in range(2):
+        v = FILLED if side == 0 else EMPTY
+        ctl[M_PROBES] += 1
+        _mset(p, v, WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
+        for k in range(cs[p], cs[p + 1]):
+            if enabled[cl[k]]:
+                queue_push_arrays(cl[k], q, inq)
+        ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
+                    buf_out, words, who, contrib, ctl)
+        if side == 0:
+            ok1 = ok
+            if ok:
+                for t in range(mark + 1, ctl[M_TLEN]):
+                    c = trail[t]
+                    seen_stamp[c] = stamp
+                    seen_val[c] = state[c]
+        elif not ok and not ok1:
+            n_common = -1
+        elif ok and ok1:
+            for t in range(mark + 1, ctl[M_TLEN]):
+                c = trail[t]
+                if seen_stamp[c] == stamp and seen_val[c] == state[c]:
+                    pbuf[n_common] = 2 * c + (1 if state[c] == FILLED else 0)
+                    n_common += 1
+        else:
+            pbuf[0] = 2 * p + (1 if ok1 else 0)  # the value that did not contradict
+            n_common = 1
+        undo_arrays(mark, state, trail, unk, ctl, cs, cl)
+    return n_common
+
+
+@njit
+def probe_closure(net, enabled, cover, mw, max_apps):
+    """From a line-propagation fixpoint (``run_lines`` just returned RUN_STALLED), probe to the
+    closure: RUN_SOLVED, RUN_STALLED, RUN_CONTRADICTION, or RUN_BUDGET once about ``max_apps``
+    line-solver applications were spent (a trial that ran out is not a proof either way).
+    Cells with no enabled line (``cover`` 0) are never probed: nothing can decide them."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    pbuf = mw[15]
+    n = len(state)
+    apps0 = ctl[M_APPS]
+    idle = 0
+    p = 0
+    while idle < n:
+        if ctl[M_TLEN] == n:
+            return RUN_SOLVED
+        if ctl[M_APPS] - apps0 >= max_apps:
+            return RUN_BUDGET
+        c0 = p
+        p = p + 1 if p + 1 < n else 0
+        if state[c0] != UNKNOWN or cover[c0] == 0:
+            idle += 1
+            continue
+        n_common = probe_cell(c0, net, enabled, mw)
+        if n_common < 0:
+            return RUN_CONTRADICTION
+        if n_common == 0:
+            idle += 1
+            continue
+        idle = 0
+        for k in range(n_common):
+            c = pbuf[k] >> 1
+            if state[c] == UNKNOWN:
+                _mset(c, FILLED if (pbuf[k] & 1) else EMPTY, WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
+                for kk in range(cs[c], cs[c + 1]):
+                    if enabled[cl[kk]]:
+                        queue_push_arrays(cl[kk], q, inq)
+        if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+                      words, who, contrib, ctl):
+            return RUN_CONTRADICTION
+    return RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED
+
+
+def run_logic(net, enabled, cover, mw, probe, max_apps):
+    """Line propagation, then (``probe``) probing when it stalls; a RUN_* status. Plain Python
+    over the two kernels: a kernel calling them would compile the line solvers once more."""
+    st = run_lines(net, enabled, mw)
+    if st == RUN_STALLED and probe:
+        st = probe_closure(net, enabled, cover, mw, max_apps)
+    return st
+
+
+# ---------------------------------------------------------------------------------------------
+# design: one pass of trials, the informed start, annealing moves
+
+# greedy_chunk counters (``gstats``)
+G_TRIALS = 0     # trials run (propagation, and probing for logic ``probe``)
+G_FREE = 1       # clues hidden without a trial (their line deduced nothing in a solving run)
+G_COVER = 2      # clues kept without a trial (the only clue left on some cell)
+G_HIDDEN = 3     # clues hidden
+G_UNSURE = 4     # trials that ran out of their probing budget (clue kept, minimality not proven)
+G_NEXT = 5       # position in ``order`` to go on from
+N_GSTATS = 6
+
+
+@njit
+def sole_cover(li, ls, lc, cover):
+    """Whether line li is the only enabled line through one of its cells."""
+    for j in range(ls[li], ls[li + 1]):
+        if cover[lc[j]] <= 1:
+            return True
+    return False
+
+
+@njit
+def set_enabled(li, on, net, enabled, cover):
+    """Show (on) or hide line li's clue, keeping ``cover`` (enabled lines per cell) in step."""
+    ls, lc = net[0], net[1]
+    if (enabled[li] != 0) == on:
+        return
+    enabled[li] = 1 if on else 0
+    d = 1 if on else -1
+    for j in range(ls[li], ls[li + 1]):
+        cover[lc[j]] += d
+
+
+@njit
+def greedy_chunk(net, enabled, order, mw, inc, cur_contrib, cover, gstats, probe, trial_apps, chunk_apps):
+    """Try to hide the clues of lines ``order[gstats[G_NEXT]:]`` in turn, keeping each hidden when
+    the rest still solves at the logic level; return after about ``chunk_apps`` line-solver
+    applications (resume with the same arguments). True when the whole order was tried.
+    ``cover`` counts enabled lines per cell.
+
+    Logic line (``probe`` False): incremental trials (``incr_try_hide``) from the base run in
+    ``mw``/``inc`` (``incr_init`` with the current ``enabled``). Logic probe: a run from scratch,
+    then probing, per trial; ``cur_contrib`` is ``contrib`` of a run that solved by line
+    propagation alone with the current ``enabled``, or all ones when unknown."""
+    ls, lc = net[0], net[1]
+    ctl = mw[10]
+    apps0 = ctl[M_APPS]
+    i = gstats[G_NEXT]
+    while i < len(order):
+        if ctl[M_APPS] - apps0 >= chunk_apps:
+            gstats[G_NEXT] = i
+            return False
+        li = order[i]
+        i += 1
+        if not enabled[li]:
+            continue
+        if sole_cover(li, ls, lc, cover):
+            gstats[G_COVER] += 1
+            continue
+        contrib = cur_contrib if probe else mw[9]
+        if contrib[li] == 0:
+            gstats[G_FREE] += 1
+        else:
+            gstats[G_TRIALS] += 1
+        if probe:
+            enabled[li] = 0
+            ok = True
+            if cur_contrib[li] != 0:
+                st = run_lines(net, enabled, mw)
+                if st == RUN_SOLVED:
+                    _copy_into(cur_contrib, mw[9])
+                elif st == RUN_STALLED:
+                    st = probe_closure(net, enabled, cover, mw, trial_apps)
+                    # a probe's contradiction is no deduction, so contrib says nothing about need
+                    cur_contrib[:] = 1
+                ok = st == RUN_SOLVED
+                if st == RUN_BUDGET:
+                    gstats[G_UNSURE] += 1
+            enabled[li] = 1
+        else:
+            ok = incr_try_hide(net, enabled, li, mw, inc)
+            enabled[li] = 1
+        if ok:
+            set_enabled(li, False, net, enabled, cover)
+            gstats[G_HIDDEN] += 1
+    gstats[G_NEXT] = i
+    return True
+
+
+@njit(inline="always")
+def _gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
+    """Cells line li would deduce from the current state (-1: it contradicts)."""
+    if _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words) != 0:
+        return -1
+    g = 0
+    for j in range(ls[li + 1] - ls[li]):
+        if (buf_out[j] & buf_in[j]) != buf_in[j]:
+            g += 1
+    return g
+
+
+@njit
+def build_chunk(net, enabled, key, mw, gain, bctl, order_out, max_steps):
+    """The informed start, a few steps at a time: show no clue; then, while line propagation of
+    the shown clues leaves cells unknown, show the clue of the line that would deduce the most
+    cells right now (ties by ``key``) and propagate. Every clue shown was needed at the moment
+    it was added, and what is shown solves the puzzle by construction.
+
+    Start with ``reset``, ``enabled`` all 0, ``gain`` all -1 (= to be computed), ``bctl`` zeros.
+    The lines shown are appended to ``order_out`` (count in bctl[0]). Returns RUN_SOLVED,
+    RUN_STALLED (call again) or RUN_CONTRADICTION (no line can deduce anything)."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    n = len(state)
+    for _ in range(max_steps):
+        if ctl[M_TLEN] == n:
+            return RUN_SOLVED
+        best = -1
+        best_s = 0.0
+        for li in range(len(kinds)):
+            if enabled[li] or unk[li] == 0 or kinds[li] == 0:
+                continue
+            if gain[li] < 0:
+                ctl[M_APPS] += 1
+                gain[li] = _gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words)
+            if gain[li] > 0:
+                s = gain[li] + key[li]
+                if best < 0 or s > best_s:
+                    best = li
+                    best_s = s
+        if best < 0:
+            return RUN_CONTRADICTION
+        mark = ctl[M_TLEN]
+        enabled[best] = 1
+        order_out[bctl[0]] = best
+        bctl[0] += 1
+        queue_push_arrays(best, q, inq)
+        if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+                      words, who, contrib, ctl):
+            return RUN_CONTRADICTION
+        # a candidate's gain changes only when one of its cells does
+        for t in range(mark, ctl[M_TLEN]):
+            c = trail[t]
+            for k in range(cs[c], cs[c + 1]):
+                gain[cl[k]] = -1
+    return RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED
+
+
+def redundant_after_reveal(net, enabled, key, reveal, mw, out):
+    """The annealing move's core: with line ``reveal`` shown as well, run propagation taking
+    ``reveal`` first and the other lines by ``key``; the shown lines that then deduced nothing
+    are written to ``out`` (they can all be hidden together), in line order. Returns their
+    count, or -1 when the run did not solve (``enabled`` must solve the puzzle). ``enabled`` is
+    left as it was. Plain Python, for the reason given at ``run_logic``."""
+    was = enabled[reveal]
+    enabled[reveal] = 1
+    k0 = key[reveal]
+    key[reveal] = np.inf
+    st = run_prio(net, enabled, key, mw)
+    key[reveal] = k0
+    enabled[reveal] = was
+    if st != RUN_SOLVED:
+        return -1
+    shown = enabled != 0
+    shown[reveal] = True
+    idle = np.flatnonzero(shown & (mw.contrib == 0))
+    out[:len(idle)] = idle
+    return len(idle)
+
+
+# ---------------------------------------------------------------------------------------------
+# rounds: the order-independent logical solve the difficulty score is read from
+
+# round_stats columns
+R_UNKNOWN = 0   # unknown cells at the start of the round
+R_DEDUCED = 1   # cells deduced in the round
+R_PROBE = 2     # 1: a probing round (line propagation had stalled)
+R_LINES = 3     # lines (or probed cells) that deduced something
+N_RSTATS = 4
+
+
+@njit
+def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, cell_cost, round_stats):
+    """Synchronous (Jacobi) rounds: in each, every line whose cells changed in the previous round
+    is solved against the same snapshot, and their deductions are applied together; when no line
+    deduces anything and ``probe`` is set, a probing round does the same with every unknown cell
+    probed against the snapshot. Nothing depends on the order lines are stored in.
+
+    Writes per cell the round it was deduced in (-1 never) and the cheapest technique cost that
+    deduced it (``line_cost`` of a line, or ``probe_cost``), and per round ``round_stats``.
+    Returns (RUN_* status, number of rounds)."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, _q, _inq, buf_in, buf_out, words, who, _contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    pbuf = mw[15]
+    n = len(state)
+    n_lines = len(kinds)
+    reset(net, mw)
+    cell_round[:] = -1
+    cell_cost[:] = 0
+    newv = state.copy()
+    changed = np.empty(n, np.int64)
+    dirty = np.empty(n_lines, np.int64)
+    dflag = np.zeros(n_lines, np.uint8)
+    nd = 0
+    for li in range(n_lines):
+        if enabled[li] and kinds[li] != 0:
+            dirty[nd] = li
+            nd += 1
+    r = 0
+    while ctl[M_TLEN] < n:
+        nch = 0
+        n_act = 0
+        for d in range(nd):
+            li = dirty[d]
+            dflag[li] = 0
+            if unk[li] == 0:
+                if not line_ok(li, ls, lc, kinds, cst, cd, state):
+                    return RUN_CONTRADICTION, r
+                continue
+            ctl[M_APPS] += 1
+            if _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words) != 0:
+                return RUN_CONTRADICTION, r
+            s = ls[li]
+            acted = False
+            for j in range(ls[li + 1] - s):
+                v = buf_out[j] & buf_in[j]
+                if v == buf_in[j]:
+                    continue
+                c = lc[s + j]
+                nv = newv[c] & v
+                if nv == 0:
+                    return RUN_CONTRADICTION, r
+                if newv[c] == state[c]:
+                    changed[nch] = c
+                    nch += 1
+                    cell_cost[c] = line_cost[li]
+                elif line_cost[li] < cell_cost[c]:
+                    cell_cost[c] = line_cost[li]
+                newv[c] = nv
+                acted = True
+            if acted:
+                n_act += 1
+        is_probe = 0
+        if nch == 0:
+            if not probe:
+                break
+            is_probe = 1
+            for p in range(n):
+                if state[p] != UNKNOWN or cover[p] == 0:
+                    continue
+                m = probe_cell(p, net, enabled, mw)
+                if m < 0:
+                    return RUN_CONTRADICTION, r
+                for k in range(m):
+                    c = pbuf[k] >> 1
+                    nv = newv[c] & (FILLED if (pbuf[k] & 1) else EMPTY)
+                    if nv == 0:
+                        return RUN_CONTRADICTION, r
+                    if newv[c] == UNKNOWN:
+                        changed[nch] = c
+                        nch += 1
+                    newv[c] = nv
+                if m > 0:
+                    n_act += 1
+            for k in range(nch):
+                cell_cost[changed[k]] = probe_cost
+            if nch == 0:
+                break
+        round_stats[r, R_UNKNOWN] = n - ctl[M_TLEN]
+        round_stats[r, R_DEDUCED] = nch
+        round_stats[r, R_PROBE] = is_probe
+        round_stats[r, R_LINES] = n_act
+        nd = 0
+        for k in range(nch):
+            c = changed[k]
+            _mset(c, newv[c], WHO_NONE if is_probe == 0 else WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
+            cell_round[c] = r
+            for kk in range(cs[c], cs[c + 1]):
+                l2 = cl[kk]
+                if enabled[l2] and not dflag[l2]:
+                    dflag[l2] = 1
+                    dirty[nd] = l2
+                    nd += 1
+        r += 1
+    return (RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED), r
+
+
+# ---------------------------------------------------------------------------------------------
+# incremental trials: re-use the solving run, re-deduce only what depended on the hidden line
+
+Incr = namedtuple("Incr", "pos inv saved saved_who sol ictl")
+
+
+def new_incr(n_cells: int, solution_state) -> Incr:
+    """Scratch of ``incr_try_hide``; ``solution_state`` holds the solution as cell states."""
+    return Incr(np.zeros(n_cells, np.int64), np.zeros(n_cells, np.uint8), np.zeros(n_cells, np.int64),
+                np.zeros(n_cells, np.int64), np.asarray(solution_state, np.int8).copy(), np.zeros(2, np.int64))
+
+
+def incr_init(net, enabled, mw, inc):
+    """Run line propagation from scratch and keep it as the base of incremental trials: every
+    cell's position in the run (``pos``) and the line that deduced it (``mw.who``). Plain
+    Python, for the reason given at ``run_logic``."""
+    st = run_lines(net, enabled, mw)
+    tlen = int(mw.ctl[M_TLEN])
+    inc.pos[mw.trail[:tlen]] = np.arange(tlen)
+    inc.ictl[0] = tlen
+    return st
+
+
+@njit
+def incr_try_hide(net, enabled, hide, mw, inc):
+    """Hide line ``hide`` if line propagation still solves without it; True when hidden.
+
+    The base is a solving run (``incr_init`` or the last successful call): each cell with the
+    line that deduced it and its position. Without ``hide``, a cell's deduction stays valid
+    unless ``hide`` made it or its line then saw a cell (known earlier in the run) that is
+    itself invalid; the valid cells are a sound partial state, so propagating from them with
+    the lines through the invalid cells queued reaches the same fixpoint as a run from scratch,
+    at the cost of the region that depended on ``hide`` only. On failure everything is
+    restored."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    pos, inv, saved, saved_who, sol, ictl = inc[0], inc[1], inc[2], inc[3], inc[4], inc[5]
+    n = len(state)
+    enabled[hide] = 0
+    if contrib[hide] == 0:
+        return True  # the run never used it: it is still a valid run without it
+    t_first = 0
+    while who[trail[t_first]] != hide:
+        t_first += 1
+    m = n - t_first
+    for t in range(t_first, n):
+        c = trail[t]
+        saved[t - t_first] = c
+        li = who[c]
+        saved_who[t - t_first] = li
+        bad = li == hide
+        if not bad and li >= 0:
+            pc = pos[c]
+            for j in range(ls[li], ls[li + 1]):
+                d = lc[j]
+                if inv[d] and pos[d] < pc:
+                    bad = True
+                    break
+        if bad:
+            inv[c] = 1
+    k = t_first
+    for t in range(m):
+        c = saved[t]
+        if inv[c]:
+            state[c] = UNKNOWN
+            for kk in range(cs[c], cs[c + 1]):
+                unk[cl[kk]] += 1
+            contrib[saved_who[t]] -= 1
+        else:
+            trail[k] = c
+            k += 1
+    ctl[M_TLEN] = k
+    for t in range(m):
+        c = saved[t]
+        if inv[c]:
+            for kk in range(cs[c], cs[c + 1]):
+                if enabled[cl[kk]]:
+                    queue_push_arrays(cl[kk], q, inq)
+    ctl[M_RUNS] += 1
+    ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+                words, who, contrib, ctl)
+    if ok and ctl[M_TLEN] == n:
+        for t in range(k, n):
+            pos[trail[t]] = ictl[0]
+            ictl[0] += 1
+        for t in range(m):
+            inv[saved[t]] = 0
+        return True
+    # restore the base run
+    for t in range(k, ctl[M_TLEN]):
+        c = trail[t]
+        state[c] = UNKNOWN
+        for kk in range(cs[c], cs[c + 1]):
+            unk[cl[kk]] += 1
+        contrib[who[c]] -= 1
+    for t in range(m):
+        c = saved[t]
+        who[c] = saved_who[t]
+        trail[t_first + t] = c
+        if inv[c]:
+            inv[c] = 0
+            state[c] = sol[c]
+            for kk in range(cs[c], cs[c + 1]):
+                unk[cl[kk]] -= 1
+            contrib[saved_who[t]] += 1
+    ctl[M_TLEN] = n
+    enabled[hide] = 1
+    return False
+
+
+@njit
+def reveal_gains(net, enabled, mw, cands, out):
+    """For each line in ``cands`` (hidden lines), the number of unknown cells line propagation
+    would settle if its clue were shown, from the state in ``mw`` (a fixpoint of ``enabled``,
+    e.g. after ``run_logic``). Adding a clue only adds deductions, so starting from that state is
+    sound. The state is left as it was."""
+    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
+    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    for i in range(len(cands)):
+        li = cands[i]
+        mark = ctl[M_TLEN]
+        was = enabled[li]
+        enabled[li] = 1
+        queue_push_arrays(li, q, inq)
+        ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+                    words, who, contrib, ctl)
+        out[i] = ctl[M_TLEN] - mark if ok else -1
+        undo_arrays(mark, state, trail, unk, ctl, cs, cl)
+        enabled[li] = was

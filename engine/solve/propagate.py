@@ -1,0 +1,594 @@
+"""Line propagation: the shared machinery of every solver in ``solve.py``.
+
+A puzzle is turned into a ``Net``: a tuple of flat int64 arrays (the Puzzle's line CSR and clue
+CSR, plus a cell -> lines CSR index) that numba kernels walk. Lines without a clue
+(``KIND_NONE``) are left out of the cell -> lines index: they can never deduce anything, so they
+are never queued and never count as linesolvers.
+
+A ``Work`` tuple holds the mutable solver state shared by the kernels:
+the cell states, a trail of cells in the order they became known (used both for the ``order``
+the add-on animates and to undo probes and search branches), per-line unknown counts, a FIFO
+queue of dirty lines, scratch line buffers, counters and the line-result cache.
+
+Line solvers are picked by a small integer (``LS_DP`` the complete DP of ``linesolve.py``,
+``LS_SEED`` the seed study's expansion solver of ``linesolve_seed.py``) and dispatched inside the
+kernels, so every scheduler works with either without recompiling per call.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..model.cells import EMPTY, FILLED, UNKNOWN
+from ..jit import njit
+from ..lines.linebits import COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS, blocks_into, count_into
+from ..lines.linecount import count_intervals, solve_plain as _solve_plain
+from ..lines.linesolve import solve_blocks_dp
+from ..lines.linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
+from ..model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, Puzzle
+
+LS_DP = 0
+LS_SEED = 1
+LINESOLVERS = {"dp": LS_DP, "seed": LS_SEED}
+
+# Apply results (besides a count of new cells >= 0).
+R_CONTRADICTION = -1
+R_TOO_LARGE = -2
+
+# Counter slots in Work.stats.
+S_TLEN = 0          # trail length
+S_LINESOLVERS = 1   # applications to lines with an unknown cell (the seed's metric)
+S_BAD = 2           # ... of which deduced nothing
+S_TOO_LARGE = 3     # seed linesolver refused the line (counted as a bad guess too)
+S_CHECKS = 4        # applications to fully known lines (consistency checks, not linesolvers)
+S_CACHE_HITS = 5
+S_CACHE_LOOKUPS = 6
+S_PREPASS = 7       # pre-pass applications (not counted as linesolvers)
+S_PROBES = 8        # probe propagations (both values of a cell count one each)
+S_EDGES = 9         # stored FP2 contrapositive implications
+S_STEP_CAP = 10     # propagate_arrays pauses (lines left queued) once linesolvers + checks reach it; 0: never
+N_STATS = 12
+
+Net = namedtuple("Net", "line_start line_cells clue_kind clue_start clue_data cell_start cell_lines cell_pos")
+Work = namedtuple("Work", "state trail line_unknown queue inq buf_in buf_out stats "
+                          "cache_keys cache_state cache_out cache_len words")
+
+DEFAULT_SEED_BUDGET = SEED_DEFAULT_BUDGET
+DEFAULT_CACHE_SLOTS = 1 << 14
+# Memory of the line-result cache at most (fewer slots on lines over 512 cells): 16k slots of two
+# 20,000-cell lines took 0.65 GB and 10 s to allocate before a puzzle's first line was solved.
+CACHE_BYTES = 1 << 24
+
+
+@njit
+def _cell_index(n_cells, line_start, line_cells, kinds):
+    """Counting sort of (cell, line) pairs of clued lines: the cell -> lines CSR, in O(cells),
+    with each pair's index into line_cells (so a cell's neighbours along its lines are at hand)."""
+    start = np.zeros(n_cells + 1, np.int64)
+    for li in range(len(kinds)):
+        if kinds[li] != 0:
+            for j in range(line_start[li], line_start[li + 1]):
+                start[line_cells[j] + 1] += 1
+    for c in range(n_cells):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    lines = np.empty(start[n_cells], np.int64)
+    pos = np.empty(start[n_cells], np.int64)
+    for li in range(len(kinds)):
+        if kinds[li] != 0:
+            for j in range(line_start[li], line_start[li + 1]):
+                c = line_cells[j]
+                lines[fill[c]] = li
+                pos[fill[c]] = j
+                fill[c] += 1
+    return start, lines, pos
+
+
+def build_net(puzzle: Puzzle) -> Net:
+    """The puzzle's arrays for the kernels, with a cell -> clued-lines CSR index (in line order).
+
+    No Python loop over cells or lines, so a designer calling the solver thousands of times pays
+    little per call.
+    """
+    ls = np.ascontiguousarray(puzzle.line_start, dtype=np.int64)
+    lc = np.ascontiguousarray(puzzle.line_cells, dtype=np.int64)
+    kind = np.ascontiguousarray(puzzle.clue_kind, dtype=np.int64)
+    cell_start, cell_lines, cell_pos = _cell_index(int(puzzle.n_cells), ls, lc, kind)
+    return Net(ls, lc, kind, np.ascontiguousarray(puzzle.clue_start, dtype=np.int64),
+               np.ascontiguousarray(puzzle.clue_data, dtype=np.int64), cell_start, cell_lines, cell_pos)
+
+
+@njit
+def _line_unknowns(line_start, line_cells, state):
+    out = np.zeros(len(line_start) - 1, np.int64)
+    for li in range(len(out)):
+        k = 0
+        for j in range(line_start[li], line_start[li + 1]):
+            if state[line_cells[j]] == UNKNOWN:
+                k += 1
+        out[li] = k
+    return out
+
+
+# Line-solver applications per kernel call of the drivers (probing, search) at first, before
+# they adapt it to the measured time: enough that a call costs far more than the Python around
+# it on ordinary lines, few enough that one call stays well under the ~0.05 s between limit
+# checks on long ones.
+FIRST_CHUNK = 2000
+# Chunks grow (on cheap steps) up to this multiple of the first one and no further, as the next
+# steps may be the costly ones (a 20,000-cell row after its one-cell columns).
+CHUNK_GROWTH = 4
+
+
+def first_chunk(net: Net) -> int:
+    """``FIRST_CHUNK`` scaled down by the cost of the puzzle's costliest line application: a
+    20,000-cell line takes ~2 ms where a 25-cell one takes ~0.2 us, and 2000 of them in one
+    uninterruptible call overran a 1 s limit by 13 s."""
+    lens = np.diff(net.line_start)
+    clued = net.clue_kind != 0
+    if not clued.any():
+        return FIRST_CHUNK
+    n = lens[clued].astype(np.float64)
+    blocks = np.diff(net.clue_start)[clued]
+    # word solvers up to 64 cells; long count clues O(n); long block lists O(n * blocks)
+    cost = np.where(n <= 64, 64.0, np.where(net.clue_kind[clued] == KIND_BLOCKS, n * np.maximum(blocks, 1) / 4, n))
+    return int(max(1, min(FIRST_CHUNK, FIRST_CHUNK * 64 // cost.max())))
+
+
+def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
+    """Fresh solver state; ``cache_slots`` > 0 enables the line-result cache (power of two)."""
+    n_lines = len(net.clue_kind)
+    n_cells = len(net.cell_start) - 1
+    lens = np.diff(net.line_start)
+    max_len = int(lens.max()) if len(lens) else 1
+    st = np.full(n_cells, UNKNOWN, np.int8) if state is None else np.array(state, np.int8)
+    unknown = _line_unknowns(net.line_start, net.line_cells, st)
+    slots = int(cache_slots)
+    if slots:
+        slots = 1 << max(4, int(slots - 1).bit_length())
+        # each slot stores two copies of the longest line: keep the table within CACHE_BYTES
+        while slots > 16 and 2 * slots * max_len > CACHE_BYTES:
+            slots >>= 1
+    return Work(st, np.zeros(n_cells, np.int64), unknown, np.zeros(n_lines + 2, np.int64),
+                np.zeros(n_lines, np.uint8), np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
+                np.zeros(N_STATS, np.int64),
+                np.full(max(slots, 1), -1, np.int64), np.zeros((max(slots, 1), max_len), np.int8),
+                np.zeros((max(slots, 1), max_len), np.int8), np.zeros(1, np.int64) + slots,
+                np.zeros(SCRATCH_WORDS, np.uint64))
+
+
+# ---------------------------------------------------------------------------------------------
+# kernels
+
+
+# Calling convention of the hot path. numba counts references to arrays atomically, and every
+# array reached through a tuple argument (``net``, ``w``, a probe's ``pr``) is counted again at
+# each call of a kernel that takes the tuple, inlined or not: measured, ~120 ns per call with
+# ``net`` and ``w`` against ~1 ns for an inlined helper taking plain arrays, which was most of
+# a probe's time. So the per-cell and per-line helpers below take plain arrays and are inlined
+# at numba level, and each kernel entry unpacks its tuples once (``_unpack``).
+# Inlining at numba level copies the callee's IR into every call site, which costs compile time
+# (seconds for the large ones): ``propagate_arrays`` and ``probe._close`` are compiled once and called
+# (measured on TAAI and survey puzzles: no difference within the noise, for a third of the
+# compile time), and Python-facing wrappers around them (``propagate``,
+# ``probe.close``, ``probe.assume``) are plain Python, as a kernel wrapper would compile the
+# line solvers once more (numba links a callee's code into each caller and optimizes it there).
+
+
+@njit(inline="always")
+def _hash_line(kind, n, cd, c0, c1, buf):
+    h = np.uint64(1469598103934665603) ^ np.uint64(kind * 31 + n)
+    for j in range(c0, c1):
+        h = (h ^ np.uint64(cd[j] + 7)) * np.uint64(1099511628211)
+    for j in range(n):
+        h = (h ^ np.uint64(buf[j])) * np.uint64(1099511628211)
+    return h
+
+
+@njit(inline="always")
+def _same_key(li, other, ls, kinds, cs, cd, buf, stored, slot, n):
+    """Whether cache entry ``other`` (a line index + stored state) matches line ``li``'s key."""
+    if ls[other + 1] - ls[other] != n or kinds[other] != kinds[li]:
+        return False
+    a0, a1, b0 = cs[li], cs[li + 1], cs[other]
+    if cs[other + 1] - b0 != a1 - a0:
+        return False
+    for j in range(a1 - a0):
+        if cd[a0 + j] != cd[b0 + j]:
+            return False
+    for j in range(n):
+        if stored[slot, j] != buf[j]:
+            return False
+    return True
+
+
+@njit
+def _count_shortcut(state, n, total, kind, out):
+    """Count clues whose filled (or empty) quota is already met have one completion: fill the
+    rest and check it. Returns 1 solved, 0 not applicable, -1 contradiction."""
+    nf = 0
+    ne = 0
+    for i in range(n):
+        if state[i] == FILLED:
+            nf += 1
+        elif state[i] == EMPTY:
+            ne += 1
+        elif state[i] == 0:
+            return -1
+    if nf + ne == n:
+        return 0
+    if nf == total:
+        fill = EMPTY
+    elif ne == n - total:
+        fill = FILLED
+    else:
+        return 0
+    nb = 0
+    prev = False
+    for i in range(n):
+        v = state[i] if state[i] != UNKNOWN else fill
+        out[i] = v
+        f = v == FILLED
+        if f and not prev:
+            nb += 1
+        prev = f
+    if kind == KIND_CIRCLE:
+        ok = nb == 2
+    elif kind == KIND_PLAIN:
+        ok = nb <= 1
+    else:
+        ok = nb >= 3
+    return 1 if ok else -1
+
+
+@njit(inline="always")
+def _linesolve_dp(kind, cd, c0, c1, buf_in, buf_out, n, words):
+    """The complete line solvers, each on its best representation of the line."""
+    if kind == KIND_PLAIN:
+        return 0 if _solve_plain(buf_in, n, cd[c0], buf_out) else R_CONTRADICTION
+    if kind == KIND_BLOCKS:
+        if n <= MAX_BITS:
+            return 0 if blocks_into(buf_in, n, cd, c0, c1 - c0, buf_out, words) else R_CONTRADICTION
+        return 0 if solve_blocks_dp(buf_in[:n], cd[c0:c1], buf_out[:n]) else R_CONTRADICTION
+    r = _count_shortcut(buf_in, n, cd[c0], kind, buf_out)
+    if r == 1:
+        return 0
+    if r == -1:
+        return R_CONTRADICTION
+    if n <= COUNT_MAX_CELLS and cd[c0] <= COUNT_MAX_TOTAL:
+        return 0 if count_into(buf_in, n, cd[c0], kind, buf_out, words) else R_CONTRADICTION
+    return 0 if count_intervals(buf_in[:n], cd[c0], kind, buf_out[:n]) else R_CONTRADICTION
+
+
+@njit(inline="always")
+def linesolve_arrays(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words):
+    """0 ok, R_CONTRADICTION, R_TOO_LARGE; the new line state is in buf_out[:n].
+
+    ``budget`` is None when the session uses the DP only (``budget_arg``): numba then prunes
+    the seed linesolver's branch before typing it, so it is never compiled (numba prunes
+    branches on the type of an argument again after inlining, in the kernel whose argument
+    budget is). Inlined: a call per line application measured 2.4% slower on TAAI and
+    survey puzzles, for 3 s less compile time."""
+    if budget is None or ls_id == LS_DP:
+        return _linesolve_dp(kind, cd, c0, c1, buf_in, buf_out, n, words)
+    status, _exp = seed_solve_line(buf_in[:n], kind, cd[c0:c1], buf_out[:n], budget)
+    if status == 0:
+        return 0
+    if status == 1:
+        return R_CONTRADICTION
+    return R_TOO_LARGE
+
+
+def budget_arg(ls_id: int, budget: int):
+    """The ``budget`` argument of the kernels: the seed linesolver's expansion budget (int64), or
+    None when ``ls_id`` is the DP, so that no kernel of a DP session compiles the seed linesolver."""
+    return np.int64(budget) if ls_id == LS_SEED else None
+
+
+@njit(inline="always")
+def set_cell_arrays(c, v, state, trail, stats, cs, cl, unk):
+    """``set_cell`` on plain arrays: cell ``c`` := ``v``, on the trail, its lines' unknowns counted down."""
+    state[c] = v
+    t = stats[S_TLEN]
+    trail[t] = c
+    stats[S_TLEN] = t + 1
+    for k in range(cs[c], cs[c + 1]):
+        unk[cl[k]] -= 1
+
+
+@njit
+def set_cell(c, v, net, w):
+    """Make cell c known as v (FILLED/EMPTY): trail it and update per-line unknown counts."""
+    set_cell_arrays(c, v, w[0], w[1], w[7], net[5], net[6], w[2])
+
+
+@njit(inline="always")
+def undo_arrays(mark, state, trail, unk, stats, cs, cl):
+    """``undo_to`` on plain arrays: the cells set since trail position ``mark`` back to unknown."""
+    for t in range(mark, stats[S_TLEN]):
+        c = trail[t]
+        state[c] = UNKNOWN
+        for k in range(cs[c], cs[c + 1]):
+            unk[cl[k]] += 1
+    stats[S_TLEN] = mark
+
+
+@njit
+def undo_to(mark, net, w):
+    """Forget every cell trailed after ``mark``."""
+    undo_arrays(mark, w[0], w[1], w[2], w[7], net[5], net[6])
+
+
+@njit(inline="always")
+def line_ok(li, ls, lc, kinds, cs, cd, state):
+    """Whether line ``li``, fully decided in ``state``, satisfies its clue."""
+    kind = kinds[li]
+    if kind == 0:
+        return True
+    s, e = ls[li], ls[li + 1]
+    c0, c1 = cs[li], cs[li + 1]
+    nb = 0
+    run = 0
+    total = 0
+    for j in range(s, e + 1):
+        if j < e and state[lc[j]] == FILLED:
+            run += 1
+            continue
+        if run > 0:
+            if kind == KIND_BLOCKS:
+                # block lists may carry written zeros; skip them
+                while c0 + nb < c1 and cd[c0 + nb] == 0:
+                    c0 += 1
+                if c0 + nb >= c1 or cd[c0 + nb] != run:
+                    return False
+            nb += 1
+            total += run
+            run = 0
+    if kind == KIND_BLOCKS:
+        while c0 + nb < c1 and cd[c0 + nb] == 0:
+            c0 += 1
+        return c0 + nb == c1
+    if total != cd[c0]:
+        return False
+    if kind == KIND_PLAIN:
+        return nb <= 1
+    if kind == KIND_CIRCLE:
+        return nb == 2
+    return nb >= 3
+
+
+@njit
+def known_line_ok(li, net, state):
+    """Whether fully known line li satisfies its clue: a block count, far cheaper than a solve."""
+    return line_ok(li, net[0], net[1], net[2], net[3], net[4], state)
+
+
+@njit
+def satisfies_all(net, state):
+    """Whether a fully known state satisfies every clued line."""
+    for li in range(len(net[2])):
+        if not line_ok(li, net[0], net[1], net[2], net[3], net[4], state):
+            return False
+    return True
+
+
+@njit(inline="always")
+def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, stats,
+           buf_in, buf_out, ckeys, cstate, cout, slots, words):
+    """``apply_line`` on plain arrays (see the calling convention above)."""
+    s = ls[li]
+    n = ls[li + 1] - s
+    kind = kinds[li]
+    c0, c1 = cst[li], cst[li + 1]
+    for j in range(n):
+        buf_in[j] = state[lc[s + j]]
+    r = 0
+    hit = False
+    slot = -1
+    # plain 3D clues are solved in O(n) (cheaper than a lookup), so only other kinds are cached
+    if use_cache and slots > 0 and kind != KIND_PLAIN:
+        stats[S_CACHE_LOOKUPS] += 1
+        h = _hash_line(kind, n, cd, c0, c1, buf_in)
+        slot = np.int64(h & np.uint64(slots - 1))
+        other = ckeys[slot]
+        if other >= 0 and _same_key(li, other, ls, kinds, cst, cd, buf_in, cstate, slot, n):
+            hit = True
+            stats[S_CACHE_HITS] += 1
+            if n > 0 and cout[slot, 0] == 0:
+                r = R_CONTRADICTION
+            for j in range(n):
+                buf_out[j] = cout[slot, j]
+    if not hit:
+        r = linesolve_arrays(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words)
+        if slot >= 0 and r != R_TOO_LARGE:
+            ckeys[slot] = li
+            for j in range(n):
+                cstate[slot, j] = buf_in[j]
+                # a contradiction is cached as an all-zero line (no valid state has a 0 cell)
+                cout[slot, j] = buf_out[j] if r == 0 else 0
+    if r != 0:
+        return r
+    new = 0
+    for j in range(n):
+        v = buf_out[j] & buf_in[j]
+        if v != buf_in[j]:
+            if v == 0:
+                return R_CONTRADICTION
+            set_cell_arrays(lc[s + j], v, state, trail, stats, cs, cl, unk)
+            new += 1
+    return new
+
+
+@njit(shared=True)
+def apply_line(li, ls_id, budget, use_cache, net, w):
+    """Run the line solver on line li and write its deductions into the state.
+
+    Returns the number of newly known cells (>= 0), R_CONTRADICTION or R_TOO_LARGE. Does not
+    count metrics: the schedulers do, because they define them differently.
+    """
+    return _apply(li, ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
+                  w[0], w[1], w[2], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12])
+
+
+@njit(inline="always")
+def queue_clear_arrays(q, inq):
+    """Empty the dirty-line queue: q[0] is the head, q[1] the count, q[2:] a ring of n_lines."""
+    cap = len(q) - 2
+    for k in range(q[1]):
+        inq[q[2 + (q[0] + k) % cap]] = 0
+    q[0] = 0
+    q[1] = 0
+
+
+@njit(inline="always")
+def queue_push_arrays(li, q, inq):
+    """``queue_push`` on plain arrays: line ``li`` into the dirty-line queue unless it is in it."""
+    if inq[li]:
+        return
+    inq[li] = 1
+    cap = len(q) - 2
+    q[2 + (q[0] + q[1]) % cap] = li
+    q[1] += 1
+
+
+@njit(inline="always")
+def queue_pop_arrays(q, inq):
+    """``queue_pop`` on plain arrays: the next dirty line, out of the queue."""
+    cap = len(q) - 2
+    li = q[2 + q[0]]
+    q[0] = (q[0] + 1) % cap
+    q[1] -= 1
+    inq[li] = 0
+    return li
+
+
+@njit
+def queue_push(li, w):
+    """Append line li unless it is queued already (so the ring never holds more than n_lines)."""
+    queue_push_arrays(li, w[3], w[4])
+
+
+@njit
+def queue_pop(w):
+    return queue_pop_arrays(w[3], w[4])
+
+
+@njit(inline="always")
+def _queue_lines_of(t0, t1, skip, trail, cs, cl, q, inq):
+    for t in range(t0, t1):
+        c = trail[t]
+        for k in range(cs[c], cs[c + 1]):
+            l2 = cl[k]
+            if l2 != skip:
+                queue_push_arrays(l2, q, inq)
+
+
+@njit(shared=True)
+def propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
+               stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
+    """``propagate`` on plain arrays (see the calling convention above)."""
+    cap = stats[S_STEP_CAP]
+    while q[1] > 0:
+        if cap > 0 and stats[S_LINESOLVERS] + stats[S_CHECKS] >= cap:
+            return True
+        li = queue_pop_arrays(q, inq)
+        if unk[li] == 0:
+            stats[S_CHECKS] += 1
+            if not line_ok(li, ls, lc, kinds, cst, cd, state):
+                queue_clear_arrays(q, inq)
+                return False
+            continue
+        t0 = stats[S_TLEN]
+        r = _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, stats,
+                   buf_in, buf_out, ckeys, cstate, cout, slots, words)
+        stats[S_LINESOLVERS] += 1
+        if r <= 0:
+            stats[S_BAD] += 1
+        if r == R_TOO_LARGE:
+            stats[S_TOO_LARGE] += 1
+        if r == R_CONTRADICTION:
+            queue_clear_arrays(q, inq)
+            return False
+        if r > 0:
+            # the seed linesolver may find more on its own output, so its line is re-queued
+            _queue_lines_of(t0, stats[S_TLEN], li if ls_id == LS_DP else -1, trail, cs, cl, q, inq)
+    return True
+
+
+def propagate(ls_id, budget, use_cache, net, w):
+    """Run the dirty-line FIFO to a fixpoint. Returns False on a contradiction (queue cleared).
+    Plain Python over the compiled ``propagate_arrays``: a kernel wrapper would compile the whole
+    line-solver tree once more."""
+    return propagate_arrays(ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
+                      w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12])
+
+
+@njit
+def queue_all(net, w):
+    """Queue every clued line (in line order)."""
+    kinds = net[2]
+    for li in range(len(kinds)):
+        if kinds[li] != 0:
+            queue_push(li, w)
+
+
+@njit
+def check_all(ls_id, budget, net, w):
+    """Whether every clued line accepts the current state, which must be known on every clued
+    line (a line with an unknown cell fails); one check counted per clued line. Block counts
+    only, no line solving (``ls_id`` and ``budget`` are unused), so that this kernel does not
+    compile the line solvers once more."""
+    ls, lc, kinds, cs, cd, state, unk, stats = net[0], net[1], net[2], net[3], net[4], w[0], w[2], w[7]
+    for li in range(len(kinds)):
+        if kinds[li] != 0:
+            stats[S_CHECKS] += 1
+            if unk[li] != 0 or not line_ok(li, ls, lc, kinds, cs, cd, state):
+                return False
+    return True
+
+
+@njit
+def prepass(ls_id, budget, net, w):
+    """The seed's pre-pass: every empty line and every line with a complete description (its clue
+    admits one arrangement) is filled in once, without counting linesolvers. A line qualifies
+    when the line solver fully determines it from an all-unknown line, which is exactly that.
+    Returns False on a contradiction (two such lines disagree on a cell).
+    """
+    return prepass_lines(ls_id, budget, net, w, 0, len(net[2]))
+
+
+@njit
+def prepass_lines(ls_id, budget, net, w, start, stop):
+    """The pre-pass over lines [start, stop) only: consecutive ranges covering every line do the
+    same as ``prepass`` (so it can run in chunks)."""
+    ls, lc, kinds, state = net[0], net[1], net[2], w[0]
+    buf_in, buf_out = w[5], w[6]
+    for li in range(start, min(stop, len(kinds))):
+        if kinds[li] == 0 or w[2][li] == 0:
+            continue
+        s = ls[li]
+        n = ls[li + 1] - s
+        for j in range(n):
+            buf_in[j] = UNKNOWN
+        w[7][S_PREPASS] += 1
+        r = linesolve_arrays(ls_id, budget, kinds[li], net[4], net[3][li], net[3][li + 1], buf_in, buf_out, n, w[12])
+        if r == R_CONTRADICTION:
+            return False
+        if r != 0:
+            continue
+        complete = True
+        for j in range(n):
+            if buf_out[j] == UNKNOWN:
+                complete = False
+                break
+        if not complete:
+            continue
+        for j in range(n):
+            c = lc[s + j]
+            v = state[c] & buf_out[j]
+            if v == 0:
+                return False
+            if v != state[c]:
+                set_cell(c, np.int8(v), net, w)  # int8 as search's assume passes it: one signature
+    return True
