@@ -139,6 +139,17 @@ def section_web(web) -> str:
         "what SwiftShader makes slow and what varies with the machine's load (this machine has no GPU to "
         "compare with).",
     ]
+    runs = web.get("click_runs")
+    if runs:
+        # the same script before and after a change to the player (same machine, same session)
+        lines += ["", "Click to break, the same script before and after the player's per-cube updates (issue #25):", "",
+                  table(["player", "block", "clicks", "median", "p90", "max", "update (median)",
+                         "drawing (median)", "load average"],
+                        [[r["what"], f"{r['n']}³", str(len(r["click_ms"])), f"{med(r['click_ms']):.1f} ms",
+                          f"{sorted(r['click_ms'])[int(0.9 * (len(r['click_ms']) - 1))]:.1f} ms",
+                          f"{max(r['click_ms']):.1f} ms", f"{med(r['click_update_ms']):.1f} ms",
+                          f"{med(r['click_render_ms']):.1f} ms",
+                          f"{r['load_average'][0]:.1f} → {r['load_average'][1]:.1f}"] for r in runs])]
     return "\n".join(lines)
 
 

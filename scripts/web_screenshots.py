@@ -4,7 +4,9 @@
 
 The puzzle (it must have its solution) is exported to a page, opened in headless Chromium and
 played with real mouse clicks: the layers from the top down, each sliced away once done, as the
-browser tests do. Writes web_start.png, web_midgame.png and web_reveal.png.
+browser tests do; a colour puzzle's cubes of the model are painted their colours on the way
+(keys 1..k). Writes web_start.png, web_midgame.png and web_reveal.png (``--prefix`` changes
+"web", e.g. ``--prefix web_colour``).
 """
 from __future__ import annotations
 
@@ -23,15 +25,20 @@ from engine.play import webpage  # noqa: E402
 from engine.files.puzzlefile import load_puzzle  # noqa: E402
 
 
-def break_layer(page, sol, Z, layer) -> None:
-    todo = [i for i in range(sol.size) if not sol[i] and i % Z == layer]
-    cells = page.evaluate("window.nonogram.state().cells")
-    todo = [i for i in todo if cells[i] != 2]
-    points = page.evaluate("ids => ids.map(i => window.nonogram.aim(i))", todo)
-    for i, at in zip(todo, points):
-        if at is None:
-            raise SystemExit(f"cube {i} cannot be aimed at")
-        page.mouse.click(at["x"], at["y"])
+def break_layer(page, paint, Z, layer, k) -> None:
+    """Break the layer's cubes that are not in the model; paint the others (colour puzzles)."""
+    s = page.evaluate("window.nonogram.state()")
+    for c in range(0, k + 1 if k else 1):
+        todo = [i for i in range(paint.size) if paint[i] == c and i % Z == layer]
+        todo = [i for i in todo if (s["cells"][i] != 2 if c == 0 else s["paints"][i] != c)]
+        if not todo:
+            continue
+        page.keyboard.press("b" if c == 0 else str(c))
+        points = page.evaluate("ids => ids.map(i => window.nonogram.aim(i))", todo)
+        for i, at in zip(todo, points):
+            if at is None:
+                raise SystemExit(f"cube {i} cannot be aimed at")
+            page.mouse.click(at["x"], at["y"])
 
 
 def main(argv=None) -> int:
@@ -41,6 +48,7 @@ def main(argv=None) -> int:
     ap.add_argument("--name", default=None)
     ap.add_argument("--width", type=int, default=1000)
     ap.add_argument("--height", type=int, default=680)
+    ap.add_argument("--prefix", default="web", help="file names: PREFIX_start.png, ... (default web)")
     args = ap.parse_args(argv)
     why = webplayer.missing()
     if why:
@@ -51,6 +59,9 @@ def main(argv=None) -> int:
     if args.name:
         puzzle.name = args.name
     sol = np.asarray(puzzle.solution, bool)
+    k = getattr(puzzle, "k", 1)
+    k = k if k > 1 else 0
+    paint = np.asarray(puzzle.colour_solution, int) if k else sol.astype(int)
     X, Y, Z = puzzle.shape
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -61,11 +72,11 @@ def main(argv=None) -> int:
         page = browser.new_page(viewport={"width": args.width, "height": args.height})
         page.goto(path.as_uri())
         webplayer.wait_ready(page)
-        page.screenshot(path=str(out / "web_start.png"))
+        page.screenshot(path=str(out / f"{args.prefix}_start.png"))
         page.locator("#view").focus()
         half = Z // 2
         for layer in range(Z - 1, half - 1, -1):
-            break_layer(page, sol, Z, layer)
+            break_layer(page, paint, Z, layer, k)
             page.keyboard.press("z")
         for _ in range(2):
             page.keyboard.press("Shift+Z")       # show two finished layers again, with their gaps
@@ -75,24 +86,24 @@ def main(argv=None) -> int:
         page.keyboard.press("+")
         page.mouse.move(5, 5)
         page.wait_for_timeout(200)
-        page.screenshot(path=str(out / "web_midgame.png"))
+        page.screenshot(path=str(out / f"{args.prefix}_midgame.png"))
         page.keyboard.press("r")
         for _ in range(X // 3):
             page.keyboard.press("Shift+X")
         for _ in range(2):
             page.keyboard.press("z")
         for layer in range(half - 1, -1, -1):
-            break_layer(page, sol, Z, layer)
+            break_layer(page, paint, Z, layer, k)
             if layer:
                 page.keyboard.press("z")
         s = page.evaluate("window.nonogram.state()")
         if not s["solved"]:
             raise SystemExit(f"not solved: {s['left']} cubes left")
         page.wait_for_timeout(200)
-        page.screenshot(path=str(out / "web_reveal.png"))
+        page.screenshot(path=str(out / f"{args.prefix}_reveal.png"))
         browser.close()
-    for name in ("web_start", "web_midgame", "web_reveal"):
-        print(out / f"{name}.png")
+    for name in ("start", "midgame", "reveal"):
+        print(out / f"{args.prefix}_{name}.png")
     return 0
 
 

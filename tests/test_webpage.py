@@ -191,3 +191,83 @@ def test_ci_has_everything_the_browser_tests_need():
     # In CI a browser test that skips would hide a set-up step that failed (npm ci, the build, apt).
     from webplayer import missing
     assert missing() is None
+
+
+# ---- colour puzzles (Picross 3D Round 2 style, docs/PUZZLE_FORMAT.md "Colour puzzles")
+
+def colour_grid(seed=0, shape=(5, 4, 3), k=2):
+    rng = np.random.default_rng(seed)
+    return np.where(rng.random(shape) < 0.6, rng.integers(1, k + 1, shape), 0)
+
+
+def test_a_colour_puzzle_carries_its_clues_per_colour_and_its_paint():
+    from engine.files.colourfile import colour_puzzle_to_dict
+    from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
+    g = colour_grid(6, k=3)
+    p = colour_puzzle_from_grid(g, 3, [[1, 0.8, 0], [0.1, 0.2, 0.9], [0, 0, 0]], name="three")
+    p = with_hidden(p, np.arange(0, p.n_lines, 4))
+    p.meta["_reveal"] = {"palette": ["#102030", "#405060"],
+                         "colours": "".join(".." if v == 0 else f"{v % 2:02x}" for v in g.ravel())}
+    d = data_of(webpage.render_page(p, template=FAKE_TEMPLATE))
+    ref = colour_puzzle_to_dict(p)
+    assert d["clue_colours"] == ref["clue_colours"] and len(d["clue_colours"]) == 3
+    assert (d["x"], d["y"], d["z"]) == (ref["x"], ref["y"], ref["z"])
+    assert d["x"][0][0] is None and isinstance(d["x"][0][1], list) and len(d["x"][0][1]) == 3
+    sol, colours = decode(d)
+    assert np.array_equal(sol, g.ravel() > 0)
+    assert np.array_equal(colours[sol], (g.ravel() % 2)[sol]) and d["palette"] == ["#102030", "#405060"]
+    n = g.size
+    ks = webpage.keystream(d["key"], len(base64.b64decode(d["solution"])) + 2 * n)
+    paint = np.frombuffer(base64.b64decode(d["paint"]), np.uint8) ^ ks[-n:]
+    assert np.array_equal(paint, g.ravel())
+    assert colour_puzzle_to_dict(p)["solution"] not in json.dumps(d)
+
+
+def test_a_one_colour_puzzle_is_written_as_black_and_white():
+    from engine.model.colourpuzzle import colour_puzzle_from_grid
+    g = colour_grid(7, k=1)
+    d = data_of(webpage.render_page(colour_puzzle_from_grid(g, 1), template=FAKE_TEMPLATE))
+    ref = puzzle_to_dict(puzzle_from_grid(g > 0))
+    assert (d["x"], d["y"], d["z"]) == (ref["x"], ref["y"], ref["z"])
+    assert "clue_colours" not in d and "paint" not in d
+    assert np.array_equal(decode(d)[0], g.ravel() > 0)
+
+
+def test_colour_puzzles_the_player_cannot_play_are_refused():
+    from engine.model.colourpuzzle import colour_puzzle_from_grid
+    many = colour_puzzle_from_grid(np.arange(1, 11).reshape(10, 1, 1), 10, name="ten")
+    with pytest.raises(webpage.WebPageError, match="10 puzzle colours; the web player plays up to 9"):
+        webpage.render_page(many, template=FAKE_TEMPLATE)
+    flat = colour_puzzle_from_grid(np.array([[1, 2], [0, 1]]), 2)
+    with pytest.raises(webpage.WebPageError, match="2D puzzle"):
+        webpage.render_page(flat, template=FAKE_TEMPLATE)
+    unsolved = colour_puzzle_from_grid(colour_grid(8), 2)
+    unsolved.colour_solution = None
+    with pytest.raises(webpage.WebPageError, match="no solution stored"):
+        webpage.render_page(unsolved, template=FAKE_TEMPLATE)
+
+
+def test_the_players_colour_line_check_is_the_engines_rule():
+    # web/src/data.js colourLineFits against engine.model.colourpuzzle.clue_of_line on random lines,
+    # each with its own clue (fits) and with a changed one (fits only if the clue is the same)
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (the web player's check runs in JavaScript)")
+    from engine.model.colourpuzzle import MARK_SUFFIX, clue_of_line
+    rng = np.random.default_rng(11)
+    cases = []
+    for _ in range(400):
+        k = int(rng.integers(2, 4))
+        values = [int(rng.integers(1, k + 1)) if rng.random() < 0.65 else 0 for _ in range(int(rng.integers(1, 9)))]
+        other = [int(v) for v in rng.permutation(values)] if rng.random() < 0.5 else \
+            [int(rng.integers(0, k + 1)) for _ in values]
+        clue = [f"{n}{MARK_SUFFIX[m] if n else ''}" for n, m in clue_of_line(other, k, True)]
+        cases.append((values, clue, clue_of_line(values, k, True) == clue_of_line(other, k, True)))
+    js = ("import { parseColourClue, colourLineFits } from './web/src/data.js';"
+          "const cases = JSON.parse(process.argv[1]);"
+          "console.log(JSON.stringify(cases.map(([v, c]) => colourLineFits(parseColourClue(c, 'c', v.length, c.length), v))));")
+    out = subprocess.run([node, "--input-type=module", "-e", js, json.dumps(cases)], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    got = json.loads(out)
+    assert got == [want for _, _, want in cases]
+    assert 50 < sum(got) < 350, "both fitting and failing lines should occur"

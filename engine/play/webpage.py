@@ -1,4 +1,5 @@
-"""A playable web page of a 3D puzzle: the web player's template (built from ``web/`` into
+"""A playable web page of a 3D puzzle (black-and-white, or a colour puzzle whose cubes are
+painted as in Picross 3D Round 2): the web player's template (built from ``web/`` into
 ``engine/play/player/nonogram-player.html``) filled with one puzzle.
 
 The page needs no network and no server. It carries the solution for its mistake check,
@@ -18,6 +19,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..files.colourfile import colour_puzzle_to_dict
 from ..model.puzzle import Puzzle
 from ..files.puzzlefile import puzzle_to_dict
 
@@ -26,6 +28,10 @@ DATA_SLOT = '<script id="nonogram-puzzle" type="application/json">__NONOGRAM_PUZ
 TITLE_SLOT = "<title>__TITLE__</title>"
 BUILD_HINT = ("build it once with `npm ci && npm run build` in the repository's web/ folder "
               "(bash scripts/bootstrap.sh does this)")
+
+
+# Colour puzzles: the player draws up to this many numbers on a face and has a key per colour.
+MAX_PAINT_COLOURS = 9
 
 
 class WebPageError(ValueError):
@@ -80,14 +86,14 @@ def _hex_colour(rgb) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def check_playable(puzzle: Puzzle, limit: int) -> None:
+def check_playable(puzzle, limit: int) -> None:
     """Raise WebPageError unless the web player can play the puzzle."""
     name = repr(puzzle.name) if puzzle.name else "the puzzle"
     if len(puzzle.shape) != 3:
         raise WebPageError(f"{name} is a {len(puzzle.shape)}D puzzle; the web player plays 3D puzzles")
-    if getattr(puzzle, "clue_colours", None) is not None:
-        raise WebPageError(f"{name} is a colour puzzle; the web player plays black-and-white 3D puzzles "
-                           f"(its reveal shows the model's colours)")
+    k = getattr(puzzle, "k", 1)
+    if k > MAX_PAINT_COLOURS:
+        raise WebPageError(f"{name} has {k} puzzle colours; the web player plays up to {MAX_PAINT_COLOURS}")
     if puzzle.solution is None:
         raise WebPageError(f"{name} has no solution stored; the page needs it to check the player's "
                            f"breaks (solve it, or make it from a model, and save it with its solution)")
@@ -99,7 +105,7 @@ def check_playable(puzzle: Puzzle, limit: int) -> None:
                            f"the puzzle {puzzle.n_cells}")
 
 
-def info_of(puzzle: Puzzle) -> dict:
+def info_of(puzzle) -> dict:
     """What the page and the catalogue show beside the puzzle: clues hidden, and the design's
     difficulty band and score when the puzzle's meta has them (Hide Clues, ``engine design``)."""
     kinds = np.asarray(puzzle.clue_kind)
@@ -112,23 +118,59 @@ def info_of(puzzle: Puzzle) -> dict:
     return info
 
 
-def page_data(puzzle: Puzzle, info: Optional[dict] = None) -> dict:
-    """The object the page reads (format ``nonogram-page`` version 1)."""
-    d = puzzle_to_dict(puzzle)
+def _reveal_of(puzzle) -> tuple:
+    """The reveal palette (float (m, 3)) and per-cell palette index, or (None, None)."""
+    palette = getattr(puzzle, "palette", None)
+    colours = getattr(puzzle, "colours", None)
+    if palette is not None and colours is not None:
+        return np.asarray(palette, dtype=np.float32).reshape(-1, 3), np.asarray(colours).ravel()
+    reveal = puzzle.meta.get("_reveal") if isinstance(puzzle.meta, dict) else None
+    if isinstance(reveal, dict) and reveal.get("palette") and reveal.get("colours"):
+        text = reveal["colours"]
+        idx = np.array([0 if text[j] == "." else int(text[j:j + 2], 16) for j in range(0, len(text), 2)])
+        pal = np.array([[int(c[j:j + 2], 16) / 255 for j in (1, 3, 5)] for c in reveal["palette"]], np.float32)
+        return pal, idx
+    return None, None
+
+
+def _clue_tables(puzzle) -> tuple:
+    """The x, y, z clue tables as the page reads them, and the clue colours (None in black and
+    white). A colour clue is a list of one count per colour, as in the puzzle file; a colour
+    puzzle with one colour is written as a black-and-white one (it plays the same)."""
+    if getattr(puzzle, "clue_colours", None) is None:
+        d = puzzle_to_dict(puzzle)
+        return d, None
+    d = colour_puzzle_to_dict(puzzle)
+    if puzzle.k == 1:
+        for axis in "xyz":
+            d[axis] = [[None if c is None else c[0] for c in row] for row in d[axis]]
+        return d, None
+    return d, d["clue_colours"]
+
+
+def page_data(puzzle, info: Optional[dict] = None) -> dict:
+    """The object the page reads (format ``nonogram-page`` version 1). A colour puzzle adds
+    ``clue_colours`` and ``paint`` (each cell's puzzle colour, 0 empty, keyed like the solution)."""
+    d, clue_colours = _clue_tables(puzzle)
     key = page_key(json.dumps(d, sort_keys=True))
     sol = np.asarray(puzzle.solution, dtype=bool).ravel()
     n = sol.size
     packed = np.packbits(sol.astype(np.uint8), bitorder="little")
-    ks = keystream(key, packed.size + n)
+    # the keystream: solution bytes, then one byte per cell for the reveal colours, then one for
+    # the paint colours
+    ks = keystream(key, packed.size + 2 * n)
     data: dict = {"format": "nonogram-page", "version": 1, "name": puzzle.name or "Nonogram",
                   "shape": d["shape"], "x": d["x"], "y": d["y"], "z": d["z"], "key": key,
                   "solution": base64.b64encode((packed ^ ks[:packed.size]).tobytes()).decode("ascii")}
-    palette = getattr(puzzle, "palette", None)
-    colours = getattr(puzzle, "colours", None)
-    if palette is not None and colours is not None:
+    palette, colours = _reveal_of(puzzle)
+    if palette is not None:
         idx = np.where(sol, np.asarray(colours, dtype=np.uint8).ravel(), 0).astype(np.uint8)
-        data["palette"] = [_hex_colour(c) for c in np.asarray(palette, dtype=np.float32).reshape(-1, 3)]
-        data["colours"] = base64.b64encode((idx ^ ks[packed.size:]).tobytes()).decode("ascii")
+        data["palette"] = [_hex_colour(c) for c in palette]
+        data["colours"] = base64.b64encode((idx ^ ks[packed.size:packed.size + n]).tobytes()).decode("ascii")
+    if clue_colours is not None:
+        paint = np.asarray(puzzle.colour_solution, dtype=np.uint8).ravel()
+        data["clue_colours"] = list(clue_colours)
+        data["paint"] = base64.b64encode((paint ^ ks[packed.size + n:]).tobytes()).decode("ascii")
     data["info"] = info_of(puzzle) if info is None else info
     return data
 

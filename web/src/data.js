@@ -39,12 +39,25 @@ export function parseClue(c, where, length) {
   return { text: c, total, kind };
 }
 
-function table(d, axis, rows, cols, length) {
+// A colour clue (docs/PUZZLE_FORMAT.md, "Colour puzzles"): one count per puzzle colour, each
+// in the 3D clue syntax ("0" = the colour is not in the line). Its text (the atlas key) is the
+// counts joined by "|".
+export function parseColourClue(c, where, length, k) {
+  if (c === null) return null;
+  if (!Array.isArray(c) || c.length !== k) throw new PageError(`clue ${where} should list ${k} counts, one per colour`);
+  const counts = c.map((v, j) => parseClue(v, `${where}[${j}]`, length));
+  const sum = counts.reduce((a, v) => a + v.total, 0);
+  if (sum > length) throw new PageError(`clue ${where} (${c.join(" ")}) is longer than its line of ${length} cubes`);
+  return { text: c.join("|"), counts };
+}
+
+function table(d, axis, rows, cols, length, k) {
   const t = d[axis];
   if (!Array.isArray(t) || t.length !== rows || t.some((r) => !Array.isArray(r) || r.length !== cols)) {
     throw new PageError(`the clue table '${axis}' should be ${rows} × ${cols}`);
   }
-  return t.map((r, i) => r.map((c, j) => parseClue(c, `${axis}[${i}][${j}]`, length)));
+  const parse = k ? (c, w) => parseColourClue(c, w, length, k) : (c, w) => parseClue(c, w, length);
+  return t.map((r, i) => r.map((c, j) => parse(c, `${axis}[${i}][${j}]`)));
 }
 
 // Does a line of filled flags satisfy a 3D clue? (docs/PUZZLE_FORMAT.md: plain = one block,
@@ -61,6 +74,27 @@ export function lineFits(clue, filled) {
   return blocks >= 3;
 }
 
+// Does a line of colours (0 empty, 1..k) satisfy a colour clue? A run of colour c ends at an
+// empty cell or a cell of another colour (Round 2's rule).
+export function colourLineFits(clue, values) {
+  const k = clue.counts.length;
+  const total = new Array(k + 1).fill(0), runs = new Array(k + 1).fill(0);
+  let prev = 0;
+  for (const v of values) {
+    if (v) { total[v]++; if (v !== prev) runs[v]++; }
+    prev = v;
+  }
+  return clue.counts.every((c, j) => {
+    const t = total[j + 1], r = runs[j + 1];
+    if (t !== c.total) return false;
+    if (t === 0) return true;
+    return c.kind === KIND.plain ? r === 1 : c.kind === KIND.circle ? r === 2 : r >= 3;
+  });
+}
+
+const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
+const rgbOf = (c) => [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16) / 255);
+
 export function readPuzzle(text, maxSide) {
   text = (text || "").trim();
   if (!text || text.startsWith("__NONOGRAM" + "_PUZZLE")) {
@@ -76,7 +110,16 @@ export function readPuzzle(text, maxSide) {
   if (shape.some((v) => v > maxSide)) throw new PageError(`its shape ${shape.join("×")} is over the player's limit of ${maxSide} per side`);
   const [X, Y, Z] = shape;
   const n = X * Y * Z;
-  const clues = { x: table(d, "x", Y, Z, X), y: table(d, "y", X, Z, Y), z: table(d, "z", X, Y, Z) };
+  let clueColours = null;
+  if (d.clue_colours != null) {
+    if (!Array.isArray(d.clue_colours) || d.clue_colours.length < 2 || d.clue_colours.length > 9
+        || d.clue_colours.some((c) => typeof c !== "string" || !HEX_COLOUR.test(c))) {
+      throw new PageError("its clue colours are not a list of 2 to 9 #rrggbb colours");
+    }
+    clueColours = d.clue_colours.map(rgbOf);
+  }
+  const k = clueColours ? clueColours.length : 0;
+  const clues = { x: table(d, "x", Y, Z, X, k), y: table(d, "y", X, Z, Y, k), z: table(d, "z", X, Y, Z, k) };
   const key = d.key;
   if (!Number.isInteger(key) || key < 1 || key > 0xffffffff) throw new PageError("its key is missing");
   const packed = base64Bytes(d.solution, "solution");
@@ -84,9 +127,22 @@ export function readPuzzle(text, maxSide) {
   if (packed.length !== need) {
     throw new PageError(`its solution has ${packed.length} bytes but a ${X}×${Y}×${Z} puzzle needs ${need}: the page was damaged or edited`);
   }
-  const ks = keystream(key, need + n);
+  // the keystream: solution bytes, one byte a cell for the reveal colours, one for the paint
+  const ks = keystream(key, need + 2 * n);
   const solution = new Uint8Array(n);
   for (let i = 0; i < n; i++) solution[i] = ((packed[i >> 3] ^ ks[i >> 3]) >> (i & 7)) & 1;
+  let paint = null;
+  if (k) {
+    const raw = base64Bytes(d.paint, "paint");
+    if (raw.length !== n) throw new PageError(`its paint has ${raw.length} entries but the puzzle has ${n} cubes: the page was damaged or edited`);
+    paint = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      paint[i] = raw[i] ^ ks[need + n + i];
+      if (paint[i] > k || (paint[i] > 0) !== (solution[i] === 1)) {
+        throw new PageError("its paint does not match its solution: the page was damaged or edited");
+      }
+    }
+  }
   const idx = (x, y, z) => (x * Y + y) * Z + z;
   const lines = [
     ["x", Y, Z, X, (a, b, t) => idx(t, a, b)],
@@ -98,17 +154,17 @@ export function readPuzzle(text, maxSide) {
       const c = clues[axis][a][b];
       if (c === null) continue;
       const f = [];
-      for (let t = 0; t < L; t++) f.push(solution[cell(a, b, t)] === 1);
-      if (!lineFits(c, f)) throw new PageError(`its solution does not fit clue ${axis}[${a}][${b}] (${c.text}): the page was damaged or edited`);
+      for (let t = 0; t < L; t++) f.push(k ? paint[cell(a, b, t)] : solution[cell(a, b, t)] === 1);
+      if (!(k ? colourLineFits(c, f) : lineFits(c, f))) throw new PageError(`its solution does not fit clue ${axis}[${a}][${b}] (${c.text}): the page was damaged or edited`);
     }
   }
   let palette = null, colours = null;
   if (d.palette != null) {
     if (!Array.isArray(d.palette) || d.palette.length < 1 || d.palette.length > 256
-        || d.palette.some((c) => typeof c !== "string" || !/^#[0-9a-fA-F]{6}$/.test(c))) {
+        || d.palette.some((c) => typeof c !== "string" || !HEX_COLOUR.test(c))) {
       throw new PageError("its palette is not a list of #rrggbb colours");
     }
-    palette = d.palette.map((c) => [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16) / 255));
+    palette = d.palette.map(rgbOf);
     const raw = base64Bytes(d.colours, "colours");
     if (raw.length !== n) throw new PageError(`its colours have ${raw.length} entries but the puzzle has ${n} cubes: the page was damaged or edited`);
     colours = new Uint8Array(n);
@@ -118,5 +174,5 @@ export function readPuzzle(text, maxSide) {
     }
   }
   return { name: typeof d.name === "string" && d.name ? d.name : "Nonogram", shape: [X, Y, Z], n, clues,
-           solution, palette, colours, info: d.info && typeof d.info === "object" ? d.info : {} };
+           solution, palette, colours, clueColours, paint, k, info: d.info && typeof d.info === "object" ? d.info : {} };
 }

@@ -1,7 +1,9 @@
 // The Nonogram 3D web player: a block of cubes with clue numbers on the faces; break the cubes
-// that are not part of the model. The block is drawn as ONE mesh of the cube faces in view (a
-// face whose neighbour is broken, sliced away or outside the block), rebuilt on each change:
-// a 36³ block draws about 8,000 faces, not 46,656 cubes. One mesh, not an InstancedMesh: where
+// that are not part of the model (colour puzzles: and paint the others their colours, as in
+// Picross 3D Round 2). The block is drawn as ONE mesh of the cube faces in view (a face whose
+// neighbour is broken, sliced away or outside the block); a change to one cube rewrites only
+// its faces and its neighbours' and redraws only its screen rectangle. A 36³ block draws about
+// 8,000 faces, not 46,656 cubes. One mesh, not an InstancedMesh: where
 // WebGL runs on the CPU (SwiftShader, headless Chromium) every instance costs ~15 µs, so 7,000
 // instanced cubes took ~150 ms a frame; the merged faces take a few ms there and less on a GPU.
 // Picking walks the grid (a voxel ray walk), not the triangles.
@@ -9,9 +11,12 @@ import {
   BufferAttribute, BufferGeometry, Color, Mesh, PerspectiveCamera, Scene, ShaderMaterial, Vector3, WebGLRenderer,
 } from "three";
 import { PageError, readPuzzle } from "./data.js";
-import { buildAtlas } from "./atlas.js";
+import { buildAtlas, buildColourAtlas } from "./atlas.js";
 
 const INTACT = 0, MARKED = 1, BROKEN = 2;
+// what the shader draws a face as (aData.y)
+const SHOW_INTACT = 0, SHOW_MARKED = 1, SHOW_REVEALED = 2, SHOW_PAINTED = 3;
+const ZERO_INK = [0.1, 0.1, 0.12];   // a colour line with no filled cube: a dark "0"
 const REVEAL = [0.93, 0.55, 0.2];   // the model's colour at the reveal when the puzzle has none
 const STORAGE_PREFIX = "nonogram3d:";
 const $ = (id) => document.getElementById(id);
@@ -20,7 +25,7 @@ function showError(message) {
   const el = $("error");
   el.textContent = message;
   el.classList.remove("hidden");
-  for (const id of ["hud", "tools", "slices", "help"]) $(id).classList.add("hidden");
+  for (const id of ["hud", "tools", "palette", "slices", "help"]) $(id).classList.add("hidden");
   window.nonogram = { state: () => ({ error: message, ready: false }) };
 }
 
@@ -51,7 +56,7 @@ for (const F of FACES) {
 }
 
 const VERTEX = /* glsl */ `
-attribute vec3 aData;     // clue tile (-1: none), state (0 intact, 1 marked, 2 revealed), cell index
+attribute vec3 aData;     // clue tile (-1: none), state (0 intact, 1 marked, 2 revealed, 3 painted), cell index
 attribute vec3 aColour;
 uniform float uHover;
 uniform float uFlash;
@@ -76,6 +81,7 @@ void main() {
 const FRAGMENT = /* glsl */ `
 uniform sampler2D uAtlas;
 uniform vec2 uGrid;
+uniform float uColourInk;   // 1: the atlas holds coloured numbers (premultiplied RGBA)
 varying vec2 vUv;
 varying float vTile;
 varying vec3 vNormal;
@@ -85,12 +91,13 @@ varying float vHover;
 varying float vFlash;
 void main() {
   vec3 base = vState > 1.5 ? vColour : (vState > 0.5 ? vec3(0.36, 0.58, 0.93) : vec3(0.95, 0.93, 0.88));
-  if (vState < 1.5 && vTile > -0.5) {
+  if ((vState < 1.5 || vState > 2.5) && vTile > -0.5) {
     float col = mod(vTile, uGrid.x);
     float row = floor(vTile / uGrid.x);
     vec2 uv = vec2((col + vUv.x) / uGrid.x, 1.0 - (row + 1.0 - vUv.y) / uGrid.y);
-    float ink = texture2D(uAtlas, uv).a;
-    base = mix(base, vState > 0.5 ? vec3(1.0) : vec3(0.08, 0.08, 0.1), ink);
+    vec4 t = texture2D(uAtlas, uv);
+    if (uColourInk > 0.5) base = base * (1.0 - t.a) + t.rgb;
+    else base = mix(base, vState > 0.5 ? vec3(1.0) : vec3(0.08, 0.08, 0.1), t.a);
   }
   float e = min(min(vUv.x, 1.0 - vUv.x), min(vUv.y, 1.0 - vUv.y));
   base *= mix(0.55, 1.0, smoothstep(0.0, 0.045, e));
@@ -119,13 +126,25 @@ function main() {
 
   // ---- game state
   const cell = new Uint8Array(n);
+  // colour puzzles (k ≥ 2): each cube of the model is painted its colour as well (Round 2);
+  // paint[i] is the colour (1..k) a cube was painted, only ever the right one
+  const K = P.k;
+  const paint = new Uint8Array(n);
   let mistakes = 0, elapsedBefore = 0, solved = false;
-  let tool = "break";
+  let tool = "break", paintColour = 1;
   const undo = [];
   const size = [X, Y, Z];
   const slice = [0, 0, 0];   // >0: that many layers hidden from the high end; <0: from the low end
-  let nonSolutionLeft = 0;
-  for (let i = 0; i < n; i++) if (!P.solution[i]) nonSolutionLeft++;
+  let nonSolutionLeft = 0, toPaint = 0;
+  function countLeft() {
+    nonSolutionLeft = 0; toPaint = 0;
+    for (let i = 0; i < n; i++) {
+      if (!P.solution[i]) { if (cell[i] !== BROKEN) nonSolutionLeft++; }
+      else if (K && paint[i] !== P.paint[i]) toPaint++;
+    }
+  }
+  countLeft();
+  const isSolved = () => nonSolutionLeft === 0 && toPaint === 0;
   let sessionStart = performance.now();
 
   function load() {
@@ -137,29 +156,52 @@ function main() {
       if (v === BROKEN && P.solution[i]) continue;   // never trust a stored break of a model cube
       cell[i] = v === MARKED || v === BROKEN ? v : INTACT;
     }
+    if (K && typeof s.paint === "string" && s.paint.length === n) {
+      for (let i = 0; i < n; i++) {
+        const c = s.paint.charCodeAt(i) - 48;
+        // a stored paint counts only where it is the cube's colour (never trust it otherwise)
+        if (c > 0 && c === P.paint[i] && cell[i] !== BROKEN) { paint[i] = c; if (cell[i] === MARKED) cell[i] = INTACT; }
+      }
+    }
     mistakes = Number.isInteger(s.mistakes) ? s.mistakes : 0;
     elapsedBefore = Number.isFinite(s.elapsed) ? s.elapsed : 0;
-    nonSolutionLeft = 0;
-    for (let i = 0; i < n; i++) if (!P.solution[i] && cell[i] !== BROKEN) nonSolutionLeft++;
-    solved = nonSolutionLeft === 0;
+    countLeft();
+    solved = isSolved();
   }
   function elapsed() { return solved ? elapsedBefore : elapsedBefore + (performance.now() - sessionStart); }
+  // the characters "0"+v of a state array, built in chunks (one call with 262,144 arguments
+  // is too many for some engines)
+  function stateText(arr) {
+    const codes = new Uint16Array(arr.length);
+    for (let i = 0; i < arr.length; i++) codes[i] = 48 + arr[i];
+    let out = "";
+    for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode.apply(null, codes.subarray(i, i + 8192));
+    return out;
+  }
   function save() {
     const total = elapsed();
     if (!solved) { elapsedBefore = total; sessionStart = performance.now(); }
-    let cells = "";
-    for (let i = 0; i < n; i++) cells += String.fromCharCode(48 + cell[i]);
+    const record = { cells: stateText(cell), mistakes, elapsed: total, solved };
+    if (K) record.paint = stateText(paint);
     try {
-      localStorage.setItem(storageKey, JSON.stringify({ cells, mistakes, elapsed: total, solved }));
+      localStorage.setItem(storageKey, JSON.stringify(record));
     } catch (e) { /* storage full or disabled (file:// in some browsers): play on without saving */ }
   }
   load();
 
   // ---- clues: one atlas tile per distinct clue text; every cube carries its three lines' tiles
-  const labels = [], tileOf = new Map();
+  // A colour clue's tile shows the numbers of the colours in its line, each in its colour
+  // (a line with no filled cube: one "0"); `tileItems` is what each tile shows.
+  const labels = [], tileItems = [], tileOf = new Map();
+  const itemsOf = (c) => {
+    if (!K) return [{ text: c.text, colour: 0 }];
+    const items = [];
+    c.counts.forEach((v, j) => { if (v.total > 0) items.push({ text: v.text, colour: j + 1 }); });
+    return items.length ? items : [{ text: "0", colour: 0 }];
+  };
   const tile = (c) => {
     if (c === null) return -1;
-    if (!tileOf.has(c.text)) { tileOf.set(c.text, labels.length); labels.push(c.text); }
+    if (!tileOf.has(c.text)) { tileOf.set(c.text, labels.length); labels.push(c.text); tileItems.push(itemsOf(c)); }
     return tileOf.get(c.text);
   };
   const tilesX = new Int16Array(n), tilesY = new Int16Array(n), tilesZ = new Int16Array(n);
@@ -169,7 +211,10 @@ function main() {
     tilesY[i] = tile(P.clues.y[x][z]);
     tilesZ[i] = tile(P.clues.z[x][y]);
   }
-  const atlas = buildAtlas(labels.length ? labels : ["0"]);
+  const atlas = K
+    ? buildColourAtlas((tileItems.length ? tileItems : [[{ text: "0", colour: 0 }]]).map((items) => items.map(
+      (it) => ({ text: it.text, rgb: it.colour ? P.clueColours[it.colour - 1] : ZERO_INK }))))
+    : buildAtlas(labels.length ? labels : ["0"]);
 
   // ---- three.js scene. Puzzle z is up (as in Blender): three (x, y, z) = puzzle (x, z, -y).
   const canvas = $("view");
@@ -177,7 +222,8 @@ function main() {
   try {
     // no MSAA: the cube edges are drawn by the shader, and multisampling costs most where WebGL
     // runs on the CPU (SwiftShader)
-    renderer = new WebGLRenderer({ canvas, antialias: false, powerPreference: "high-performance" });
+    renderer = new WebGLRenderer({ canvas, antialias: false, powerPreference: "high-performance",
+                                   preserveDrawingBuffer: true });
   } catch (e) {
     showError("This puzzle needs WebGL, which this browser has switched off or does not have.");
     return;
@@ -189,6 +235,7 @@ function main() {
   const material = new ShaderMaterial({
     vertexShader: VERTEX, fragmentShader: FRAGMENT,
     uniforms: { uAtlas: { value: atlas.texture }, uGrid: { value: [atlas.cols, atlas.rows] },
+                uColourInk: { value: atlas.colour ? 1 : 0 },
                 uHover: { value: -1 }, uFlash: { value: -1 } },
   });
   // the face buffers grow (doubling) as breaking opens the block; 4 vertices, 6 indices a face
@@ -227,12 +274,96 @@ function main() {
   }
   const present = (x, y, z) => x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1] && z >= lo[2] && z <= hi[2]
     && (solved ? P.solution[idx(x, y, z)] === 1 : cell[idx(x, y, z)] !== BROKEN);
-  let drawn = new Int32Array(0), faceCount = 0;
+  let faceCount = 0;
   const tilesOf = [tilesX, tilesY, tilesZ];
   // presence of every cube with a border of absent ones, so the face test is one array read
   const SY = Z + 2, SX = (Y + 2) * (Z + 2);
   const pad = new Uint8Array((X + 2) * SX);
   const faceStep = FACES.map((F) => F.d[0] * SX + F.d[1] * SY + F.d[2]);
+  function faceState(i) {
+    if (solved) return SHOW_REVEALED;
+    if (paint[i]) return SHOW_PAINTED;
+    return cell[i] === MARKED ? SHOW_MARKED : SHOW_INTACT;
+  }
+  function faceColour(i) {
+    if (solved) return P.palette ? P.palette[P.colours[i]] : K ? P.clueColours[P.paint[i] - 1] : REVEAL;
+    return paint[i] ? P.clueColours[paint[i] - 1] : REVEAL;
+  }
+  // Every shown face has a slot of four vertices in the buffers; faceSlot[6 i + f] is the slot
+  // of face f of cube i (-1: not shown). A full rebuild (start, slices, the reveal) fills the
+  // slots in order; a change to one cube (a break, a mark, a paint, an undo) only frees and
+  // fills the slots of its faces and of its neighbours' faces towards it, and uploads those.
+  const faceSlot = new Int32Array(6 * n).fill(-1);
+  let slotOwner = new Int32Array(0), freeSlots = [], used = 0;   // slots 0..used-1 are handed out
+  let touched = [];                                               // slots written since the upload
+  function growTo(slots) {
+    if (slots <= capacity) return;
+    const old = buffers;
+    ensureCapacity(slots);
+    if (old) for (const name of Object.keys(old)) buffers[name].set(old[name]);
+    const owner = new Int32Array(capacity).fill(-1);
+    owner.set(slotOwner);
+    slotOwner = owner;
+    touched = null;   // the new buffers are uploaded whole
+  }
+  function writeFace(slot, i, f) {
+    const F = FACES[f];
+    const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
+    const cx = x + 0.5, cy = z + 0.5, cz = -(y + 0.5);
+    const state = faceState(i), colour = faceColour(i), tileIndex = tilesOf[F.clue][i];
+    const { position, normal, uv, aData, aColour } = buffers;
+    for (let c = 0; c < 4; c++) {
+      const j = 4 * slot + c, j3 = 3 * j;
+      position[j3] = cx + F.at[3 * c]; position[j3 + 1] = cy + F.at[3 * c + 1]; position[j3 + 2] = cz + F.at[3 * c + 2];
+      normal[j3] = F.n[0]; normal[j3 + 1] = F.n[1]; normal[j3 + 2] = F.n[2];
+      uv[2 * j] = CORNERS[c][0]; uv[2 * j + 1] = CORNERS[c][1];
+      aData[j3] = tileIndex; aData[j3 + 1] = state; aData[j3 + 2] = i;
+      aColour[j3] = colour[0]; aColour[j3 + 1] = colour[1]; aColour[j3 + 2] = colour[2];
+    }
+    slotOwner[slot] = 6 * i + f;
+    faceSlot[6 * i + f] = slot;
+    if (touched) touched.push(slot);
+  }
+  // show (write) or hide face f of cube i; a hidden face's slot becomes four equal points
+  // (triangles of no area draw nothing) until a face takes it again
+  function setFace(i, f, shown) {
+    const slot = faceSlot[6 * i + f];
+    if (shown) {
+      if (slot >= 0) { writeFace(slot, i, f); return; }
+      let s = freeSlots.pop();
+      if (s === undefined) { growTo(used + 1); s = used++; }
+      writeFace(s, i, f);
+      faceCount++;
+    } else if (slot >= 0) {
+      buffers.position.fill(0, 12 * slot, 12 * slot + 12);
+      slotOwner[slot] = -1;
+      faceSlot[6 * i + f] = -1;
+      freeSlots.push(slot);
+      faceCount--;
+      if (touched) touched.push(slot);
+    }
+  }
+  function upload() {
+    const g = mesh.geometry;
+    for (const name of Object.keys(buffers)) {
+      const attr = g.getAttribute(name);
+      attr.clearUpdateRanges();
+      if (touched === null) attr.addUpdateRange(0, 4 * used * attr.itemSize);
+      else {
+        // runs of consecutive slots, one upload each
+        touched.sort((a, b) => a - b);
+        for (let t = 0; t < touched.length;) {
+          let e = t;
+          while (e + 1 < touched.length && touched[e + 1] <= touched[e] + 1) e++;
+          attr.addUpdateRange(4 * touched[t] * attr.itemSize, 4 * (touched[e] - touched[t] + 1) * attr.itemSize);
+          t = e + 1;
+        }
+      }
+      attr.needsUpdate = true;
+    }
+    g.setDrawRange(0, 6 * used);
+    touched = [];
+  }
   function rebuild() {
     updateRanges();
     pad.fill(0);
@@ -242,50 +373,44 @@ function main() {
         pad[row + z] = solved ? P.solution[base + z] : (cell[base + z] !== BROKEN ? 1 : 0);
       }
     }
-    const list = [];
-    let k = 0;
-    ensureCapacity(1024);
+    faceSlot.fill(-1);
+    freeSlots = [];
+    used = 0;
+    faceCount = 0;
+    growTo(1024);
+    slotOwner.fill(-1);
+    touched = null;
     for (let x = lo[0]; x <= hi[0]; x++) for (let y = lo[1]; y <= hi[1]; y++) for (let z = lo[2]; z <= hi[2]; z++) {
       const q = (x + 1) * SX + (y + 1) * SY + z + 1;
       if (!pad[q]) continue;
       const i = idx(x, y, z);
-      let shown = false;
-      for (let f = 0; f < 6; f++) {
-        if (pad[q + faceStep[f]]) continue;
-        const F = FACES[f];
-        if (k >= capacity) {   // grow, keeping what is written
-          const old = buffers;
-          ensureCapacity(k + 1);
-          for (const name of Object.keys(old)) buffers[name].set(old[name]);
-        }
-        const cx = x + 0.5, cy = z + 0.5, cz = -(y + 0.5);
-        const state = solved ? 2 : cell[i];
-        const colour = solved && P.palette ? P.palette[P.colours[i]] : REVEAL;
-        const tileIndex = tilesOf[F.clue][i];
-        const { position, normal, uv, aData, aColour } = buffers;
-        for (let c = 0; c < 4; c++) {
-          const j = 4 * k + c, j3 = 3 * j;
-          position[j3] = cx + F.at[3 * c]; position[j3 + 1] = cy + F.at[3 * c + 1]; position[j3 + 2] = cz + F.at[3 * c + 2];
-          normal[j3] = F.n[0]; normal[j3 + 1] = F.n[1]; normal[j3 + 2] = F.n[2];
-          uv[2 * j] = CORNERS[c][0]; uv[2 * j + 1] = CORNERS[c][1];
-          aData[j3] = tileIndex; aData[j3 + 1] = state; aData[j3 + 2] = i;
-          aColour[j3] = colour[0]; aColour[j3 + 1] = colour[1]; aColour[j3 + 2] = colour[2];
-        }
-        k++;
-        shown = true;
-      }
-      if (shown) list.push(i);
+      for (let f = 0; f < 6; f++) if (!pad[q + faceStep[f]]) setFace(i, f, true);
     }
-    faceCount = k;
-    const g = mesh.geometry;
-    for (const [name, arr] of Object.entries(buffers)) {
-      const attr = g.getAttribute(name);
-      attr.clearUpdateRanges();
-      attr.addUpdateRange(0, 4 * k * attr.itemSize);
-      attr.needsUpdate = true;
+    touched = null;
+    upload();
+  }
+  // after cube i changed (broken, mended by an undo, marked, painted): its faces and its
+  // neighbours' faces towards it
+  function refreshCube(i) {
+    const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
+    const q = (x + 1) * SX + (y + 1) * SY + z + 1;
+    pad[q] = present(x, y, z) ? 1 : 0;
+    for (let f = 0; f < 6; f++) {
+      const nq = q + faceStep[f];
+      setFace(i, f, pad[q] === 1 && !pad[nq]);
+      const d = FACES[f].d, nx = x + d[0], ny = y + d[1], nz = z + d[2];
+      if (nx < 0 || ny < 0 || nz < 0 || nx >= X || ny >= Y || nz >= Z) continue;
+      setFace(idx(nx, ny, nz), f ^ 1, pad[nq] === 1 && !pad[q]);
     }
-    g.setDrawRange(0, 6 * k);
-    drawn = Int32Array.from(list);
+    upload();
+  }
+  // the cubes with a face in view
+  function drawnCubes() {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      for (let f = 0; f < 6; f++) if (faceSlot[6 * i + f] >= 0) { out.push(i); break; }
+    }
+    return out;
   }
 
   // ---- camera: orbit around the block's centre
@@ -313,15 +438,61 @@ function main() {
     camera.updateProjectionMatrix();
   }
 
-  // ---- drawing on demand (nothing runs while nobody touches the page)
-  let frames = 0, firstFrameMs = null, lastActionMs = null, pending = null, timing = null;
+  // ---- drawing on demand (nothing runs while nobody touches the page). A change to a few
+  // cubes (a break, a mark, a paint, the hover and flash highlights) redraws only the screen
+  // rectangle those cubes cover: every pixel that changes lies inside it (what a broken cube
+  // uncovers is behind it), and the rest of the frame is kept (preserveDrawingBuffer). Where
+  // WebGL runs on the CPU, shading the whole block's pixels was ~90 % of a click's cost.
+  let frames = 0, partialFrames = 0, firstFrameMs = null, lastActionMs = null, pending = null, timing = null;
+  let dirtyAll = true, lastRect = null;
+  const dirtyCubes = [];
   const pixel = new Uint8Array(4);
+  function markDirty(cubes) {
+    if (!cubes) { dirtyAll = true; return; }
+    for (const i of cubes) if (i >= 0) dirtyCubes.push(i);
+  }
+  const corner = new Vector3();
+  // the rectangle (CSS pixels, origin bottom left, as setScissor takes it) that the cubes
+  // cover on screen, or null when one of them is (partly) behind the camera
+  function screenRect(cubes) {
+    const w = canvas.clientWidth || window.innerWidth, h = canvas.clientHeight || window.innerHeight;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const i of cubes) {
+      const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
+      for (let c = 0; c < 8; c++) {
+        corner.set(x + (c & 1), z + ((c >> 1) & 1), -(y + (c >> 2))).applyMatrix4(camera.matrixWorldInverse);
+        if (corner.z > -camera.near) return null;
+        corner.applyMatrix4(camera.projectionMatrix);
+        x0 = Math.min(x0, corner.x); x1 = Math.max(x1, corner.x);
+        y0 = Math.min(y0, corner.y); y1 = Math.max(y1, corner.y);
+      }
+    }
+    // two pixels of margin for rounding and the rasteriser's edge rules
+    const left = Math.max(0, Math.floor(((x0 + 1) / 2) * w) - 2), bottom = Math.max(0, Math.floor(((y0 + 1) / 2) * h) - 2);
+    const right = Math.min(w, Math.ceil(((x1 + 1) / 2) * w) + 2), top = Math.min(h, Math.ceil(((y1 + 1) / 2) * h) + 2);
+    if (right <= left || top <= bottom) return { x: 0, y: 0, w: 0, h: 0 };
+    return { x: left, y: bottom, w: right - left, h: top - bottom };
+  }
   function render() {
+    if (!dirtyAll && dirtyCubes.length === 0) return;
     placeCamera();
+    camera.updateMatrixWorld();
+    const rect = dirtyAll ? null : screenRect(dirtyCubes);
+    dirtyAll = false;
+    dirtyCubes.length = 0;
+    lastRect = rect;
+    if (rect && rect.w === 0) return;   // off screen: nothing to draw
+    if (rect) {
+      renderer.setScissor(rect.x, rect.y, rect.w, rect.h);
+      renderer.setScissorTest(true);
+      partialFrames++;
+    }
     renderer.render(scene, camera);
+    renderer.setScissorTest(false);
     frames++;
   }
-  function requestRender() {
+  function requestRender(cubes) {
+    markDirty(cubes);
     if (pending !== null) return;
     pending = requestAnimationFrame(() => { pending = null; render(); });
   }
@@ -373,16 +544,19 @@ function main() {
     toastTimer = setTimeout(() => el.classList.add("hidden"), 1600);
   }
   function flash(i) {
+    markDirty([material.uniforms.uFlash.value, i]);
     material.uniforms.uFlash.value = i;
     clearTimeout(flashTimer);
-    flashTimer = setTimeout(() => { material.uniforms.uFlash.value = -1; requestRender(); }, 450);
+    flashTimer = setTimeout(() => { material.uniforms.uFlash.value = -1; requestRender([i]); }, 450);
   }
-  function changed(eventTime) {
+  // after a change to the game; `cube`: the one cube it changed (its rectangle is redrawn)
+  function changed(eventTime, cube) {
     const t0 = performance.now();
-    rebuild();
+    if (cube === undefined || solved) rebuild(); else refreshCube(cube);
     updateHud();
     save();
     const t1 = performance.now();
+    markDirty(cube === undefined || solved ? undefined : [cube]);
     render();
     // wait until the frame is drawn: reading a pixel back cannot return before it is
     const gl = renderer.getContext();
@@ -395,24 +569,45 @@ function main() {
     if (solved || i < 0) return;
     if (cell[i] === MARKED) { toast("That cube is marked: unmark it to break it"); return; }
     if (cell[i] === BROKEN) return;
+    if (paint[i]) { toast("That cube is painted: it is part of the model"); return; }
     if (P.solution[i]) {
       mistakes++;
       toast("That cube is part of the model: not broken (a mistake)");
       flash(i);
-      changed(eventTime);
+      changed(eventTime, i);
       return;
     }
     cell[i] = BROKEN;
     nonSolutionLeft--;
     undo.push(["break", i]);
-    if (nonSolutionLeft === 0) finish();
-    changed(eventTime);
+    if (isSolved()) finish();
+    changed(eventTime, i);
+  }
+  // Paint a cube of a colour puzzle: only a cube of the model, only its own colour; anything
+  // else is refused and counted as a mistake, as a wrong break is.
+  function paintCube(i, c, eventTime) {
+    if (solved || i < 0 || !K || cell[i] === BROKEN || paint[i] === c) return;
+    if (!P.solution[i] || P.paint[i] !== c) {
+      mistakes++;
+      toast(P.solution[i] ? `That cube is not colour ${c}: not painted (a mistake)`
+        : "That cube is not part of the model: not painted (a mistake)");
+      flash(i);
+      changed(eventTime, i);
+      return;
+    }
+    undo.push(["paint", i, cell[i]]);
+    paint[i] = c;
+    cell[i] = INTACT;   // painting a marked cube takes its mark: paint protects it as well
+    toPaint--;
+    if (isSolved()) finish();
+    changed(eventTime, i);
   }
   function markCube(i, eventTime) {
     if (solved || i < 0 || cell[i] === BROKEN) return;
+    if (paint[i]) { toast("That cube is painted: it is protected already"); return; }
     cell[i] = cell[i] === MARKED ? INTACT : MARKED;
     undo.push(["mark", i]);
-    changed(eventTime);
+    changed(eventTime, i);
   }
   function undoLast() {
     if (solved) return;
@@ -420,8 +615,9 @@ function main() {
     if (!last) { toast("Nothing to undo"); return; }
     const [what, i] = last;
     if (what === "break") { cell[i] = INTACT; nonSolutionLeft++; }
+    else if (what === "paint") { paint[i] = 0; cell[i] = last[2]; toPaint++; }
     else cell[i] = cell[i] === MARKED ? INTACT : MARKED;
-    changed();
+    changed(undefined, i);
   }
   function finish() {
     solved = true;
@@ -433,14 +629,16 @@ function main() {
     $("solved-text").textContent = `${P.name}: ${formatTime(elapsed())}, ${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
     $("solved").classList.remove("hidden");
     $("slices").classList.add("hidden");
+    $("palette").classList.add("hidden");
   }
   function restart() {
     cell.fill(INTACT);
+    paint.fill(0);
     mistakes = 0; elapsedBefore = 0; sessionStart = performance.now(); solved = false; undo.length = 0;
-    nonSolutionLeft = 0;
-    for (let i = 0; i < n; i++) if (!P.solution[i]) nonSolutionLeft++;
+    countLeft();
     $("solved").classList.add("hidden");
     $("slices").classList.remove("hidden");
+    if (K) $("palette").classList.remove("hidden");
     changed();
   }
   function setSlice(a, v) {
@@ -452,10 +650,30 @@ function main() {
     rebuild();
     requestRender();
   }
-  function setTool(t) {
+  function setTool(t, c) {
     tool = t;
+    if (c !== undefined) paintColour = c;
     $("tool-break").classList.toggle("active", t === "break");
     $("tool-mark").classList.toggle("active", t === "mark");
+    for (let j = 1; j <= K; j++) $(`paint-${j}`).classList.toggle("active", t === "paint" && paintColour === j);
+  }
+  // the palette bar of a colour puzzle: one button per clue colour (keys 1..k)
+  if (K) {
+    const bar = $("palette");
+    for (let j = 1; j <= K; j++) {
+      const b = document.createElement("button");
+      b.id = `paint-${j}`;
+      b.className = "swatch";
+      b.textContent = String(j);
+      const rgb = P.clueColours[j - 1];
+      b.style.background = `rgb(${rgb.map((v) => Math.round(v * 255)).join(",")})`;
+      b.style.color = 0.2126 * rgb[0] ** 2.2 + 0.7152 * rgb[1] ** 2.2 + 0.0722 * rgb[2] ** 2.2 > 0.3 ? "#111" : "#fff";
+      b.title = `Paint colour ${j} (key ${j})`;
+      b.addEventListener("click", () => setTool("paint", j));
+      bar.appendChild(b);
+    }
+    bar.classList.remove("hidden");
+    $("help").textContent += ` · 1–${K}: paint`;
   }
 
   // ---- HUD
@@ -467,7 +685,7 @@ function main() {
   function updateHud() {
     $("time").textContent = formatTime(elapsed());
     $("mistakes").textContent = `${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
-    $("left").textContent = solved ? "solved" : `${nonSolutionLeft} to break`;
+    $("left").textContent = solved ? "solved" : K ? `${nonSolutionLeft} to break · ${toPaint} to paint` : `${nonSolutionLeft} to break`;
   }
   const band = typeof P.info.band === "string" && P.info.band ? ` · ${P.info.band}` : "";
   $("title").textContent = `${P.name} · ${X}×${Y}×${Z}${band}`;
@@ -494,7 +712,8 @@ function main() {
     if (!p) {
       if (e.pointerType === "mouse" && !solved) {
         const i = pick(e.clientX, e.clientY);
-        if (i !== material.uniforms.uHover.value) { material.uniforms.uHover.value = i; requestRender(); }
+        const was = material.uniforms.uHover.value;
+        if (i !== was) { material.uniforms.uHover.value = i; requestRender([was, i]); }
       }
       return;
     }
@@ -521,7 +740,9 @@ function main() {
     if (drag && !drag.moved && e.type === "pointerup" && pointers.size === 0) {
       const i = pick(e.clientX, e.clientY);
       const mark = drag.button === 2 || drag.shift || e.shiftKey || tool === "mark";
-      if (mark) markCube(i, e.timeStamp); else breakCube(i, e.timeStamp);
+      if (mark) markCube(i, e.timeStamp);
+      else if (tool === "paint") paintCube(i, paintColour, e.timeStamp);
+      else breakCube(i, e.timeStamp);
     }
     if (pointers.size === 0) drag = null;
   }
@@ -547,6 +768,7 @@ function main() {
     else if (k === "u") { undoLast(); return; }
     else if (k === "b") { setTool("break"); return; }
     else if (k === "m") { setTool("mark"); return; }
+    else if (K && k >= "1" && k <= String(K) && k.length === 1) { setTool("paint", k.charCodeAt(0) - 48); return; }
     else if (k === "r") resetView();
     else if (k === "x" || k === "y" || k === "z") {
       if (solved) return;
@@ -569,7 +791,7 @@ function main() {
   $("undo").addEventListener("click", () => undoLast());
   $("reset-view").addEventListener("click", () => { resetView(); requestRender(); });
   $("restart").addEventListener("click", () => {
-    const started = cell.some((v) => v !== INTACT) || mistakes > 0;
+    const started = cell.some((v) => v !== INTACT) || paint.some((v) => v !== 0) || mistakes > 0;
     if (!started || window.confirm("Start this puzzle again? Your progress is lost.")) restart();
   });
   $("play-again").addEventListener("click", () => restart());
@@ -579,11 +801,20 @@ function main() {
 
   // ---- a read-only window on the game for tests and benchmarks
   const clueTables = () => {
-    const text = (t) => (t < 0 ? null : labels[t]);
+    // as in the puzzle file: a colour clue is its list of counts
+    const text = (t) => (t < 0 ? null : K ? labels[t].split("|") : labels[t]);
     return {
       x: Array.from({ length: Y }, (_, y) => Array.from({ length: Z }, (_, z) => text(tilesX[idx(0, y, z)]))),
       y: Array.from({ length: X }, (_, x) => Array.from({ length: Z }, (_, z) => text(tilesY[idx(x, 0, z)]))),
       z: Array.from({ length: X }, (_, x) => Array.from({ length: Y }, (_, y) => text(tilesZ[idx(x, y, 0)]))),
+    };
+  };
+  const clueDrawings = () => {
+    const items = (t) => (t < 0 ? null : tileItems[t].map((it) => [it.text, it.colour]));
+    return {
+      x: Array.from({ length: Y }, (_, y) => Array.from({ length: Z }, (_, z) => items(tilesX[idx(0, y, z)]))),
+      y: Array.from({ length: X }, (_, x) => Array.from({ length: Z }, (_, z) => items(tilesY[idx(x, 0, z)]))),
+      z: Array.from({ length: X }, (_, x) => Array.from({ length: Y }, (_, y) => items(tilesZ[idx(x, y, 0)]))),
     };
   };
   // a point on the screen where a click reaches cube i (the centre of a face of it that the
@@ -605,18 +836,35 @@ function main() {
   window.nonogram = Object.freeze({
     state: () => ({
       ready: true, error: null, name: P.name, shape: [X, Y, Z], clues: clueTables(), labels: labels.slice(),
+      // what each line's tile draws: [text, colour (1..k; 0 the plain ink)] per number
+      drawnClues: clueDrawings(),
+      clueColours: K ? P.clueColours.map((c) => c.slice()) : null, k: K,
+      paints: Array.from(paint), tool, paintColour, toPaint,
       cells: Array.from(cell), mistakes, solved, elapsedMs: elapsed(), slices: slice.slice(),
-      visible: { lo: lo.slice(), hi: hi.slice() }, drawn: Array.from(drawn), faces: faceCount,
-      revealed: solved && !$("solved").classList.contains("hidden"), tool, undoDepth: undo.length,
+      visible: { lo: lo.slice(), hi: hi.slice() }, drawn: drawnCubes(), faces: faceCount,
+      revealed: solved && !$("solved").classList.contains("hidden"), undoDepth: undo.length,
       view: { theta: view.theta, phi: view.phi, dist: view.dist },
-      frames, firstFrameMs, lastActionMs, timing, left: nonSolutionLeft, hasColours: P.palette !== null,
+      frames, partialFrames, lastRect, firstFrameMs, lastActionMs, timing, left: nonSolutionLeft, hasColours: P.palette !== null,
     }),
     aim, pick: (cx, cy) => pick(cx, cy),
+    atlas: () => ({ url: atlas.canvas.toDataURL("image/png"), cols: atlas.cols, rows: atlas.rows, tile: atlas.tile }),
+    // a hash of the frame on screen; `full`: rebuild the faces and draw the whole frame first
+    // (tests compare what per-cube updates and partial redraws left with a full redraw)
+    frameHash: (full = false) => {
+      if (full) { rebuild(); markDirty(); render(); }
+      const gl = renderer.getContext();
+      const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight, px = new Uint8Array(4 * w * h);
+      gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      let a = 0x811c9dc5;
+      for (let j = 0; j < px.length; j++) { a ^= px[j]; a = Math.imul(a, 0x01000193) >>> 0; }
+      return a.toString(16);
+    },
     // how long drawing takes (benchmarks): n renders, each waited for by reading a pixel back
     timeRenders: (count = 5) => {
       const gl = renderer.getContext(), out = [];
       for (let k = 0; k < count; k++) {
         const t = performance.now();
+        markDirty();
         render();
         gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
         out.push(performance.now() - t);
