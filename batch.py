@@ -715,6 +715,16 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                 "colour_groups": list(colour.colour_groups or [])},
             "design": designed,
         }
+        if colour is not None and (args.render or args.blend):
+            # the render and the .blend show the colour puzzle (designed, with --design), built
+            # where the black-and-white one stood, as Import Puzzle builds it
+            shown = colour
+            if row.get("design_file"):
+                shown = addon.puzzlefile.load_puzzle(os.path.join(out, row["design_file"]))
+            colour_obj = scene_api.build_from_puzzle(bpy.context, shown, name=f"{name} colour",
+                                                     origin=vox.origin, voxel_size=vox.voxel_size)
+            scene_api.clear_nonogram(obj)
+            obj = colour_obj
         for axis, layers in args.slice:
             scene_api.set_slice(obj, axis, layers)
         if args.clue_layer is not None:

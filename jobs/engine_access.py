@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..engine import warmup as kernels_warmup
     from ..engine.colour import capture as colour, colourspace, palette
     from ..engine.design import colourdesign, colourgroups, hiding as design, session as design_session
-    from ..engine.files import puzzlefile
+    from ..engine.files import colourfile, puzzlefile
     from ..engine.model import clues, colourpuzzle, puzzle, stats
     from ..engine.play import webpage
     from ..engine.solve import coloursolve, driver as solve
@@ -28,6 +28,7 @@ else:
     clues = lazy("model.clues")
     colour = lazy("colour.capture")
     colourdesign = lazy("design.colourdesign")
+    colourfile = lazy("files.colourfile")
     colourgroups = lazy("design.colourgroups")
     colourpuzzle = lazy("model.colourpuzzle")
     coloursolve = lazy("solve.coloursolve")
@@ -45,5 +46,5 @@ else:
     voxelize = lazy("voxel.voxelize")
     webpage = lazy("play.webpage")
 
-__all__ = ["clues", "colour", "colourdesign", "colourgroups", "colourpuzzle", "coloursolve", "colourspace",
+__all__ = ["clues", "colour", "colourdesign", "colourfile", "colourgroups", "colourpuzzle", "coloursolve", "colourspace",
            "design", "design_session", "jit", "kernels_warmup", "palette", "pieces", "puzzle", "puzzlefile", "solve", "stats", "voxelize", "webpage"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import time
+from types import SimpleNamespace
 from typing import cast
 
 import bpy
@@ -13,7 +14,7 @@ from ..jobs.make import Made, SourceMesh, load_engine, voxelize_source
 from .attributes import points_mesh, set_point_attribute
 from .colours import gather as gather_colours, write_colours
 from .common import DEFAULT_STYLE, MAX_CELLS, UNKNOWN, NonogramError
-from .glyphs import glyph_library, clue_points
+from .glyphs import clue_points, colour_clue_points, colour_glyph_library, glyph_library
 from .layers import default_layer, set_clue_layer
 from .check import store_design
 from .hidden import set_hidden, split_designed
@@ -21,7 +22,7 @@ from .materials import tag_id
 from .nodes import label_group, set_modifier_input, voxel_group
 from .player import player_modifier
 from .source import check_resolution, sources_triangles
-from .store import cells_mesh, jsonable, props, store_puzzle
+from .store import cells_mesh, is_colour_puzzle, jsonable, props, store_puzzle
 
 
 def _remove_ids(ids):
@@ -38,6 +39,16 @@ def _remove_ids(ids):
                 bpy.data.curves.remove(idb)
         except ReferenceError:
             pass
+
+
+def reveal_of(puzzle):
+    """What ``write_colours`` shows: a black-and-white puzzle's own reveal colours; a colour
+    puzzle's cells in their puzzle colours."""
+    if not is_colour_puzzle(puzzle):
+        return puzzle
+    sol = puzzle.colour_solution
+    colours = None if sol is None else np.maximum(np.asarray(sol, np.int64) - 1, 0)
+    return SimpleNamespace(palette=puzzle.clue_colours, colours=colours, solution=puzzle.solution)
 
 
 def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(0.0, 0.0, 0.0),
@@ -86,8 +97,13 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         mod = cast(bpy.types.NodesModifier, obj.modifiers.new("Nonogram Voxels", 'NODES'))
         mod.node_group = voxel_group(style)
 
-        pts = clue_points(puzzle)
-        glyphs, outlines, glyph_index = glyph_library(name, pts, created, style)
+        if is_colour_puzzle(puzzle):
+            pts = colour_clue_points(puzzle)
+            glyphs, outlines, glyph_index = colour_glyph_library(context, name, pts, created,
+                                                                 puzzle.clue_colours, style)
+        else:
+            pts = clue_points(puzzle)
+            glyphs, outlines, glyph_index = glyph_library(name, pts, created, style)
         lmesh = points_mesh(f"{name} Clue Points", pts["position"])
         created.append(lmesh)
         set_point_attribute(lmesh, "glyph", glyph_index)
@@ -117,7 +133,7 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         pg.outlines = outlines
         props(labels).is_clue_object = True
         store_puzzle(obj, puzzle)
-        write_colours(obj, puzzle)
+        write_colours(obj, reveal_of(puzzle))
         set_hidden(obj, hidden)
         if hidden.any() and isinstance(design_info, dict):
             store_design(obj, design_info)  # a designed puzzle file says how it was designed

@@ -21,7 +21,8 @@ def test_two_colour_puzzle_designed(tmp_path):
     from engine.model.colourpuzzle import CKIND_NONE, ColourPuzzle, colour_puzzle_from_grid
     out = tmp_path / "out"
     proc = run(["batch.py", "--", "--input", str(shared_path("models", "trex.glb")), "--resolution", "10",
-                "--out", str(out), "--colours", "8", "--puzzle-colours", "2", "--design"])
+                "--out", str(out), "--colours", "8", "--puzzle-colours", "2", "--design", "--render", "player",
+                "--render-size", "48", "--render-samples", "1", "--blend"])
     assert proc.returncode == 0
     _, rows = read_summary(out)
     row = rows[0]
@@ -47,6 +48,16 @@ def test_two_colour_puzzle_designed(tmp_path):
         [full.clue(i) for i in range(full.n_lines) if shown[i]]
     report = json.loads((out / row["report_file"]).read_text())
     assert report["options"]["puzzle_colours"] == 2
+    # the render and the .blend show the designed colour puzzle, built as Import Puzzle builds it
+    assert (out / row["png_file"]).stat().st_size > 0
+    check = ("import bpy, importlib.util, json, sys; bpy.ops.wm.open_mainfile(filepath=sys.argv[1]); "
+             "spec = importlib.util.spec_from_file_location('b', 'batch.py'); "
+             "b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b); b.addon_package(); "
+             "o = [o for o in bpy.data.objects if o.nonogram.is_nonogram]; "
+             "print(json.dumps([len(o), o[0].nonogram.puzzle, o[0].nonogram.hidden]))")
+    found = run(["-c", check, str(out / row["blend_file"])])
+    count, stored, hidden = json.loads(found.stdout.strip().splitlines()[-1])
+    assert count == 1 and json.loads(stored)["clue_colours"] == raw["clue_colours"] and hidden
     assert report["colour_puzzle"]["file"] == row["colour_puzzle_file"]
     assert report["colour_puzzle"]["clue_colours"] == raw["clue_colours"]
 

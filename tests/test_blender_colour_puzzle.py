@@ -1,0 +1,103 @@
+"""A colour puzzle (issue #24) in the scene: Import Puzzle builds it with its colour clues stored,
+and the player's block shows each clue as its numbers side by side, each in its puzzle colour
+with its mark; checked instance by instance against the engine's clues."""
+import numpy as np
+import pytest
+
+from blender_support import addon, addon_module, bpy, data_counts, instances_of, run_op  # noqa: F401 (fixture)
+from test_blender_player import _expected, _line_of
+
+pytestmark = pytest.mark.blender
+
+COLOURS = np.array([[1.0, 0.84, 0.0], [0.1, 0.3, 0.85]], dtype=np.float32)  # yellow, blue
+
+
+def _colour_puzzle(tmp_path, shape=(4, 5, 3), seed=5, hidden_fraction=0.3):
+    """A random two-colour puzzle with some clues hidden, written to a file."""
+    cp = addon_module("engine.model.colourpuzzle")
+    rng = np.random.default_rng(seed)
+    grid = np.where(rng.random(shape) < 0.6, rng.integers(1, 3, shape), 0)
+    full = cp.colour_puzzle_from_grid(grid, 2, COLOURS, "col")
+    hidden = rng.random(full.n_lines) < hidden_fraction
+    designed = cp.with_hidden(full, hidden)
+    path = tmp_path / "col.json"
+    addon_module("engine.files.puzzlefile").save_puzzle(designed, str(path))
+    return path, full, hidden
+
+
+def _text(clue) -> str:
+    """The glyph's name for a colour clue: ``<count><mark>c<colour>`` per colour in the line."""
+    parts = [f"{n}{('', 'o', 's')[m]}c{c}" for c, (n, m) in enumerate(clue, start=1) if n]
+    return " ".join(parts) or "0c0"
+
+
+def _labels(obj, shape, cube_size):
+    """{(line, end): (glyph object, cell)} of the player's face labels."""
+    player = addon_module("scene.player")
+    inv = obj.matrix_world.inverted()
+    out = {}
+    for ob, m in instances_of(obj):
+        if " glyph " not in ob.name:
+            assert " outline " not in ob.name  # a colour clue's glyph draws its own marks
+            continue
+        local = inv @ m
+        normal = np.array(local.to_3x3().col[2])
+        normal /= np.linalg.norm(normal)
+        axis = int(np.argmax(np.abs(normal)))
+        end = 1 if normal[axis] > 0 else -1
+        lift = player.LABEL_LIFT + (player.TOP_LIFT if (axis, end) == (2, 1) else 0.0)
+        cell = np.floor(np.array(local.translation) - np.eye(3)[axis] * end * (cube_size / 2 + lift))
+        key = (_line_of(shape, axis, cell.astype(int)), end)
+        assert key not in out
+        out[key] = (ob, tuple(cell.astype(int)))
+    return out
+
+
+def test_import_shows_colour_clues_in_their_colours(addon, tmp_path):
+    path, full, hidden = _colour_puzzle(tmp_path)
+    before = data_counts()
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    scene = addon_module("scene")
+    obj = bpy.context.active_object
+    stored = scene.load_full_puzzle(obj)
+    cp = addon_module("engine.model.colourpuzzle")
+    assert isinstance(stored, cp.ColourPuzzle) and stored.k == 2
+    assert stored.clues() == full.clues()  # the full clues, the hidden ones held back
+    assert scene.hidden_mask(obj).tolist() == (hidden & (full.clue_kind != 0)).tolist()
+    player_puzzle = scene.load_stored_puzzle(obj)
+    assert [c is None for c in player_puzzle.clues()] == hidden.tolist()
+
+    assert run_op(bpy.ops.nonogram.set_view, view='PLAYER') == {'FINISHED'}
+    cube = scene.get_modifier_input(scene.player_modifier(obj), "Cube Size")
+    labels = _labels(obj, full.shape, cube)
+    want = _expected(full, hidden, np.zeros(3, int), np.array(full.shape) - 1)
+    assert set(labels) == set(want) and labels
+    glyphs = addon_module("scene.glyphs")
+    inks = glyphs.ink_colours(stored.clue_colours)  # as written: 8 bits a channel
+    # the inks are the puzzle colours, darkened (same hue) only where too light for the cubes
+    lin = addon_module("engine.colour.colourspace").srgb_to_linear(np.asarray(stored.clue_colours, np.float64))
+    ratio = inks.max(axis=1) / lin.max(axis=1)
+    assert np.allclose(inks, lin * ratio[:, None], atol=1e-9) and (ratio <= 1 + 1e-9).all()
+    assert ratio[0] < 0.5 and np.isclose(ratio[1], 1.0)  # the yellow darkened, the blue not
+    two = 0
+    for (line, end), (ob, cell) in labels.items():
+        assert cell == want[(line, end)]
+        clue = full.clue(line)
+        assert ob.name.endswith(" " + _text(clue)), (ob.name, clue)
+        used = [c for c, (n, _) in enumerate(clue, start=1) if n]
+        slots = [m.diffuse_color[:3] for m in ob.data.materials]
+        assert len(slots) == max(len(used), 1)
+        for c, ink in zip(used, slots):
+            assert np.allclose(ink, inks[c - 1], atol=1e-4)  # each number in its colour
+        mat_index = np.empty(len(ob.data.polygons), dtype=np.int32)
+        ob.data.polygons.foreach_get("material_index", mat_index)
+        assert set(mat_index.tolist()) == set(range(len(slots)))
+        co = np.empty(len(ob.data.vertices) * 3)
+        ob.data.vertices.foreach_get("co", co)
+        width = np.ptp(co.reshape(-1, 3)[:, 0])
+        assert width <= glyphs.COLOUR_CLUE_WIDTH + 1e-6  # side by side, within one face
+        two += len(used) == 2
+    assert two > 0  # the test needs two-colour clues
+
+    assert run_op(bpy.ops.nonogram.clear) == {'FINISHED'}
+    assert data_counts() == before  # no temporary text object or mesh left behind
