@@ -159,8 +159,6 @@ PART_GAP = 0.08
 COLOUR_CLUE_WIDTH = 0.98
 # The lightest ink (relative luminance, linear) of a colour clue; the unknown cubes are 0.75.
 INK_MAX_LUMINANCE = 0.18
-# A colour puzzle's 0 (an empty line) has no colour of its own: dark grey, not any puzzle colour.
-ZERO_INK = (0.12, 0.12, 0.12, 1.0)
 MARK_KINDS = ("plain", "circle", "square")  # engine MARK_PLAIN, MARK_CIRCLE, MARK_SQUARE
 
 
@@ -245,12 +243,12 @@ def colour_glyph_library(context, name, pts, created, clue_colours, colours=None
     """(glyphs, outlines, glyph index per point) for a colour puzzle's clue points: one mesh
     object per distinct clue, its numbers side by side in their puzzle colours (``clue_colours``,
     sRGB), circled or squared by their mark, scaled down together only when they would not fit
-    one cell face. Zero clues are grey."""
+    one cell face. Zero clues (no colour) are inked as plain ones."""
     distinct = sorted(set(pts["parts"]))
     lookup = {p: i for i, p in enumerate(distinct)}
     index = np.asarray([lookup[p] for p in pts["parts"]], dtype=np.int32)
     lin = ink_colours(clue_colours)
-    inks = {0: clue_material("plain", {"plain": ZERO_INK})}
+    inks = {0: clue_material("plain", colours)}
     for c, rgb in enumerate(lin.tolist(), start=1):
         inks[c] = clue_material("plain", {"plain": (*rgb, 1.0)})
     texts = _text_geometries(context, sorted({(n, MARK_KINDS[m]) for p in distinct for n, m, _ in p}))
