@@ -4,7 +4,7 @@ with its mark; checked instance by instance against the engine's clues."""
 import numpy as np
 import pytest
 
-from blender_support import addon, addon_module, bpy, data_counts, instances_of, run_op  # noqa: F401 (fixture)
+from blender_support import addon, addon_module, bpy, data_counts, instances_of, point_attribute, run_op  # noqa: F401,E501
 from test_blender_player import _expected, _line_of
 
 pytestmark = pytest.mark.blender
@@ -101,3 +101,31 @@ def test_import_shows_colour_clues_in_their_colours(addon, tmp_path):
 
     assert run_op(bpy.ops.nonogram.clear) == {'FINISHED'}
     assert data_counts() == before  # no temporary text object or mesh left behind
+
+
+@pytest.mark.parametrize("hidden_fraction, verdict", [(0.0, "unique"), (0.6, "multiple")])
+def test_solve_gives_the_colour_solvers_verdict(addon, tmp_path, hidden_fraction, verdict):
+    """Solve on a colour puzzle: the colour solver's verdict stored and reported, the cells it
+    decided shown as known (a cell whose colour is still open but not empty counts as filled)."""
+    path, full, hidden = _colour_puzzle(tmp_path, seed=2, hidden_fraction=hidden_fraction)
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    obj = bpy.context.active_object
+    assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
+    scene = addon_module("scene")
+    cs = addon_module("engine.solve.coloursolve")
+    player_puzzle = scene.load_stored_puzzle(obj)
+    want = cs.solve_colour(player_puzzle, grade=True)
+    report = scene.load_stored_report(obj)
+    assert report["verdict"] == want.verdict and report["method"] == "colour"
+    assert want.verdict == verdict  # the test covers both: every cell known, and some not
+    assert report["linesolvers"] == want.linesolvers
+    state = point_attribute(obj, "state")
+    common = addon_module("scene.common")
+    if want.verdict == "unique":
+        sol = np.asarray(want.solutions[0])
+        assert (state == np.where(sol > 0, common.FILLED, common.EMPTY)).all()
+    else:
+        bits = np.asarray(want.state)
+        assert ((bits == 1) == (state == common.EMPTY)).all()
+        assert (((bits & 1) == 0) == (state == common.FILLED)).all()
+        assert (state == common.UNKNOWN).any()

@@ -1,0 +1,63 @@
+"""Solve and design for colour puzzles (issue #24), bpy-free so they run in a worker thread, with
+results in the terms the scene's cells and clues already take: a cell is empty, filled (some
+colour: the cells' reveal colours tell which) or unknown; a design is a hidden-clue mask."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import engine_access
+
+
+def is_colour_puzzle(puzzle) -> bool:
+    return getattr(puzzle, "clue_colours", None) is not None
+
+
+@dataclass
+class ColourSolve:
+    """A colour solve's report (``engine.solve.coloursolve.ColourReport``) with the fields the
+    Solve operator and ``scene.apply_solve_result`` read."""
+    report: Any
+    state: np.ndarray            # per cell: the engine's EMPTY / FILLED / UNKNOWN
+    values: np.ndarray           # per cell: 0 empty, 1..k its colour, -1 not known
+    order: np.ndarray            # the colour solver records no deduction order: empty
+
+    verdict = property(lambda self: self.report.verdict)
+    difficulty = property(lambda self: self.report.difficulty)
+    known_fraction = property(lambda self: self.report.known_fraction)
+    linesolvers = property(lambda self: self.report.linesolvers)
+    time_s = property(lambda self: self.report.time_s)
+    differing_cells = property(lambda self: self.report.differing_cells)
+
+    def to_dict(self) -> dict:
+        d = self.report.to_dict()
+        d["solver"] = d["method"] = "colour"
+        d["options"] = {"linesolver": "colour lines"}
+        d["colours_known"] = int((self.values > 0).sum())
+        return d
+
+
+def cell_states(bits: np.ndarray) -> np.ndarray:
+    """The engine's cell codes of a colour solver state (bit 0: may be empty, bit c: may be colour
+    c): empty when only bit 0 is left, filled when bit 0 is gone (a colour, maybe not yet which)."""
+    cells = engine_access.cells
+    bits = np.asarray(bits, dtype=np.int64)
+    out = np.full(bits.shape, int(cells.UNKNOWN), dtype=np.int8)
+    out[bits == 1] = int(cells.EMPTY)
+    out[(bits & 1) == 0] = int(cells.FILLED)
+    return out
+
+
+def solve_colour(puzzle, *, time_limit=None) -> ColourSolve:
+    """The colour solver's verdict on ``puzzle`` (graded when logic solves it). A unique puzzle's
+    cells are its solution's, also when search found it; otherwise what logic deduced."""
+    cs = engine_access.coloursolve
+    report = cs.solve_colour(puzzle, time_limit=time_limit, grade=True)
+    if report.verdict in ("unique", "solved") and report.solutions:
+        values = np.asarray(report.solutions[0], dtype=np.int64)
+    else:
+        values = cs.values_of(np.asarray(report.state, dtype=np.int64))
+    bits = np.where(values >= 0, np.left_shift(1, np.maximum(values, 0)), report.state)
+    return ColourSolve(report, cell_states(bits), values, np.zeros(0, dtype=np.int64))
