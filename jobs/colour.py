@@ -61,3 +61,45 @@ def solve_colour(puzzle, *, time_limit=None) -> ColourSolve:
         values = cs.values_of(np.asarray(report.state, dtype=np.int64))
     bits = np.where(values >= 0, np.left_shift(1, np.maximum(values, 0)), report.state)
     return ColourSolve(report, cell_states(bits), values, np.zeros(0, dtype=np.int64))
+
+
+@dataclass
+class ColourHiding:
+    """A colour design (``engine.design.colourdesign.ColourDesign``) with the fields Hide Clues
+    reads from a black-and-white ``DesignResult``."""
+    design: Any
+    hidden: np.ndarray           # bool per line: the clues the design hides
+    method: str                  # the method asked for (the colour designer is greedy)
+
+    hidden_count = property(lambda self: self.design.hidden_count)
+    n_lines = property(lambda self: self.design.n_lines)
+    score = property(lambda self: self.design.score)
+    band = property(lambda self: self.design.band)
+    message = property(lambda self: self.design.message)
+    logic = property(lambda self: self.design.logic)
+    stopped_early = property(lambda self: not self.design.locally_minimal)
+
+    def to_dict(self) -> dict:
+        return dict(self.design.to_dict(), method="greedy", colour=True)
+
+    def proven(self) -> dict:
+        """The live check's summary, from what the colour design proved: each hide it kept left
+        the puzzle solved by its logic (so unique), which holds for the whole mask."""
+        p = self.design.puzzle
+        shown = np.repeat(~self.hidden, np.diff(p.line_start))
+        covered = np.zeros(p.n_cells, dtype=bool)
+        covered[p.line_cells[shown]] = True
+        return {"verdict": "unique", "solvable": True, "level": self.logic, "score": self.score,
+                "band": self.band, "undecided": 0, "uncovered": int((~covered).sum()),
+                "hidden_count": self.hidden_count, "lines": self.n_lines, "time_s": 0.0,
+                "compile_s": 0.0, "logic": self.logic}
+
+
+def design_colour(full, *, logic="line", band=None, method="greedy", seed=0, time_limit=None,
+                  progress=None) -> ColourHiding:
+    """Hide Clues for a colour puzzle (``full``: every clue, with its solution): the colour
+    designer, greedy whatever ``method`` asks (raises its ``ColourDesignError``)."""
+    d = engine_access.colourdesign.design_colour(full, logic=logic, band=band, seed=seed,
+                                                 time_limit=time_limit, progress=progress)
+    hidden = np.asarray(d.puzzle.clue_kind) == 0
+    return ColourHiding(d, hidden, method)

@@ -129,3 +129,43 @@ def test_solve_gives_the_colour_solvers_verdict(addon, tmp_path, hidden_fraction
         assert ((bits == 1) == (state == common.EMPTY)).all()
         assert (((bits & 1) == 0) == (state == common.FILLED)).all()
         assert (state == common.UNKNOWN).any()
+
+
+def test_hide_clues_runs_the_colour_design(addon, tmp_path):
+    """Hide Clues on a colour puzzle: the colour designer's mask for the same seed and logic, its
+    proof stored as the check, and the player's puzzle still unique by logic; a colour puzzle
+    that logic cannot solve with every clue is refused with the designer's message."""
+    path, full, _ = _colour_puzzle(tmp_path, seed=2, hidden_fraction=0.0)
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    obj = bpy.context.active_object
+    scene = addon_module("scene")
+    opts = obj.nonogram.design_options
+    opts.logic, opts.method, opts.seed = 'line', 'greedy', 4
+    assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
+    want = addon_module("engine.design.colourdesign").design_colour(scene.load_full_puzzle(obj), logic="line",
+                                                                    seed=4)
+    got = scene.hidden_mask(obj)
+    assert got.tolist() == (want.puzzle.clue_kind == 0).tolist() and want.hidden_count > 0
+    info = scene.load_design(obj)
+    assert (info["hidden"], info["score"], info["band"]) == (want.hidden_count, want.score, want.band)
+    check = scene.load_check(obj)
+    assert (check["verdict"], check["solvable"], check["undecided"]) == ("unique", True, 0)
+    played = scene.load_stored_puzzle(obj)
+    report = addon_module("engine.solve.coloursolve").solve_colour(played)
+    assert (report.verdict, report.difficulty) == ("unique", "line")
+    # the labels follow: the player's faces show exactly the shown clues
+    assert run_op(bpy.ops.nonogram.set_view, view='PLAYER') == {'FINISHED'}
+    cube = scene.get_modifier_input(scene.player_modifier(obj), "Cube Size")
+    labels = _labels(obj, full.shape, cube)
+    assert set(labels) == set(_expected(full, got, np.zeros(3, int), np.array(full.shape) - 1))
+
+    cp = addon_module("engine.model.colourpuzzle")
+    # every line holds one cell, as in the other parity's cells: two solutions
+    parity = (np.indices((2, 2, 2)).sum(axis=0) % 2 == 0).astype(int)
+    two_ways = cp.colour_puzzle_from_grid(parity, 1, COLOURS[:1], "two")
+    path = tmp_path / "two.json"
+    addon_module("engine.files.puzzlefile").save_puzzle(two_ways, str(path))
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    with pytest.raises(RuntimeError, match="not solved by line logic"):
+        run_op(bpy.ops.nonogram.hide_clues)
+    assert not scene.hidden_mask(bpy.context.active_object).any()
