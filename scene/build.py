@@ -215,7 +215,11 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
             src.hide_render = item.hid_render = True
     times = dict(made.times, build=t4 - t3)
     times["total"] = sum(times.values())
-    if made.puzzle.palette is not None:
+    if is_colour_puzzle(made.puzzle):  # its reveal palette went into its meta, grouped
+        made.options["palette"] = list(made.puzzle.meta.get("_reveal", {}).get("palette", []))
+        made.options["clue_colours"] = engine_access.colourspace.to_hex(made.puzzle.clue_colours)
+        made.options["colour_notes"] = list(made.colour_notes)
+    elif made.puzzle.palette is not None:
         made.options["palette"] = engine_access.colourspace.to_hex(made.puzzle.palette)
         made.options["colour_notes"] = list(made.colour_notes)
     info = dict(made.options, shape=[int(s) for s in result.grid.shape],
@@ -233,14 +237,15 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
 
 def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.5, robust=True,
                   hide_source=False, progress=None, style=None, bridge=False, thin_parts=False,
-                  min_piece=0, keep_largest=False, colours=1):
+                  min_piece=0, keep_largest=False, colours=1, puzzle_colours=1):
     """Voxelize the evaluated mesh of ``source_obj`` (an object, or a list of them: their union)
     in world space and build its nonogram, in one go (the Make operator runs the same three
     steps, the middle one in a worker thread).
 
     ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it); so are the
     piece options (``voxelize_source``). ``colours`` > 1 keeps the model's colours, reduced to
-    that many (the palette of the reveal); 1 makes plain cubes.
+    that many (the palette of the reveal); 1 makes plain cubes. ``puzzle_colours`` > 1 makes a
+    colour puzzle of that many colours from the reveal's (``jobs.make.colour_puzzle``).
 
     Returns (nonogram object, VoxelResult). Raises NonogramError, with bpy.data unchanged, on
     input that cannot make a puzzle. Timings land in ``obj.nonogram.make_info`` (JSON).
@@ -248,6 +253,7 @@ def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.
     src = read_source(context, source_obj, resolution, colours)
     made = voxelize_source(src, resolution=resolution, samples=samples, threshold=threshold,
                            robust=robust, progress=progress, bridge=bridge, thin_parts=thin_parts,
-                           min_piece=min_piece, keep_largest=keep_largest, colours=colours)
+                           min_piece=min_piece, keep_largest=keep_largest, colours=colours,
+                           puzzle_colours=puzzle_colours)
     return (build_made(context, source_obj, made, hide_source=hide_source, style=style),
             made.result)

@@ -118,6 +118,11 @@ class MakeOptions:
         name="Colours", default=6, min=1, max=256, soft_max=32,
         description="Keep the model's colours for the reveal, reduced to this many (1: plain "
                     "cubes, no colours)")
+    puzzle_colours: IntProperty(
+        name="Puzzle Colours", default=1, min=1, max=35, soft_max=4,
+        description="Make a colour puzzle of this many colours (clues per colour), each a group "
+                    "of the reveal's colours (Colours must be at least as many); 1: "
+                    "black-and-white clues")
 
     @staticmethod
     def draw_options(layout, data):
@@ -134,6 +139,9 @@ class MakeOptions:
         col.prop(data, "min_piece")
         col.prop(data, "keep_largest")
         layout.prop(data, "colours")
+        row = layout.row()
+        row.active = data.colours > 1
+        row.prop(data, "puzzle_colours")
         layout.prop(data, "hide_source")
 
 

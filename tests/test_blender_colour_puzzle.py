@@ -169,3 +169,37 @@ def test_hide_clues_runs_the_colour_design(addon, tmp_path):
     with pytest.raises(RuntimeError, match="not solved by line logic"):
         run_op(bpy.ops.nonogram.hide_clues)
     assert not scene.hidden_mask(bpy.context.active_object).any()
+
+
+def test_make_with_puzzle_colours(addon):
+    """Make's Puzzle Colours (an operator property, so in Adjust Last Operation and presets):
+    the nonogram holds the colour puzzle grouping the reveal's colours, as the engine groups
+    them; fewer Colours than Puzzle Colours is refused with the reason."""
+    import json
+    from test_blender_colours import AXIS_COLOURS, principled
+    bpy.ops.mesh.primitive_cube_add(size=2.0)
+    cube = bpy.context.active_object
+    keys = list(AXIS_COLOURS)
+    for key in keys:
+        cube.data.materials.append(principled(f"m{key}", AXIS_COLOURS[key]))
+    for poly in cube.data.polygons:
+        axis = int(np.argmax(np.abs(poly.normal)))
+        poly.material_index = keys.index((int(np.sign(poly.normal[axis])), axis))
+    with pytest.raises(RuntimeError, match="set Colours to 3 or more"):
+        run_op(bpy.ops.nonogram.make, resolution=5, colours=2, puzzle_colours=3)
+    assert run_op(bpy.ops.nonogram.make, resolution=5, colours=8, puzzle_colours=3) == {'FINISHED'}
+    # an operator property (its redo panel draws MakeOptions.draw_options) and a panel setting
+    assert bpy.ops.nonogram.make.get_rna_type().properties["puzzle_colours"].default == 1
+    assert bpy.context.scene.nonogram_settings.puzzle_colours == 1  # the panel's left as it was
+    scene = addon_module("scene")
+    obj = scene.nonogram_of(bpy.context.active_object)
+    stored = scene.load_full_puzzle(obj)
+    cp = addon_module("engine.model.colourpuzzle")
+    assert isinstance(stored, cp.ColourPuzzle) and stored.k == 3
+    # the same cube made black-and-white with its reveal colours, grouped by the engine
+    plain = scene.make_nonogram(bpy.context, cube, resolution=5, colours=8)[0]
+    want = addon_module("engine.design.colourgroups").colour_puzzle_from_reveal(scene.load_full_puzzle(plain), 3)
+    assert stored.colour_solution.tolist() == want.colour_solution.tolist()
+    assert stored.clues() == want.clues() and set(stored.colour_solution.tolist()) == {1, 2, 3}  # a solid cube
+    info = json.loads(obj.nonogram.make_info)
+    assert info["puzzle_colours"] == 3 and len(info["clue_colours"]) == 3 and len(info["palette"]) == 6
