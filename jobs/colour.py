@@ -70,6 +70,8 @@ class ColourHiding:
     design: Any
     hidden: np.ndarray           # bool per line: the clues the design hides
     method: str                  # the method asked for (the colour designer is greedy)
+    full: Any = None             # the full colour puzzle designed (made here when regrouped)
+    regrouped: bool = False      # made from a black-and-white puzzle's reveal colours
 
     hidden_count = property(lambda self: self.design.hidden_count)
     n_lines = property(lambda self: self.design.n_lines)
@@ -96,10 +98,27 @@ class ColourHiding:
 
 
 def design_colour(full, *, logic="line", band=None, method="greedy", seed=0, time_limit=None,
-                  progress=None) -> ColourHiding:
+                  progress=None, puzzle_colours=1) -> ColourHiding:
     """Hide Clues for a colour puzzle (``full``: every clue, with its solution): the colour
-    designer, greedy whatever ``method`` asks (raises its ``ColourDesignError``)."""
+    designer, greedy whatever ``method`` asks (raises its ``ColourDesignError``). A
+    black-and-white ``full`` with reveal colours is first made the colour puzzle of
+    ``puzzle_colours`` groups of them (``regroup_check`` said it can be)."""
+    regrouped = not is_colour_puzzle(full)
+    if regrouped:
+        full = engine_access.colourgroups.colour_puzzle_from_reveal(full, int(puzzle_colours))
     d = engine_access.colourdesign.design_colour(full, logic=logic, band=band, seed=seed,
                                                  time_limit=time_limit, progress=progress)
     hidden = np.asarray(d.puzzle.clue_kind) == 0
-    return ColourHiding(d, hidden, method)
+    return ColourHiding(d, hidden, method, full, regrouped)
+
+
+def regroup_check(full, puzzle_colours: int) -> str:
+    """Why a black-and-white puzzle cannot become a colour puzzle of ``puzzle_colours``, or ''."""
+    palette = getattr(full, "palette", None)
+    n = 0 if palette is None or getattr(full, "colours", None) is None else len(palette)
+    if n < puzzle_colours:
+        return (f"Puzzle Colours {puzzle_colours} groups the model's colours, and this nonogram has "
+                f"{n or 'none'}: Make it with Colours {puzzle_colours} or more")
+    if full.solution is None:
+        return "Puzzle Colours needs the puzzle's solution"
+    return ""

@@ -56,10 +56,16 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         self._options = options
         self._full = full  # parsed once: finish() colours the checked cells from it
         self.cancel_is_cooperative = True  # design polls its progress callback
-        if colour.is_colour_puzzle(full):
+        k = int(opts.puzzle_colours)
+        if colour.is_colour_puzzle(full) or k > 1:
+            why = "" if colour.is_colour_puzzle(full) else colour.regroup_check(full, k)
+            if why:
+                self.report({'ERROR'}, why)
+                return None
             # the colour designer (greedy); its kernels compile without polling: Esc abandons
             self.cancel_is_cooperative = False
-            return Job("design", lambda progress: colour.design_colour(full, progress=progress, **options))
+            return Job("design", lambda progress: colour.design_colour(full, progress=progress,
+                                                                       puzzle_colours=k, **options))
 
         def run(progress):
             # design() compiles (or waits for the add-on's warm-up) before its time limit starts,
@@ -72,6 +78,13 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         if obj is None or scene.nonogram_of(obj) is not obj:
             self.report({'ERROR'}, "The nonogram was deleted while its clues were being hidden")
             return {'CANCELLED'}
+        if isinstance(result, colour.ColourHiding) and result.regrouped:
+            try:
+                scene.show_as_colour_puzzle(context, obj, result.full)
+            except scene.NonogramError as e:
+                self.report({'ERROR'}, str(e))
+                return {'CANCELLED'}
+            self._full = result.full
         scene.set_hidden(obj, result.hidden)  # refuses a mask that no longer fits the puzzle
         proven = result.proven() if isinstance(result, colour.ColourHiding) else checks.proven(result)
         if proven is not None:  # the design proved these clues: no need to check them again
@@ -82,6 +95,7 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         scene.store_design(obj, dict(info, options=self._options))
         kind = "hidden" + (" (stopped early: best so far)" if result.stopped_early else "")
         if isinstance(result, colour.ColourHiding):
+            kind += (f" of a new {result.full.k}-colour puzzle" if result.regrouped else "")
             kind += " by the colour designer" + ("" if result.method == "greedy" else
                                                  f" (greedy: it has no {result.method} method)")
         band = f", {result.band} ({result.score})" if result.score is not None else ""

@@ -11,13 +11,13 @@ import numpy as np
 
 from ..jobs import engine_access
 from ..jobs.make import Made, SourceMesh, load_engine, voxelize_source
-from .attributes import points_mesh, set_point_attribute
+from .attributes import object_point_attribute, points_mesh, set_object_point_attribute, set_point_attribute
 from .colours import gather as gather_colours, write_colours
-from .common import DEFAULT_STYLE, MAX_CELLS, UNKNOWN, NonogramError
+from .common import DEFAULT_STYLE, LABEL_GROUP, MAX_CELLS, PLAYER_GROUP, TAG, UNKNOWN, NonogramError
 from .glyphs import clue_points, colour_clue_points, colour_glyph_library, glyph_library
 from .layers import default_layer, set_clue_layer
 from .check import store_design
-from .hidden import set_hidden, split_designed
+from .hidden import hidden_mask, set_hidden, split_designed
 from .materials import tag_id
 from .nodes import label_group, set_modifier_input, voxel_group
 from .player import player_modifier
@@ -158,6 +158,48 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
     obj.select_set(True)
     context.view_layer.objects.active = obj
     return obj
+
+
+def show_as_colour_puzzle(context, obj, puzzle) -> None:
+    """Turn the black-and-white nonogram ``obj`` into the colour puzzle ``puzzle`` of the same
+    solution (every clue; ``engine.design.colourgroups`` made it from the reveal colours): the
+    stored puzzle and the clue glyphs change, the cells, the reveal and the hidden clues stay."""
+    pg = props(obj)
+    labels = pg.labels
+    line = None if labels is None else object_point_attribute(labels, "line")
+    pts = colour_clue_points(puzzle)
+    if tuple(pg.shape) != tuple(puzzle.shape) or line is None or not np.array_equal(line, pts["line"]):
+        raise NonogramError(f"the colour puzzle does not fit '{obj.name}' (its clue points changed)")
+    name = pg.glyphs.name.removesuffix(" Glyphs") if pg.glyphs is not None else obj.name
+    created: list = []
+    try:
+        glyphs, outlines, index = colour_glyph_library(context, name, pts, created, puzzle.clue_colours)
+    except Exception:
+        _remove_ids(created)
+        raise
+    old = [c for c in (pg.glyphs, pg.outlines) if c is not None]
+    hidden = hidden_mask(obj)
+    set_object_point_attribute(labels, "glyph", index)
+    set_object_point_attribute(labels, "clue_total", pts["total"])
+    set_object_point_attribute(labels, "clue_kind", pts["kind"])
+    pg.glyphs, pg.outlines = glyphs, outlines
+    for mod in [*labels.modifiers, *obj.modifiers]:
+        group = getattr(mod, "node_group", None)
+        if group is not None and group.get(TAG + "_role") in (LABEL_GROUP, PLAYER_GROUP):
+            set_modifier_input(mod, "Glyphs", glyphs)
+            set_modifier_input(mod, "Outlines", outlines)
+    for coll in old:
+        datas = [o.data for o in coll.objects if o.data is not None]
+        for o in list(coll.objects):
+            bpy.data.objects.remove(o, do_unlink=True)
+        for d in datas:
+            if d.users == 0:
+                (bpy.data.meshes if isinstance(d, bpy.types.Mesh) else bpy.data.curves).remove(d)
+        bpy.data.collections.remove(coll)
+    store_puzzle(obj, puzzle)
+    set_hidden(obj, hidden)
+    labels.update_tag()
+    obj.update_tag()
 
 
 def _sources(source_obj) -> list:

@@ -59,6 +59,11 @@ class NONOGRAM_PG_design(bpy.types.PropertyGroup):
         name="Time Limit", default=120.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
         description="A safety stop: the search's work is a fixed budget of moves; a limit that "
                     "cuts it keeps the best design so far and says it is not reproducible")
+    puzzle_colours: IntProperty(
+        name="Puzzle Colours", default=1, min=1, max=35, soft_max=4,
+        description="Hide Clues on a black-and-white nonogram with the model's colours first "
+                    "turns it into a colour puzzle of this many colours (groups of its reveal "
+                    "colours); 1: it stays black-and-white. A colour puzzle keeps its colours")
 
 
 # At least 3 voxels along the longest side: below that a model is one or two layers of cubes,

@@ -203,3 +203,52 @@ def test_make_with_puzzle_colours(addon):
     assert stored.clues() == want.clues() and set(stored.colour_solution.tolist()) == {1, 2, 3}  # a solid cube
     info = json.loads(obj.nonogram.make_info)
     assert info["puzzle_colours"] == 3 and len(info["clue_colours"]) == 3 and len(info["palette"]) == 6
+
+
+def test_hide_clues_with_puzzle_colours_turns_a_nonogram_into_a_colour_puzzle(addon):
+    """The Design panel's Puzzle Colours: Hide Clues on a black-and-white nonogram with reveal
+    colours makes it the colour puzzle of that many groups (the engine's grouping), its labels
+    the colour glyphs, then designs it; without reveal colours it is refused with the reason."""
+    from test_blender_colours import AXIS_COLOURS, principled
+    bpy.ops.mesh.primitive_cube_add(size=2.0)
+    cube = bpy.context.active_object
+    keys = list(AXIS_COLOURS)
+    for key in keys:
+        cube.data.materials.append(principled(f"m{key}", AXIS_COLOURS[key]))
+    for poly in cube.data.polygons:
+        axis = int(np.argmax(np.abs(poly.normal)))
+        poly.material_index = keys.index((int(np.sign(poly.normal[axis])), axis))
+    scene = addon_module("scene")
+    plain = scene.make_nonogram(bpy.context, cube, resolution=4, colours=1)[0]
+    plain.nonogram.design_options.puzzle_colours = 2
+    with pytest.raises(RuntimeError, match="Make it with Colours 2 or more"):
+        run_op(bpy.ops.nonogram.hide_clues)
+    assert "clue_colours" not in plain.nonogram.puzzle
+    before = data_counts()
+    obj = scene.make_nonogram(bpy.context, cube, resolution=4, colours=8)[0]
+    bw = scene.load_full_puzzle(obj)
+    opts = obj.nonogram.design_options
+    opts.puzzle_colours, opts.seed = 2, 3
+    bpy.context.view_layer.objects.active = obj
+    assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
+    stored = scene.load_full_puzzle(obj)
+    want = addon_module("engine.design.colourgroups").colour_puzzle_from_reveal(bw, 2)
+    assert stored.k == 2 and stored.clues() == want.clues()
+    design = addon_module("engine.design.colourdesign").design_colour(want, logic="line", seed=3)
+    assert scene.hidden_mask(obj).tolist() == (design.puzzle.clue_kind == 0).tolist()
+    assert scene.load_check(obj)["verdict"] == "unique"
+    names = [o.name for o in obj.nonogram.glyphs.objects]
+    assert names and all(o.type == 'MESH' for o in obj.nonogram.glyphs.objects)
+    assert any("c2" in n for n in names) and any("c1" in n for n in names)
+    # the player's faces show the colour glyphs of exactly the shown clues
+    assert run_op(bpy.ops.nonogram.set_view, view='PLAYER') == {'FINISHED'}
+    cube_size = scene.get_modifier_input(scene.player_modifier(obj), "Cube Size")
+    labels = _labels(obj, stored.shape, cube_size)
+    hidden = scene.hidden_mask(obj)
+    assert set(labels) == set(_expected(stored, hidden, np.zeros(3, int), np.array(stored.shape) - 1))
+    for (line, _end), (ob, _cell) in labels.items():
+        assert ob.name.endswith(" " + _text(stored.clue(line)))
+    # the old black-and-white glyphs (text curves) are gone with their collections
+    after = data_counts()
+    assert after["curves"] == before["curves"]
+    assert after["collections"] == before["collections"] + 3  # the nonogram's, its two libraries
