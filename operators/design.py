@@ -249,7 +249,7 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
     bl_idname = "nonogram.suggest_clue"
     bl_label = "Suggest Clue"
     bl_options = {'REGISTER', 'UNDO'}
-    checks = (polls.nonogram, polls.no_job)
+    checks = (polls.nonogram, polls.no_job, polls.black_and_white)
 
     reveal: BoolProperty(name="Show It", default=True,
                          description="Show the suggested clue to the player (else only report it)")
@@ -295,7 +295,7 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
     bl_idname = "nonogram.repair"
     bl_label = "Repair"
     bl_options = {'REGISTER', 'UNDO'}
-    checks = (polls.nonogram, polls.no_job)
+    checks = (polls.nonogram, polls.no_job, polls.black_and_white)
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)

@@ -4,7 +4,8 @@ with its mark; checked instance by instance against the engine's clues."""
 import numpy as np
 import pytest
 
-from blender_support import addon, addon_module, bpy, data_counts, instances_of, point_attribute, run_op  # noqa: F401,E501
+from blender_support import (addon, addon_module, bpy, data_counts, instances_of, point_attribute,  # noqa: F401
+                             run_op, view3d_override)
 from test_blender_player import _expected, _line_of
 
 pytestmark = pytest.mark.blender
@@ -252,3 +253,18 @@ def test_hide_clues_with_puzzle_colours_turns_a_nonogram_into_a_colour_puzzle(ad
     after = data_counts()
     assert after["curves"] == before["curves"]
     assert after["collections"] == before["collections"] + 3  # the nonogram's, its two libraries
+
+
+def test_black_and_white_tools_say_why_they_are_off(addon, tmp_path):
+    """Compare, Suggest Clue, Repair and Merge Colours are for black-and-white puzzles: on a
+    colour puzzle their buttons are greyed with the reason (their poll), not an error later."""
+    path, _, _ = _colour_puzzle(tmp_path, hidden_fraction=0.0)
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    polls = addon_module("scene.polls")
+    assert "is a colour puzzle" in polls.black_and_white(bpy.context)
+    for name in ("compare", "suggest_clue", "repair", "merge_colours"):
+        cls = getattr(bpy.types, f"NONOGRAM_OT_{name}")
+        assert polls.black_and_white in cls.checks, name
+        with bpy.context.temp_override(**view3d_override()):
+            assert not getattr(bpy.ops.nonogram, name).poll(), name
+    assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}  # Solve and Hide Clues stay on
