@@ -295,6 +295,7 @@ class Addon:
         self.colourdesign = engine.colourdesign
         self.coloursolve = engine.coloursolve
         self.colourpuzzle = engine.colourpuzzle
+        self.colour_jobs = importlib.import_module(f"{name}.jobs.colour")
         runtime = importlib.import_module(f"{name}.jobs.runtime")
         for module in (self.solve, self.design, self.stats, self.puzzlefile, self.jit, self.webpage):
             runtime.load(module)  # now: a broken engine is a set-up error, not a row's
@@ -723,6 +724,10 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                 shown = addon.puzzlefile.load_puzzle(os.path.join(out, row["design_file"]))
             colour_obj = scene_api.build_from_puzzle(bpy.context, shown, name=f"{name} colour",
                                                      origin=vox.origin, voxel_size=vox.voxel_size)
+            # its cells as the colour solver leaves them (the designer's view draws them), as Solve does
+            solved = addon.colour_jobs.solve_colour(shown, time_limit=args.time_limit)
+            scene_api.apply_solve_result(colour_obj, solved)
+            scene_api.store_report(colour_obj, solved.to_dict())
             scene_api.clear_nonogram(obj)
             obj = colour_obj
         for axis, layers in args.slice:

@@ -159,6 +159,8 @@ PART_GAP = 0.08
 COLOUR_CLUE_WIDTH = 0.98
 # The lightest ink (relative luminance, linear) of a colour clue; the unknown cubes are 0.75.
 INK_MAX_LUMINANCE = 0.18
+# The darkest floating (designer's view) ink of a colour clue, relative luminance, linear.
+FLOATING_MIN_LUMINANCE = 0.3
 MARK_KINDS = ("plain", "circle", "square")  # engine MARK_PLAIN, MARK_CIRCLE, MARK_SQUARE
 
 
@@ -233,6 +235,15 @@ def ink_colours(clue_colours) -> np.ndarray:
     return lin * np.minimum(1.0, INK_MAX_LUMINANCE / np.maximum(lum, 1e-9))[:, None]
 
 
+def floating_colours(linear) -> np.ndarray:
+    """The designer's floating-label inks of linear colours: each lightened (same hue) to at
+    least ``FLOATING_MIN_LUMINANCE``, so a dark clue colour reads over the dark background."""
+    lin = np.asarray(linear, np.float64).reshape(-1, 3)
+    lum = lin @ np.array([0.2126, 0.7152, 0.0722])
+    lift = np.clip((FLOATING_MIN_LUMINANCE - lum) / np.maximum(1.0 - lum, 1e-9), 0.0, 1.0)
+    return lin + (1.0 - lin) * lift[:, None]  # towards white by what the luminance lacks
+
+
 def _part_width(number: int, kind: str) -> float:
     if kind != "plain":
         return 2 * OUTLINE_RADIUS
@@ -248,9 +259,11 @@ def colour_glyph_library(context, name, pts, created, clue_colours, colours=None
     lookup = {p: i for i, p in enumerate(distinct)}
     index = np.asarray([lookup[p] for p in pts["parts"]], dtype=np.int32)
     lin = ink_colours(clue_colours)
+    raw = engine_access.colourspace.srgb_to_linear(np.asarray(clue_colours, np.float64).reshape(-1, 3))
     inks = {0: clue_material("plain", colours)}
-    for c, rgb in enumerate(lin.tolist(), start=1):
-        inks[c] = clue_material("plain", {"plain": (*rgb, 1.0)})
+    for c, (rgb, light) in enumerate(zip(lin.tolist(), floating_colours(raw).tolist()), start=1):
+        # on the cubes the darkened ink; floating over the dark background the colour, lightened
+        inks[c] = clue_material("plain", {"plain": (*rgb, 1.0)}, floating=(*light, 1.0))
     texts = _text_geometries(context, sorted({(n, MARK_KINDS[m]) for p in distinct for n, m, _ in p}))
     rings = {kind: _outline_geometry(kind) for kind in ("circle", "square")}
     glyphs = bpy.data.collections.new(f"{name} Glyphs")

@@ -80,6 +80,12 @@ def test_import_shows_colour_clues_in_their_colours(addon, tmp_path):
     ratio = inks.max(axis=1) / lin.max(axis=1)
     assert np.allclose(inks, lin * ratio[:, None], atol=1e-9) and (ratio <= 1 + 1e-9).all()
     assert ratio[0] < 0.5 and np.isclose(ratio[1], 1.0)  # the yellow darkened, the blue not
+    # over the designer's dark background the other way: lightened towards white, hue kept
+    dark = np.array([[0.0, 0.0, 0.0], [0.02, 0.0, 0.3], [1.0, 0.6, 0.0]])
+    light = glyphs.floating_colours(dark)
+    lum = light @ np.array([0.2126, 0.7152, 0.0722])
+    assert (lum >= glyphs.FLOATING_MIN_LUMINANCE - 1e-9).all() and np.array_equal(light[2], dark[2])
+    assert light[1, 2] > light[1, 0] and light[0, 0] == light[0, 1] == light[0, 2]
     two = 0
     for (line, end), (ob, cell) in labels.items():
         assert cell == want[(line, end)]
