@@ -54,10 +54,12 @@ def test_two_colour_puzzle_designed(tmp_path):
              "spec = importlib.util.spec_from_file_location('b', 'batch.py'); "
              "b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b); b.addon_package(); "
              "o = [o for o in bpy.data.objects if o.nonogram.is_nonogram]; "
-             "print(json.dumps([len(o), o[0].nonogram.puzzle, o[0].nonogram.hidden]))")
+             "print(json.dumps([len(o), o[0].nonogram.puzzle, o[0].nonogram.hidden, o[0].nonogram.report]))")
     found = run(["-c", check, str(out / row["blend_file"])])
-    count, stored, hidden = json.loads(found.stdout.strip().splitlines()[-1])
+    count, stored, hidden, solved = json.loads(found.stdout.strip().splitlines()[-1])
     assert count == 1 and json.loads(stored)["clue_colours"] == raw["clue_colours"] and hidden
+    # solved by the colour solver, as Solve does, so the designer's view shows its cells
+    assert (json.loads(solved)["verdict"], json.loads(solved)["method"]) == ("unique", "colour")
     assert report["colour_puzzle"]["file"] == row["colour_puzzle_file"]
     assert report["colour_puzzle"]["clue_colours"] == raw["clue_colours"]
 
