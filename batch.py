@@ -63,11 +63,15 @@ CSV_COLUMNS = (
        "design_in_target", "design_locally_minimal", "design_time_s", "design_message", "design_file"]
     # --export-html: the playable page (of the designed puzzle with --design)
     + ["html_file"]
+    # --puzzle-colours K: the colour puzzle made from the reveal palette, its verdict (full clues)
+    + ["puzzle_colours", "colour_puzzle_file", "colour_verdict"]
 )
 # Objects named like this are collision meshes (the game engines' convention), not the model.
 COLLIDER_PREFIXES = ("UCX_", "UBX_", "UCP_", "USP_", "UME_")
 GEOMETRY_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
 DESIGN_BANDS = ("easy", "medium", "hard", "expert")
+# engine/model/colourpuzzle.py MAX_COLOURS (not imported: parsing the options loads no engine)
+MAX_PUZZLE_COLOURS = 35
 
 
 class BatchError(Exception):
@@ -153,6 +157,10 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--colours", type=int, default=1, metavar="K",
                     help="keep the model's colours for the reveal, reduced to K colours (1..256; "
                          "default 1: plain cubes)")
+    ap.add_argument("--puzzle-colours", type=int, default=1, metavar="K",
+                    help="make a colour puzzle of K puzzle colours (2..%d) from the reveal palette "
+                         "(needs --colours; palette entries grouped into K); its file, verdict and, "
+                         "with --design, its design; 1 (default): black-and-white" % MAX_PUZZLE_COLOURS)
     ap.add_argument("--render", nargs="?", const="designer", default=None,
                     choices=("player", "designer", "solved"),
                     help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
@@ -203,6 +211,18 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     args.bridge, args.thin_parts = THIN_PARTS_MODES[args.thin_parts_mode]
     if not 1 <= args.colours <= 256:
         ap.error(f"--colours must be 1 (plain) to 256, got {args.colours}")
+    if not 1 <= args.puzzle_colours <= MAX_PUZZLE_COLOURS:
+        ap.error(f"--puzzle-colours must be 1 (black-and-white) to {MAX_PUZZLE_COLOURS}, "
+                 f"got {args.puzzle_colours}")
+    if args.puzzle_colours > 1 and args.colours < 2:
+        ap.error(f"--puzzle-colours {args.puzzle_colours} groups the reveal's colours: it needs "
+                 f"--colours K with K >= {args.puzzle_colours}")
+    if args.puzzle_colours > 1 and args.design_method != "greedy":
+        ap.error(f"colour puzzles are designed by the greedy method only, not --design-method "
+                 f"{args.design_method}")
+    if args.puzzle_colours > args.colours:
+        ap.error(f"--puzzle-colours {args.puzzle_colours} is more than the reveal's --colours "
+                 f"{args.colours}: each puzzle colour is a group of reveal colours")
     solvers: list = []
     for name in args.solvers:
         key = name.lower()
@@ -271,6 +291,11 @@ class Addon:
         self.puzzlefile = engine.puzzlefile
         self.jit = engine.jit
         self.webpage = engine.webpage
+        self.colourgroups = engine.colourgroups
+        self.colourdesign = engine.colourdesign
+        self.coloursolve = engine.coloursolve
+        self.colourpuzzle = engine.colourpuzzle
+        self.colour_jobs = importlib.import_module(f"{name}.jobs.colour")
         runtime = importlib.import_module(f"{name}.jobs.runtime")
         for module in (self.solve, self.design, self.stats, self.puzzlefile, self.jit, self.webpage):
             runtime.load(module)  # now: a broken engine is a set-up error, not a row's
@@ -657,9 +682,15 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         puzzle_file = base + ".puzzle.json"
         addon.puzzlefile.save_puzzle(puzzle, puzzle_file)
         row["puzzle_file"] = os.path.relpath(puzzle_file, out)
-        designed = design_puzzle(addon, args, puzzle, base, row, obj) if args.design else None
+        colour = colour_puzzle(addon, args, puzzle, base, row) if args.puzzle_colours > 1 else None
+        if not args.design:
+            designed = None
+        elif colour is not None:
+            designed = design_colour_puzzle(addon, args, colour, base, row)
+        else:
+            designed = design_puzzle(addon, args, puzzle, base, row, obj)
         if args.export_html:
-            export_page(addon, puzzle, base, row, out)
+            export_page(addon, colour if colour is not None else puzzle, base, row, out)
 
         report_file = base + ".report.json"
         document = {
@@ -670,6 +701,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                         "linesolver": args.linesolver, "bridge": args.bridge,
                         "thin_parts": args.thin_parts, "min_piece": args.min_piece,
                         "keep_largest": args.keep_largest, "colours": args.colours,
+                        "puzzle_colours": args.puzzle_colours,
                         "slice": {axis: layers for axis, layers in args.slice}},
             "colours": {"palette": make_info.get("palette", []),
                         "notes": make_info.get("colour_notes", []),
@@ -679,8 +711,26 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                        "origin": vox.origin, "voxel_size": vox.voxel_size,
                        "warnings": list(vox.warnings), "diagnostics": vox.diagnostics},
             "stats": st, "solve": rep, "seed_solvers": seed, "puzzle_file": row["puzzle_file"],
+            "colour_puzzle": None if colour is None else {
+                "file": row["colour_puzzle_file"], "colours": colour.k, "verdict": row["colour_verdict"],
+                "clue_colours": [addon.colourpuzzle.colour_text(c) for c in colour.clue_colours],
+                "colour_groups": list(colour.colour_groups or [])},
             "design": designed,
         }
+        if colour is not None and (args.render or args.blend):
+            # the render and the .blend show the colour puzzle (designed, with --design), built
+            # where the black-and-white one stood, as Import Puzzle builds it
+            shown = colour
+            if row.get("design_file"):
+                shown = addon.puzzlefile.load_puzzle(os.path.join(out, row["design_file"]))
+            colour_obj = scene_api.build_from_puzzle(bpy.context, shown, name=f"{name} colour",
+                                                     origin=vox.origin, voxel_size=vox.voxel_size)
+            # its cells as the colour solver leaves them (the designer's view draws them), as Solve does
+            solved = addon.colour_jobs.solve_colour(shown, time_limit=args.time_limit)
+            scene_api.apply_solve_result(colour_obj, solved)
+            scene_api.store_report(colour_obj, solved.to_dict())
+            scene_api.clear_nonogram(obj)
+            obj = colour_obj
         for axis, layers in args.slice:
             scene_api.set_slice(obj, axis, layers)
         if args.clue_layer is not None:
@@ -707,7 +757,7 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         scene_api.clear_nonogram(obj)
 
 
-_warm = {"design": False}
+_warm = {"design": False, "colour": False}
 
 
 def design_puzzle(addon: Addon, args, puzzle, base: str, row: dict, obj=None) -> Optional[dict]:
@@ -740,6 +790,61 @@ def design_puzzle(addon: Addon, args, puzzle, base: str, row: dict, obj=None) ->
                design_locally_minimal=r.locally_minimal, design_time_s=round(r.time_s, 4),
                design_message=r.message, design_file=os.path.relpath(path, os.path.abspath(args.out)))
     log(f"  design: {r.hidden_count} of {r.n_lines} clues hidden ({100 * r.hidden_fraction:.1f}%), "
+        f"score {r.score} ({r.band}), {r.time_s:.2f} s" + (f"; {r.message}" if r.message else ""))
+    return r.to_dict()
+
+
+def colour_puzzle(addon: Addon, args, puzzle, base: str, row: dict):
+    """``--puzzle-colours K``: the full-clue colour puzzle whose K colours group the reveal
+    palette's entries, written to ``<model>-<res>.colour.json`` and solved (its verdict in the
+    row). A reveal with fewer than K colours fails the model with a message saying so."""
+    k = args.puzzle_colours
+    row["puzzle_colours"] = k
+    palette = getattr(puzzle, "palette", None)
+    n = 0 if palette is None else len(palette)
+    if n < k:
+        raise BatchError(f"--puzzle-colours {k}: the model's reveal has {n} colour"
+                         f"{'' if n == 1 else 's'} (--colours {args.colours} reduced to what the model "
+                         f"shows); a colour puzzle needs at least {k}")
+    try:
+        cp = addon.colourgroups.colour_puzzle_from_reveal(puzzle, k, name=puzzle.name)
+    except ValueError as e:
+        raise BatchError(f"--puzzle-colours {k}: {e}") from None
+    path = base + ".colour.json"
+    addon.puzzlefile.save_puzzle(cp, path)
+    r = addon.coloursolve.solve_colour(cp, time_limit=args.time_limit, grade=True)
+    row.update(colour_puzzle_file=os.path.relpath(path, os.path.abspath(args.out)), colour_verdict=r.verdict)
+    log(f"  colour puzzle: {k} colours, {r.verdict} ({r.difficulty}), {r.time_s:.2f} s: {path}")
+    return cp
+
+
+def design_colour_puzzle(addon: Addon, args, cp, base: str, row: dict) -> Optional[dict]:
+    """``--design`` with ``--puzzle-colours``: the colour puzzle designed (greedy, the colour
+    designer's one method) into ``<model>-<res>.designed.json``; the row's design columns as for
+    black-and-white."""
+    band = None if args.design == "any" else args.design
+    row["design_target"] = args.design
+    if not _warm["colour"]:
+        # compile (or load) the colour kernels first, so the time limit measures designing
+        import numpy as np
+        tiny = addon.colourpuzzle.colour_puzzle_from_grid(np.array([[[1, 0], [2, 1]]]), 2)
+        addon.colourdesign.design_colour(tiny, logic=args.design_logic)
+        _warm["colour"] = True
+    try:
+        r = addon.colourdesign.design_colour(cp, logic=args.design_logic, band=band, time_limit=args.time_limit)
+    except addon.colourdesign.ColourDesignError as e:
+        row["design_message"] = str(e)
+        log(f"  design: {e}")
+        return None
+    path = base + ".designed.json"
+    addon.puzzlefile.save_puzzle(r.puzzle, path)
+    fraction = r.hidden_count / max(r.n_lines, 1)
+    in_target = band is None or r.band == band
+    row.update(design_hidden=r.hidden_count, design_hidden_pct=round(100.0 * fraction, 2),
+               design_score=r.score, design_band=r.band or "", design_in_target=in_target,
+               design_locally_minimal=r.locally_minimal, design_time_s=round(r.time_s, 4),
+               design_message=r.message, design_file=os.path.relpath(path, os.path.abspath(args.out)))
+    log(f"  design (colour): {r.hidden_count} of {r.n_lines} clues hidden ({100 * fraction:.1f}%), "
         f"score {r.score} ({r.band}), {r.time_s:.2f} s" + (f"; {r.message}" if r.message else ""))
     return r.to_dict()
 

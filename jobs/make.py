@@ -47,15 +47,20 @@ def load_engine(colours: int = 1) -> None:
     if colours > 1:
         runtime.load(engine_access.colour)
         runtime.load(engine_access.palette)
+        runtime.load(engine_access.colourgroups)
 
 
 def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5, robust=True,
                     progress=None, bridge=False, thin_parts=False, min_piece=0,
-                    keep_largest=False, colours=1) -> Made:
+                    keep_largest=False, colours=1, puzzle_colours=1) -> Made:
     """Voxels and clues for a source read by ``read_source``. Touches no bpy, so it may run in
     a worker thread. ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels
     it: NonogramError("cancelled")); so are the piece options ``bridge``, ``thin_parts``,
-    ``min_piece`` and ``keep_largest``."""
+    ``min_piece`` and ``keep_largest``. ``puzzle_colours`` > 1 makes a colour puzzle of that
+    many colours, grouping the reveal's ``colours`` (at least as many)."""
+    if int(puzzle_colours) > 1 and int(colours) < int(puzzle_colours):
+        raise NonogramError(f"Puzzle Colours {puzzle_colours} groups the reveal's colours: set "
+                            f"Colours to {puzzle_colours} or more")
     vox = engine_access.voxelize
     engine_access.kernels_warmup.ensure("make")  # compiled, or compiling ahead elsewhere: wait, do not redo
     t1 = time.perf_counter()
@@ -97,4 +102,21 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
         notes = list(src.colour["notes"]) + list(cap.fallbacks)
         info = list(src.colour.get("info", []))
         times.update(colour_capture=t4 - t3, palette=time.perf_counter() - t4)
+    if int(puzzle_colours) > 1:
+        puzzle = colour_puzzle(src.name, puzzle, int(puzzle_colours))
+        options["puzzle_colours"] = int(puzzle_colours)
     return Made(src.name, result, puzzle, options, times, notes, colour_info=info)
+
+
+def colour_puzzle(name: str, puzzle, k: int):
+    """The colour puzzle of ``k`` colours grouping ``puzzle``'s reveal palette; NonogramError
+    when the model shows fewer colours than that."""
+    palette = getattr(puzzle, "palette", None)
+    n = 0 if palette is None else len(palette)
+    if n < k:
+        raise NonogramError(f"Puzzle Colours {k}: '{name}' shows {n} colour{'' if n == 1 else 's'} "
+                            f"(after reducing to Colours); a colour puzzle of {k} needs {k}")
+    try:
+        return engine_access.colourgroups.colour_puzzle_from_reveal(puzzle, k, name=name)
+    except ValueError as e:
+        raise NonogramError(f"Puzzle Colours: {e}") from None

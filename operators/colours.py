@@ -19,7 +19,7 @@ class NONOGRAM_OT_merge_colours(polls.Polled, bpy.types.Operator):
     drop: IntProperty(name="Merge Into It", default=2, min=1, max=256,
                       description="Entry whose cubes take the kept entry's colour")
 
-    checks = (polls.nonogram,)
+    checks = (polls.nonogram, polls.black_and_white)
 
     def execute(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)

@@ -21,7 +21,7 @@ class NONOGRAM_OT_compare(polls.Polled, JobOperator, bpy.types.Operator):
     # the run.
     cancel_is_cooperative = False
 
-    checks = (polls.no_job, polls.nonogram)
+    checks = (polls.no_job, polls.nonogram, polls.black_and_white)
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)

@@ -7,7 +7,7 @@ from bpy.props import BoolProperty, EnumProperty
 
 from .. import scene
 from ..scene import live_check, polls
-from ..jobs import engine_access
+from ..jobs import colour, engine_access
 from ..jobs import live_check as checks
 from ..jobs.worker import Job
 from .job_operator import JobOperator
@@ -56,6 +56,16 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         self._options = options
         self._full = full  # parsed once: finish() colours the checked cells from it
         self.cancel_is_cooperative = True  # design polls its progress callback
+        k = int(opts.puzzle_colours)
+        if colour.is_colour_puzzle(full) or k > 1:
+            why = "" if colour.is_colour_puzzle(full) else colour.regroup_check(full, k)
+            if why:
+                self.report({'ERROR'}, why)
+                return None
+            # the colour designer (greedy); its kernels compile without polling: Esc abandons
+            self.cancel_is_cooperative = False
+            return Job("design", lambda progress: colour.design_colour(full, progress=progress,
+                                                                       puzzle_colours=k, **options))
 
         def run(progress):
             # design() compiles (or waits for the add-on's warm-up) before its time limit starts,
@@ -68,8 +78,15 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         if obj is None or scene.nonogram_of(obj) is not obj:
             self.report({'ERROR'}, "The nonogram was deleted while its clues were being hidden")
             return {'CANCELLED'}
+        if isinstance(result, colour.ColourHiding) and result.regrouped:
+            try:
+                scene.show_as_colour_puzzle(context, obj, result.full)
+            except scene.NonogramError as e:
+                self.report({'ERROR'}, str(e))
+                return {'CANCELLED'}
+            self._full = result.full
         scene.set_hidden(obj, result.hidden)  # refuses a mask that no longer fits the puzzle
-        proven = checks.proven(result)
+        proven = result.proven() if isinstance(result, colour.ColourHiding) else checks.proven(result)
         if proven is not None:  # the design proved these clues: no need to check them again
             live_check.apply_proven(obj, proven, self._full)
         else:
@@ -77,6 +94,10 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         info = {k: v for k, v in result.to_dict().items() if k != "stats"}
         scene.store_design(obj, dict(info, options=self._options))
         kind = "hidden" + (" (stopped early: best so far)" if result.stopped_early else "")
+        if isinstance(result, colour.ColourHiding):
+            kind += (f" of a new {result.full.k}-colour puzzle" if result.regrouped else "")
+            kind += " by the colour designer" + ("" if result.method == "greedy" else
+                                                 f" (greedy: it has no {result.method} method)")
         band = f", {result.band} ({result.score})" if result.score is not None else ""
         self.report({'WARNING' if result.message else 'INFO'},
                     f"{result.hidden_count} of {result.n_lines} clues {kind}{band}"
@@ -86,7 +107,8 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
     def _conclude(self, context, job):
         # The engine refuses some puzzles with a message meant for the user.
         err = job.error
-        if err is not None and isinstance(err, engine_access.design.DesignError):
+        if err is not None and isinstance(err, (engine_access.design.DesignError,
+                                                engine_access.colourdesign.ColourDesignError)):
             self.report({'ERROR'}, str(err))
             return {'CANCELLED'}
         return JobOperator._conclude(self, context, job)
@@ -227,7 +249,7 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
     bl_idname = "nonogram.suggest_clue"
     bl_label = "Suggest Clue"
     bl_options = {'REGISTER', 'UNDO'}
-    checks = (polls.nonogram, polls.no_job)
+    checks = (polls.nonogram, polls.no_job, polls.black_and_white)
 
     reveal: BoolProperty(name="Show It", default=True,
                          description="Show the suggested clue to the player (else only report it)")
@@ -273,7 +295,7 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
     bl_idname = "nonogram.repair"
     bl_label = "Repair"
     bl_options = {'REGISTER', 'UNDO'}
-    checks = (polls.nonogram, polls.no_job)
+    checks = (polls.nonogram, polls.no_job, polls.black_and_white)
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
@@ -312,7 +334,8 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
 
     def _conclude(self, context, job):
         err = job.error
-        if err is not None and isinstance(err, engine_access.design.DesignError):
+        if err is not None and isinstance(err, (engine_access.design.DesignError,
+                                                engine_access.colourdesign.ColourDesignError)):
             self.report({'ERROR'}, str(err))
             return {'CANCELLED'}
         return JobOperator._conclude(self, context, job)

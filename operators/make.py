@@ -31,6 +31,10 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
         options = fill_from_panel(self, context, MAKE_OPTIONS)
         self._hide_source = options.pop("hide_source")
         options["bridge"], options["thin_parts"] = THIN_PARTS_OPTIONS[options["thin_parts"]]
+        if options["puzzle_colours"] > 1 and options["colours"] < options["puzzle_colours"]:
+            self.report({'ERROR'}, f"Puzzle Colours {options['puzzle_colours']} groups the reveal's "
+                                   f"colours: set Colours to {options['puzzle_colours']} or more")
+            return None
         sources, self._left_out = scene.selected_sources(context)
         try:
             src = scene.read_source(context, sources, options["resolution"], options["colours"])
@@ -62,6 +66,8 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
                 f"({info['time_s']['total']:.2f} s)")
         if info["diagnostics"].get("size_note"):
             text += f"; {info['diagnostics']['size_note']}"
+        if info.get("clue_colours"):
+            text += f"; a colour puzzle of {len(info['clue_colours'])} colours"
         if info.get("palette"):
             text += f"; {len(info['palette'])} colours"
             if info.get("colour_info"):

@@ -39,6 +39,7 @@ class NONOGRAM_PT_design(_NonogramPanel, bpy.types.Panel):
         row = col.row(align=True)
         row.prop(opts, "seed")
         row.prop(opts, "time_limit", text="Limit")
+        col.prop(opts, "puzzle_colours")
         job = active_job()
         row = layout.row(align=True)
         row.scale_y = 1.4

@@ -27,7 +27,7 @@ The names below are the package's public API.
 """
 from .attributes import get_point_attribute, set_point_attribute
 from .build import (Made, SourceMesh, build_from_puzzle, build_made, make_nonogram, read_source,
-                    voxelize_source)
+                    show_as_colour_puzzle, voxelize_source)
 from .cells import animate_solve, apply_solve_result, clear_animation, show_cells
 from .clear import clear_nonogram
 from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError, object_kind
@@ -57,7 +57,7 @@ __all__ = [
     "store_puzzle",
     "store_report", "voxel_group", "voxelize_source",
     "current_view", "designed_puzzle", "hidden_mask", "kept_block", "load_full_puzzle",
-    "player_modifier", "set_hidden", "set_slice", "set_view", "split_designed",
+    "player_modifier", "set_hidden", "set_slice", "set_view", "show_as_colour_puzzle", "split_designed",
     "apply_check", "clue_lines", "label_anchors", "line_name", "load_check", "load_design",
     "n_lines", "pick_label", "select_clue", "store_design", "find_player_modifier", "mask_key",
     "LAYER_AXES", "apply_clue_layer", "clue_layer", "default_layer", "kept_by_layer",

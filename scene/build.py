@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import time
+from types import SimpleNamespace
 from typing import cast
 
 import bpy
@@ -10,18 +11,18 @@ import numpy as np
 
 from ..jobs import engine_access
 from ..jobs.make import Made, SourceMesh, load_engine, voxelize_source
-from .attributes import points_mesh, set_point_attribute
+from .attributes import object_point_attribute, points_mesh, set_object_point_attribute, set_point_attribute
 from .colours import gather as gather_colours, write_colours
-from .common import DEFAULT_STYLE, MAX_CELLS, UNKNOWN, NonogramError
-from .glyphs import glyph_library, clue_points
+from .common import DEFAULT_STYLE, LABEL_GROUP, MAX_CELLS, PLAYER_GROUP, TAG, UNKNOWN, NonogramError
+from .glyphs import clue_points, colour_clue_points, colour_glyph_library, glyph_library
 from .layers import default_layer, set_clue_layer
 from .check import store_design
-from .hidden import set_hidden, split_designed
+from .hidden import hidden_mask, set_hidden, split_designed
 from .materials import tag_id
 from .nodes import label_group, set_modifier_input, voxel_group
 from .player import player_modifier
 from .source import check_resolution, sources_triangles
-from .store import cells_mesh, jsonable, props, store_puzzle
+from .store import cells_mesh, is_colour_puzzle, jsonable, props, store_puzzle
 
 
 def _remove_ids(ids):
@@ -38,6 +39,16 @@ def _remove_ids(ids):
                 bpy.data.curves.remove(idb)
         except ReferenceError:
             pass
+
+
+def reveal_of(puzzle):
+    """What ``write_colours`` shows: a black-and-white puzzle's own reveal colours; a colour
+    puzzle's cells in their puzzle colours."""
+    if not is_colour_puzzle(puzzle):
+        return puzzle
+    sol = puzzle.colour_solution
+    colours = None if sol is None else np.maximum(np.asarray(sol, np.int64) - 1, 0)
+    return SimpleNamespace(palette=puzzle.clue_colours, colours=colours, solution=puzzle.solution)
 
 
 def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(0.0, 0.0, 0.0),
@@ -86,8 +97,13 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         mod = cast(bpy.types.NodesModifier, obj.modifiers.new("Nonogram Voxels", 'NODES'))
         mod.node_group = voxel_group(style)
 
-        pts = clue_points(puzzle)
-        glyphs, outlines, glyph_index = glyph_library(name, pts, created, style)
+        if is_colour_puzzle(puzzle):
+            pts = colour_clue_points(puzzle)
+            glyphs, outlines, glyph_index = colour_glyph_library(context, name, pts, created,
+                                                                 puzzle.clue_colours, style)
+        else:
+            pts = clue_points(puzzle)
+            glyphs, outlines, glyph_index = glyph_library(name, pts, created, style)
         lmesh = points_mesh(f"{name} Clue Points", pts["position"])
         created.append(lmesh)
         set_point_attribute(lmesh, "glyph", glyph_index)
@@ -117,7 +133,7 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         pg.outlines = outlines
         props(labels).is_clue_object = True
         store_puzzle(obj, puzzle)
-        write_colours(obj, puzzle)
+        write_colours(obj, reveal_of(puzzle))
         set_hidden(obj, hidden)
         if hidden.any() and isinstance(design_info, dict):
             store_design(obj, design_info)  # a designed puzzle file says how it was designed
@@ -142,6 +158,48 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
     obj.select_set(True)
     context.view_layer.objects.active = obj
     return obj
+
+
+def show_as_colour_puzzle(context, obj, puzzle) -> None:
+    """Turn the black-and-white nonogram ``obj`` into the colour puzzle ``puzzle`` of the same
+    solution (every clue; ``engine.design.colourgroups`` made it from the reveal colours): the
+    stored puzzle and the clue glyphs change, the cells, the reveal and the hidden clues stay."""
+    pg = props(obj)
+    labels = pg.labels
+    line = None if labels is None else object_point_attribute(labels, "line")
+    pts = colour_clue_points(puzzle)
+    if tuple(pg.shape) != tuple(puzzle.shape) or line is None or not np.array_equal(line, pts["line"]):
+        raise NonogramError(f"the colour puzzle does not fit '{obj.name}' (its clue points changed)")
+    name = pg.glyphs.name.removesuffix(" Glyphs") if pg.glyphs is not None else obj.name
+    created: list = []
+    try:
+        glyphs, outlines, index = colour_glyph_library(context, name, pts, created, puzzle.clue_colours)
+    except Exception:
+        _remove_ids(created)
+        raise
+    old = [c for c in (pg.glyphs, pg.outlines) if c is not None]
+    hidden = hidden_mask(obj)
+    set_object_point_attribute(labels, "glyph", index)
+    set_object_point_attribute(labels, "clue_total", pts["total"])
+    set_object_point_attribute(labels, "clue_kind", pts["kind"])
+    pg.glyphs, pg.outlines = glyphs, outlines
+    for mod in [*labels.modifiers, *obj.modifiers]:
+        group = getattr(mod, "node_group", None)
+        if group is not None and group.get(TAG + "_role") in (LABEL_GROUP, PLAYER_GROUP):
+            set_modifier_input(mod, "Glyphs", glyphs)
+            set_modifier_input(mod, "Outlines", outlines)
+    for coll in old:
+        datas = [o.data for o in coll.objects if o.data is not None]
+        for o in list(coll.objects):
+            bpy.data.objects.remove(o, do_unlink=True)
+        for d in datas:
+            if d.users == 0:
+                (bpy.data.meshes if isinstance(d, bpy.types.Mesh) else bpy.data.curves).remove(d)
+        bpy.data.collections.remove(coll)
+    store_puzzle(obj, puzzle)
+    set_hidden(obj, hidden)
+    labels.update_tag()
+    obj.update_tag()
 
 
 def _sources(source_obj) -> list:
@@ -199,7 +257,11 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
             src.hide_render = item.hid_render = True
     times = dict(made.times, build=t4 - t3)
     times["total"] = sum(times.values())
-    if made.puzzle.palette is not None:
+    if is_colour_puzzle(made.puzzle):  # its reveal palette went into its meta, grouped
+        made.options["palette"] = list(made.puzzle.meta.get("_reveal", {}).get("palette", []))
+        made.options["clue_colours"] = engine_access.colourspace.to_hex(made.puzzle.clue_colours)
+        made.options["colour_notes"] = list(made.colour_notes)
+    elif made.puzzle.palette is not None:
         made.options["palette"] = engine_access.colourspace.to_hex(made.puzzle.palette)
         made.options["colour_notes"] = list(made.colour_notes)
         made.options["colour_info"] = list(made.colour_info)
@@ -218,14 +280,15 @@ def build_made(context, source_obj, made: Made, *, hide_source=False,
 
 def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.5, robust=True,
                   hide_source=False, progress=None, style=None, bridge=False, thin_parts=False,
-                  min_piece=0, keep_largest=False, colours=1):
+                  min_piece=0, keep_largest=False, colours=1, puzzle_colours=1):
     """Voxelize the evaluated mesh of ``source_obj`` (an object, or a list of them: their union)
     in world space and build its nonogram, in one go (the Make operator runs the same three
     steps, the middle one in a worker thread).
 
     ``progress(fraction) -> bool`` is passed to the voxelizer (True cancels it); so are the
     piece options (``voxelize_source``). ``colours`` > 1 keeps the model's colours, reduced to
-    that many (the palette of the reveal); 1 makes plain cubes.
+    that many (the palette of the reveal); 1 makes plain cubes. ``puzzle_colours`` > 1 makes a
+    colour puzzle of that many colours from the reveal's (``jobs.make.colour_puzzle``).
 
     Returns (nonogram object, VoxelResult). Raises NonogramError, with bpy.data unchanged, on
     input that cannot make a puzzle. Timings land in ``obj.nonogram.make_info`` (JSON).
@@ -233,6 +296,7 @@ def make_nonogram(context, source_obj, *, resolution=12, samples=1, threshold=0.
     src = read_source(context, source_obj, resolution, colours)
     made = voxelize_source(src, resolution=resolution, samples=samples, threshold=threshold,
                            robust=robust, progress=progress, bridge=bridge, thin_parts=thin_parts,
-                           min_piece=min_piece, keep_largest=keep_largest, colours=colours)
+                           min_piece=min_piece, keep_largest=keep_largest, colours=colours,
+                           puzzle_colours=puzzle_colours)
     return (build_made(context, source_obj, made, hide_source=hide_source, style=style),
             made.result)

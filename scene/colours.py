@@ -21,7 +21,8 @@ import numpy as np
 
 from ..jobs import engine_access
 from .attributes import set_point_attribute
-from .store import cells_mesh, load_full_puzzle, props, store_puzzle
+from .common import NonogramError
+from .store import cells_mesh, is_colour_puzzle, load_full_puzzle, props, store_puzzle
 
 COLOUR_SOCKETS = ("Base Color", "Color")
 
@@ -280,6 +281,8 @@ def set_palette(obj, palette, colours=None) -> None:
     """Store a changed palette (and per-cell indices, when merging) on the nonogram: its puzzle,
     its attributes and its panel property."""
     full = load_full_puzzle(obj)
+    if is_colour_puzzle(full):
+        raise NonogramError(f"'{obj.name}' is a colour puzzle: its colours are its clues' colours")
     full.palette = np.asarray(palette, np.float32)
     if colours is not None:
         full.colours = np.asarray(colours, np.uint8)
@@ -293,8 +296,8 @@ def palette_entry_changed(obj) -> None:
     if pg.get("palette_sync"):
         return
     full = load_full_puzzle(obj)
-    if full.palette is None or len(pg.palette) != len(full.palette):
-        return
+    if is_colour_puzzle(full) or full.palette is None or len(pg.palette) != len(full.palette):
+        return  # a colour puzzle's palette shows its clue colours, which its glyphs are inked in
     pal = engine_access.colourspace.quantize_srgb([tuple(e.colour) for e in pg.palette])
     full.palette = pal
     store_puzzle(obj, full)

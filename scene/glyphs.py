@@ -7,6 +7,7 @@ from typing import cast
 import bpy
 import numpy as np
 
+from ..jobs import engine_access
 from .materials import clue_material
 
 
@@ -106,6 +107,12 @@ def glyph_library(name, pts, created, colours=None):
         created.append(ob)
         ob.visible_shadow = False  # floating labels would print dark marks on the cubes
         glyphs.objects.link(ob)
+    outlines = outline_library(name, created, colours)
+    return glyphs, outlines, index.astype(np.int32)
+
+
+def outline_library(name, created, colours=None):
+    """The collection of the two outlines (circle first, then square) the labels pick from."""
     outlines = bpy.data.collections.new(f"{name} Outlines")
     created.append(outlines)
     for i, kind in enumerate(("circle", "square")):
@@ -116,20 +123,181 @@ def glyph_library(name, pts, created, colours=None):
         created.append(ob)
         ob.visible_shadow = False
         outlines.objects.link(ob)
-    return glyphs, outlines, index.astype(np.int32)
+    return outlines
 
 
-def _outline_mesh(name, kind, r_out=OUTLINE_RADIUS, width=OUTLINE_WIDTH):
-    """A flat ring (circle) or frame (square) in the XY plane, like the glyph text."""
+def _outline_geometry(kind, r_out=OUTLINE_RADIUS, width=OUTLINE_WIDTH):
+    """(vertices (n, 3), quads) of a flat ring (circle) or frame (square) in the XY plane."""
     n = 40 if kind == "circle" else 4
     a = np.arange(n) * 2 * np.pi / n + (0 if kind == "circle" else np.pi / 4)
     r_out = r_out if kind == "circle" else r_out * np.sqrt(2)
     r_in = r_out - (width if kind == "circle" else width * np.sqrt(2))
     ring = np.concatenate([np.stack([np.cos(a), np.sin(a)], 1) * r_out,
                            np.stack([np.cos(a), np.sin(a)], 1) * r_in])
-    verts = [(float(x), float(y), 0.0) for x, y in ring]
+    verts = np.concatenate([ring, np.zeros((len(ring), 1))], axis=1)
     faces = [(i, (i + 1) % n, n + (i + 1) % n, n + i) for i in range(n)]
+    return verts, faces
+
+
+def _outline_mesh(name, kind):
+    """A flat ring (circle) or frame (square) in the XY plane, like the glyph text."""
+    ring, faces = _outline_geometry(kind)
+    verts = [(float(x), float(y), float(z)) for x, y, z in ring]
     mesh = bpy.data.meshes.new(name)
     mesh.from_pydata(verts, [], faces)
     mesh.update()
     return mesh
+
+
+# ---------------------------------------------------------------------------------------------
+# colour puzzles (issue #24): one glyph per distinct clue, its numbers side by side, each with
+# its mark, inked in its puzzle colour; a single mesh object, so the labels' and the player's
+# instancing (one glyph index per clue point, no separate outline) serve them unchanged.
+
+# Space between two numbers of a colour clue, and the widest a clue may be, voxel units.
+PART_GAP = 0.08
+COLOUR_CLUE_WIDTH = 0.98
+# The lightest ink (relative luminance, linear) of a colour clue; the unknown cubes are 0.75.
+INK_MAX_LUMINANCE = 0.18
+# The darkest floating (designer's view) ink of a colour clue, relative luminance, linear.
+FLOATING_MIN_LUMINANCE = 0.3
+MARK_KINDS = ("plain", "circle", "square")  # engine MARK_PLAIN, MARK_CIRCLE, MARK_SQUARE
+
+
+def colour_clue_points(puzzle) -> dict:
+    """``clue_points`` of a 3D colour puzzle, with ``parts`` per point: the clue's (count, mark,
+    colour) for each colour in the line, or ((0, 0, 0),) for an empty line; ``total`` is the
+    line's filled cells (0 for an empty line, which Show Zero Clues governs). The kind is plain
+    for every point: a colour clue's glyph draws its own marks."""
+    pts = clue_points(puzzle)
+    parts, totals = [], []
+    for li in pts["line"].tolist():
+        nums = [int(v) for v in puzzle.clue_numbers(li)]
+        part = tuple((nums[j], nums[j + 1], j // 2 + 1) for j in range(0, len(nums), 2) if nums[j] > 0)
+        parts.append(part or ((0, 0, 0),))
+        totals.append(sum(n for n, _, _ in part))
+    pts["parts"] = parts
+    pts["total"] = np.asarray(totals, dtype=np.int64)
+    pts["kind"] = np.full(len(parts), 2, dtype=np.int64)
+    return pts
+
+
+def _text_geometries(context, numbers) -> dict:
+    """{(number, kind): (vertices, faces)}: the bevelled digits of each number at the size a
+    label of that kind has, as mesh data (the text curves evaluated once, all together)."""
+    temp: list = []
+    try:
+        objects = {}
+        for number, kind in numbers:
+            curve = cast(bpy.types.TextCurve, bpy.data.curves.new("nonogram digits", 'FONT'))
+            temp.append(curve)
+            curve.body = str(number)
+            curve.align_x = 'CENTER'
+            curve.align_y = 'CENTER'
+            curve.size = glyph_size(number, kind)
+            curve.space_character = glyph_spacing(number)
+            curve.bevel_depth = GLYPH_BEVEL
+            curve.bevel_resolution = 1
+            ob = bpy.data.objects.new("nonogram digits", curve)
+            temp.insert(0, ob)
+            context.scene.collection.objects.link(ob)
+            objects[(number, kind)] = ob
+        depsgraph = context.evaluated_depsgraph_get()
+        out = {}
+        for key, ob in objects.items():
+            me = bpy.data.meshes.new_from_object(ob.evaluated_get(depsgraph))
+            co = np.empty(len(me.vertices) * 3, dtype=np.float64)
+            me.vertices.foreach_get("co", co)
+            start = np.empty(len(me.polygons), dtype=np.int64)
+            total = np.empty(len(me.polygons), dtype=np.int64)
+            loops = np.empty(len(me.loops), dtype=np.int64)
+            me.polygons.foreach_get("loop_start", start)
+            me.polygons.foreach_get("loop_total", total)
+            me.loops.foreach_get("vertex_index", loops)
+            out[key] = (co.reshape(-1, 3), [loops[a:a + b].tolist() for a, b in zip(start, total)])
+            bpy.data.meshes.remove(me)
+        return out
+    finally:
+        for item in temp:
+            if isinstance(item, bpy.types.Object):
+                bpy.data.objects.remove(item, do_unlink=True)
+            else:
+                bpy.data.curves.remove(item)
+        context.view_layer.update()  # else the view layer still lists the removed objects (as None)
+
+
+def ink_colours(clue_colours) -> np.ndarray:
+    """Linear RGB inks of the puzzle colours (sRGB): each colour itself, darkened (same hue and
+    saturation) where it is lighter than ``INK_MAX_LUMINANCE``: a yellow clue on the light grey
+    cubes would hardly read."""
+    lin = engine_access.colourspace.srgb_to_linear(np.asarray(clue_colours, np.float64).reshape(-1, 3))
+    lum = lin @ np.array([0.2126, 0.7152, 0.0722])
+    return lin * np.minimum(1.0, INK_MAX_LUMINANCE / np.maximum(lum, 1e-9))[:, None]
+
+
+def floating_colours(linear) -> np.ndarray:
+    """The designer's floating-label inks of linear colours: each lightened (same hue) to at
+    least ``FLOATING_MIN_LUMINANCE``, so a dark clue colour reads over the dark background."""
+    lin = np.asarray(linear, np.float64).reshape(-1, 3)
+    lum = lin @ np.array([0.2126, 0.7152, 0.0722])
+    lift = np.clip((FLOATING_MIN_LUMINANCE - lum) / np.maximum(1.0 - lum, 1e-9), 0.0, 1.0)
+    return lin + (1.0 - lin) * lift[:, None]  # towards white by what the luminance lacks
+
+
+def _part_width(number: int, kind: str) -> float:
+    if kind != "plain":
+        return 2 * OUTLINE_RADIUS
+    return DIGIT_WIDTH * glyph_spacing(number) * len(str(number)) * glyph_size(number, kind)
+
+
+def colour_glyph_library(context, name, pts, created, clue_colours, colours=None):
+    """(glyphs, outlines, glyph index per point) for a colour puzzle's clue points: one mesh
+    object per distinct clue, its numbers side by side in their puzzle colours (``clue_colours``,
+    sRGB), circled or squared by their mark, scaled down together only when they would not fit
+    one cell face. Zero clues (no colour) are inked as plain ones."""
+    distinct = sorted(set(pts["parts"]))
+    lookup = {p: i for i, p in enumerate(distinct)}
+    index = np.asarray([lookup[p] for p in pts["parts"]], dtype=np.int32)
+    lin = ink_colours(clue_colours)
+    raw = engine_access.colourspace.srgb_to_linear(np.asarray(clue_colours, np.float64).reshape(-1, 3))
+    inks = {0: clue_material("plain", colours)}
+    for c, (rgb, light) in enumerate(zip(lin.tolist(), floating_colours(raw).tolist()), start=1):
+        # on the cubes the darkened ink; floating over the dark background the colour, lightened
+        inks[c] = clue_material("plain", {"plain": (*rgb, 1.0)}, floating=(*light, 1.0))
+    texts = _text_geometries(context, sorted({(n, MARK_KINDS[m]) for p in distinct for n, m, _ in p}))
+    rings = {kind: _outline_geometry(kind) for kind in ("circle", "square")}
+    glyphs = bpy.data.collections.new(f"{name} Glyphs")
+    created.append(glyphs)
+    for i, parts in enumerate(distinct):
+        text = " ".join(f"{n}{('', 'o', 's')[m]}c{c}" for n, m, c in parts)
+        label = f"{name} glyph {i:05d} {text}"  # the index first: Collection Info's name order
+        widths = [_part_width(n, MARK_KINDS[m]) for n, m, _ in parts]
+        span = sum(widths) + PART_GAP * (len(parts) - 1)
+        scale = min(1.0, COLOUR_CLUE_WIDTH / span)
+        verts: list = []
+        faces: list = []
+        mat_of_face: list = []
+        slots: list = []
+        x = -span / 2
+        for (n, m, c), w in zip(parts, widths):
+            pieces = [texts[(n, MARK_KINDS[m])]] + ([rings[MARK_KINDS[m]]] if m else [])
+            if inks[c] not in slots:
+                slots.append(inks[c])
+            for v, f in pieces:
+                base = sum(len(a) for a in verts)
+                verts.append((np.asarray(v, np.float64) + (x + w / 2, 0.0, 0.0)) * scale)
+                faces += [[base + j for j in face] for face in f]
+                mat_of_face += [slots.index(inks[c])] * len(f)
+            x += w + PART_GAP
+        mesh = bpy.data.meshes.new(label)
+        created.append(mesh)
+        mesh.from_pydata(np.concatenate(verts).tolist(), [], faces)
+        for mat in slots:
+            mesh.materials.append(mat)
+        mesh.polygons.foreach_set("material_index", np.asarray(mat_of_face, dtype=np.int32))
+        mesh.update()
+        ob = bpy.data.objects.new(label, mesh)
+        created.append(ob)
+        ob.visible_shadow = False
+        glyphs.objects.link(ob)
+    return glyphs, outline_library(name, created, colours), index

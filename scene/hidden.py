@@ -21,7 +21,7 @@ from ..jobs import engine_access
 from .attributes import object_point_attribute, set_object_point_attribute
 from .common import NonogramError
 from .player import line_codes, write_face_codes
-from .store import load_full_puzzle, n_lines, props
+from .store import is_colour_puzzle, load_full_puzzle, n_lines, props
 
 
 # Keys of a puzzle file's meta that describe its hidden clues (the engine's design writes them).
@@ -36,6 +36,8 @@ def split_designed(puzzle):
     kinds = np.asarray(puzzle.clue_kind)
     if puzzle.solution is None or not puzzle.is_3d or not (kinds == 0).any():
         return puzzle, np.zeros(puzzle.n_lines, dtype=bool)
+    if is_colour_puzzle(puzzle):
+        return _split_colour(puzzle, kinds)
     pf, clues = engine_access.puzzlefile, engine_access.clues
     if pf.check_solution(puzzle):
         return puzzle, np.zeros(puzzle.n_lines, dtype=bool)
@@ -47,11 +49,26 @@ def split_designed(puzzle):
     return full, kinds == 0
 
 
+def _split_colour(puzzle, kinds):
+    """``split_designed`` of a colour puzzle: the colour files check that a solution satisfies
+    the clues, so every line's full clue follows from it."""
+    cp = engine_access.colourpuzzle
+    full = cp.colour_puzzle_from_grid(np.asarray(puzzle.colour_solution).reshape(puzzle.grid_shape()),
+                                      puzzle.k, puzzle.clue_colours, puzzle.name)
+    full.meta = {k: v for k, v in puzzle.meta.items() if k not in DESIGN_META}
+    full.colour_groups = puzzle.colour_groups
+    return full, kinds == 0
+
+
 def designed_puzzle(full, hidden):
     """The full puzzle without the hidden clues (name and meta kept)."""
     hidden = np.asarray(hidden, dtype=bool)
     if not hidden.any():
         return full
+    if is_colour_puzzle(full):
+        coloured = engine_access.colourpuzzle.with_hidden(full, hidden)
+        coloured.meta, coloured.colour_groups = dict(full.meta), full.colour_groups
+        return coloured
     if full.solution is not None and full.is_3d:
         # Vectorized: the full clues are the solution's (split_designed/Make guarantee it).
         out = engine_access.clues.puzzle_from_grid(np.asarray(full.solution).reshape(full.shape),

@@ -15,7 +15,7 @@ from ..jobs import live_check as checks
 from .check import apply_check, load_check
 from .common import EMPTY, FILLED, UNKNOWN
 from .hidden import hidden_mask, mask_key
-from .store import load_full_puzzle, nonogram_of, props
+from .store import holds_colour_puzzle, load_full_puzzle, nonogram_of, props
 
 SEARCH_TIME = checks.SEARCH_TIME
 
@@ -30,6 +30,12 @@ def session(obj):
 def request(obj, *, wait: Optional[bool] = None) -> None:
     """Check ``obj``'s puzzle as the player gets it, in the background (``wait`` False) or in
     place (True; default: in place when there is no event loop to deliver a result)."""
+    if holds_colour_puzzle(obj):
+        # the live check's session is black-and-white; a colour puzzle's verdict comes from
+        # Solve (the colour solver)
+        checks.cancel(obj.name)
+        props(obj).check = ""
+        return
     if wait is None:
         wait = bpy.app.background
     mask = hidden_mask(obj)

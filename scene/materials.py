@@ -136,21 +136,25 @@ def _use_nodes(mat):
         mat.use_nodes = True
 
 
-def clue_material(kind, colours=None):
+def clue_material(kind, colours=None, floating=None):
     """The ink of ``kind`` clues ("plain", "circle", "square"); ``colours`` by kind, None for
-    the defaults."""
+    the defaults. ``floating``: the ink of the designer's floating labels instead of the
+    kind's light default (a colour puzzle's clue colour)."""
     name = CLUE_MATERIALS[kind]
     colour = own_colours(colours, {kind: CLUE_COLOURS[kind]})
+    if floating is not None:
+        colour = dict(colour or {kind: CLUE_COLOURS[kind]}, floating=tuple(float(v) for v in floating))
     mat = tagged(bpy.data.materials, name, colour)
     if mat is not None:
         return mat
     ink = (colour or CLUE_COLOURS)[kind]
+    light = (colour or {}).get("floating", FLOATING_CLUE_COLOURS[kind])
     mat, nt, bsdf = new_material(name, colour, ink)
     bsdf.inputs["Roughness"].default_value = 1.0
     # ``ink`` on the player's light cubes; light ink for the designer's labels, which float
     # over the (dark) background. The label nodes mark those with ``floating``.
-    nt.links.new(mix_colour(nt, instancer_attribute(nt, "floating"), ink,
-                            FLOATING_CLUE_COLOURS[kind]), bsdf.inputs["Base Color"])
+    nt.links.new(mix_colour(nt, instancer_attribute(nt, "floating"), ink, light),
+                 bsdf.inputs["Base Color"])
     # A hidden clue (designer's view) is drawn faint: mostly transparent, on any background.
     faint = new_node(nt, "ShaderNodeMath")
     faint.operation = 'MULTIPLY'

@@ -12,7 +12,7 @@ from typing import Callable
 
 from ..jobs.worker import active_job
 from .common import object_kind
-from .store import nonogram_of, props
+from .store import holds_colour_puzzle, nonogram_of, props
 
 Check = Callable[..., str]
 
@@ -74,6 +74,18 @@ def mesh_source(context) -> str:
 def nonogram(context) -> str:
     if nonogram_of(context.active_object) is None:
         return "Select a nonogram (made by Make Nonogram or Import Puzzle)"
+    return ""
+
+
+def black_and_white(context) -> str:
+    """The active nonogram's puzzle is black-and-white: what the solvers and tools written for
+    those need (a colour puzzle has its own Solve and Hide Clues)."""
+    why = nonogram(context)
+    if why:
+        return why
+    obj = nonogram_of(context.active_object)
+    if holds_colour_puzzle(obj):
+        return f"'{obj.name}' is a colour puzzle: this works on black-and-white ones"
     return ""
 
 

@@ -59,6 +59,11 @@ class NONOGRAM_PG_design(bpy.types.PropertyGroup):
         name="Time Limit", default=120.0, min=0.1, max=36000.0, unit='TIME_ABSOLUTE',
         description="A safety stop: the search's work is a fixed budget of moves; a limit that "
                     "cuts it keeps the best design so far and says it is not reproducible")
+    puzzle_colours: IntProperty(
+        name="Puzzle Colours", default=1, min=1, max=35, soft_max=4,
+        description="Hide Clues on a black-and-white nonogram with the model's colours first "
+                    "turns it into a colour puzzle of this many colours (groups of its reveal "
+                    "colours); 1: it stays black-and-white. A colour puzzle keeps its colours")
 
 
 # At least 3 voxels along the longest side: below that a model is one or two layers of cubes,
@@ -118,6 +123,11 @@ class MakeOptions:
         name="Colours", default=6, min=1, max=256, soft_max=32,
         description="Keep the model's colours for the reveal, reduced to this many (1: plain "
                     "cubes, no colours)")
+    puzzle_colours: IntProperty(
+        name="Puzzle Colours", default=1, min=1, max=35, soft_max=4,
+        description="Make a colour puzzle of this many colours (clues per colour), each a group "
+                    "of the reveal's colours (Colours must be at least as many); 1: "
+                    "black-and-white clues")
 
     @staticmethod
     def draw_options(layout, data):
@@ -134,6 +144,9 @@ class MakeOptions:
         col.prop(data, "min_piece")
         col.prop(data, "keep_largest")
         layout.prop(data, "colours")
+        row = layout.row()
+        row.active = data.colours > 1
+        row.prop(data, "puzzle_colours")
         layout.prop(data, "hide_source")
 
 

@@ -67,10 +67,23 @@ def n_lines(obj) -> int:
     return Y * Z + X * Z + X * Y
 
 
+def is_colour_puzzle(puzzle) -> bool:
+    """A colour puzzle (clues per puzzle colour, issue #24), not a black-and-white one."""
+    return getattr(puzzle, "clue_colours", None) is not None
+
+
+def holds_colour_puzzle(obj) -> bool:
+    """Whether the puzzle stored on ``obj`` is a colour puzzle (without parsing it)."""
+    return '"clue_colours":' in props(obj).puzzle
+
+
 def store_puzzle(obj, puzzle) -> None:
-    pf = engine_access.puzzlefile
     pg = props(obj)
-    pg.puzzle = json.dumps(pf.puzzle_to_dict(puzzle), separators=(",", ":"))
+    if is_colour_puzzle(puzzle):
+        d = engine_access.colourfile.colour_puzzle_to_dict(puzzle)
+    else:
+        d = engine_access.puzzlefile.puzzle_to_dict(puzzle)
+    pg.puzzle = json.dumps(d, separators=(",", ":"))
     if len(puzzle.shape) == 3:
         pg.shape = tuple(int(v) for v in puzzle.shape)
 

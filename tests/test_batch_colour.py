@@ -1,0 +1,80 @@
+"""batch.py --puzzle-colours K: colour puzzles from the reveal palette, headless, with the real bpy
+module (each run a subprocess, as in test_batch.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import shared_path
+from test_batch import read_summary, run
+
+pytest.importorskip("bpy", reason="needs the bpy module (pip install bpy==5.0.1, Python 3.11)")
+pytestmark = pytest.mark.blender
+
+
+def test_two_colour_puzzle_designed(tmp_path):
+    """--colours 8 --puzzle-colours 2 --design: the colour puzzle file (two clue colours, the
+    palette and its grouping kept), its verdict, and the designed colour puzzle, named in the
+    summary and the report."""
+    from engine.files.puzzlefile import load_puzzle
+    from engine.model.colourpuzzle import CKIND_NONE, ColourPuzzle, colour_puzzle_from_grid
+    out = tmp_path / "out"
+    proc = run(["batch.py", "--", "--input", str(shared_path("models", "trex.glb")), "--resolution", "10",
+                "--out", str(out), "--colours", "8", "--puzzle-colours", "2", "--design", "--render", "player",
+                "--render-size", "48", "--render-samples", "1", "--blend"])
+    assert proc.returncode == 0
+    _, rows = read_summary(out)
+    row = rows[0]
+    assert row["status"] == "ok", row
+    assert row["puzzle_colours"] == "2" and row["colour_verdict"] == "unique"
+    cp = load_puzzle(str(out / row["colour_puzzle_file"]))
+    assert isinstance(cp, ColourPuzzle) and cp.k == 2 and cp.clue_colours.shape == (2, 3)
+    bw = load_puzzle(str(out / row["puzzle_file"]))
+    # the same cells filled as the black-and-white puzzle, both colours used, full clues
+    assert (cp.colour_solution > 0).tolist() == bw.solution.ravel().tolist()
+    assert set(cp.colour_solution.tolist()) == {0, 1, 2}
+    assert not (cp.clue_kind == CKIND_NONE).any()
+    raw = json.loads((out / row["colour_puzzle_file"]).read_text())
+    assert len(raw["palette"]) == len(row["palette"].split()) and set(raw["colour_groups"]) == {1, 2}
+    designed = load_puzzle(str(out / row["design_file"]))
+    assert isinstance(designed, ColourPuzzle)
+    hidden = int((designed.clue_kind == CKIND_NONE).sum())
+    assert hidden == int(row["design_hidden"]) > 0
+    # the designed clues are those of the solution wherever shown
+    full = colour_puzzle_from_grid(cp.colour_solution.reshape(cp.grid_shape()), 2)
+    shown = designed.clue_kind != CKIND_NONE
+    assert [designed.clue(i) for i in range(designed.n_lines) if shown[i]] == \
+        [full.clue(i) for i in range(full.n_lines) if shown[i]]
+    report = json.loads((out / row["report_file"]).read_text())
+    assert report["options"]["puzzle_colours"] == 2
+    # the render and the .blend show the designed colour puzzle, built as Import Puzzle builds it
+    assert (out / row["png_file"]).stat().st_size > 0
+    check = ("import bpy, importlib.util, json, sys; bpy.ops.wm.open_mainfile(filepath=sys.argv[1]); "
+             "spec = importlib.util.spec_from_file_location('b', 'batch.py'); "
+             "b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b); b.addon_package(); "
+             "o = [o for o in bpy.data.objects if o.nonogram.is_nonogram]; "
+             "print(json.dumps([len(o), o[0].nonogram.puzzle, o[0].nonogram.hidden, o[0].nonogram.report]))")
+    found = run(["-c", check, str(out / row["blend_file"])])
+    count, stored, hidden, solved = json.loads(found.stdout.strip().splitlines()[-1])
+    assert count == 1 and json.loads(stored)["clue_colours"] == raw["clue_colours"] and hidden
+    # solved by the colour solver, as Solve does, so the designer's view shows its cells
+    assert (json.loads(solved)["verdict"], json.loads(solved)["method"]) == ("unique", "colour")
+    assert report["colour_puzzle"]["file"] == row["colour_puzzle_file"]
+    assert report["colour_puzzle"]["clue_colours"] == raw["clue_colours"]
+
+
+def test_bad_puzzle_colours(tmp_path):
+    """0, more than --colours, without --colours: exit 2 with the reason; a reveal with fewer
+    colours than asked: the model fails with the reason in the summary."""
+    for extra, words in ((["--colours", "4", "--puzzle-colours", "0"], "--puzzle-colours must be 1"),
+                         (["--puzzle-colours", "2"], "needs --colours"),
+                         (["--colours", "2", "--puzzle-colours", "3"], "more than the reveal's --colours")):
+        bad = run(["batch.py", "--", "--input", "suzanne", "--out", str(tmp_path / "bad"), *extra])
+        assert bad.returncode == 2 and words in bad.stderr, extra
+    out = tmp_path / "out"
+    proc = run(["batch.py", "--", "--input", "suzanne", "--resolution", "8", "--out", str(out),
+                "--colours", "2", "--puzzle-colours", "2"])
+    assert proc.returncode == 1
+    _, rows = read_summary(out)
+    assert rows[0]["status"] == "error" and "reveal has 1 colour" in rows[0]["error"]

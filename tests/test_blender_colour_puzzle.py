@@ -1,0 +1,276 @@
+"""A colour puzzle (issue #24) in the scene: Import Puzzle builds it with its colour clues stored,
+and the player's block shows each clue as its numbers side by side, each in its puzzle colour
+with its mark; checked instance by instance against the engine's clues."""
+import numpy as np
+import pytest
+
+from blender_support import (addon, addon_module, bpy, data_counts, instances_of, point_attribute,  # noqa: F401
+                             run_op, view3d_override)
+from test_blender_player import _expected, _line_of
+
+pytestmark = pytest.mark.blender
+
+COLOURS = np.array([[1.0, 0.84, 0.0], [0.1, 0.3, 0.85]], dtype=np.float32)  # yellow, blue
+
+
+def _colour_puzzle(tmp_path, shape=(4, 5, 3), seed=5, hidden_fraction=0.3):
+    """A random two-colour puzzle with some clues hidden, written to a file."""
+    cp = addon_module("engine.model.colourpuzzle")
+    rng = np.random.default_rng(seed)
+    grid = np.where(rng.random(shape) < 0.6, rng.integers(1, 3, shape), 0)
+    full = cp.colour_puzzle_from_grid(grid, 2, COLOURS, "col")
+    hidden = rng.random(full.n_lines) < hidden_fraction
+    designed = cp.with_hidden(full, hidden)
+    path = tmp_path / "col.json"
+    addon_module("engine.files.puzzlefile").save_puzzle(designed, str(path))
+    return path, full, hidden
+
+
+def _text(clue) -> str:
+    """The glyph's name for a colour clue: ``<count><mark>c<colour>`` per colour in the line."""
+    parts = [f"{n}{('', 'o', 's')[m]}c{c}" for c, (n, m) in enumerate(clue, start=1) if n]
+    return " ".join(parts) or "0c0"
+
+
+def _labels(obj, shape, cube_size):
+    """{(line, end): (glyph object, cell)} of the player's face labels."""
+    player = addon_module("scene.player")
+    inv = obj.matrix_world.inverted()
+    out = {}
+    for ob, m in instances_of(obj):
+        if " glyph " not in ob.name:
+            assert " outline " not in ob.name  # a colour clue's glyph draws its own marks
+            continue
+        local = inv @ m
+        normal = np.array(local.to_3x3().col[2])
+        normal /= np.linalg.norm(normal)
+        axis = int(np.argmax(np.abs(normal)))
+        end = 1 if normal[axis] > 0 else -1
+        lift = player.LABEL_LIFT + (player.TOP_LIFT if (axis, end) == (2, 1) else 0.0)
+        cell = np.floor(np.array(local.translation) - np.eye(3)[axis] * end * (cube_size / 2 + lift))
+        key = (_line_of(shape, axis, cell.astype(int)), end)
+        assert key not in out
+        out[key] = (ob, tuple(cell.astype(int)))
+    return out
+
+
+def test_import_shows_colour_clues_in_their_colours(addon, tmp_path):
+    path, full, hidden = _colour_puzzle(tmp_path)
+    before = data_counts()
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    scene = addon_module("scene")
+    obj = bpy.context.active_object
+    stored = scene.load_full_puzzle(obj)
+    cp = addon_module("engine.model.colourpuzzle")
+    assert isinstance(stored, cp.ColourPuzzle) and stored.k == 2
+    assert stored.clues() == full.clues()  # the full clues, the hidden ones held back
+    assert scene.hidden_mask(obj).tolist() == (hidden & (full.clue_kind != 0)).tolist()
+    player_puzzle = scene.load_stored_puzzle(obj)
+    assert [c is None for c in player_puzzle.clues()] == hidden.tolist()
+
+    assert run_op(bpy.ops.nonogram.set_view, view='PLAYER') == {'FINISHED'}
+    cube = scene.get_modifier_input(scene.player_modifier(obj), "Cube Size")
+    labels = _labels(obj, full.shape, cube)
+    want = _expected(full, hidden, np.zeros(3, int), np.array(full.shape) - 1)
+    assert set(labels) == set(want) and labels
+    glyphs = addon_module("scene.glyphs")
+    inks = glyphs.ink_colours(stored.clue_colours)  # as written: 8 bits a channel
+    # the inks are the puzzle colours, darkened (same hue) only where too light for the cubes
+    lin = addon_module("engine.colour.colourspace").srgb_to_linear(np.asarray(stored.clue_colours, np.float64))
+    ratio = inks.max(axis=1) / lin.max(axis=1)
+    assert np.allclose(inks, lin * ratio[:, None], atol=1e-9) and (ratio <= 1 + 1e-9).all()
+    assert ratio[0] < 0.5 and np.isclose(ratio[1], 1.0)  # the yellow darkened, the blue not
+    # over the designer's dark background the other way: lightened towards white, hue kept
+    dark = np.array([[0.0, 0.0, 0.0], [0.02, 0.0, 0.3], [1.0, 0.6, 0.0]])
+    light = glyphs.floating_colours(dark)
+    lum = light @ np.array([0.2126, 0.7152, 0.0722])
+    assert (lum >= glyphs.FLOATING_MIN_LUMINANCE - 1e-9).all() and np.array_equal(light[2], dark[2])
+    assert light[1, 2] > light[1, 0] and light[0, 0] == light[0, 1] == light[0, 2]
+    two = 0
+    for (line, end), (ob, cell) in labels.items():
+        assert cell == want[(line, end)]
+        clue = full.clue(line)
+        assert ob.name.endswith(" " + _text(clue)), (ob.name, clue)
+        used = [c for c, (n, _) in enumerate(clue, start=1) if n]
+        slots = [m.diffuse_color[:3] for m in ob.data.materials]
+        assert len(slots) == max(len(used), 1)
+        for c, ink in zip(used, slots):
+            assert np.allclose(ink, inks[c - 1], atol=1e-4)  # each number in its colour
+        mat_index = np.empty(len(ob.data.polygons), dtype=np.int32)
+        ob.data.polygons.foreach_get("material_index", mat_index)
+        assert set(mat_index.tolist()) == set(range(len(slots)))
+        co = np.empty(len(ob.data.vertices) * 3)
+        ob.data.vertices.foreach_get("co", co)
+        width = np.ptp(co.reshape(-1, 3)[:, 0])
+        assert width <= glyphs.COLOUR_CLUE_WIDTH + 1e-6  # side by side, within one face
+        two += len(used) == 2
+    assert two > 0  # the test needs two-colour clues
+
+    assert run_op(bpy.ops.nonogram.clear) == {'FINISHED'}
+    assert data_counts() == before  # no temporary text object or mesh left behind
+
+
+@pytest.mark.parametrize("hidden_fraction, verdict", [(0.0, "unique"), (0.6, "multiple")])
+def test_solve_gives_the_colour_solvers_verdict(addon, tmp_path, hidden_fraction, verdict):
+    """Solve on a colour puzzle: the colour solver's verdict stored and reported, the cells it
+    decided shown as known (a cell whose colour is still open but not empty counts as filled)."""
+    path, full, hidden = _colour_puzzle(tmp_path, seed=2, hidden_fraction=hidden_fraction)
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    obj = bpy.context.active_object
+    assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
+    scene = addon_module("scene")
+    cs = addon_module("engine.solve.coloursolve")
+    player_puzzle = scene.load_stored_puzzle(obj)
+    want = cs.solve_colour(player_puzzle, grade=True)
+    report = scene.load_stored_report(obj)
+    assert report["verdict"] == want.verdict and report["method"] == "colour"
+    assert want.verdict == verdict  # the test covers both: every cell known, and some not
+    assert report["linesolvers"] == want.linesolvers
+    state = point_attribute(obj, "state")
+    common = addon_module("scene.common")
+    if want.verdict == "unique":
+        sol = np.asarray(want.solutions[0])
+        assert (state == np.where(sol > 0, common.FILLED, common.EMPTY)).all()
+    else:
+        bits = np.asarray(want.state)
+        assert ((bits == 1) == (state == common.EMPTY)).all()
+        assert (((bits & 1) == 0) == (state == common.FILLED)).all()
+        assert (state == common.UNKNOWN).any()
+
+
+def test_hide_clues_runs_the_colour_design(addon, tmp_path):
+    """Hide Clues on a colour puzzle: the colour designer's mask for the same seed and logic, its
+    proof stored as the check, and the player's puzzle still unique by logic; a colour puzzle
+    that logic cannot solve with every clue is refused with the designer's message."""
+    path, full, _ = _colour_puzzle(tmp_path, seed=2, hidden_fraction=0.0)
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    obj = bpy.context.active_object
+    scene = addon_module("scene")
+    opts = obj.nonogram.design_options
+    opts.logic, opts.method, opts.seed = 'line', 'greedy', 4
+    assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
+    want = addon_module("engine.design.colourdesign").design_colour(scene.load_full_puzzle(obj), logic="line",
+                                                                    seed=4)
+    got = scene.hidden_mask(obj)
+    assert got.tolist() == (want.puzzle.clue_kind == 0).tolist() and want.hidden_count > 0
+    info = scene.load_design(obj)
+    assert (info["hidden"], info["score"], info["band"]) == (want.hidden_count, want.score, want.band)
+    check = scene.load_check(obj)
+    assert (check["verdict"], check["solvable"], check["undecided"]) == ("unique", True, 0)
+    played = scene.load_stored_puzzle(obj)
+    report = addon_module("engine.solve.coloursolve").solve_colour(played)
+    assert (report.verdict, report.difficulty) == ("unique", "line")
+    # the labels follow: the player's faces show exactly the shown clues
+    assert run_op(bpy.ops.nonogram.set_view, view='PLAYER') == {'FINISHED'}
+    cube = scene.get_modifier_input(scene.player_modifier(obj), "Cube Size")
+    labels = _labels(obj, full.shape, cube)
+    assert set(labels) == set(_expected(full, got, np.zeros(3, int), np.array(full.shape) - 1))
+
+    cp = addon_module("engine.model.colourpuzzle")
+    # every line holds one cell, as in the other parity's cells: two solutions
+    parity = (np.indices((2, 2, 2)).sum(axis=0) % 2 == 0).astype(int)
+    two_ways = cp.colour_puzzle_from_grid(parity, 1, COLOURS[:1], "two")
+    path = tmp_path / "two.json"
+    addon_module("engine.files.puzzlefile").save_puzzle(two_ways, str(path))
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    with pytest.raises(RuntimeError, match="not solved by line logic"):
+        run_op(bpy.ops.nonogram.hide_clues)
+    assert not scene.hidden_mask(bpy.context.active_object).any()
+
+
+def test_make_with_puzzle_colours(addon):
+    """Make's Puzzle Colours (an operator property, so in Adjust Last Operation and presets):
+    the nonogram holds the colour puzzle grouping the reveal's colours, as the engine groups
+    them; fewer Colours than Puzzle Colours is refused with the reason."""
+    import json
+    from test_blender_colours import AXIS_COLOURS, principled
+    bpy.ops.mesh.primitive_cube_add(size=2.0)
+    cube = bpy.context.active_object
+    keys = list(AXIS_COLOURS)
+    for key in keys:
+        cube.data.materials.append(principled(f"m{key}", AXIS_COLOURS[key]))
+    for poly in cube.data.polygons:
+        axis = int(np.argmax(np.abs(poly.normal)))
+        poly.material_index = keys.index((int(np.sign(poly.normal[axis])), axis))
+    with pytest.raises(RuntimeError, match="set Colours to 3 or more"):
+        run_op(bpy.ops.nonogram.make, resolution=5, colours=2, puzzle_colours=3)
+    assert run_op(bpy.ops.nonogram.make, resolution=5, colours=8, puzzle_colours=3) == {'FINISHED'}
+    # an operator property (its redo panel draws MakeOptions.draw_options) and a panel setting
+    assert bpy.ops.nonogram.make.get_rna_type().properties["puzzle_colours"].default == 1
+    assert bpy.context.scene.nonogram_settings.puzzle_colours == 1  # the panel's left as it was
+    scene = addon_module("scene")
+    obj = scene.nonogram_of(bpy.context.active_object)
+    stored = scene.load_full_puzzle(obj)
+    cp = addon_module("engine.model.colourpuzzle")
+    assert isinstance(stored, cp.ColourPuzzle) and stored.k == 3
+    # the same cube made black-and-white with its reveal colours, grouped by the engine
+    plain = scene.make_nonogram(bpy.context, cube, resolution=5, colours=8)[0]
+    want = addon_module("engine.design.colourgroups").colour_puzzle_from_reveal(scene.load_full_puzzle(plain), 3)
+    assert stored.colour_solution.tolist() == want.colour_solution.tolist()
+    assert stored.clues() == want.clues() and set(stored.colour_solution.tolist()) == {1, 2, 3}  # a solid cube
+    info = json.loads(obj.nonogram.make_info)
+    assert info["puzzle_colours"] == 3 and len(info["clue_colours"]) == 3 and len(info["palette"]) == 6
+
+
+def test_hide_clues_with_puzzle_colours_turns_a_nonogram_into_a_colour_puzzle(addon):
+    """The Design panel's Puzzle Colours: Hide Clues on a black-and-white nonogram with reveal
+    colours makes it the colour puzzle of that many groups (the engine's grouping), its labels
+    the colour glyphs, then designs it; without reveal colours it is refused with the reason."""
+    from test_blender_colours import AXIS_COLOURS, principled
+    bpy.ops.mesh.primitive_cube_add(size=2.0)
+    cube = bpy.context.active_object
+    keys = list(AXIS_COLOURS)
+    for key in keys:
+        cube.data.materials.append(principled(f"m{key}", AXIS_COLOURS[key]))
+    for poly in cube.data.polygons:
+        axis = int(np.argmax(np.abs(poly.normal)))
+        poly.material_index = keys.index((int(np.sign(poly.normal[axis])), axis))
+    scene = addon_module("scene")
+    plain = scene.make_nonogram(bpy.context, cube, resolution=4, colours=1)[0]
+    plain.nonogram.design_options.puzzle_colours = 2
+    with pytest.raises(RuntimeError, match="Make it with Colours 2 or more"):
+        run_op(bpy.ops.nonogram.hide_clues)
+    assert "clue_colours" not in plain.nonogram.puzzle
+    before = data_counts()
+    obj = scene.make_nonogram(bpy.context, cube, resolution=4, colours=8)[0]
+    bw = scene.load_full_puzzle(obj)
+    opts = obj.nonogram.design_options
+    opts.puzzle_colours, opts.seed = 2, 3
+    bpy.context.view_layer.objects.active = obj
+    assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
+    stored = scene.load_full_puzzle(obj)
+    want = addon_module("engine.design.colourgroups").colour_puzzle_from_reveal(bw, 2)
+    assert stored.k == 2 and stored.clues() == want.clues()
+    design = addon_module("engine.design.colourdesign").design_colour(want, logic="line", seed=3)
+    assert scene.hidden_mask(obj).tolist() == (design.puzzle.clue_kind == 0).tolist()
+    assert scene.load_check(obj)["verdict"] == "unique"
+    names = [o.name for o in obj.nonogram.glyphs.objects]
+    assert names and all(o.type == 'MESH' for o in obj.nonogram.glyphs.objects)
+    assert any("c2" in n for n in names) and any("c1" in n for n in names)
+    # the player's faces show the colour glyphs of exactly the shown clues
+    assert run_op(bpy.ops.nonogram.set_view, view='PLAYER') == {'FINISHED'}
+    cube_size = scene.get_modifier_input(scene.player_modifier(obj), "Cube Size")
+    labels = _labels(obj, stored.shape, cube_size)
+    hidden = scene.hidden_mask(obj)
+    assert set(labels) == set(_expected(stored, hidden, np.zeros(3, int), np.array(stored.shape) - 1))
+    for (line, _end), (ob, _cell) in labels.items():
+        assert ob.name.endswith(" " + _text(stored.clue(line)))
+    # the old black-and-white glyphs (text curves) are gone with their collections
+    after = data_counts()
+    assert after["curves"] == before["curves"]
+    assert after["collections"] == before["collections"] + 3  # the nonogram's, its two libraries
+
+
+def test_black_and_white_tools_say_why_they_are_off(addon, tmp_path):
+    """Compare, Suggest Clue, Repair and Merge Colours are for black-and-white puzzles: on a
+    colour puzzle their buttons are greyed with the reason (their poll), not an error later."""
+    path, _, _ = _colour_puzzle(tmp_path, hidden_fraction=0.0)
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    polls = addon_module("scene.polls")
+    assert "is a colour puzzle" in polls.black_and_white(bpy.context)
+    for name in ("compare", "suggest_clue", "repair", "merge_colours"):
+        cls = getattr(bpy.types, f"NONOGRAM_OT_{name}")
+        assert polls.black_and_white in cls.checks, name
+        with bpy.context.temp_override(**view3d_override()):
+            assert not getattr(bpy.ops.nonogram, name).poll(), name
+    assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}  # Solve and Hide Clues stay on
