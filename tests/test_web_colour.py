@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import webplayer
+from webplayer import aimable, click_cell, open_page, state
 from engine.play import webpage
 from engine.files.colourfile import colour_puzzle_to_dict
 
@@ -57,27 +58,6 @@ def page(browser):
     pg.on("pageerror", lambda e: pg.problems.append(f"page error: {e}"))
     yield pg
     context.close()
-
-
-def state(pg) -> dict:
-    return pg.evaluate("window.nonogram.state()")
-
-
-def open_page(pg, path):
-    pg.goto(path.as_uri())
-    return webplayer.wait_ready(pg)
-
-
-def aimable(pg, ids) -> list:
-    return pg.evaluate("ids => ids.filter(i => window.nonogram.aim(i) !== null)", [int(i) for i in ids])
-
-
-def click_cell(pg, i) -> bool:
-    at = pg.evaluate("i => window.nonogram.aim(i)", i)
-    if at is None:
-        return False
-    pg.mouse.click(at["x"], at["y"])
-    return True
 
 
 def test_the_clues_drawn_are_the_files_per_colour(page, page_file, designed):

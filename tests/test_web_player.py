@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import webplayer
+from webplayer import aimable, click_cell, open_page, state
 from engine.play import webpage
 from engine.files.puzzlefile import puzzle_to_dict
 
@@ -56,31 +57,9 @@ def page(browser):
     context.close()
 
 
-def state(pg) -> dict:
-    return pg.evaluate("window.nonogram.state()")
-
-
 def cell_xyz(i, shape):
     X, Y, Z = shape
     return i // (Y * Z), (i // Z) % Y, i % Z
-
-
-def open_page(pg, path):
-    pg.goto(path.as_uri())
-    return webplayer.wait_ready(pg)
-
-
-def aimable(pg, ids) -> list:
-    """Those of the cubes ``ids`` a click can reach in the current view."""
-    return pg.evaluate("ids => ids.filter(i => window.nonogram.aim(i) !== null)", [int(i) for i in ids])
-
-
-def click_cell(pg, i) -> bool:
-    at = pg.evaluate("i => window.nonogram.aim(i)", i)
-    if at is None:
-        return False
-    pg.mouse.click(at["x"], at["y"])
-    return True
 
 
 def test_page_opens_offline_and_draws_the_puzzles_clues(page, page_file, designed):

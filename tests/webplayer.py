@@ -51,6 +51,30 @@ def wait_ready(page, timeout: float = 20000):
     return page.evaluate("window.nonogram.state()")
 
 
+def state(pg) -> dict:
+    """The page's game state, as its test hook reports it."""
+    return pg.evaluate("window.nonogram.state()")
+
+
+def open_page(pg, path):
+    pg.goto(path.as_uri())
+    return wait_ready(pg)
+
+
+def aimable(pg, ids) -> list:
+    """Those of the cubes ``ids`` a click can reach in the current view."""
+    return pg.evaluate("ids => ids.filter(i => window.nonogram.aim(i) !== null)", [int(i) for i in ids])
+
+
+def click_cell(pg, i) -> bool:
+    """A real mouse click on cube ``i``; False when no click can reach it from this view."""
+    at = pg.evaluate("i => window.nonogram.aim(i)", i)
+    if at is None:
+        return False
+    pg.mouse.click(at["x"], at["y"])
+    return True
+
+
 def ring_grid(size: int = 8) -> np.ndarray:
     """A small model with holes, so its clues have circles and squares: two rings on a base,
     with two posts joined at the top."""
