@@ -8,6 +8,7 @@ import pytest
 
 from conftest import shared_path
 from test_batch import read_summary, run
+from test_batch_web import _page_data
 
 pytest.importorskip("bpy", reason="needs the bpy module (pip install bpy==5.0.1, Python 3.11)")
 pytestmark = pytest.mark.blender
@@ -22,7 +23,7 @@ def test_two_colour_puzzle_designed(tmp_path):
     out = tmp_path / "out"
     proc = run(["batch.py", "--", "--input", str(shared_path("models", "trex.glb")), "--resolution", "10",
                 "--out", str(out), "--colours", "8", "--puzzle-colours", "2", "--design", "--render", "player",
-                "--render-size", "48", "--render-samples", "1", "--blend"])
+                "--render-size", "48", "--render-samples", "1", "--blend", "--export-html"])
     assert proc.returncode == 0
     _, rows = read_summary(out)
     row = rows[0]
@@ -62,6 +63,11 @@ def test_two_colour_puzzle_designed(tmp_path):
     assert (json.loads(solved)["verdict"], json.loads(solved)["method"]) == ("unique", "colour")
     assert report["colour_puzzle"]["file"] == row["colour_puzzle_file"]
     assert report["colour_puzzle"]["clue_colours"] == raw["clue_colours"]
+    # --export-html: the page plays the designed colour puzzle, its clues per colour
+    page = _page_data(out / row["html_file"])
+    designed_raw = json.loads((out / row["design_file"]).read_text())
+    assert page["clue_colours"] == raw["clue_colours"]
+    assert (page["x"], page["y"], page["z"]) == (designed_raw["x"], designed_raw["y"], designed_raw["z"])
 
 
 def test_bad_puzzle_colours(tmp_path):
