@@ -85,3 +85,30 @@ def test_an_unbuilt_player_is_reported_not_a_crash(addon, tmp_path, monkeypatch)
     with pytest.raises(RuntimeError, match="not been built"):
         run_op(bpy.ops.nonogram.export_puzzle, filepath=str(tmp_path / "x.html"), file_format='HTML')
     assert not opened and not (tmp_path / "x.html").exists()
+
+
+def test_a_colour_puzzle_exports_and_plays_with_its_colour_clues(addon, tmp_path, monkeypatch):
+    """A colour puzzle (imported from its file) through Export Puzzle .html and Play in Browser:
+    the page carries its clues per colour, its clue colours and its hidden lines."""
+    _player_built()
+    cp = addon_module("engine.model.colourpuzzle")
+    pf = addon_module("engine.files.puzzlefile")
+    rng = np.random.default_rng(4)
+    grid = np.where(rng.random((4, 5, 3)) < 0.6, rng.integers(1, 3, (4, 5, 3)), 0)
+    full = cp.colour_puzzle_from_grid(grid, 2, np.array([[0.8, 0.1, 0.1], [0.1, 0.2, 0.8]]), "col")
+    hidden = rng.random(full.n_lines) < 0.3
+    src = tmp_path / "col.json"
+    pf.save_puzzle(cp.with_hidden(full, hidden), str(src))
+    want = json.loads(src.read_text())
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(src)) == {'FINISHED'}
+    path = tmp_path / "col.html"
+    assert run_op(bpy.ops.nonogram.export_puzzle, filepath=str(path), file_format='HTML') == {'FINISHED'}
+    opened = []
+    monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
+    assert run_op(bpy.ops.nonogram.play_in_browser) == {'FINISHED'}
+    played = Path(unquote(urlparse(opened[0]).path))
+    for page in (path, played):
+        d = _page_data(page)
+        assert d["clue_colours"] == want["clue_colours"] and d["shape"] == want["shape"]
+        assert (d["x"], d["y"], d["z"]) == (want["x"], want["y"], want["z"])
+        assert d["info"]["hidden"] == int(hidden.sum())
