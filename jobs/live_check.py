@@ -15,6 +15,8 @@ import time
 from collections import OrderedDict
 from typing import Callable, Optional
 
+import numpy as np
+
 from . import engine_access
 
 # When logic leaves cells undecided (and every cell is on a shown clue's line), whether the
@@ -49,21 +51,54 @@ def check_mask(sess, lock, hidden, logic: str):
     return summary, c
 
 
-class Check:
-    """One check of nonogram ``name`` with clues ``key`` (``check_mask``'s arguments)."""
+class ColourCheck:
+    """What a colour puzzle's check leaves for the cells: the ones logic did not decide."""
 
-    def __init__(self, name, key, args):
+    def __init__(self, undecided):
+        self.undecided = undecided
+
+
+def check_colour_mask(full, hidden, logic: str):
+    """(summary dict, ``ColourCheck``) of colour puzzle ``full`` with clues ``hidden``: the colour
+    solver's verdict in the live check's terms (colour puzzles have no ``DesignSession``: a
+    check builds its net anew, cheap at the sizes colour puzzles are played at). Solvable means
+    the colour solver's logic, up to ``logic`` ('line', or 'probe' with probing), decides every
+    cell; the search past it, bounded by ``SEARCH_TIME``, gives the verdict."""
+    t0 = time.perf_counter()
+    cs = engine_access.coloursolve
+    p = engine_access.colourpuzzle.with_hidden(full, hidden)
+    rep = cs.solve_colour(p, time_limit=SEARCH_TIME, grade=True, probing=logic == "probe")
+    undecided = ~cs.decided(rep.state)
+    shown = np.repeat(~np.asarray(hidden, dtype=bool), np.diff(p.line_start))
+    covered = np.zeros(p.n_cells, dtype=bool)
+    covered[p.line_cells[shown]] = True
+    solvable = rep.difficulty in (("line",) if logic == "line" else ("line", "probe"))
+    summary = {"verdict": rep.verdict, "solvable": bool(solvable),
+               "level": rep.difficulty if solvable else None, "score": rep.score, "band": rep.band,
+               "undecided": int(undecided.sum()), "uncovered": int((~covered).sum()),
+               "hidden_count": int(np.count_nonzero(hidden)), "lines": int(p.n_lines),
+               "time_s": round(time.perf_counter() - t0, 4), "compile_s": 0.0, "logic": logic,
+               "colour": True}
+    return summary, ColourCheck(undecided)
+
+
+class Check:
+    """One check of nonogram ``name`` with clues ``key``: ``check(*args)``, by default
+    ``check_mask`` (whose first argument, the session, is kept as ``session``)."""
+
+    def __init__(self, name, key, args, check: Callable = check_mask):
         self.name, self.key = name, key
         self.cancel = threading.Event()
         self.done = threading.Event()
         self.result = None
         self.error: Optional[BaseException] = None
         self._args = args
+        self._check = check
         self.session = args[0]
 
     def run(self):
         try:
-            self.result = check_mask(*self._args)
+            self.result = self._check(*self._args)
         except BaseException as e:  # reported on the main thread
             self.error = e
         finally:

@@ -30,17 +30,15 @@ def session(obj):
 def request(obj, *, wait: Optional[bool] = None) -> None:
     """Check ``obj``'s puzzle as the player gets it, in the background (``wait`` False) or in
     place (True; default: in place when there is no event loop to deliver a result)."""
-    if holds_colour_puzzle(obj):
-        # the live check's session is black-and-white; a colour puzzle's verdict comes from
-        # Solve (the colour solver)
-        checks.cancel(obj.name)
-        props(obj).check = ""
-        return
     if wait is None:
         wait = bpy.app.background
     mask = hidden_mask(obj)
-    job = checks.Check(obj.name, mask_key(mask),
-                       (*session(obj), mask, props(obj).design_options.logic))
+    logic = props(obj).design_options.logic
+    if holds_colour_puzzle(obj):  # the colour solver, on the full puzzle with these clues hidden
+        job = checks.Check(obj.name, mask_key(mask), (load_full_puzzle(obj), mask, logic),
+                           check=checks.check_colour_mask)
+    else:
+        job = checks.Check(obj.name, mask_key(mask), (*session(obj), mask, logic))
     if wait:
         checks.replace(job)
         job.run()
@@ -81,9 +79,9 @@ def _apply(obj, job) -> None:
 def _cell_states(job) -> np.ndarray:
     """Each cell's state as the check leaves it: logic deduces only true values, so a cell it
     did not leave undecided is known."""
-    sess = job.session
+    full = getattr(job.session, "full", job.session)  # a DesignSession's, or a colour puzzle
     _summary, c = job.result
-    solution = np.asarray(sess.full.solution, dtype=bool)
+    solution = np.asarray(full.solution, dtype=bool)
     state = np.where(solution, FILLED, EMPTY).astype(np.int32)
     state[c.undecided] = UNKNOWN
     return state

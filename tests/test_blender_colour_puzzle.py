@@ -274,3 +274,33 @@ def test_black_and_white_tools_say_why_they_are_off(addon, tmp_path):
         with bpy.context.temp_override(**view3d_override()):
             assert not getattr(bpy.ops.nonogram, name).poll(), name
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}  # Solve and Hide Clues stay on
+
+
+def test_hand_edits_of_a_colour_puzzle_are_checked_again(addon, tmp_path):
+    """Toggling clues of a colour puzzle (``change_hidden``, as Toggle and Pick Clues do) runs
+    the live check with the colour solver: the stored verdict, solvability and undecided cells
+    are the colour solver's on the puzzle as the player gets it, for each logic level."""
+    path, full, _ = _colour_puzzle(tmp_path, seed=3, hidden_fraction=0.0)
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    obj = bpy.context.active_object
+    scene = addon_module("scene")
+    design = addon_module("operators.design")
+    cp = addon_module("engine.model.colourpuzzle")
+    cs = addon_module("engine.solve.coloursolve")
+    rng = np.random.default_rng(0)
+    seen = set()
+    for fraction in (0.2, 0.5, 0.8):
+        for logic in ('line', 'probe'):
+            mask = rng.random(full.n_lines) < fraction
+            obj.nonogram.design_options.logic = logic
+            assert design.change_hidden(obj, mask) == int(mask.sum())
+            check = scene.load_check(obj)
+            rep = cs.solve_colour(cp.with_hidden(full, mask), time_limit=1.0, probing=logic == 'probe')
+            undecided = int((~cs.decided(rep.state)).sum())
+            solvable = rep.difficulty in (('line',) if logic == 'line' else ('line', 'probe'))
+            assert (check["verdict"], check["solvable"], check["undecided"]) == (rep.verdict, solvable,
+                                                                                  undecided)
+            assert check["hidden_count"] == int(mask.sum()) and check["mask"] == scene.mask_key(mask)
+            assert not scene.live_check.stale(obj)
+            seen.add((check["verdict"], check["solvable"]))
+    assert len(seen) > 1  # the masks gave more than one kind of answer
