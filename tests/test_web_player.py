@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import webplayer
-from webplayer import aimable, click_cell, open_page, state
+from webplayer import aimable, browser, click_cell, open_page, page, state  # noqa: F401 (fixtures)
 from engine.play import webpage
 from engine.files.puzzlefile import puzzle_to_dict
 
@@ -33,28 +33,6 @@ def page_file(designed, tmp_path_factory):
     path = tmp_path_factory.mktemp("web") / "ring8.html"
     webpage.write_page(designed, str(path), info={"band": "test"})
     return path
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = webplayer.launch(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=webplayer.VIEWPORT)
-    pg = context.new_page()
-    pg.problems = []
-    pg.requests = []
-    pg.on("console", lambda m: pg.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    pg.on("pageerror", lambda e: pg.problems.append(f"page error: {e}"))
-    pg.on("request", lambda r: pg.requests.append(r.url))
-    yield pg
-    context.close()
 
 
 def cell_xyz(i, shape):

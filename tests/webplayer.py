@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -49,6 +50,31 @@ def wait_ready(page, timeout: float = 20000):
     page.wait_for_function("window.nonogram && (window.nonogram.state().firstFrameMs !== null"
                            " || window.nonogram.state().error)", timeout=timeout)
     return page.evaluate("window.nonogram.state()")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Chromium for a test module (Debian's, driven by Playwright)."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records console errors and page errors (``problems``) and every
+    request it makes (``requests``)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    pg = context.new_page()
+    pg.problems = []
+    pg.requests = []
+    pg.on("console", lambda m: pg.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.problems.append(f"page error: {e}"))
+    pg.on("request", lambda r: pg.requests.append(r.url))
+    yield pg
+    context.close()
 
 
 def state(pg) -> dict:
