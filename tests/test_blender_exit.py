@@ -36,7 +36,10 @@ worker.Job("test", loop).start()
 def spawn(parts, base):  # a compiling process that never finishes
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"],
                             stdout=subprocess.PIPE, stdin=subprocess.PIPE, text=True)
-    print("CHILD", proc.pid, flush=True)
+    # one write: the two groups' threads spawn at once, and print() writes its parts apart,
+    # so two prints could interleave into a line no longer starting with "CHILD "
+    sys.stdout.write(f"CHILD {proc.pid}\n")
+    sys.stdout.flush()
     return proc
 
 warmup._spawn = spawn
