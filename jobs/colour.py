@@ -69,7 +69,7 @@ class ColourHiding:
     reads from a black-and-white ``DesignResult``."""
     design: Any
     hidden: np.ndarray           # bool per line: the clues the design hides
-    method: str                  # the method asked for (the colour designer is greedy)
+    method: str                  # the design method (greedy, anneal or random)
     full: Any = None             # the full colour puzzle designed (made here when regrouped)
     regrouped: bool = False      # made from a black-and-white puzzle's reveal colours
 
@@ -82,7 +82,8 @@ class ColourHiding:
     stopped_early = property(lambda self: not self.design.locally_minimal)
 
     def to_dict(self) -> dict:
-        return dict(self.design.to_dict(), method="greedy", colour=True)
+        return dict({k: v for k, v in self.design.to_dict().items() if k != "stats"}, method=self.method,
+                    colour=True)
 
     def proven(self) -> dict:
         """The live check's summary, from what the colour design proved: each hide it kept left
@@ -100,13 +101,13 @@ class ColourHiding:
 def design_colour(full, *, logic="line", band=None, method="greedy", seed=0, time_limit=None,
                   progress=None, puzzle_colours=1) -> ColourHiding:
     """Hide Clues for a colour puzzle (``full``: every clue, with its solution): the colour
-    designer, greedy whatever ``method`` asks (raises its ``ColourDesignError``). A
+    designer with ``method`` (raises its ``ColourDesignError``). A
     black-and-white ``full`` with reveal colours is first made the colour puzzle of
     ``puzzle_colours`` groups of them (``regroup_check`` said it can be)."""
     regrouped = not is_colour_puzzle(full)
     if regrouped:
         full = engine_access.colourgroups.colour_puzzle_from_reveal(full, int(puzzle_colours))
-    d = engine_access.colourdesign.design_colour(full, logic=logic, band=band, seed=seed,
+    d = engine_access.colourdesign.design_colour(full, logic=logic, band=band, seed=seed, method=method,
                                                  time_limit=time_limit, progress=progress)
     hidden = np.asarray(d.puzzle.clue_kind) == 0
     return ColourHiding(d, hidden, method, full, regrouped)

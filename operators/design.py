@@ -62,7 +62,7 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
             if why:
                 self.report({'ERROR'}, why)
                 return None
-            # the colour designer (greedy); its kernels compile without polling: Esc abandons
+            # the colour designer's kernels compile without polling: Esc abandons it
             self.cancel_is_cooperative = False
             return Job("design", lambda progress: colour.design_colour(full, progress=progress,
                                                                        puzzle_colours=k, **options))
@@ -96,8 +96,7 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         kind = "hidden" + (" (stopped early: best so far)" if result.stopped_early else "")
         if isinstance(result, colour.ColourHiding):
             kind += (f" of a new {result.full.k}-colour puzzle" if result.regrouped else "")
-            kind += " by the colour designer" + ("" if result.method == "greedy" else
-                                                 f" (greedy: it has no {result.method} method)")
+            kind += f" by the colour designer ({result.method})"
         band = f", {result.band} ({result.score})" if result.score is not None else ""
         self.report({'WARNING' if result.message else 'INFO'},
                     f"{result.hidden_count} of {result.n_lines} clues {kind}{band}"
