@@ -123,3 +123,16 @@ def regroup_check(full, puzzle_colours: int) -> str:
     if full.solution is None:
         return "Puzzle Colours needs the puzzle's solution"
     return ""
+
+
+def suggest_colour(full, hidden, logic: str):
+    """(line, cells it settles) of the hidden clue of colour puzzle ``full`` whose showing settles
+    the most undecided cells, or None when logic already decides every cell."""
+    found = engine_access.coloursession.suggest_colour_clues(full, hidden, logic, k=1)
+    return (found[0].line, found[0].settles) if found else None
+
+
+def repair_colour(full, hidden, logic: str, progress=None):
+    """The fewest clues of colour puzzle ``full`` to show so that it is unique and solvable at
+    ``logic`` again (``engine.design.session.Repair``; None when ``progress`` cancelled it)."""
+    return engine_access.coloursession.repair_colour(full, hidden, logic, progress)

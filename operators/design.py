@@ -225,6 +225,21 @@ def _hidden_clue_session(op, obj, task: str):
     return hidden, sess, lock, scene.props(obj).design_options.logic
 
 
+def _colour_clues(op, obj, task: str):
+    """(full colour puzzle, hidden mask, logic) for a job on a colour puzzle's hidden clues, or
+    None after reporting why there is nothing to do."""
+    hidden = scene.hidden_mask(obj)
+    if not hidden.any():
+        op.report({'INFO'}, f"No clue is hidden: nothing to {task}")
+        return None
+    try:
+        full = scene.load_full_puzzle(obj)
+    except scene.NonogramError as e:
+        op.report({'ERROR'}, str(e))
+        return None
+    return full, hidden, scene.props(obj).design_options.logic
+
+
 def _nonogram_named(op, name: str):
     """The nonogram a finished job worked on, or None (reported) when it was deleted meanwhile."""
     obj: "bpy.types.Object | None" = bpy.data.objects.get(name)
@@ -248,21 +263,29 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
     bl_idname = "nonogram.suggest_clue"
     bl_label = "Suggest Clue"
     bl_options = {'REGISTER', 'UNDO'}
-    checks = (polls.nonogram, polls.no_job, polls.black_and_white)
+    checks = (polls.nonogram, polls.no_job)
 
     reveal: BoolProperty(name="Show It", default=True,
                          description="Show the suggested clue to the player (else only report it)")
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
+        # The engine's suggestion does not poll for cancellation (it takes milliseconds).
+        self.cancel_is_cooperative = False
+        if scene.holds_colour_puzzle(obj):
+            got = _colour_clues(self, obj, "suggest")
+            if got is None:
+                return None
+            full, hidden, logic = got
+            self._obj_name = obj.name
+            self._key = scene.mask_key(hidden)
+            return Job("clue suggestion", lambda progress: colour.suggest_colour(full, hidden, logic))
         got = _hidden_clue_session(self, obj, "suggest")
         if got is None:
             return None
         hidden, sess, lock, logic = got
         self._obj_name = obj.name
         self._key = scene.mask_key(hidden)
-        # The engine's suggestion does not poll for cancellation (it takes milliseconds).
-        self.cancel_is_cooperative = False
 
         def run(progress):
             with lock:
@@ -294,10 +317,20 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
     bl_idname = "nonogram.repair"
     bl_label = "Repair"
     bl_options = {'REGISTER', 'UNDO'}
-    checks = (polls.nonogram, polls.no_job, polls.black_and_white)
+    checks = (polls.nonogram, polls.no_job)
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
+        self.cancel_is_cooperative = True  # repair polls its progress callback
+        if scene.holds_colour_puzzle(obj):
+            got = _colour_clues(self, obj, "repair")
+            if got is None:
+                return None
+            full, hidden, logic = got
+            self._obj_name = obj.name
+            self._key = scene.mask_key(hidden)
+            self._logic = logic
+            return Job("repair", lambda progress: colour.repair_colour(full, hidden, logic, progress))
         got = _hidden_clue_session(self, obj, "repair")
         if got is None:
             return None
