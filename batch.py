@@ -816,7 +816,8 @@ def colour_puzzle(addon: Addon, args, puzzle, base: str, row: dict):
 
 
 def design_colour_puzzle(addon: Addon, args, cp, base: str, row: dict) -> Optional[dict]:
-    """``--design`` with ``--puzzle-colours``: the colour puzzle designed (``--design-method``) into ``<model>-<res>.designed.json``; the row's design columns as for
+    """``--design`` with ``--puzzle-colours``: the colour puzzle designed (``--design-method``)
+    into ``<model>-<res>.designed.json``; the row's design columns as for
     black-and-white."""
     band = None if args.design == "any" else args.design
     row["design_target"] = args.design

@@ -7,6 +7,7 @@ from bpy.props import BoolProperty, EnumProperty
 
 from .. import scene
 from ..scene import live_check, polls
+from ..scene.store import holds_colour_puzzle
 from ..jobs import colour, engine_access
 from ..jobs import live_check as checks
 from ..jobs.worker import Job
@@ -272,7 +273,7 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
         obj = scene.nonogram_of(context.active_object)
         # The engine's suggestion does not poll for cancellation (it takes milliseconds).
         self.cancel_is_cooperative = False
-        if scene.holds_colour_puzzle(obj):
+        if holds_colour_puzzle(obj):
             got = _colour_clues(self, obj, "suggest")
             if got is None:
                 return None
@@ -322,7 +323,7 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
         self.cancel_is_cooperative = True  # repair polls its progress callback
-        if scene.holds_colour_puzzle(obj):
+        if holds_colour_puzzle(obj):
             got = _colour_clues(self, obj, "repair")
             if got is None:
                 return None
