@@ -15,7 +15,8 @@ Public API: ``capture_colours(grid, origin, voxel_size, vertices, triangles, ...
 * Interior voxels take the colour of the nearest surface voxel (exact Euclidean feature
   transform, separable by axis: Felzenszwalb and Huttenlocher 2012, in integer arithmetic,
   each pass only over the runs of filled voxels holding interior voxels; where several surface
-  voxels are equally near, which one is not promised).  Exact rather than a cheaper chamfer or
+  voxels are equally near, which one is not promised).  Its first sweep shares one sweep of the
+  grid with the surface mask and slots (``surface_sites``).  Exact rather than a cheaper chamfer or
   breadth-first fill: the tests promise the exact distance, and the capture's speed is as much
   the nearest-triangle search's (see docs/BENCHMARKS.md, "Colour capture").
 
