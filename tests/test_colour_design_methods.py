@@ -153,3 +153,21 @@ def test_suggest_and_repair_on_colour_puzzles(shape, k, seed):
         assert not any(settled[li] == _undecided(p, broken) for li in settled)
     assert repair_colour(p, r.hidden, "line").lines == []
     assert sess.suggest(r.hidden, "line") == []
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_design_cli_takes_each_method_for_colour_puzzles(tmp_path, capsys, method):
+    """``python -m engine design --method M`` on a colour puzzle file (in process): the method's
+    design, where the CLI refused every method but greedy."""
+    import json
+    from engine.cli.design import main
+    from engine.files.puzzlefile import load_puzzle, save_puzzle
+    p = colour_puzzle_from_grid(_grid((4, 5, 3), 2, 3), 2)
+    save_puzzle(p, str(tmp_path / "in.json"))
+    out = tmp_path / "out.json"
+    assert main(["design", str(tmp_path / "in.json"), "-o", str(out), "--seed", "3", "--method", method,
+                 "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    want = design_colour(p, seed=3, method=method)
+    assert d["method"] == method and d["hidden"] == want.hidden_count
+    assert np.array_equal(load_puzzle(str(out)).clue_kind, want.puzzle.clue_kind)
