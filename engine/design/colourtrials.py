@@ -195,7 +195,9 @@ class TrialRun:
         self.n_pop = np.zeros(1, dtype=np.int64)
         self.first = np.full(len(net.mode), -1, dtype=np.int64)
         self.state = full_state(net)
-        self.by_index = np.arange(len(net.mode), dtype=np.int64)
+        # the order lines enter the queues in (runs reach the same fixpoint in any order; the
+        # order decides which lines change cells first, and so how far back a trial resumes)
+        self.queue_order = np.arange(len(net.mode), dtype=np.int64)
         self.valid = False  # the trail is a propagation-only run that solved the current mask
         self.trials = 0     # trials that propagated (free hides are not counted)
         self.free = 0       # hides without a trial
@@ -208,7 +210,7 @@ class TrialRun:
         stalls. True when every cell is decided."""
         net = self.net
         if order is None:
-            order = self.by_index
+            order = self.queue_order
         queued = np.empty(len(net.mode), dtype=np.int64)
         if start == 0:
             self.n_pop[0] = 0
