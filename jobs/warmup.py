@@ -40,6 +40,9 @@ AFTER = {"design": ("masks",)}  # part -> parts another process must have finish
 # process is done, it takes over what is left of them at the normal priority (``_take_over``).
 NICE = {"masks": 10}
 ONE_THREAD = ("make", "solve", "masks", "design")  # the order when Blender compiles them itself
+# The order when Blender only loads them (the zip's prebuilt kernels): the solver's first, the
+# part the first Solve waits for (loading Make's takes a fraction of a second after it).
+LOAD_ORDER = ("solve", "make", "masks", "design")
 
 _state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0, "where": "",
                           "loaded": ()}
@@ -90,7 +93,8 @@ for part in parts:
 
 def status() -> dict:
     """``state`` ('idle': not started, 'running', 'ready', 'failed'), ``done``/``total`` steps,
-    ``error`` (why it failed), ``seconds`` (once finished), ``where`` ('process' or 'blender'),
+    ``error`` (why it failed), ``seconds`` (once finished), ``where`` ('process', 'blender', or
+    'prebuilt': loaded in Blender from the zip's prebuilt kernels, no process started),
     ``loaded``: the parts ready in this process so far."""
     return dict(_state)
 
@@ -211,6 +215,15 @@ def _follow(group, warm, problems, stop):
             _finished[part].set()
 
 
+def _prebuilt_in_use(warm) -> bool:
+    """True when the zip's prebuilt kernels match this process (``engine.jit``): every part
+    then loads from them, and nothing is compiled."""
+    try:
+        return warm.jit.prebuilt_status().startswith("Prebuilt kernels: in use")
+    except Exception:  # numba internals changed: compile as without them
+        return False
+
+
 def _work(parts, use_process, stop):
     t0 = time.perf_counter()
     try:
@@ -221,6 +234,21 @@ def _work(parts, use_process, stop):
             return
         left = [p for p in parts if not warm.ready(p)]
         problems: list = []
+        if left and _prebuilt_in_use(warm):
+            # Nothing to compile: the processes would only load what this thread loads anyway,
+            # each importing numba and the engine first, on cores this thread needs (a thread
+            # holding the GIL and waiting for a core stalls Blender's UI). Load here, solver first.
+            _state.update(where="prebuilt", total=_state["done"] + sum(len(warm.PARTS[p]) for p in left))
+            left.sort(key=lambda p: LOAD_ORDER.index(p) if p in LOAD_ORDER else len(LOAD_ORDER))
+            for p in left:
+                try:
+                    warm.run_parts([p], lambda name: _state.__setitem__("done", _state["done"] + 1),
+                                   stop=stop)
+                except warm.Stopped:
+                    _state.update(state="idle")
+                    return
+                _loaded(p)
+            left = []
         if left and use_process and _python():
             # one process per group, in parallel (the other core is otherwise idle); a Make or a
             # Solve started meanwhile waits for its part instead of compiling it a second time

@@ -46,6 +46,21 @@ def _install(zip_path: str) -> str:
     return "bl_ext.user_default." + os.path.basename(zip_path).split("-")[0]
 
 
+def _where(length: float, at: float, phase: str) -> dict:
+    """A stall just ended: the innermost frames of every other thread (the one that held the
+    GIL has just let it go, usually right after the call that held it)."""
+    import traceback
+    me = threading.get_ident()
+    names = {t.ident: t.name for t in threading.enumerate()}
+    threads = {}
+    for ident, frame in sys._current_frames().items():
+        if ident != me:
+            stack = traceback.extract_stack(frame)[-4:]
+            threads[names.get(ident, str(ident))] = [f"{os.path.basename(f.filename)}:{f.lineno} {f.name}"
+                                                     for f in stack]
+    return {"ms": round(1000 * length), "at_s": round(at - length, 2), "main": phase, "threads": threads}
+
+
 def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     import bpy
@@ -58,6 +73,8 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
         package = bs.PACKAGE
     install_s = time.perf_counter() - t_install
     stalls = []
+    culprits: list = []  # per stall: where each other thread was when the watcher got the GIL back
+    phase = ["enable"]  # what the main thread is doing (the bench's own steps)
     stop = threading.Event()
     seen: dict = {}  # "solver" / "ready" -> seconds after enabling
 
@@ -69,6 +86,7 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
             now = time.perf_counter()
             if now - last > 0.1:
                 stalls.append(now - last)
+                culprits.append(_where(now - last, now - t0, phase[0]))
             last = now
             st = warm.status()
             if "solver" not in seen and "solve" in st["loaded"]:
@@ -83,6 +101,7 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     warm.start()  # what the add-on's start-up timer calls
+    phase[0] = "import model"
     if model and os.path.exists(model):
         bpy.ops.wm.ply_import(filepath=model)
     else:
@@ -91,20 +110,25 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
     bpy.context.view_layer.objects.active = src
     bpy.context.scene.nonogram_settings.resolution = res
     t_make = time.perf_counter()
+    phase[0] = "Make"
     assert bpy.ops.nonogram.make() == {'FINISHED'}
     make_s = time.perf_counter() - t_make
+    phase[0] = "sleeping"
     time.sleep(max(0.0, delay))
     solver_at = seen.get("solver")
     t_solve = time.perf_counter()
+    phase[0] = "Solve"
     assert bpy.ops.nonogram.solve() == {'FINISHED'}
     solve_wall = time.perf_counter() - t_solve
     obj = bpy.context.active_object
     report = json.loads(obj.nonogram.report)
     obj.nonogram.design_options.time_limit = 5.0
     t_hide = time.perf_counter()
+    phase[0] = "Hide Clues"
     assert bpy.ops.nonogram.hide_clues() == {'FINISHED'}
     hide_wall = time.perf_counter() - t_hide
     designed = json.loads(obj.nonogram.design)
+    phase[0] = "waiting for the warm-up"
     warm_thread = warm.start()
     warm_thread.join()
     time.sleep(0.01)
@@ -123,7 +147,7 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
         "hide_click_s": t_hide - t0, "hide_wait_s": designed.get("compile_s", 0.0),
         "hide_time_s": designed["time_s"], "hide_wall_s": hide_wall,
         "warmup_error": st["error"], "stalls_over_100ms": len(stalls),
-        "worst_stall_s": max(stalls, default=0.0)}))
+        "worst_stall_s": max(stalls, default=0.0), "stalls": culprits}))
 
 
 def main(argv=None) -> int:
@@ -133,6 +157,8 @@ def main(argv=None) -> int:
     ap.add_argument("--res", type=int, default=24)
     ap.add_argument("--delay", type=float, default=20.0, help="seconds between Make and Solve")
     ap.add_argument("--zip", default="", help="install this built zip and time the installed add-on")
+    ap.add_argument("--trace-stalls", action="store_true",
+                    help="for each stall, print where the other threads were when it ended")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -163,6 +189,11 @@ def main(argv=None) -> int:
                   f"stalls > 100 ms: {r['stalls_over_100ms']} "
                   f"(worst {1000 * r['worst_stall_s']:.0f} ms); kernels compiled {r['kernels_compiled']}; "
                   f"{r['prebuilt']} {r['warmup_error']}", flush=True)
+            if args.trace_stalls:
+                for st in r["stalls"]:
+                    print(f"  stall {st['ms']} ms at {st['at_s']} s, main thread: {st['main']}")
+                    for name, stack in st["threads"].items():
+                        print(f"    {name}: " + " <- ".join(reversed(stack)))
     if len(runs) > 1:
         def med(k):
             return statistics.median(r[k] for r in runs)

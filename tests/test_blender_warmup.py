@@ -241,3 +241,31 @@ def test_an_engine_module_another_thread_is_importing_is_waited_for(addon, tmp_p
     finally:
         importer.join()
         sys.modules.pop(name, None)
+
+
+def test_prebuilt_kernels_load_here_solver_first_without_processes(fresh_warmup, monkeypatch):
+    """With the zip's prebuilt kernels nothing compiles: no process is started (each would
+    import numba and the engine on the cores Blender's loading thread needs; a thread holding
+    the GIL while it waits for a core stalls the UI: issue 22's 1-2 stalls over 100 ms per
+    warm-up), and the solver's part loads first (what the first Solve waits for)."""
+    warm, eng = fresh_warmup
+    assert not warm._prebuilt_in_use(eng)  # this checkout ships none: the processes compile
+    order = []
+
+    def run_parts(parts, on_step=None, stop=None):
+        for p in parts:
+            order.append(p)
+            for name, _ in eng.PARTS[p]:
+                on_step(name)
+
+    def no_process(*a, **k):
+        raise AssertionError("a process was started")
+    monkeypatch.setattr(warm, "_prebuilt_in_use", lambda w: True)
+    monkeypatch.setattr(eng, "run_parts", run_parts)
+    monkeypatch.setattr(warm, "_spawn", no_process)
+    warm.start().join(60)
+    st = warm.status()
+    assert st["state"] == "ready" and st["where"] == "prebuilt" and not st["error"], st
+    assert order == ["solve", "make", "masks", "design"] and st["loaded"] == tuple(order)
+    assert st["done"] == st["total"] == sum(len(eng.PARTS[p]) for p in order)
+    assert warm.status_text().startswith("Solver ready")
