@@ -315,12 +315,17 @@ def _start_later():
     return None  # a one-shot timer
 
 
+# Timers run only in Blender's event loop, i.e. once Blender has started: a longer first interval
+# only delays the solver (it was 1 s, all of it added to "solver ready").
+START_DELAY = 0.1
+
+
 def register():
     import bpy
     # After Blender has finished starting; not in background mode (batch, tests), whose solves
     # compile what they need themselves.
     if not bpy.app.background:
-        bpy.app.timers.register(_start_later, first_interval=1.0)
+        bpy.app.timers.register(_start_later, first_interval=START_DELAY)
 
 
 def stop(deadline=None) -> bool:
