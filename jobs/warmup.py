@@ -40,9 +40,6 @@ AFTER = {"design": ("masks",)}  # part -> parts another process must have finish
 # process is done, it takes over what is left of them at the normal priority (``_take_over``).
 NICE = {"masks": 10}
 ONE_THREAD = ("make", "solve", "masks", "design")  # the order when Blender compiles them itself
-# The order when Blender only loads them (the zip's prebuilt kernels): the solver's first, the
-# part the first Solve waits for (loading Make's takes a fraction of a second after it).
-LOAD_ORDER = ("solve", "make", "masks", "design")
 
 _state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0, "where": "",
                           "loaded": ()}
@@ -50,6 +47,10 @@ _finished: dict = {}  # part -> threading.Event: the process compiled it (or sto
 _procs: list = []  # the compiling processes, while they run
 _doing: dict = {}  # process -> the part it is compiling
 _taken: set = set()  # parts whose process was stopped for another to finish them
+# Set once the solver's part is loaded here (or will not be): until then the other parts wait
+# to be loaded, though their processes finished first (Make's does, with the zip's prebuilt
+# kernels): loading takes the GIL, and the first Solve waits for the solver's kernels only.
+_solver_loaded = threading.Event()
 _thread = None
 _stop = threading.Event()  # the current run's: set by unregister(), the add-on is going away
 _threads: list = []  # every thread a run started (its own, its followers), until stop() joined them
@@ -93,8 +94,7 @@ for part in parts:
 
 def status() -> dict:
     """``state`` ('idle': not started, 'running', 'ready', 'failed'), ``done``/``total`` steps,
-    ``error`` (why it failed), ``seconds`` (once finished), ``where`` ('process', 'blender', or
-    'prebuilt': loaded in Blender from the zip's prebuilt kernels, no process started),
+    ``error`` (why it failed), ``seconds`` (once finished), ``where`` ('process' or 'blender'),
     ``loaded``: the parts ready in this process so far."""
     return dict(_state)
 
@@ -196,8 +196,12 @@ def _follow(group, warm, problems, stop):
             elif kind == "PART":
                 _doing.pop(proc, None)
                 _finished[arg].set()
+                if arg != "solve":
+                    _solver_loaded.wait()  # the solver's kernels are loaded first
                 warm.ensure(arg)  # loads what the process compiled
                 _loaded(arg)
+                if arg == "solve":
+                    _solver_loaded.set()
                 for before in AFTER.get(arg, ()):
                     if before in _taken and before not in _state["loaded"]:  # this process compiled
                         warm.ensure(before)  # the rest of it: loads
@@ -213,15 +217,8 @@ def _follow(group, warm, problems, stop):
     finally:
         for part in group:
             _finished[part].set()
-
-
-def _prebuilt_in_use(warm) -> bool:
-    """True when the zip's prebuilt kernels match this process (``engine.jit``): every part
-    then loads from them, and nothing is compiled."""
-    try:
-        return warm.jit.prebuilt_status().startswith("Prebuilt kernels: in use")
-    except Exception:  # numba internals changed: compile as without them
-        return False
+        if "solve" in group:  # loaded, or it never will be: the other parts wait no longer
+            _solver_loaded.set()
 
 
 def _work(parts, use_process, stop):
@@ -234,21 +231,6 @@ def _work(parts, use_process, stop):
             return
         left = [p for p in parts if not warm.ready(p)]
         problems: list = []
-        if left and _prebuilt_in_use(warm):
-            # Nothing to compile: the processes would only load what this thread loads anyway,
-            # each importing numba and the engine first, on cores this thread needs (a thread
-            # holding the GIL and waiting for a core stalls Blender's UI). Load here, solver first.
-            _state.update(where="prebuilt", total=_state["done"] + sum(len(warm.PARTS[p]) for p in left))
-            left.sort(key=lambda p: LOAD_ORDER.index(p) if p in LOAD_ORDER else len(LOAD_ORDER))
-            for p in left:
-                try:
-                    warm.run_parts([p], lambda name: _state.__setitem__("done", _state["done"] + 1),
-                                   stop=stop)
-                except warm.Stopped:
-                    _state.update(state="idle")
-                    return
-                _loaded(p)
-            left = []
         if left and use_process and _python():
             # one process per group, in parallel (the other core is otherwise idle); a Make or a
             # Solve started meanwhile waits for its part instead of compiling it a second time
@@ -256,6 +238,8 @@ def _work(parts, use_process, stop):
             groups += [[p] for p in left if p not in PARTS]
             for p in left:
                 _finished[p] = threading.Event()
+            if "solve" not in left:  # nothing to load first
+                _solver_loaded.set()
             warm.set_external(_wait_for_process)
             _state["where"] = "process"
             followers = [threading.Thread(target=_follow, args=(g, warm, problems, stop),
@@ -302,6 +286,7 @@ def start(parts=PARTS, use_process=True) -> threading.Thread:
         _stop = threading.Event()
         _taken.clear()
         _doing.clear()
+        _solver_loaded.clear()
         _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="", loaded=())
         _thread = threading.Thread(target=_work, args=(tuple(parts), use_process, _stop),
                                    name="nonogram: prepare solver", daemon=True)

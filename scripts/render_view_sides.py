@@ -90,10 +90,13 @@ def main(argv=None) -> int:
             src.hide_render = True
         world = bpy.context.scene.world or bpy.data.worlds.new("World")
         bpy.context.scene.world = world
-        world.color = (0.05, 0.05, 0.06)
+        world.color = (0.35, 0.35, 0.37)  # both sides lit alike: the back is not left in shadow
+        bg = world.node_tree.nodes.get("Background") if world.node_tree is not None else None
+        if bg is not None:
+            bg.inputs["Color"].default_value = (0.35, 0.35, 0.37, 1.0)
         sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", 'SUN'))
-        sun.data.energy = 3.0
-        sun.rotation_euler = (0.5, 0.2, 0.6)
+        sun.data.energy = 2.0
+        sun.rotation_euler = (0.0, 0.0, 0.0)  # from straight above
         bpy.context.scene.collection.objects.link(sun)
         render = bpy.context.scene.render
         render.engine = 'CYCLES'
