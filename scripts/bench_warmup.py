@@ -19,7 +19,11 @@ if the warm-up has not got there), wait ``--delay`` seconds, then Solve, then Hi
 time limit). Printed per run and as medians: seconds until the warm-up is ready, Make's time,
 the Solve's wait for kernels (its report's ``compile_s``) and its ``time_s``, Hide Clues' wait
 for kernels (its result's ``compile_s``), and main-thread stalls over 100 ms (a thread
-sleeping 1 ms, like a UI waiting for events). Figures are wall times on a shared machine.
+sleeping 1 ms, like a UI waiting for events), and how many of them came while the main thread
+itself was waiting (sleeping, or blocked on a lock or on an import another thread runs): the
+others fall in the main thread's own work (this script runs Make, Solve and Hide Clues on it,
+whose building holds the GIL), which a UI would spend busy anyway. ``--trace-stalls`` prints
+where each thread was when a stall ended. Figures are wall times on a shared machine.
 """
 from __future__ import annotations
 
@@ -58,7 +62,21 @@ def _where(length: float, at: float, phase: str) -> dict:
             stack = traceback.extract_stack(frame)[-4:]
             threads[names.get(ident, str(ident))] = [f"{os.path.basename(f.filename)}:{f.lineno} {f.name}"
                                                      for f in stack]
-    return {"ms": round(1000 * length), "at_s": round(at - length, 2), "main": phase, "threads": threads}
+    main = sys._current_frames().get(threading.main_thread().ident)
+    return {"ms": round(1000 * length), "at_s": round(at - length, 2), "main": phase, "threads": threads,
+            "main_waiting": _waiting(main)}
+
+
+def _waiting(frame) -> bool:
+    """Is the main thread blocked (sleeping, or waiting for a lock, a thread or an import
+    another thread is running) rather than running its own code? Then the stall is another
+    thread's doing: it held the GIL (or the lock) that long."""
+    import linecache
+    if frame is None:
+        return False
+    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+    return (frame.f_code.co_name in ("acquire", "wait", "join", "_wait_for_tstate_lock", "__enter__")
+            or any(w in line for w in ("sleep(", ".wait(", ".join(", "acquire(", "with _lock")))
 
 
 def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
@@ -147,7 +165,9 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
         "hide_click_s": t_hide - t0, "hide_wait_s": designed.get("compile_s", 0.0),
         "hide_time_s": designed["time_s"], "hide_wall_s": hide_wall,
         "warmup_error": st["error"], "stalls_over_100ms": len(stalls),
-        "worst_stall_s": max(stalls, default=0.0), "stalls": culprits}))
+        "worst_stall_s": max(stalls, default=0.0), "stalls": culprits,
+        "stalls_main_waiting": sum(1 for c in culprits if c["main_waiting"]),
+        "worst_main_waiting_s": max((c["ms"] / 1000 for c in culprits if c["main_waiting"]), default=0.0)}))
 
 
 def main(argv=None) -> int:
@@ -187,11 +207,14 @@ def main(argv=None) -> int:
                   f"({r['verdict']}); Hide Clues clicked at {r['hide_click_s']:.1f} s waited "
                   f"{r['hide_wait_s']:.2f} s, designed in {r['hide_time_s']:.2f} s; main-thread "
                   f"stalls > 100 ms: {r['stalls_over_100ms']} "
-                  f"(worst {1000 * r['worst_stall_s']:.0f} ms); kernels compiled {r['kernels_compiled']}; "
+                  f"(worst {1000 * r['worst_stall_s']:.0f} ms), of them with the main thread waiting (another "
+                  f"thread's doing) {r['stalls_main_waiting']} (worst {1000 * r['worst_main_waiting_s']:.0f} ms); "
+                  f"kernels compiled {r['kernels_compiled']}; "
                   f"{r['prebuilt']} {r['warmup_error']}", flush=True)
             if args.trace_stalls:
                 for st in r["stalls"]:
-                    print(f"  stall {st['ms']} ms at {st['at_s']} s, main thread: {st['main']}")
+                    who = "waiting" if st["main_waiting"] else "running"
+                    print(f"  stall {st['ms']} ms at {st['at_s']} s, main thread: {st['main']} ({who})")
                     for name, stack in st["threads"].items():
                         print(f"    {name}: " + " <- ".join(reversed(stack)))
     if len(runs) > 1:
@@ -201,7 +224,8 @@ def main(argv=None) -> int:
                   else f"solver ready {med('solver_ready_s'):.1f} s, ")
         print(f"median of {len(runs)}: {solver}all ready {med('ready_s'):.1f} s, Make {med('make_s'):.1f} s, "
               f"Solve waited {med('solve_wait_s'):.2f} s, Hide Clues waited {med('hide_wait_s'):.2f} s, "
-              f"stalls > 100 ms {med('stalls_over_100ms'):.0f}, kernels compiled {med('kernels_compiled'):.0f}")
+              f"stalls > 100 ms {med('stalls_over_100ms'):.0f} (main thread waiting {med('stalls_main_waiting'):.0f}), "
+              f"kernels compiled {med('kernels_compiled'):.0f}")
     return 0
 
 
