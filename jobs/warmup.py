@@ -71,7 +71,14 @@ jit = importlib.import_module(package + ".engine.jit")
 """
 
 # Run by Blender's Python in the second process.
-_CHILD = IMPORT_ENGINE + r"""
+_CHILD = r"""
+import sys
+# Write the bytecode of what this process imports (the add-on's engine; an installed zip has
+# none): Blender's loading thread then reads it, where it would compile each module's source,
+# one call holding the GIL for tens of milliseconds (and for more when the machine is busy: a
+# main-thread stall), even where PYTHONDONTWRITEBYTECODE is set.
+sys.dont_write_bytecode = False
+""" + IMPORT_ENGINE + r"""
 import os
 base, parts = sys.argv[3], sys.argv[4].split(",")
 if not jit.HAVE_NUMBA:
