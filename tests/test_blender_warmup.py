@@ -274,3 +274,23 @@ for part in parts:
     assert st["state"] == "ready" and st["where"] == "process" and not st["error"], st
     assert order[0] == "solve" and sorted(order) == ["design", "make", "masks", "solve"], order
     assert st["loaded"][0] == "solve"
+
+
+def test_the_compiling_processes_write_the_bytecode_blender_then_reads(addon, tmp_path):
+    """An installed zip carries no bytecode: Blender's loading thread compiled each engine
+    module's source, one call holding the GIL (the main-thread stalls issue 22 traced while the
+    main thread waited). The processes import the same modules first and write it, even where
+    PYTHONDONTWRITEBYTECODE is set."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    warm = addon_module("jobs.warmup")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(warm.__file__)))
+    shutil.copytree(os.path.join(root, "engine"), tmp_path / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__", "prebuilt"))
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONDONTWRITEBYTECODE="1")
+    subprocess.run([sys.executable, "-c", warm._CHILD, str(tmp_path), "bytecode_probe", "", "make"],
+                   input="0\n", capture_output=True, text=True, env=env, timeout=300, check=False)
+    written = {p.name.split(".")[0] for p in (tmp_path / "engine" / "__pycache__").glob("*.pyc")}
+    assert {"__init__", "jit", "gate"} <= written, written
