@@ -2,9 +2,9 @@
 
 The reveal palette (issue #23's ``Puzzle.palette``, float32 (n, 3) sRGB, with ``Puzzle.colours``,
 the palette index of each filled cell) can have many entries; a colour puzzle has few (2-4).
-``group_palette`` clusters the palette entries into k groups (k-means in a rough perceptual
-space, weighted by how many cells use each entry, seeded deterministically by farthest-point
-choice from the most used entry), ``colour_puzzle_from_reveal`` builds the full-clue colour
+``group_palette`` splits the palette entries into k groups by scoring every partition (OKLab
+distances, weighted by how many cells use each entry: groups visibly apart, each with a
+meaningful share of the cells; see ``partition_scores``), ``colour_puzzle_from_reveal`` builds the full-clue colour
 puzzle whose cell colours are the groups, keeping the palette and the grouping
 (``colour_groups``: the puzzle colour 1..k of each palette entry). The designer may instead pass
 its own grouping.
@@ -15,44 +15,111 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ..colour.colourspace import linear_to_oklab, srgb_to_linear
 from ..model.colourpuzzle import MAX_COLOURS, ColourPuzzle, colour_puzzle_from_grid, colour_text
 
 
-def _space(rgb: np.ndarray) -> np.ndarray:
-    """sRGB -> linear -> a cheap opponent space where distances roughly follow perceived ones."""
-    c = np.asarray(rgb, dtype=np.float64)
-    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    y = lin @ np.array([0.2126, 0.7152, 0.0722])
-    light = np.cbrt(y)
-    return np.stack([light, (lin[:, 0] - lin[:, 1]) * 0.8, (lin[:, 1] - lin[:, 2]) * 0.6], axis=1)
+# What "visibly distinct" and "a meaningful share" mean to the grouping (docs/ADDON.md, "Puzzle
+# colours"): group colours at least D_VISIBLE apart in OKLab x 100 (about 5 just-noticeable
+# differences: two yellows 12 apart are told apart at a glance on a cube face), and each group at
+# least S_MEANINGFUL of the cells (or 1/(2k) when smaller) before a share counts as full.
+D_VISIBLE = 12.0
+S_MEANINGFUL = 0.05
+# The partitions tried at once: k ** (entries - 1) label rows (entry 0 is in group 0); palettes
+# with more entries are first reduced by merging the closest, least used entries (Ward).
+MAX_CANDIDATES = 200_000
 
 
-def group_palette(palette, counts, k: int, iterations: int = 50) -> np.ndarray:
-    """The group (1..k) of each palette entry; deterministic."""
-    pal = np.asarray(palette, dtype=np.float32).reshape(-1, 3)
+def _oklab100(palette) -> np.ndarray:
+    return linear_to_oklab(srgb_to_linear(np.asarray(palette, np.float64))) * 100.0
+
+
+def _premerge(x: np.ndarray, w: np.ndarray, most: int) -> np.ndarray:
+    """Cluster label per entry, at most ``most`` clusters: weighted Ward merges (the pair whose
+    merge adds least variance first; ties by index, so deterministic)."""
+    lab, wt = x.copy(), w.copy()
+    alive = np.ones(len(x), bool)
+    label = np.arange(len(x))
+    for _ in range(len(x) - most):
+        idx = np.flatnonzero(alive)
+        a, b = np.triu_indices(len(idx), 1)
+        ia, ib = idx[a], idx[b]
+        cost = wt[ia] * wt[ib] / (wt[ia] + wt[ib]) * ((lab[ia] - lab[ib]) ** 2).sum(1)
+        j = int(np.argmin(cost))
+        p, q = int(ia[j]), int(ib[j])
+        s = wt[p] + wt[q]
+        lab[p] = (lab[p] * wt[p] + lab[q] * wt[q]) / s
+        wt[p] = s
+        alive[q] = False
+        label[label == q] = p
+    _, dense = np.unique(label, return_inverse=True)
+    return dense.ravel()
+
+
+def partition_scores(labels: np.ndarray, x: np.ndarray, w: np.ndarray, k: int):
+    """Per candidate row of ``labels`` (m, n) of groups 0..k-1 (each non-empty): (score, least
+    distance between group centres, shares (m, k), worst within-group spread). Entries ``x``
+    in OKLab x 100, ``w`` their cells. Score: among candidates whose groups are all at least
+    ``D_VISIBLE`` apart, the least share (up to ``S_MEANINGFUL``) over 1 + the worst group's mean
+    distance of its cells to its centre (in units of 2 D_VISIBLE: a group mixing white and black
+    shows as a grey no entry has); when none is that distinct, the distance alone."""
+    m = len(labels)
+    total = w.sum()
+    share = np.empty((m, k))
+    centre = np.empty((m, k, 3))
+    for g in range(k):
+        mw = (labels == g) * w
+        s = mw.sum(1)
+        share[:, g] = s / total
+        centre[:, g] = (mw @ x) / np.maximum(s, 1e-300)[:, None]
+    apart = np.full(m, np.inf)
+    for a in range(k):
+        for b in range(a + 1, k):
+            apart = np.minimum(apart, np.sqrt(((centre[:, a] - centre[:, b]) ** 2).sum(1)))
+    own = np.take_along_axis(centre, labels[:, :, None].repeat(3, axis=2), axis=1)
+    dist = np.sqrt(((own - x[None]) ** 2).sum(2)) * w
+    spread = np.zeros(m)
+    for g in range(k):
+        spread = np.maximum(spread, (dist * (labels == g)).sum(1) / np.maximum(share[:, g] * total, 1e-300))
+    balance = np.minimum(1.0, share.min(1) / min(0.5 / k, S_MEANINGFUL))
+    score = balance / (1.0 + spread / (2 * D_VISIBLE)) + 1e-6 * apart
+    visible = apart >= D_VISIBLE
+    score = np.where(visible, score, -np.inf) if visible.any() else apart
+    return score, apart, share, spread
+
+
+def group_palette(palette, counts, k: int) -> np.ndarray:
+    """The group (1..k) of each palette entry, most used group first; deterministic. Every
+    partition of the entries into k groups is scored (``partition_scores``) and the best kept:
+    groups visibly apart first, then each holding a meaningful share of the cells, then groups
+    that are each of one kind of colour."""
+    pal = np.asarray(palette, dtype=np.float64).reshape(-1, 3)
     n = len(pal)
     if not 1 <= k <= MAX_COLOURS:
         raise ValueError(f"puzzle colours must be between 1 and {MAX_COLOURS}, got {k}")
     w = np.asarray(counts, dtype=np.float64).reshape(n) + 1e-9
     if k >= n:
         return np.arange(1, n + 1, dtype=np.int64)
-    x = _space(pal)
-    centres = [int(np.argmax(w))]
-    for _ in range(1, k):
-        d = np.min(((x[:, None, :] - x[centres][None]) ** 2).sum(-1), axis=1)
-        centres.append(int(np.argmax(d * np.sqrt(w))))
-    c = x[centres].copy()
-    label = np.zeros(n, dtype=np.int64)
-    for _ in range(iterations):
-        new = np.argmin(((x[:, None, :] - c[None]) ** 2).sum(-1), axis=1)
-        for j in range(k):
-            if np.any(new == j):
-                c[j] = np.average(x[new == j], axis=0, weights=w[new == j])
-        if np.array_equal(new, label):
-            break
-        label = new
+    x = _oklab100(pal)
+    most = n
+    while k > 1 and k ** (most - 1) > MAX_CANDIDATES:
+        most -= 1
+    pre = _premerge(x, w, max(most, k)) if most < n else np.arange(n)
+    nn = int(pre.max()) + 1
+    ws = np.bincount(pre, weights=w, minlength=nn)
+    xs = np.stack([np.bincount(pre, weights=w * x[:, a], minlength=nn) for a in range(3)], 1) / ws[:, None]
+    code = np.arange(k ** (nn - 1), dtype=np.int64)
+    labels = np.zeros((len(code), nn), dtype=np.int64)
+    for j in range(1, nn):
+        labels[:, j] = (code // k ** (j - 1)) % k
+    full = np.ones(len(code), bool)
+    for g in range(k):
+        full &= (labels == g).any(1)
+    labels = labels[full]
+    score, _apart, _share, _spread = partition_scores(labels, xs, ws, k)
+    label = labels[int(np.argmax(score))][pre]
     # number the groups by use, most used first (colour 1 is the commonest)
-    use = np.array([w[label == j].sum() for j in range(k)])
+    use = np.bincount(label, weights=w, minlength=k)
     rank = np.empty(k, dtype=np.int64)
     rank[np.argsort(-use, kind="stable")] = np.arange(k)
     return rank[label] + 1
