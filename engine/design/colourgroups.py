@@ -11,11 +11,12 @@ its own grouping.
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Optional, Sequence
 
 import numpy as np
 
-from ..colour.colourspace import linear_to_oklab, srgb_to_linear
+from ..colour.colourspace import linear_to_oklab, quantize_srgb, srgb_to_linear
 from ..model.colourpuzzle import MAX_COLOURS, ColourPuzzle, colour_puzzle_from_grid, colour_text
 
 
@@ -148,8 +149,79 @@ def colour_puzzle_from_reveal(puzzle, k: int, groups: Optional[Sequence[int]] = 
         sel = g == j
         if sel.any():
             shown[j - 1] = np.average(palette[sel], axis=0, weights=counts[sel] + 1e-9)
+    shown = quantize_srgb(shown)  # the 8 bits a file keeps: the scene and a file agree
     p = colour_puzzle_from_grid(cell.reshape(puzzle.grid_shape()), k, shown, name or puzzle.name)
     p.colour_groups = [int(v) for v in g]
     p.meta["_reveal"] = {"palette": [colour_text(c) for c in palette],
                          "colours": "".join(".." if not f else f"{int(v):02x}" for f, v in zip(filled, colours))}
     return p
+
+
+# ---------------------------------------------------------------------------------------------
+# a colour puzzle's reveal palette edited, or regrouped: the clues follow (docs/ADDON.md,
+# "Editing a colour puzzle's palette")
+
+
+def reveal_parts(p: ColourPuzzle):
+    """(palette sRGB float32 (n, 3), palette index per cell int64, puzzle colour 1..k per entry)
+    of colour puzzle ``p``'s reveal. A puzzle without reveal colours (made from clues alone)
+    gets its puzzle colours as its palette, one entry per colour."""
+    from ..colour.colourspace import from_hex
+    reveal = p.meta.get("_reveal") or {}
+    sol = np.asarray(p.colour_solution, np.int64).ravel()
+    if reveal.get("palette") and reveal.get("colours") and p.colour_groups:
+        palette = from_hex(reveal["palette"])
+        text = reveal["colours"]
+        colours = np.array([0 if text[i:i + 2] == ".." else int(text[i:i + 2], 16)
+                            for i in range(0, len(text), 2)], dtype=np.int64)
+        return palette, colours, np.asarray(p.colour_groups, np.int64)
+    return (np.asarray(p.clue_colours, np.float32).copy(), np.maximum(sol - 1, 0),
+            np.arange(1, p.k + 1, dtype=np.int64))
+
+
+def regroup(p: ColourPuzzle, k: int, groups=None, palette=None, colours=None) -> ColourPuzzle:
+    """The full-clue colour puzzle of ``p``'s cells grouped anew: its reveal palette (or
+    ``palette``/``colours`` given) in ``k`` puzzle colours, by ``groups`` (1..k per entry) or the
+    automatic grouping. Name and meta (but what a design said) kept."""
+    pal0, col0, _ = reveal_parts(p)
+    palette = pal0 if palette is None else np.asarray(palette, np.float32).reshape(-1, 3)
+    colours = col0 if colours is None else np.asarray(colours, np.int64).ravel()
+    if groups is not None:
+        g = np.asarray(groups, np.int64).ravel()
+        if len(g) != len(palette) or g.min() < 1 or g.max() > k or len(set(g.tolist())) != k:
+            raise ValueError(f"each of the {k} puzzle colours needs at least one of the "
+                             f"{len(palette)} palette entries (picked: {g.tolist()})")
+    bw = SimpleNamespace(palette=palette, colours=colours, solution=p.solution, name=p.name,
+                         grid_shape=p.grid_shape)
+    out = colour_puzzle_from_reveal(bw, k, groups, p.name)
+    out.meta = dict({key: v for key, v in p.meta.items() if key not in ("_reveal", "design",
+                                                                         "difficulty")},
+                    _reveal=out.meta["_reveal"])
+    return out
+
+
+def recolour(p: ColourPuzzle, palette) -> ColourPuzzle:
+    """``p`` with its reveal palette changed (same entries, new colours): the same cells and
+    clues, each puzzle colour the use-weighted mean of its entries' new colours."""
+    _, colours, groups = reveal_parts(p)
+    return regroup(p, p.k, groups, palette, colours)
+
+
+def merge_reveal(p: ColourPuzzle, keep: int, drop: int):
+    """(colour puzzle, whether its cells changed colour) with reveal entry ``drop`` merged into
+    ``keep`` (0-based): ``drop``'s cells take ``keep``'s entry, and so ``keep``'s puzzle colour.
+    Entries of one puzzle colour: the cells and clues stay. Entries of two: the cells of
+    ``drop`` change puzzle colour, so the clues of their lines change; a puzzle colour left with
+    no entry goes (the later ones renumbered). ValueError when one puzzle colour would be left."""
+    from ..colour.palette import merge_entries
+    palette, colours, groups = reveal_parts(p)
+    new_pal, new_col = merge_entries(palette, colours, keep, drop)
+    g = np.delete(groups, drop)
+    used = sorted(set(g.tolist()))
+    if len(used) < 2:
+        raise ValueError("merging these would leave one puzzle colour: regroup the palette into "
+                         "more puzzle colours first, or make the nonogram black-and-white")
+    renumber = {old: i + 1 for i, old in enumerate(used)}
+    g = np.array([renumber[v] for v in g.tolist()], np.int64)
+    out = regroup(p, len(used), g, new_pal, new_col)
+    return out, not np.array_equal(out.colour_solution, p.colour_solution)
