@@ -105,3 +105,60 @@ def test_large_palettes_are_grouped_after_merging_the_closest_entries():
     assert np.array_equal(group_palette(pal, counts, 2), g)
     g3 = group_palette(pal, counts, 3)
     assert sorted(set(g3.tolist())) == [1, 2, 3]
+
+
+# --- a colour puzzle's reveal palette edited or regrouped: the clues follow
+
+
+def _two_colour(seed=1):
+    rng = np.random.default_rng(seed)
+    grid = rng.random((4, 4, 3)) < 0.7
+    p = puzzle_from_grid(grid)
+    p.palette = np.array([[1, 0.85, 0], [1, 0.7, 0], [0.1, 0.3, 0.9], [0.05, 0.1, 0.4]], np.float32)
+    p.colours = rng.integers(0, 4, p.n_cells).astype(np.uint8)
+    return colour_puzzle_from_reveal(p, 2, [1, 1, 2, 2]), p.colours.astype(np.int64)
+
+
+def test_recolour_keeps_the_clues_and_moves_the_puzzle_colour():
+    from engine.design.colourgroups import recolour, reveal_parts
+    q, _ = _two_colour()
+    pal, cols, groups = reveal_parts(q)
+    pal[2] = (0.9, 0.1, 0.1)
+    r = recolour(q, pal)
+    assert r.clues() == q.clues() and r.colour_groups == [1, 1, 2, 2]
+    assert np.array_equal(r.colour_solution, q.colour_solution)
+    assert np.allclose(r.clue_colours[0], q.clue_colours[0]) and r.clue_colours[1][0] > 0.3
+    assert np.allclose(reveal_parts(r)[0], pal, atol=1 / 255)
+
+
+def test_merge_across_puzzle_colours_changes_exactly_those_cells():
+    from engine.design.colourgroups import merge_reveal
+    from engine.model.colourpuzzle import colour_puzzle_from_grid
+    q, reveal = _two_colour()
+    same, changed = merge_reveal(q, 0, 1)  # both yellow: one puzzle colour
+    assert not changed and same.clues() == q.clues() and same.colour_groups == [1, 2, 2]
+    r, changed = merge_reveal(q, 0, 2)  # a blue into the yellow
+    filled = q.colour_solution > 0
+    want = np.where(filled, np.where(reveal == 3, 2, 1), 0)
+    assert changed and np.array_equal(r.colour_solution, want) and r.colour_groups == [1, 1, 2]
+    assert r.clues() == colour_puzzle_from_grid(want.reshape(r.grid_shape()), 2).clues()
+    # the only entry of puzzle colour 1 into colour 2: colour 2 becomes colour 1, k stays 2
+    r2, _ = merge_reveal(r, 2, 0)
+    assert r2.k == 2 and sorted(set(r2.colour_groups)) == [1, 2]
+    import pytest
+    with pytest.raises(ValueError, match="leave one puzzle colour"):
+        merge_reveal(merge_reveal(r2, 0, 1)[0], 0, 1)
+
+
+def test_regroup_picked_and_automatic():
+    from engine.design.colourgroups import regroup
+    q, reveal = _two_colour()
+    r = regroup(q, 3, [1, 1, 2, 3])
+    filled = q.colour_solution > 0
+    assert r.k == 3 and r.colour_groups == [1, 1, 2, 3]
+    assert np.array_equal(r.colour_solution, np.where(filled, np.array([1, 1, 2, 3])[reveal], 0))
+    auto = regroup(q, 3)
+    assert auto.k == 3 and np.array_equal(auto.colour_solution > 0, filled)
+    import pytest
+    with pytest.raises(ValueError, match="needs at least one"):
+        regroup(q, 3, [1, 1, 3, 3])

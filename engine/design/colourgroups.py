@@ -28,7 +28,7 @@ D_VISIBLE = 12.0
 S_MEANINGFUL = 0.05
 # The partitions tried at once: k ** (entries - 1) label rows (entry 0 is in group 0); palettes
 # with more entries are first reduced by merging the closest, least used entries (Ward).
-MAX_CANDIDATES = 200_000
+MAX_CANDIDATES = 20_000
 
 
 def _oklab100(palette) -> np.ndarray:
@@ -39,20 +39,26 @@ def _premerge(x: np.ndarray, w: np.ndarray, most: int) -> np.ndarray:
     """Cluster label per entry, at most ``most`` clusters: weighted Ward merges (the pair whose
     merge adds least variance first; ties by index, so deterministic)."""
     lab, wt = x.copy(), w.copy()
-    alive = np.ones(len(x), bool)
-    label = np.arange(len(x))
-    for _ in range(len(x) - most):
-        idx = np.flatnonzero(alive)
-        a, b = np.triu_indices(len(idx), 1)
-        ia, ib = idx[a], idx[b]
-        cost = wt[ia] * wt[ib] / (wt[ia] + wt[ib]) * ((lab[ia] - lab[ib]) ** 2).sum(1)
-        j = int(np.argmin(cost))
-        p, q = int(ia[j]), int(ib[j])
+    n = len(x)
+    label = np.arange(n)
+
+    def costs(i):
+        return wt[i] * wt / (wt[i] + wt) * ((lab - lab[i]) ** 2).sum(1)
+
+    cost = np.stack([costs(i) for i in range(n)])
+    np.fill_diagonal(cost, np.inf)
+    for _ in range(n - most):
+        p, q = divmod(int(np.argmin(cost)), n)
+        p, q = min(p, q), max(p, q)
         s = wt[p] + wt[q]
         lab[p] = (lab[p] * wt[p] + lab[q] * wt[q]) / s
         wt[p] = s
-        alive[q] = False
         label[label == q] = p
+        cost[q, :] = cost[:, q] = np.inf
+        alive = np.isfinite(cost[p]) | (np.arange(n) == p)
+        row = np.where(alive, costs(p), np.inf)
+        row[p] = np.inf
+        cost[p, :] = cost[:, p] = row
     _, dense = np.unique(label, return_inverse=True)
     return dense.ravel()
 
