@@ -16,7 +16,7 @@ read by the cubes' material through the instancer).  Changing the palette rewrit
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -317,7 +317,7 @@ def set_palette(obj, palette, colours=None) -> None:
 
 # How an edited entry of a colour puzzle's palette re-inks its clues and cubes: set by
 # scene/colours_puzzle.py, which needs the scene builder (itself importing this module).
-colour_puzzle_entry_changed = None
+colour_puzzle_entry_changed: Optional[Callable[[Any], None]] = None
 
 
 def palette_entry_changed(obj) -> None:
