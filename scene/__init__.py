@@ -30,6 +30,7 @@ from .build import (Made, SourceMesh, build_from_puzzle, build_made, make_nonogr
                     show_as_colour_puzzle, voxelize_source)
 from .cells import animate_solve, apply_solve_result, clear_animation, show_cells
 from .clear import clear_nonogram
+from . import colours_puzzle  # noqa: F401 (re-inks a colour puzzle's clues on palette edits)
 from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError, object_kind
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
