@@ -10,7 +10,8 @@
   kept (FP2-style). Repeated to a fixpoint with propagation between.
 - ``search``: depth-first on the undecided cell with the fewest values (the known solution's
   value first, when the puzzle carries one), each node closed under propagation; stops at two
-  solutions.
+  solutions. Once it has spent its budget it takes turns with a CDCL solver over the puzzle's
+  CNF (``coloursat.py``, python-sat), as the black-and-white search does.
 
 Verdicts ``unique`` / ``multiple`` / ``none`` (``unknown`` when the time limit stops it), the
 logic level (``line``, ``probe``, ``search``) and a difficulty score from a synchronous round
