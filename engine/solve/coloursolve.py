@@ -331,8 +331,13 @@ class _Stop(Exception):
 
 # Line-solver calls the colour search spends before the CDCL solver (``coloursat.py``, when
 # python-sat is installed) starts taking turns with it, each turn as long as the search's time
-# since the last one (``search.SAT_SHARE``), as the black-and-white search does.
-SAT_AFTER_STEPS = 30_000
+# since the last one (``search.SAT_SHARE``), as the black-and-white search does. Fewer than
+# black-and-white's 30,000: a colour line solve costs more (30,000 were 600-1,900 nodes and
+# 2-4 s of search on 8^3 three-colour puzzles with 45 % of the clues hidden). Measured on 12 such
+# 7^3 / 8^3 puzzles (k = 2, 3; all with many solutions) on the loaded shared machine: 32.8 s in
+# all with 10,000 against 44.5 s with 30,000 (1,000: 41.5 s; 3,000: 42.1 s; the CDCL solver
+# alone after probing: 39.8 s); most of each solve is root probing, so the figures are noisy.
+SAT_AFTER_STEPS = 10_000
 
 
 class _Search:
