@@ -19,7 +19,7 @@ one "pseudo-cell" per (cell, value), so that the black-and-white encoders of ``s
   per cell", is the colour clue exactly: the colours of a line constrain each other only
   through the cells they share, which the per-cell clauses carry. So each 3D line becomes k
   pseudo-lines of a black-and-white net (``pseudo_net``) that ``sat.SatSearch`` encodes;
-- a 2D line is the block-list encoding (order and cover variables, ``sat._blocks_clauses``)
+- a 2D line is the block-list encoding (order and cover variables, ``sat.blocks_clauses``)
   with the least gap after block j 1 when block j + 1 has the same colour, else 0, and its
   covers tied to the colour indicators: a cover of block j at cell i implies colour c_j there,
   and colour c at cell i needs a cover by some block of colour c (no block of c: never c).
@@ -39,7 +39,7 @@ import numpy as np
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..model.colourpuzzle import MARK_CIRCLE, MARK_PLAIN
 from ..model.puzzle import KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
-from .sat import HAVE_SAT, SAT_ERROR, SatSearch, _blocks_clauses, encoding_size, open_lines
+from .sat import HAVE_SAT, SAT_ERROR, SatSearch, blocks_clauses, encoding_size, open_lines
 
 __all__ = ["HAVE_SAT", "SAT_ERROR", "ColourSat", "pseudo_net", "colour_encoding_size", "enumerate_colour"]
 
@@ -158,7 +158,7 @@ class ColourSat:
         blocks = [n for n, _ in clue]
         cols = [c for _, c in clue]
         gaps = [1 if cols[j] == cols[j + 1] else 0 for j in range(len(clue) - 1)]
-        cover = _blocks_clauses(cells, blocks, self._new, out, gaps=gaps, link=False)
+        cover = blocks_clauses(cells, blocks, self._new, out, gaps=gaps, link=False)
         if cover is None:
             return
         for i, x in enumerate(cells):
@@ -173,7 +173,7 @@ class ColourSat:
         """Encode up to ``max_lines`` more lines (the per-cell clauses first); True once the
         whole CNF is in the solver."""
         if not self.cells_done:
-            self.ss._add_lists(self._cell_clauses())
+            self.ss.add_clauses(self._cell_clauses())
             self.cells_done = True
         if self.lines_2d:
             batch = self.lines_2d[:max_lines]
@@ -184,7 +184,7 @@ class ColourSat:
                 out = []
                 for li in batch:
                     self._line_2d_clauses(li, out)
-                self.ss._add_lists(out)
+                self.ss.add_clauses(out)
             finally:
                 if was:
                     gc.enable()

@@ -10,7 +10,7 @@ TAAI 2011 puzzles our search could not settle in 10 s, CaDiCaL finds a solution 
 
 Encoding (cell c is variable c + 1; cells already known are unit clauses):
 - exact block lists (2D, and 3D plain clues: one block): order variables "block j starts at
-  or before p" and cover variables (``_blocks_clauses``);
+  or before p" and cover variables (``blocks_clauses``);
 - 3D circle / square clues: one automaton per line whose states count the filled cells and
   the blocks together (``_count_blocks_clauses``). It replaced a sequential counter for the
   filled count beside one for the block starts (exactly 2, at least 3), whose unit propagation
@@ -61,7 +61,7 @@ FIRST_CHUNK_LITERALS = 300_000
 
 
 
-def _blocks_clauses(cells, blocks, new, out, gaps=None, link=True):
+def blocks_clauses(cells, blocks, new, out, gaps=None, link=True):
     """Clauses of an exact block list over ``cells`` (variables): order variables ``y(j, p)``
     = "block j starts at or before p" (monotone in p; block j+1 at or before p puts block j at
     or before p - b_j - 1), a cover variable per block and cell it may cover (``y(j, i) and
@@ -277,7 +277,7 @@ def line_clauses(net, state, li, top, out):
         def new():
             box[0] += 1
             return box[0]
-        _blocks_clauses(cells, [int(b) for b in nums if b > 0], new, out)
+        blocks_clauses(cells, [int(b) for b in nums if b > 0], new, out)
         return box[0]
     lits, ends, n_aux = _count_blocks_template(len(cells), kind, int(nums[0]), state[idx])
     # the template's variables: 1..n the line's cells, then its own auxiliaries from top + 1
@@ -391,6 +391,11 @@ class SatSearch:
             if was:
                 gc.enable()
         return not self.lines
+
+    def add_clauses(self, clauses):
+        """Add clauses (lists of literals) of the caller's own beside the lines' (the colour
+        CNF's per-cell and 2D clauses, ``coloursat.py``)."""
+        self._add_lists(clauses)
 
     def _add_lists(self, clauses):
         add, ptr = self._adder
