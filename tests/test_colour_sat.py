@@ -142,3 +142,13 @@ def test_time_limit_holds_in_the_sat_solver():
     assert r.verdict in ("unknown", "multiple")
     for s in r.solutions:
         assert not check_colour_solution(p, s)
+
+
+def test_a_cnf_over_the_size_limit_leaves_the_search_alone(monkeypatch):
+    """Past SAT_MAX_LITERALS the CDCL solver is not built: the forced path searches instead (same
+    verdict), and a spent node budget gives ``unknown``, never a verdict from no solver at all."""
+    p = _loose_3d()
+    monkeypatch.setattr(coloursolve, "SAT_MAX_LITERALS", 0)
+    r = solve_colour(p, sat_after=0, time_limit=20)
+    assert r.verdict == cpsat.cpsat_solve_colour(p, time_limit=20).verdict and r.nodes > 0
+    assert solve_colour(p, node_limit=2, time_limit=20).verdict == "unknown"

@@ -383,8 +383,8 @@ class _Search:
 
     def run(self):
         try:
-            if self.use_sat and self.sat_after == 0:  # the CNF alone, from the root
-                self._sat_turn(None)
+            # the CNF alone, from the root (False: no CDCL solver after all, the search goes on)
+            if self.use_sat and self.sat_after == 0 and self._sat_turn(None):
                 return
             self._expand(self.root)
             steps0 = int(self.counters[0])
@@ -394,10 +394,10 @@ class _Search:
                 if self.deadline is not None and now > self.deadline:
                     raise _Stop
                 if self.node_limit is not None and self.nodes >= self.node_limit:
-                    if not self.use_sat:
-                        raise _Stop
-                    self._sat_turn(None)  # the search's budget is spent: the CDCL solver alone
-                    return
+                    # the search's budget is spent: the CDCL solver alone, if there is one
+                    if self.use_sat and self._sat_turn(None):
+                        return
+                    raise _Stop
                 if self.use_sat and int(self.counters[0]) - steps0 >= self.sat_after:
                     # the search wanders: the CDCL solver gets as much time as the search had
                     # since its last turn; the first to finish settles the puzzle
