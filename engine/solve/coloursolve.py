@@ -347,9 +347,9 @@ class _Search:
     (the tree exhausted, or the CDCL solver found no further one), raises _Stop on the time
     limit, or on ``node_limit`` without the CDCL solver."""
 
-    def __init__(self, net, root, counters, want, known, deadline, clues, use_sat, sat_after, node_limit):
-        self.net, self.root, self.counters, self.want, self.known = net, root, counters, want, known
-        self.deadline, self.clues, self.node_limit = deadline, clues, node_limit
+    def __init__(self, puzzle, net, root, counters, want, known, deadline, use_sat, sat_after, node_limit):
+        self.puzzle, self.net, self.root, self.counters, self.want = puzzle, net, root, counters, want
+        self.known, self.deadline, self.node_limit = known, deadline, node_limit
         self.use_sat = use_sat and HAVE_SAT
         self.sat_after = SAT_AFTER_STEPS if sat_after is None else sat_after
         self.sols: list = []
@@ -357,7 +357,6 @@ class _Search:
         self.nodes = 0
         self.cs = None
         self.sat_conflicts = -1  # -1: the CDCL solver was not used
-        self.check = None  # a solution's check against the clues (set by the caller)
 
     def _add(self, sol) -> bool:
         """Keep a new solution; True once ``want`` are known."""
@@ -429,11 +428,12 @@ class _Search:
             if self.sat_conflicts >= 0:
                 return False  # the CNF was too large or python-sat did not load
             self.sat_conflicts = 0
-            if colour_encoding_size(self.net, self.root, self.clues) > SAT_MAX_LITERALS:
+            clues = self.puzzle.clues()  # Python lists: only now, most searches never get here
+            if colour_encoding_size(self.net, self.root, clues) > SAT_MAX_LITERALS:
                 self.use_sat = False
                 return False
             try:
-                self.cs = ColourSat(self.net, self.root, self.clues)
+                self.cs = ColourSat(self.net, self.root, clues)
             except (ImportError, OSError):  # python-sat is there but does not load: search on
                 self.use_sat = False
                 return False
@@ -468,7 +468,7 @@ class _Search:
                 continue
             if r is False:
                 return True
-            if self.check is not None and self.check(r):
+            if check_colour_solution(self.puzzle, r):
                 raise AssertionError("the SAT solver's colour solution breaks a clue")
             if self._add(r):
                 return True
@@ -512,9 +512,7 @@ def solve_colour(p: ColourPuzzle, *, time_limit: Optional[float] = None, want: i
         else:
             known = p.colour_solution if use_known else None
             logic = state.copy()
-            srch = _Search(net, state.copy(), counters, want, known, deadline, p.clues(), use_sat, sat_after,
-                           node_limit)
-            srch.check = lambda sol: check_colour_solution(p, sol)
+            srch = _Search(p, net, state.copy(), counters, want, known, deadline, use_sat, sat_after, node_limit)
             try:
                 srch.run()
                 verdict = {0: "none", 1: "unique"}.get(len(srch.sols), "multiple")
