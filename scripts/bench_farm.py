@@ -52,6 +52,7 @@ def batchjobs():
     """batchjobs.py (no bpy): the batch's own job order, to model it."""
     spec = importlib.util.spec_from_file_location("bench_farm_batchjobs", ROOT / "batchjobs.py")
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up
     spec.loader.exec_module(mod)
     return mod
 

@@ -273,13 +273,15 @@ def test_dask_missing_is_a_clear_message(tmp_path):
 
 
 def test_workers_without_dask_use_the_own_pool(tmp_path):
-    """--workers N without dask installed: the batch's own worker processes, and it says so."""
+    """--workers N without dask installed: the batch's own worker processes, and it says so. The
+    coordinator (a plain Python) never imports bpy: its workers do the Blender work."""
     code = ("import runpy, sys; sys.modules['dask'] = None; sys.modules['distributed'] = None; "
             f"sys.argv = ['batch.py', '--', '--input', 'cube', '--resolution', '4', '--workers', '1', "
-            f"'--out', {str(tmp_path)!r}]; "
-            "runpy.run_path('batch.py', run_name='__main__')")
+            f"'--out', {str(tmp_path)!r}]\n"
+            "try:\n    runpy.run_path('batch.py', run_name='__main__')\n"
+            "except SystemExit as e:\n    print('EXIT', e.code, 'bpy imported:', 'bpy' in sys.modules)")
     proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "EXIT 0 bpy imported: False" in proc.stdout, proc.stdout + proc.stderr
     assert "Dask is not installed (pip install 'dask[distributed]'): running the jobs in the batch's own" \
         in proc.stdout
     assert "1 job(s) in 1 worker process(es)" in proc.stdout
