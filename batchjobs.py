@@ -513,7 +513,28 @@ def _start_plugin(distributed: Any, spec: dict) -> Any:
             if batch_worker is not None:
                 batch_worker.close()
 
-    return StartBatchWorker({k: spec[k] for k in ("out", "launcher", "batch_py")})
+    return StartBatchWorker(_worker_spec(spec))
+
+
+def _worker_spec(spec: dict) -> dict:
+    """What starting a worker's batch process needs (no job)."""
+    return {k: spec[k] for k in ("out", "launcher", "batch_py")}
+
+
+# The coordinator puts the plugin's spec here while it starts a LocalCluster: the workers' preload.
+PRELOAD_ENV = "NONOGRAM_BATCH_WORKER"
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook (``LocalCluster(preload=[this file])``): the worker starts its batch
+    process as it starts, before it registers with the scheduler, so that process loads while the
+    other workers and the scheduler are still starting (the plugin would start it only once the
+    whole cluster is up); a worker the nanny restarts runs it again."""
+    text = os.environ.get(PRELOAD_ENV)
+    if text:
+        spec = json.loads(text)
+        os.makedirs(os.path.join(spec["out"], JOBS_DIR), exist_ok=True)
+        _host_worker(worker, spec).start(_launcher(spec))
 
 
 def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], progress: Progress,
@@ -534,9 +555,14 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
         if scheduler:
             client = distributed.Client(scheduler, timeout=30)
         else:
-            cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
-                                               processes=True, dashboard_address=None,
-                                               silence_logs=40)
+            # processes=True: a worker process each, with a nanny that restarts a dead one.
+            os.environ[PRELOAD_ENV] = json.dumps(_worker_spec(specs[0]))  # the nannies inherit it
+            try:
+                cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
+                                                   processes=True, dashboard_address=None,
+                                                   silence_logs=40, preload=[os.path.abspath(__file__)])
+            finally:
+                os.environ.pop(PRELOAD_ENV, None)
             client = distributed.Client(cluster)
         try:
             client.register_plugin(_start_plugin(distributed, specs[0]))
