@@ -1,4 +1,4 @@
-"""Build the Blender extension zips: one per platform, each with its numba + llvmlite wheels.
+"""Build the Blender extension zips: one per platform and Blender Python, each with its wheels.
 
     python scripts/build_extension.py                          # every platform in the manifest
     python scripts/build_extension.py --platform linux-x64     # just one
@@ -12,6 +12,13 @@ The wheels named in ``blender_manifest.toml`` are fetched into ``wheels/`` with 
 builder needs every listed wheel on disk). Each zip is then checked with ``blender_ext.py validate``
 and for stray content (numpy, tests, other platforms' wheels). ``blender_ext.py`` ships inside the
 ``bpy`` wheel, so no Blender binary is needed.
+
+One zip per Blender Python (``PYTHON_BLENDER``): the cp311 wheels in a zip for Blender 4.2-5.0
+(its manifest gets ``blender_version_max = "5.1.0"``), the cp313 ones in a zip for 5.1 and newer.
+Blender 4.2.0 installs an extension's wheels without looking at their Python tag (later 4.2
+releases pick the matching one), so a zip with both a cp311 and a cp313 numba gave Blender 4.2.0
+the cp313 numba in its Python 3.11 ("cannot import name '_typeconv'"). With one Python per zip
+every 4.2 release gets the right wheels.
 
 Prebuilt kernels: the zip of the platform the build runs on also carries the engine's numba
 kernels, compiled ahead so a fresh install compiles nothing (``engine/jit.py``, "Prebuilt
@@ -66,6 +73,14 @@ BASELINE = {"linux-x64": "x86-64-v2", "windows-x64": "x86-64-v2", "macos-x64": "
 _STAGING_IGNORE = shutil.ignore_patterns(
     ".git", ".venv", "venv", "wheels", "dist", "out", "build", "__pycache__", ".mypy_cache",
     ".pytest_cache", ".hypothesis", "*.zip", "*.blend1", "node_modules")
+
+
+# wheel python tag -> (blender_version_min, blender_version_max or None, the zip's name suffix):
+# the Blender versions that bundle that Python (4.2-5.0: 3.11; 5.1 on: 3.13)
+PYTHON_BLENDER = {
+    "cp311": ("4.2.0", "5.1.0", "blender4.2-5.0"),
+    "cp313": ("5.1.0", None, "blender5.1+"),
+}
 
 
 class BuildError(RuntimeError):
@@ -196,7 +211,33 @@ def _replace_array(text: str, key: str, values: list) -> str:
     return pattern.sub(lambda _m: f"{key} = [\n{body}]", text)
 
 
-def stage(root: Path, staging: Path, platforms: list, wheels: list) -> None:
+def _set_versions(text: str, version_min: str, version_max: str | None) -> str:
+    pattern = re.compile(r'^blender_version_min = "[^"]*"\n', re.M)
+    if len(pattern.findall(text)) != 1 or re.search(r"^blender_version_max", text, re.M):
+        raise BuildError(f"{MANIFEST}: expected one blender_version_min and no blender_version_max")
+    line = f'blender_version_min = "{version_min}"\n'
+    if version_max:
+        line += f'blender_version_max = "{version_max}"\n'
+    return pattern.sub(lambda _m: line, text)
+
+
+def python_tags(wheels: list) -> list:
+    """The Blender Pythons the wheels are for, each a zip of its own ([None]: no wheels)."""
+    tags = sorted({wheel_fields(w)["python"] for w in wheels})
+    unknown = [t for t in tags if t not in PYTHON_BLENDER]
+    if unknown:
+        raise BuildError(f"wheels for {', '.join(unknown)}: no Blender versions known for that Python "
+                         "(add it to PYTHON_BLENDER)")
+    return tags or [None]
+
+
+def wheels_for_python(wheels: list, tag: str | None) -> list:
+    return [w for w in wheels if tag is None or wheel_fields(w)["python"] == tag]
+
+
+def stage(root: Path, staging: Path, platforms: list, wheels: list, python: str | None = None) -> None:
+    """A copy of the source whose manifest lists only ``platforms`` and ``wheels``, and, for a
+    zip of one Blender ``python`` tag, the Blender versions that bundle that Python."""
     shutil.copytree(root, staging, ignore=_STAGING_IGNORE, symlinks=False)
     for w in wheels:
         dst = staging / w
@@ -205,6 +246,9 @@ def stage(root: Path, staging: Path, platforms: list, wheels: list) -> None:
     text = (root / MANIFEST).read_text(encoding="utf-8")
     text = _replace_array(text, "platforms", platforms)
     text = _replace_array(text, "wheels", wheels)
+    if python is not None:
+        version_min, version_max, _ = PYTHON_BLENDER[python]
+        text = _set_versions(text, version_min, version_max)
     (staging / MANIFEST).write_text(text, encoding="utf-8")
 
 
@@ -280,6 +324,10 @@ def prebuild_kernels(source: Path, manifest: dict, platform: str, wheels: list, 
         first = _prebuild_run(python, source, package, "", (), cpu)
         probe = first["tag"]
         want = {m: shipped.get((probe["python"], m)) for m in ("numba", "llvmlite")}
+        if not any(want.values()):
+            print(f"build: {python} is {probe['python']}, this zip is for "
+                  f"{', '.join(sorted({p for p, _ in shipped}))}: no prebuilt kernels from it", flush=True)
+            continue
         if want != {m: probe[m] for m in want}:
             print(f"build: {python} has numba {probe['numba']} / llvmlite {probe['llvmlite']} for "
                   f"{probe['python']}, the zip ships {want}: no prebuilt kernels from it", flush=True)
@@ -336,6 +384,10 @@ def check_zip(path: Path, platform: str, expected_wheels: list, scripts: Path,
     want = sorted(w.removeprefix("./") for w in expected_wheels)
     if got != want:
         problems.append(f"wheels for {platform} should be {want}, found {got}")
+    packages = [wheel_fields(n)["name"] for n in got]
+    if len(set(packages)) != len(packages):
+        # Blender 4.2.0 would install any one of them, whatever its Python (see the docstring)
+        problems.append(f"more than one wheel of a package: {got}")
     for n in names:
         base = os.path.basename(n).lower()
         if base.startswith("numpy"):
@@ -361,10 +413,18 @@ def zip_name(manifest: dict, platform: str, version: str | None = None) -> str:
     return f"{manifest['id']}-{version or manifest['version']}-{platform.replace('-', '_')}.zip"
 
 
+def release_zip_name(manifest: dict, platform: str, python: str | None) -> str:
+    """The name a zip gets in the output folder: the builder's, plus the Blender versions it is
+    for (nonogram3d-<version>-linux_x64-blender4.2-5.0.zip)."""
+    name = zip_name(manifest, platform)
+    return name if python is None else name[:-len(".zip")] + f"-{PYTHON_BLENDER[python][2]}.zip"
+
+
 def build(platforms: list | None = None, *, download: bool = True, out_dir: Path | None = None,
           root: Path = ROOT, kernel_pythons: list | None = None, prebuilt_parts: tuple = PREBUILT_PARTS) -> list:
-    """Build and check one zip per platform; returns their paths. The host platform's zip
-    carries kernels compiled by each of ``kernel_pythons`` (default: this Python; [] for none)."""
+    """Build and check one zip per platform and Blender Python; returns their paths. The host
+    platform's zips carry kernels compiled by each of ``kernel_pythons`` whose Python they are for
+    (default: this Python; [] for none)."""
     scripts = blender_scripts_dir()
     manifest = read_manifest(root)
     by_platform = wheels_by_platform(manifest)
@@ -385,40 +445,57 @@ def build(platforms: list | None = None, *, download: bool = True, out_dir: Path
             raise BuildError("--no-download, but these wheels are missing:\n  " + "\n  ".join(missing))
     out_dir = Path(out_dir or root / "dist").resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
+    pythons = [sys.executable] if kernel_pythons is None else list(kernel_pythons)
     results = []
     with tempfile.TemporaryDirectory(prefix="nonogram3d-build-") as tmp:
-        staging = Path(tmp) / manifest["id"]
-        stage(root, staging, platforms, wheels)
-        cmd = [*blender_ext_command(scripts), "build", "--split-platforms", "--source-dir", str(staging),
-               "--output-dir", str(out_dir), "--valid-tags", str(valid_tags_file(scripts))]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        sys.stdout.write(proc.stdout)
-        if proc.returncode != 0:
-            raise BuildError(f"blender_ext.py build failed:\n{proc.stdout}{proc.stderr}")
-        host = host_platform()
-        pythons = [sys.executable] if kernel_pythons is None else list(kernel_pythons)
-        with_kernels = set()
-        for platform in platforms:
-            if platform != host or not pythons:
-                if pythons:
-                    print(f"build: {platform}: no prebuilt kernels (only the platform the build runs on, "
-                          f"{host or 'unknown'}, can have them)", flush=True)
-                continue
-            # the engine as the zip has it (the builder may leave out files
-            # that the source digest would count)
-            unpacked = Path(tmp) / f"unpacked-{platform}"
-            with zipfile.ZipFile(out_dir / zip_name(manifest, platform)) as zf:
-                zf.extractall(unpacked, [n for n in zf.namelist() if not n.endswith(".whl")])
-            entries = prebuild_kernels(unpacked, manifest, platform, by_platform[platform], pythons, tmp,
-                                       prebuilt_parts)
-            if entries:
-                add_to_zip(out_dir / zip_name(manifest, platform), entries)
-                with_kernels.add(platform)
+        for python in python_tags(wheels):
+            results += _build_python(root, Path(tmp), manifest, platforms, by_platform, python, scripts,
+                                     out_dir, pythons, prebuilt_parts)
+    return results
+
+
+def _build_python(root: Path, tmp: Path, manifest: dict, platforms: list, by_platform: dict,
+                  python: str | None, scripts: Path, out_dir: Path, pythons: list,
+                  prebuilt_parts: tuple) -> list:
+    """The zips of one Blender Python, one per platform, moved into ``out_dir`` under
+    ``release_zip_name``."""
+    wheels = {p: wheels_for_python(by_platform[p], python) for p in platforms}
+    staging = tmp / f"staging-{python}" / manifest["id"]
+    built = tmp / f"built-{python}"
+    built.mkdir()
+    stage(root, staging, platforms, [w for p in platforms for w in wheels[p]], python)
+    cmd = [*blender_ext_command(scripts), "build", "--split-platforms", "--source-dir", str(staging),
+           "--output-dir", str(built), "--valid-tags", str(valid_tags_file(scripts))]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    sys.stdout.write(proc.stdout)
+    if proc.returncode != 0:
+        raise BuildError(f"blender_ext.py build failed:\n{proc.stdout}{proc.stderr}")
+    host = host_platform()
+    with_kernels = set()
     for platform in platforms:
-        path = out_dir / zip_name(manifest, platform)
+        path = built / zip_name(manifest, platform)
         if not path.is_file():
-            raise BuildError(f"the builder did not write {path}")
-        problems = check_zip(path, platform, by_platform[platform], scripts, platform in with_kernels)
+            raise BuildError(f"the builder did not write {path.name}")
+        if platform != host or not pythons:
+            if pythons:
+                print(f"build: {platform}: no prebuilt kernels (only the platform the build runs on, "
+                      f"{host or 'unknown'}, can have them)", flush=True)
+            continue
+        # the engine as the zip has it (the builder may leave out files that the source digest
+        # would count)
+        unpacked = tmp / f"unpacked-{python}-{platform}"
+        with zipfile.ZipFile(path) as zf:
+            zf.extractall(unpacked, [n for n in zf.namelist() if not n.endswith(".whl")])
+        entries = prebuild_kernels(unpacked, manifest, platform, wheels[platform], pythons, str(tmp),
+                                   prebuilt_parts)
+        if entries:
+            add_to_zip(path, entries)
+            with_kernels.add(platform)
+    results = []
+    for platform in platforms:
+        path = out_dir / release_zip_name(manifest, platform, python)
+        shutil.move(str(built / zip_name(manifest, platform)), path)
+        problems = check_zip(path, platform, wheels[platform], scripts, platform in with_kernels)
         if problems:
             raise BuildError(f"{path.name}:\n  " + "\n  ".join(problems))
         results.append(path)

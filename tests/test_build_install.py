@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -32,7 +33,7 @@ BLENDER_BUNDLED = ("bpy", "numpy", "requests", "urllib3", "idna", "certifi", "ch
 
 
 @pytest.fixture(scope="session")
-def linux_zip():
+def linux_build():
     try:
         build_extension.blender_scripts_dir()
     except build_extension.BuildError as e:
@@ -48,8 +49,25 @@ def linux_zip():
     # build compiles them once, the installed add-on then compiles nothing for them.
     paths = build_extension.build(["linux-x64"], download=False, out_dir=ROOT / "dist",
                                   prebuilt_parts=PREBUILT_PARTS)
-    assert len(paths) == 1
-    return paths[0]
+    return paths
+
+
+@pytest.fixture(scope="session")
+def linux_zips(linux_build):
+    """The linux-x64 zips by the Blender Python they are for ('cp311', 'cp313')."""
+    out = {}
+    for path in linux_build:
+        with zipfile.ZipFile(path) as zf:
+            tags = {build_extension.wheel_fields(n)["python"] for n in zf.namelist() if n.endswith(".whl")}
+        assert len(tags) == 1, (path.name, tags)
+        out[tags.pop()] = path
+    return out
+
+
+@pytest.fixture(scope="session")
+def linux_zip(linux_zips):
+    """The zip for this Python (the Blender the tests imitate)."""
+    return linux_zips[f"cp{sys.version_info[0]}{sys.version_info[1]}"]
 
 
 PREBUILT_PARTS = ("make", "solve", "grade")  # the batch grades its puzzles
@@ -68,8 +86,8 @@ def test_zip_contents(linux_zip):
     assert "engine/play/player/nonogram-player.html" in names  # the built web player (no network in Blender)
     assert not any(n.startswith("web/") for n in names)  # its sources and npm packages stay out
     wheels = sorted(n for n in names if n.endswith(".whl"))
-    assert len(wheels) == 6 and all("x86_64" in w for w in wheels)
-    assert sum(w.startswith("wheels/python_sat-") for w in wheels) == 2  # the search's SAT fallback
+    assert len(wheels) == 3 and all("x86_64" in w for w in wheels)
+    assert sum(w.startswith("wheels/python_sat-") for w in wheels) == 1  # the search's SAT fallback
     assert not any(n.startswith(("tests/", "scripts/", "docs/", "wheels/numpy", "dist/", "benchmarks/"))
                    for n in names)
     # the kernels compiled ahead, for this Python, where the build ran on linux-x64
@@ -201,6 +219,26 @@ def solves_digest(engine):
     return out
 """
 INSTALL_SCRIPT = SOLVES + INSTALL_SCRIPT
+
+
+def test_one_zip_per_blender_python_with_one_wheel_per_package(linux_zips):
+    """Blender 4.2.0 installs a zip's wheels without looking at their Python tag (it gave Python
+    3.11 the cp313 numba: "cannot import name '_typeconv'"), so each zip carries the wheels of one
+    Python and declares the Blender versions that bundle it."""
+    assert set(linux_zips) == {"cp311", "cp313"}
+    ranges = {}
+    for tag, path in linux_zips.items():
+        with zipfile.ZipFile(path) as zf:
+            wheels = [n for n in zf.namelist() if n.endswith(".whl")]
+            manifest = tomllib.loads(zf.read("blender_manifest.toml").decode())
+        packages = sorted(build_extension.wheel_fields(w)["name"] for w in wheels)
+        assert packages == ["llvmlite", "numba", "python_sat"], (path.name, wheels)
+        assert all(build_extension.wheel_fields(w)["python"] == tag for w in wheels)
+        ranges[tag] = (manifest["blender_version_min"], manifest.get("blender_version_max"))
+    # 4.2-5.0 bundle Python 3.11, 5.1 and newer 3.13: the ranges meet and do not overlap
+    assert ranges == {"cp311": ("4.2.0", "5.1.0"), "cp313": ("5.1.0", None)}
+    assert linux_zips["cp311"].name.endswith("-linux_x64-blender4.2-5.0.zip")
+    assert linux_zips["cp313"].name.endswith("-linux_x64-blender5.1+.zip")
 
 
 def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):

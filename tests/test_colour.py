@@ -254,6 +254,38 @@ def test_surface_slots_match_argwhere():
     np.testing.assert_array_equal(slot, want)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_surface_sites_match_the_references(seed):
+    # the fused sweep: surface mask, slots and rows as the separate kernels, and for each filled
+    # voxel the nearest surface voxel at or below it along x within its run (d, arg as a slot)
+    rng = np.random.default_rng(seed)
+    grid = rng.random((9, 5, 6)) < 0.8
+    grid[2:7, 1:4, 1:5] = True  # some interior voxels whatever the seed
+    surface, slot, idx, d, arg = colour.surface_arrays(grid)
+    want_surface = np.empty(grid.shape, bool)
+    colour.surface_mask(grid, want_surface)
+    np.testing.assert_array_equal(surface, want_surface)
+    want_slot = np.empty(grid.shape, np.int64)
+    want_idx = np.empty((int(want_surface.sum()), 3), np.int64)
+    colour.surface_slots(want_surface, want_slot, want_idx)
+    np.testing.assert_array_equal(idx, want_idx)
+    np.testing.assert_array_equal(slot, want_slot)
+    d, arg = d.reshape(grid.shape), arg.reshape(grid.shape)
+    assert (grid & ~surface).any()
+    for x, y, z in np.argwhere(grid):
+        p = x
+        while not surface[p, y, z]:
+            p -= 1
+            assert grid[p, y, z]  # a run starts with a surface voxel
+        assert d[x, y, z] == (x - p) ** 2 and arg[x, y, z] == slot[p, y, z]
+
+
+def test_fill_interior_refuses_a_wrong_surface():
+    grid = np.ones((4, 4, 4), bool)
+    with pytest.raises(ValueError):
+        colour.fill_interior(grid, grid.copy(), np.zeros((4, 4, 4, 3), np.float32))
+
+
 def test_nearest_feature_without_features():
     assert (colour.nearest_feature(np.zeros((3, 2, 4), bool)) == -1).all()
 

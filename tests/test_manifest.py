@@ -127,12 +127,42 @@ def test_readme_names_the_zips_the_build_writes():
     """The README tells users which file to pick: it must name the zips as the build writes them
     (Blender's builder turns linux-x64 into linux_x64 in the file name)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    m = manifest()
+    m = dict(manifest(), version="<version>")
     for platform in m["platforms"]:
-        name = build_extension.zip_name(m, platform, version="<version>")
-        suffix = name.split("-<version>-")[1]
-        assert suffix in readme, f"README does not name {name}"
+        for python in build_extension.python_tags(m["wheels"]):
+            name = build_extension.release_zip_name(m, platform, python)
+            suffix = name.split("-<version>-")[1]
+            assert suffix in readme, f"README does not name {name}"
         assert f"-<version>-{platform}.zip" not in readme
+
+
+def test_each_zip_is_for_one_blender_python():
+    """Blender 4.2.0 installs an extension's wheels whatever their Python tag, so the build makes
+    a zip per Python, each declaring the Blender versions that bundle that Python, and refuses a
+    zip with two wheels of one package."""
+    m = manifest()
+    assert build_extension.python_tags(m["wheels"]) == ["cp311", "cp313"]
+    text = (ROOT / "blender_manifest.toml").read_text(encoding="utf-8")
+    for tag, (low, high) in {"cp311": ("4.2.0", "5.1.0"), "cp313": ("5.1.0", None)}.items():
+        wheels = build_extension.wheels_for_python(m["wheels"], tag)
+        assert len(wheels) == 9 and all(f"-{tag}-" in w for w in wheels)
+        staged = tomllib.loads(build_extension._set_versions(text, *build_extension.PYTHON_BLENDER[tag][:2]))
+        assert (staged["blender_version_min"], staged.get("blender_version_max")) == (low, high)
+    with pytest.raises(build_extension.BuildError, match="cp39"):
+        build_extension.python_tags(["./wheels/numba-0.68.1-cp39-cp39-win_amd64.whl"])
+
+
+def test_zip_check_refuses_two_wheels_of_a_package(scripts_dir, tmp_path):
+    import zipfile
+    both = ["wheels/numba-0.68.1-cp311-cp311-win_amd64.whl", "wheels/numba-0.68.1-cp313-cp313-win_amd64.whl"]
+    path = tmp_path / "both.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for f in ("blender_manifest.toml", "__init__.py", "LICENSE"):
+            zf.write(ROOT / f, f)
+        for w in both:
+            zf.writestr(w, "")
+    problems = "\n".join(build_extension.check_zip(path, "windows-x64", both, scripts_dir))
+    assert "more than one wheel of a package" in problems
 
 
 def test_zip_check_wants_prebuilt_kernels_only_where_built(scripts_dir, tmp_path):

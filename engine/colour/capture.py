@@ -15,7 +15,8 @@ Public API: ``capture_colours(grid, origin, voxel_size, vertices, triangles, ...
 * Interior voxels take the colour of the nearest surface voxel (exact Euclidean feature
   transform, separable by axis: Felzenszwalb and Huttenlocher 2012, in integer arithmetic,
   each pass only over the runs of filled voxels holding interior voxels; where several surface
-  voxels are equally near, which one is not promised).  Exact rather than a cheaper chamfer or
+  voxels are equally near, which one is not promised).  Its first sweep shares one sweep of the
+  grid with the surface mask and slots (``surface_sites``).  Exact rather than a cheaper chamfer or
   breadth-first fill: the tests promise the exact distance, and the capture's speed is as much
   the nearest-triangle search's (see docs/BENCHMARKS.md, "Colour capture").
 
@@ -546,11 +547,61 @@ def _run_window(d, arg, base, stride, n, fv, av):
 
 
 @njit
-def fill_interior(grid, surface, colours, window=12):
-    """Give every filled voxel that is not on the surface (an interior voxel) the colour of a
-    nearest surface voxel (Euclidean, exact; on ties any of the nearest, not necessarily
-    ``nearest_feature``'s).  ``surface`` is ``surface_mask``'s of ``grid``.  Returns how many
-    voxels were filled.
+def surface_sites(grid, surface, slot, idx, d, arg):
+    """One sweep of the grid in memory order doing three jobs: the surface mask (as
+    ``surface_mask``), the surface voxels' rows and slots (as ``surface_slots``: ``idx`` needs
+    room for every filled voxel, its first n rows are filled), and the first half of the
+    interior fill's pass along x (``fill_from_sites``): each filled voxel's nearest surface
+    voxel at or below it along x, as squared distance ``d`` and site slot ``arg`` (flat int32,
+    grid-sized; written for filled voxels only).  Returns (surface voxels, interior voxels).
+    One sweep instead of three: each sweep of the whole grid costs about as much as a pass of
+    the fill over the filled voxels."""
+    X, Y, Z = grid.shape
+    last = np.full(Y * Z, -1, np.int64)  # per (y, z): x of the last surface voxel of the run
+    last_slot = np.zeros(Y * Z, np.int32)
+    n = 0
+    inner = 0
+    for x in range(X):
+        for y in range(Y):
+            for z in range(Z):
+                yz = y * Z + z
+                if not grid[x, y, z]:
+                    surface[x, y, z] = False
+                    slot[x, y, z] = -1
+                    last[yz] = -1
+                    continue
+                s = (x == 0 or y == 0 or z == 0 or x == X - 1 or y == Y - 1 or z == Z - 1
+                     or not grid[x - 1, y, z] or not grid[x + 1, y, z] or not grid[x, y - 1, z]
+                     or not grid[x, y + 1, z] or not grid[x, y, z - 1] or not grid[x, y, z + 1])
+                surface[x, y, z] = s
+                c = (x * Y + y) * Z + z
+                if s:
+                    slot[x, y, z] = n
+                    idx[n, 0] = x
+                    idx[n, 1] = y
+                    idx[n, 2] = z
+                    last[yz] = x
+                    last_slot[yz] = n
+                    d[c] = 0
+                    arg[c] = n
+                    n += 1
+                else:
+                    # a run along x starts with a surface voxel: last[yz] >= 0 here
+                    slot[x, y, z] = -1
+                    inner += 1
+                    p = last[yz]
+                    d[c] = (x - p) * (x - p)
+                    arg[c] = last_slot[yz]
+    return n, inner
+
+
+@njit
+def fill_from_sites(grid, surface, slot, d, arg, site_colours, colours, window=12):
+    """Give every interior voxel (filled, not on the surface) the colour of a nearest surface
+    voxel (Euclidean, exact; on ties any of the nearest, not necessarily ``nearest_feature``'s),
+    continuing from ``surface_sites`` (its ``surface``, ``slot``, ``d`` and ``arg``, which this
+    changes).  ``site_colours`` (n, 3) is the colour of each surface voxel by slot.  Returns how
+    many voxels were filled.
 
     ``nearest_feature``'s separable passes (x, y, z), each restricted to runs of filled voxels:
     a run along an axis ends at surface voxels on both sides (a filled voxel beside an empty one
@@ -560,34 +611,13 @@ def fill_interior(grid, surface, colours, window=12):
     interior voxels, in int32 (half the memory of the grid-wide int64 transform, which took most
     of the capture's time).  A run whose squared distances so far are all at most ``window``²
     is searched outwards voxel by voxel (``_run_window``, faster there); deeper runs take the
-    envelope, linear in the run's length whatever the depth."""
+    envelope, linear in the run's length whatever the depth.  Sites are carried as slots, so the
+    colour is copied from the small ``site_colours``, not from the colour grid."""
     X, Y, Z = grid.shape
     n = max(X, max(Y, Z))
-    d = np.empty(X * Y * Z, np.int32)
-    arg = np.empty(X * Y * Z, np.int32)
-    # pass 1 (x), as two sweeps over whole yz planes (memory in order): the nearest site of the
-    # run along x; every filled voxel gets one, as its run starts with a site
+    # pass 1 (x), its second sweep (the first is surface_sites'): the nearest site above
     last = np.full(Y * Z, -1, np.int64)
-    inner = 0
-    for x in range(X):
-        for y in range(Y):
-            for z in range(Z):
-                c = (x * Y + y) * Z + z
-                yz = y * Z + z
-                if not grid[x, y, z]:
-                    last[yz] = -1
-                elif surface[x, y, z]:
-                    last[yz] = x
-                    d[c] = 0
-                    arg[c] = c
-                else:
-                    inner += 1
-                    p = last[yz]
-                    d[c] = (x - p) * (x - p)
-                    arg[c] = (p * Y + y) * Z + z
-    if inner == 0:
-        return 0
-    last[:] = -1
+    last_slot = np.zeros(Y * Z, np.int32)
     for x in range(X - 1, -1, -1):
         for y in range(Y):
             for z in range(Z):
@@ -596,13 +626,14 @@ def fill_interior(grid, surface, colours, window=12):
                     last[yz] = -1
                 elif surface[x, y, z]:
                     last[yz] = x
+                    last_slot[yz] = slot[x, y, z]
                 else:
                     p = last[yz]
                     dd = (p - x) * (p - x)
                     c = (x * Y + y) * Z + z
                     if dd < d[c]:
                         d[c] = dd
-                        arg[c] = (p * Y + y) * Z + z
+                        arg[c] = last_slot[yz]
     v = np.empty(n, np.int64)
     fv = np.empty(n, np.int64)
     av = np.empty(n, np.int64)
@@ -635,7 +666,6 @@ def fill_interior(grid, surface, colours, window=12):
                 else:
                     _run_envelope(d, arg, base, Z, y - y0, v, fv, av, num, den)
     # pass 3 (z, contiguous): the same, then the colour copied from the site
-    flat = colours.reshape(-1, 3)
     filled = 0
     for x in range(X):
         for y in range(Y):
@@ -665,9 +695,33 @@ def fill_interior(grid, surface, colours, window=12):
                     if not surface[x, y, k]:
                         src = arg[base + k - z0]
                         for c in range(3):
-                            colours[x, y, k, c] = flat[src, c]
+                            colours[x, y, k, c] = site_colours[src, c]
                         filled += 1
     return filled
+
+
+def surface_arrays(grid):
+    """(surface mask, slots int32, rows (n, 3) of the surface voxels, d, arg): ``surface_sites``
+    with its arrays allocated."""
+    surface = np.empty(grid.shape, np.bool_)
+    slot = np.empty(grid.shape, np.int32)
+    idx = np.empty((int(np.count_nonzero(grid)), 3), np.int64)
+    d = np.empty(grid.size, np.int32)
+    arg = np.empty(grid.size, np.int32)
+    n, _ = surface_sites(grid, surface, slot, idx, d, arg)
+    return surface, slot, idx[:n], d, arg
+
+
+def fill_interior(grid, surface, colours, window=12):
+    """Give every interior voxel of ``grid`` the colour (in ``colours``) of a nearest surface
+    voxel: ``surface_sites`` then ``fill_from_sites``.  ``surface`` must be ``surface_mask``'s
+    of ``grid``.  Returns how many voxels were filled."""
+    grid = np.ascontiguousarray(grid, np.bool_)
+    own, slot, idx, d, arg = surface_arrays(grid)
+    if not np.array_equal(own, surface):
+        raise ValueError("surface is not the surface mask of grid")
+    site_colours = np.ascontiguousarray(colours[idx[:, 0], idx[:, 1], idx[:, 2]], np.float32)
+    return fill_from_sites(grid, own, slot, d, arg, site_colours, colours, window)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -831,18 +885,14 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
             tri_mat = np.clip(tri_mat, 0, n_src - 1)
     pixels, offs, ws, hs = _pack_images(images)
 
-    surface = np.empty(grid.shape, np.bool_)
-    n_surface = surface_mask(grid, surface)
+    # int32 slots: half the memory the triangle-by-triangle search walks (< MAX_VOXELS rows)
+    surface, slot, idx, d, arg = surface_arrays(grid)
     colours = np.zeros(grid.shape + (3,), np.float32)
     triangle = np.full(grid.shape, -1, np.int64)
-    if n_surface == 0:  # every filled voxel has a filled neighbour: none is filled
+    if len(idx) == 0:  # every filled voxel has a filled neighbour: none is filled
         return Capture(colours, surface, triangle, notes, time.perf_counter() - t0)
     if m == 0:
         raise ColourError("the mesh has no triangles to take colours from")
-    # int32 slots: half the memory the triangle-by-triangle search walks (< MAX_VOXELS rows)
-    slot = np.empty(grid.shape, np.int32)
-    idx = np.empty((n_surface, 3), np.int64)
-    surface_slots(surface, slot, idx)
     tri, bary = _nearest_for_voxels(surface, idx, np.asarray(origin, np.float64),
                                     float(voxel_size), verts, tris, slot)
     col = np.zeros((len(idx), 3), np.float64)
@@ -856,5 +906,5 @@ def capture_colours(grid, origin, voxel_size, vertices, triangles, *, tri_materi
         notes.append(f"{int(fell.sum()):,} surface voxels lie nearest to triangles with missing "
                      f"(NaN) UVs; their material colour used")
     scatter_surface(idx, col, tri, colours, triangle)
-    fill_interior(grid, surface, colours)
+    fill_from_sites(grid, surface, slot, d, arg, col.astype(np.float32), colours)
     return Capture(colours, surface, triangle, notes, time.perf_counter() - t0)
