@@ -96,8 +96,9 @@ def section_farm(farm) -> str:
     out += ["", f"Target: 2 workers ≥ 1.8× one worker: own pool {farm['speedup_workers2']}×, "
                 f"Dask LocalCluster {farm['speedup_dask2']}×{vs_seq}. Per job (in a started worker: import, "
                 f"voxelize, solve, design, write): median {model.get('median_job_s', sorted(times)[len(times) // 2]):.2f} s, "
-                f"longest {model['longest_job_s']:.2f} s, sum {model['sum_job_s']:.1f} s; the jobs alone on 2 "
-                f"workers: {model.get('jobs_only_speedup_2', 0):.2f}×. Overhead = wall minus the busiest worker's "
+                f"longest {model['longest_job_s']:.2f} s, sum {model['sum_job_s']:.1f} s"
+                + (f"; the jobs alone on 2 workers: {model['jobs_only_speedup_2']:.2f}×" if "jobs_only_speedup_2" in model
+                   else "") + ". Overhead = wall minus the busiest worker's "
                 f"start-up and jobs (the coordinator's start, handing out and collecting, a LocalCluster's start, "
                 f"the workers' end). Dask: LocalCluster start {dask['startup_s']:.2f} s, "
                 f"{dask['per_task_s'] * 1000:.2f} ms per task (round trip of {dask['tasks']} no-op tasks).", "",
