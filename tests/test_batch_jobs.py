@@ -286,3 +286,18 @@ def test_workers_without_dask_use_the_own_pool(tmp_path):
         in proc.stdout
     assert "1 job(s) in 1 worker process(es)" in proc.stdout
     assert (tmp_path / "cube-4.puzzle.json").is_file()
+
+
+def test_jobs_are_handed_out_longest_first(tmp_path):
+    """LPT by the estimate (resolution³, file size weakly); ties keep the catalogue order."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("nonogram_batchjobs_order_test", ROOT / "batchjobs.py")
+    jobs_mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = jobs_mod
+    spec.loader.exec_module(jobs_mod)
+    small, big = tmp_path / "small.obj", tmp_path / "big.obj"
+    small.write_text("v 0 0 0\n" * 10)
+    big.write_text("v 0 0 0\n" * 400_000)  # 3.2 MB: weighs more than a small file at the same size
+    jobs = jobs_mod.make_jobs([("small", str(small)), ("big", str(big)), ("cube", "cube")], [12, 36], None)
+    order = [(job.name, job.resolution) for job, _ in jobs_mod.longest_first(jobs, [None] * len(jobs))]
+    assert order == [("big", 36), ("small", 36), ("cube", 36), ("big", 12), ("small", 12), ("cube", 12)]
