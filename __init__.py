@@ -11,7 +11,7 @@ from typing import Optional
 import bpy
 
 from . import operators, panels
-from .scene import properties
+from .scene import properties, view_side
 
 cli_command: Optional[ModuleType]
 try:
@@ -31,6 +31,7 @@ def register():
     properties.register()  # first: operators and panels use the property groups
     operators.register()
     panels.register()
+    view_side.register()  # the designer's view follows the side the 3D View looks from
     if cli_command is not None:
         cli_command.register()
     atexit.register(_unregister_at_exit)
@@ -69,6 +70,7 @@ def unregister():
     _registered = False
     if cli_command is not None:
         cli_command.unregister()
+    view_side.unregister()
     panels.unregister()
     operators.unregister()
     properties.unregister()

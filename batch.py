@@ -29,7 +29,23 @@ import traceback
 from types import ModuleType
 from typing import Optional, cast
 
-import bpy
+
+def _coordinator_only() -> bool:
+    """Run as a script in a plain Python to coordinate a catalogue (``--workers``, ``--dask``,
+    ``--scheduler``, ``--pool``, ``--resume``, not ``--export-html``): this process hands jobs to
+    its workers and never touches Blender, so it does not import bpy (half a second to a second
+    before the first worker could start). Anything else, or unsure (an abbreviated option),
+    imports it as usual; ``run`` imports it when a run turns out to need it after all."""
+    if __name__ != "__main__" or "bpy" in sys.modules:
+        return False
+    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else sys.argv[1:]
+    names = {a.split("=", 1)[0] for a in argv if a.startswith("--")}
+    return bool(names & {"--workers", "--dask", "--scheduler", "--pool", "--resume"}) \
+        and not names & {"--serve", "--export-html", "--help"}
+
+
+if not _coordinator_only():
+    import bpy
 
 PACKAGE_NAME = "nonogram3d"
 MODEL_EXTENSIONS = (".obj", ".ply", ".stl", ".glb", ".gltf", ".fbx")
@@ -189,10 +205,14 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--design-logic", choices=("line", "probe"), default="line",
                     help="logic the designed puzzle must be solvable with (default: line)")
     ap.add_argument("--workers", type=int, default=0, metavar="N",
-                    help="run the jobs (one per model and resolution) in N worker processes at once; "
-                         "results as in a sequential run (docs/BATCH.md)")
+                    help="run the jobs (one per model and resolution) in N worker processes at once, on a "
+                         "Dask LocalCluster when dask is installed, else in the batch's own pool; results "
+                         "as in a sequential run (docs/BATCH.md)")
     ap.add_argument("--dask", action="store_true",
-                    help="run the jobs on a Dask LocalCluster of --workers processes (needs dask)")
+                    help="run the jobs on a Dask LocalCluster of --workers processes (needs dask; what "
+                         "--workers does anyway when dask is installed)")
+    ap.add_argument("--pool", action="store_true",
+                    help="run the jobs in the batch's own pool of --workers processes, not on Dask")
     ap.add_argument("--scheduler", metavar="ADDRESS",
                     help="run the jobs on an existing Dask cluster (e.g. tcp://host:8786); its workers "
                          "must see --out and the model files at the same paths")
@@ -203,6 +223,8 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     args.parser, args.argv = ap, list(argv)  # worker_options: what each job of a catalogue gets
     if args.workers < 0:
         ap.error("--workers must be 0 or more")
+    if args.pool and (args.dask or args.scheduler):
+        ap.error("--pool runs the jobs without Dask: not with --dask or --scheduler")
     if any(r < MIN_RESOLUTION for r in args.resolution):
         ap.error(f"resolutions must be at least {MIN_RESOLUTION} (a smaller grid makes no puzzle)")
     if args.min_piece < 0:
@@ -900,9 +922,16 @@ def write_summary(addon: Optional[Addon], out: str, rows: list) -> str:
     return path
 
 
+def _import_bpy() -> None:
+    """bpy for a run that needs it, in a process that started as a coordinator without it."""
+    global bpy
+    import bpy
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.workers or args.dask or args.scheduler or args.resume:
+    if args.workers or args.dask or args.scheduler or args.resume or args.pool:
         return run_jobs(args)
+    _import_bpy()
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     models = expand_inputs(args.input)
@@ -994,8 +1023,8 @@ def jobs_module() -> ModuleType:
 
 
 # Options the catalogue run handles itself; every other option goes to each job as given.
-_CATALOGUE_OPTIONS = {"help", "input", "resolution", "out", "workers", "dask", "scheduler", "resume",
-                      "job_name"}
+_CATALOGUE_OPTIONS = {"help", "input", "resolution", "out", "workers", "dask", "pool", "scheduler",
+                      "resume", "job_name"}
 
 
 def worker_options(args: argparse.Namespace) -> list:
@@ -1031,6 +1060,14 @@ def run_jobs(args: argparse.Namespace) -> int:
         except jobs_mod.DaskMissing as e:
             sys.stderr.write(f"{e}\n")
             return 2
+    # --workers N: a Dask LocalCluster (the embedded default) when dask is installed, else the own
+    # pool. --resume alone (a render farm's one-job task) and --pool: the own pool.
+    use_dask = bool(args.dask or args.scheduler)
+    if args.workers and not (use_dask or args.pool):
+        use_dask = jobs_mod.dask_available()
+        if not use_dask:
+            log("Dask is not installed (pip install 'dask[distributed]'): running the jobs in the "
+                "batch's own worker processes")
     addon: Optional[Addon] = None
     if args.export_html:  # the coordinator writes index.html over all jobs' pages
         addon = Addon(addon_package())
@@ -1040,7 +1077,8 @@ def run_jobs(args: argparse.Namespace) -> int:
             sys.stderr.write(f"--export-html: {e}\n")
             return 2
     batch_py = os.path.abspath(__file__)
-    binary = bpy.app.binary_path  # '' for the bpy module: workers are this Python
+    blender = sys.modules.get("bpy")  # not imported by a coordinator in a plain Python
+    binary = blender.app.binary_path if blender is not None else ""  # '': workers are this Python
     launcher = [binary, "-b", "--python", batch_py] if binary else None
     jobs = jobs_mod.make_jobs(models, args.resolution, args.design)
     workers = args.workers or 1
@@ -1055,7 +1093,7 @@ def run_jobs(args: argparse.Namespace) -> int:
     try:
         rows = jobs_mod.run_catalogue(jobs, out=out, launcher=launcher, batch_py=batch_py,
                                       options=worker_options(args), workers=workers,
-                                      use_dask=args.dask, scheduler=args.scheduler,
+                                      use_dask=use_dask, scheduler=args.scheduler,
                                       resume=args.resume, log=log, on_rows=on_rows)
     except KeyboardInterrupt:
         log("interrupted: the finished jobs are in the summary; --resume runs the rest")
@@ -1071,16 +1109,37 @@ def run_jobs(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _preload() -> None:
+    """A worker's start: the add-on and the kernels every job uses (voxelizer, solver) load now,
+    before the first job arrives (a Dask worker: while the cluster forms). The kernels of the
+    options (design, colours, seed solvers) load with the first job that needs them."""
+    try:
+        package = addon_package()
+        Addon(package)
+        engine_access = importlib.import_module(f"{package.__name__}.jobs.engine_access")
+        engine_access.kernels_warmup.ensure("make", "solve")
+    except Exception:  # the first job reports it (a broken set-up is each job's error row)
+        traceback.print_exc()
+
+
 def serve() -> int:
     """A catalogue's worker (``batch.py -- --serve``): runs job after job in this one process, so
     Python, bpy, the add-on and the compiled kernels load once, not once per job.
 
-    Each stdin line is ``{"argv": [...], "log": path}``; the job's output (also Blender's own, at
-    the file-descriptor level) goes to that log, and one line ``{"rc": N}`` answers on stdout.
+    First the worker loads them (``_preload``) and says ``{"ready": <time.time()>}`` on stdout.
+    Then each stdin line is ``{"argv": [...], "log": path}``; the job's output (also Blender's own,
+    at the file-descriptor level) goes to that log, and one line ``{"rc": N}`` answers on stdout.
     End of stdin ends the worker.
     """
     channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     saved = os.dup(1), os.dup(2)
+    os.dup2(saved[1], 1)  # what the preload prints goes to the worker's log (its stderr)
+    try:
+        _preload()
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved[0], 1)
+    channel.write(json.dumps({"ready": time.time()}) + "\n")
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -1101,7 +1160,12 @@ def serve() -> int:
                 os.dup2(saved[0], 1)
                 os.dup2(saved[1], 2)
         channel.write(json.dumps({"rc": rc}) + "\n")
-    return 0
+    channel.close()
+    # Every job's files are written and closed: skip unloading Blender and numba (about a second
+    # that the coordinator would wait for at the end of the run).
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def main(argv: Optional[list] = None, prog: str = "batch.py") -> int:

@@ -148,32 +148,69 @@ def _job_argv(spec: dict, stage: str) -> list:
 
 class Worker:
     """One long-lived batch process (``batch.py -- --serve``) that runs the jobs it is given one
-    after another: Python, bpy, the add-on and the kernels load once per worker, not per job."""
+    after another: Python, bpy, the add-on and the kernels load once per worker, not per job.
+
+    The process loads them as soon as it starts (``start``), before it is given a job, and says
+    when it is ready (``{"ready": time}`` on stdout): ``start_s`` is that start-up in seconds, which
+    the first job's marker records apart from the job's own time."""
 
     def __init__(self, log_path: str, track: Optional[Callable[[Any, bool], None]] = None):
         self.log_path, self.track = log_path, track
         self.proc: Any = None
+        self.started = 0.0   # wall clock (time.time) of the process's start
+        self.start_s: Optional[float] = None
+        self.jobs = 0        # jobs given to the running process
+
+    def start(self, launcher: list) -> None:
+        """Start the process (unless it runs): it loads bpy, the add-on and the kernels now."""
+        if self.proc is not None and self.proc.poll() is None:
+            return
+        self.started, self.start_s, self.jobs = time.time(), None, 0
+        with open(self.log_path, "a", encoding="utf-8") as err:
+            self.proc = subprocess.Popen(launcher + ["--", "--serve"], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=err, text=True,
+                                         start_new_session=True)
+        if self.track is not None:
+            self.track(self.proc, True)
+
+    def _answer(self) -> Optional[dict]:
+        """The process's answer to a job (None: it died), noting its ready line on the way."""
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                return None
+            try:
+                msg = json.loads(line)
+            except ValueError:  # not ours (a library printing before the worker took stdout)
+                continue
+            if isinstance(msg, dict) and "ready" in msg:
+                self.start_s = max(0.0, float(msg["ready"]) - self.started)
+            elif isinstance(msg, dict) and "rc" in msg:
+                return msg
 
     def run(self, spec: dict, stage: str, log_path: str) -> int:
         """The job's exit status; negative (the signal) when the worker died under it."""
-        if self.proc is None or self.proc.poll() is not None:
-            with open(self.log_path, "a", encoding="utf-8") as err:
-                self.proc = subprocess.Popen(_launcher(spec) + ["--", "--serve"], stdin=subprocess.PIPE,
-                                             stdout=subprocess.PIPE, stderr=err, text=True,
-                                             start_new_session=True)
-            if self.track is not None:
-                self.track(self.proc, True)
+        self.start(_launcher(spec))
+        self.jobs += 1
         try:
             self.proc.stdin.write(json.dumps({"argv": _job_argv(spec, stage), "log": log_path}) + "\n")
             self.proc.stdin.flush()
-            answer = self.proc.stdout.readline()
+            answer = self._answer()
         except OSError:  # the worker died before it read the job
-            answer = ""
-        if answer.strip():
-            return int(json.loads(answer)["rc"])
+            answer = None
+        if answer is not None:
+            return int(answer["rc"])
         rc = self.proc.wait()
         self.close()
         return rc if rc else -1
+
+    def end_input(self) -> None:
+        """No more jobs: the process ends (several workers end at once, then ``close`` each)."""
+        if self.proc is not None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
 
     def close(self) -> None:
         proc, self.proc = self.proc, None
@@ -215,14 +252,32 @@ def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None,
     stage = os.path.join(jobs_dir, f"{spec['key']}.{uuid.uuid4().hex[:12]}")
     os.makedirs(stage)
     log_path = os.path.join(jobs_dir, spec["key"] + ".log")
-    t0 = time.perf_counter()
     open(log_path, "w", encoding="utf-8").close()
+    start_s = None
+    pid = None
     if worker is not None:
+        worker.start(_launcher(spec))
+        pid = worker.proc.pid
+        first = worker.jobs == 0
+        t0 = time.perf_counter()
         rc = worker.run(spec, stage, log_path)
+        # The job's time counts from when it was handed over; the worker's start-up (still
+        # going on then, for a first job) is recorded apart.
+        if first and worker.start_s is not None:
+            start_s = worker.start_s
+            seconds = max(0.0, time.perf_counter() - max(t0, _perf_of(worker.started + start_s)))
+        else:
+            seconds = time.perf_counter() - t0
     else:
+        t0 = time.perf_counter()
         rc = _run_process(spec, stage, log_path, track)
-    seconds = time.perf_counter() - t0
-    return _collect(spec, stage, log_path, rc, seconds)
+        seconds = time.perf_counter() - t0
+    return _collect(spec, stage, log_path, rc, seconds, start_s, pid)
+
+
+def _perf_of(wall: float) -> float:
+    """A wall-clock time (time.time) on the perf_counter's scale."""
+    return time.perf_counter() - (time.time() - wall)
 
 
 def _run_process(spec: dict, stage: str, log_path: str, track: Optional[Callable[[Any, bool], None]]) -> int:
@@ -240,7 +295,8 @@ def _run_process(spec: dict, stage: str, log_path: str, track: Optional[Callable
     return rc
 
 
-def _collect(spec: dict, stage: str, log_path: str, rc: int, seconds: float) -> dict:
+def _collect(spec: dict, stage: str, log_path: str, rc: int, seconds: float,
+             start_s: Optional[float] = None, pid: Optional[int] = None) -> dict:
     out = spec["out"]
     try:
         with open(os.path.join(stage, "summary.json"), encoding="utf-8") as fh:
@@ -259,12 +315,16 @@ def _collect(spec: dict, stage: str, log_path: str, rc: int, seconds: float) -> 
         os.replace(src, os.path.join(out, entry))
         files.append(entry)
     done = {"signature": spec["signature"], "rows": rows, "files": files, "seconds": seconds}
+    if pid is not None:
+        done["worker_pid"] = pid  # which worker ran it (scripts/bench_farm.py: each worker's load)
+    if start_s is not None:
+        done["worker_start_s"] = start_s  # this job's worker started for it (bpy, add-on, kernels)
     tmp = marker_path(out, spec["key"]) + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(done, fh, indent=1)
     os.replace(tmp, marker_path(out, spec["key"]))  # the marker appears only once all is in place
     shutil.rmtree(stage, ignore_errors=True)
-    return {"rows": rows, "seconds": seconds}
+    return {"rows": rows, "seconds": seconds, "worker_start_s": start_s}
 
 
 def failed_rows(job: Job, error: str) -> list:
@@ -303,30 +363,48 @@ def _ordered(results: dict) -> list:
     return rows
 
 
+def longest_first(jobs: list, specs: list) -> list:
+    """The (job, spec) pairs in the order to hand them out: the longest first (LPT), so that the
+    last jobs to finish are short ones and the workers end together.
+
+    A job's cost is estimated as resolution³ (the grid, which voxelizing, solving and designing
+    grow with) times the model file's size, whose effect is much weaker (a larger mesh takes
+    longer to import and voxelize): its cube root. Ties keep the catalogue order."""
+    def cost(pair: tuple) -> float:
+        job = pair[0]
+        size = os.path.getsize(job.source) if os.path.isfile(job.source) else 50_000
+        return float(job.resolution) ** 3 * max(1.0, size / 50_000) ** (1 / 3)
+    return sorted(zip(jobs, specs), key=lambda pair: (-cost(pair), pair[0].index))
+
+
 def run_local(jobs: list, specs: list, workers: int, progress: Progress, results: dict,
               on_rows: Callable[[list], None]) -> None:
     """Jobs in ``workers`` batch processes at once on this machine, into {job index: rows}.
 
     Each pool thread keeps one worker process (``Worker``) and gives it job after job; a worker
-    that dies is replaced by a new one for the thread's next job.
+    that dies is replaced by a new one for the thread's next job. The processes all start at
+    once, before the first job is handed out, and end at once.
     """
     attempts = {job.index: 0 for job in jobs}
+    order = longest_first(jobs, specs)
+    n = max(1, min(workers, len(order)))
+    idle = [Worker(os.path.join(specs[0]["out"], JOBS_DIR, f"worker-{i + 1}.log"), _track) for i in range(n)]
+    made = list(idle)
+    for worker in made:
+        worker.start(_launcher(specs[0]))  # bpy, the add-on and the kernels load from now on
     local = threading.local()
-    made: list = []
-    made_lock = threading.Lock()
+    idle_lock = threading.Lock()
 
     def in_worker(spec: dict) -> dict:
         worker = getattr(local, "worker", None)
         if worker is None:
-            with made_lock:
-                worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"worker-{len(made) + 1}.log"), _track)
-                made.append(worker)
-            local.worker = worker
+            with idle_lock:
+                worker = local.worker = idle.pop()
         return run_job(spec, worker=worker)
 
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+    with ThreadPoolExecutor(max_workers=n) as pool:
         pending = {}
-        for job, spec in zip(jobs, specs):
+        for job, spec in order:
             attempts[job.index] += 1
             pending[pool.submit(in_worker, spec)] = (job, spec)
         try:
@@ -353,7 +431,9 @@ def run_local(jobs: list, specs: list, workers: int, progress: Progress, results
             raise
         finally:
             for worker in made:
-                worker.close()  # end of stdin: the worker process ends
+                worker.end_input()  # all end at once (each unloads Blender), then wait for each
+            for worker in made:
+                worker.close()
 
 
 def _dask():
@@ -364,6 +444,15 @@ def _dask():
         raise DaskMissing("Dask is not installed: pip install 'dask[distributed]' "
                           f"(or run without --dask/--scheduler) ({e})") from e
     return dask, distributed
+
+
+def dask_available() -> bool:
+    """Whether ``dask.distributed`` imports (without importing it: the check is cheap)."""
+    import importlib.util
+    try:
+        return all(importlib.util.find_spec(m) is not None for m in ("dask", "distributed"))
+    except (ImportError, ValueError):  # a module set to None (tests hide dask that way)
+        return False
 
 
 def _hide_main_file() -> Optional[str]:
@@ -382,6 +471,18 @@ def _hide_main_file() -> Optional[str]:
     return path
 
 
+_HOST_ATTR = "_nonogram_batch_worker"
+
+
+def _host_worker(host: Any, spec: dict) -> Worker:
+    """The batch process a Dask worker keeps for its tasks (made on first need)."""
+    worker = getattr(host, _HOST_ATTR, None)
+    if worker is None:
+        worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"dask-worker-{os.getpid()}.log"))
+        setattr(host, _HOST_ATTR, worker)  # the Dask worker outlives this task
+    return worker
+
+
 def _dask_task(spec: dict) -> dict:
     """A job on a Dask worker, in a batch process that the Dask worker keeps for its next jobs."""
     try:
@@ -389,45 +490,110 @@ def _dask_task(spec: dict) -> dict:
         host = get_worker()
     except (ImportError, ValueError):
         return run_job(spec)
-    worker = getattr(host, "_nonogram_batch_worker", None)
-    if worker is None:
-        worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"dask-worker-{os.getpid()}.log"))
-        setattr(host, "_nonogram_batch_worker", worker)  # the Dask worker outlives this task
-    return run_job(spec, worker=worker)
+    return run_job(spec, worker=_host_worker(host, spec))
+
+
+def _start_plugin(distributed: Any, spec: dict) -> Any:
+    """A Dask worker plugin that starts the worker's batch process as soon as the worker joins
+    (also a worker the nanny restarts), so bpy, the add-on and the kernels load while the
+    cluster forms and the tasks are sent, once per worker, not per task; it ends with the worker."""
+
+    class StartBatchWorker(distributed.WorkerPlugin):
+        name = "nonogram-batch-worker"
+
+        def __init__(self, spec: dict):
+            self.spec = spec
+
+        def setup(self, worker: Any) -> None:
+            os.makedirs(os.path.join(self.spec["out"], JOBS_DIR), exist_ok=True)
+            _host_worker(worker, self.spec).start(_launcher(self.spec))
+
+        def teardown(self, worker: Any) -> None:
+            batch_worker = getattr(worker, _HOST_ATTR, None)
+            if batch_worker is not None:
+                batch_worker.close()
+
+    return StartBatchWorker(_worker_spec(spec))
+
+
+def _worker_spec(spec: dict) -> dict:
+    """What starting a worker's batch process needs (no job)."""
+    return {k: spec[k] for k in ("out", "launcher", "batch_py")}
+
+
+# The coordinator puts the plugin's spec here while it starts a LocalCluster: the workers' preload.
+PRELOAD_ENV = "NONOGRAM_BATCH_WORKER"
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook (``LocalCluster(preload=[this file])``): the worker starts its batch
+    process as it starts, before it registers with the scheduler, so that process loads while the
+    other workers and the scheduler are still starting (the plugin would start it only once the
+    whole cluster is up); a worker the nanny restarts runs it again."""
+    text = os.environ.get(PRELOAD_ENV)
+    if text:
+        spec = json.loads(text)
+        os.makedirs(os.path.join(spec["out"], JOBS_DIR), exist_ok=True)
+        _host_worker(worker, spec).start(_launcher(spec))
 
 
 def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], progress: Progress,
              results: dict, on_rows: Callable[[list], None]) -> None:
-    """Jobs as Dask tasks on an existing scheduler, or on a LocalCluster of ``workers`` processes."""
+    """Jobs as Dask tasks on an existing scheduler, or on a LocalCluster of ``workers`` processes
+    (one thread each, with a nanny that restarts a worker that dies)."""
     dask, distributed = _dask()
     import cloudpickle  # type: ignore[import-untyped]
     # Workers need not have this module (nor the add-on) installed: the task travels by value.
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     # A worker that dies under a task counts once; the second death reports the task (KilledWorker).
-    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+    # Saturation 1.0: a worker holds one task at a time, the rest wait on the scheduler (in priority
+    # order, longest first) for whichever worker frees up first, none queued behind a long job.
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1,
+                          "distributed.scheduler.worker-saturation": 1.0}):
         cluster: Any = None
         hidden_main = _hide_main_file() if not scheduler else None
         if scheduler:
             client = distributed.Client(scheduler, timeout=30)
         else:
-            cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
-                                               processes=True, dashboard_address=None,
-                                               silence_logs=40)
+            # processes=True: a worker process each, with a nanny that restarts a dead one.
+            os.environ[PRELOAD_ENV] = json.dumps(_worker_spec(specs[0]))  # the nannies inherit it
+            try:
+                cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
+                                                   processes=True, dashboard_address=None,
+                                                   silence_logs=40, preload=[os.path.abspath(__file__)])
+            finally:
+                os.environ.pop(PRELOAD_ENV, None)
             client = distributed.Client(cluster)
         try:
+            client.register_plugin(_start_plugin(distributed, specs[0]))
             # A local function: Dask's plain pickle would send run_job by name (not importable there).
             task = lambda spec: _dask_task(spec)
+            order = longest_first(jobs, specs)
+            attempts = {job.index: 0 for job in jobs}
             futures = {}
-            for job, spec in zip(jobs, specs):
-                # retries=1: a task that raised (its batch process died) runs once more.
-                fut = client.submit(task, spec, key=f"nonogram-{spec['key']}-{spec['signature'][:10]}",
-                                    retries=MAX_ATTEMPTS - 1, pure=False)
-                futures[fut] = job
-            for fut in distributed.as_completed(list(futures)):
-                job = futures[fut]
+
+            def submit(job: Job, spec: dict, priority: int) -> Any:
+                attempts[job.index] += 1
+                # The retry is ours (below), not Dask's ``retries``, so that it shows in the log.
+                fut = client.submit(task, spec, key=f"nonogram-{spec['key']}-{spec['signature'][:10]}"
+                                    f"-{attempts[job.index]}", pure=False, priority=priority)
+                futures[fut] = (job, spec, priority)
+                return fut
+
+            # Longest first: the scheduler runs the higher priority first.
+            running = distributed.as_completed([submit(job, spec, len(order) - rank)
+                                                for rank, (job, spec) in enumerate(order)])
+            for fut in running:
+                job, spec, priority = futures.pop(fut)
                 try:
                     rows = fut.result()["rows"]
+                except distributed.KilledWorker as e:  # its worker died twice: the scheduler retried
+                    rows = failed_rows(job, f"failed {MAX_ATTEMPTS} times: its Dask worker died ({e})")
                 except Exception as e:
+                    if attempts[job.index] < MAX_ATTEMPTS:
+                        progress.log(f"  {job.key}: {e}; running it again")
+                        running.add(submit(job, spec, priority))
+                        continue
                     rows = failed_rows(job, f"failed {MAX_ATTEMPTS} times: {type(e).__name__}: {e}")
                 results[job.index] = _as_given(job, rows)
                 progress.finished(job, rows)
@@ -438,6 +604,21 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
                 cluster.close()
             if hidden_main is not None:
                 sys.modules["__main__"].__file__ = hidden_main
+
+
+class _Throttled:
+    """``on_rows`` at most once a second while jobs finish: with thousands of jobs, rewriting the
+    whole summary after each would cost more than the jobs. The markers hold every finished job's
+    rows meanwhile (``--resume`` rebuilds from them), and the caller writes the final summary."""
+
+    def __init__(self, on_rows: Callable[[list], None], every_s: float = 1.0):
+        self.on_rows, self.every_s, self.last = on_rows, every_s, -1e9
+
+    def __call__(self, rows: list) -> None:
+        now = time.perf_counter()
+        if now - self.last >= self.every_s:
+            self.last = now
+            self.on_rows(rows)
 
 
 def run_catalogue(jobs: list, *, out: str, launcher: Optional[list], batch_py: str, options: list,
@@ -458,13 +639,13 @@ def run_catalogue(jobs: list, *, out: str, launcher: Optional[list], batch_py: s
     if resume:
         log(f"--resume: {len(results)} of {len(jobs)} job(s) complete, {len(todo_jobs)} to run")
     progress = Progress(len(todo_jobs), log)
+    throttled = _Throttled(on_rows)
     if todo_jobs:
         if use_dask or scheduler:
             where = scheduler or f"a LocalCluster of {workers} worker process(es)"
             log(f"{len(todo_jobs)} job(s) on Dask: {where}")
-            run_dask(todo_jobs, todo_specs, workers, scheduler, progress, results, on_rows)
+            run_dask(todo_jobs, todo_specs, workers, scheduler, progress, results, throttled)
         else:
             log(f"{len(todo_jobs)} job(s) in {workers} worker process(es)")
-            run_local(todo_jobs, todo_specs, workers, progress, results, on_rows)
+            run_local(todo_jobs, todo_specs, workers, progress, results, throttled)
     return _ordered(results)
-

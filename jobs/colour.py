@@ -103,9 +103,12 @@ def design_colour(full, *, logic="line", band=None, method="greedy", seed=0, tim
     """Hide Clues for a colour puzzle (``full``: every clue, with its solution): the colour
     designer with ``method`` (raises its ``ColourDesignError``). A
     black-and-white ``full`` with reveal colours is first made the colour puzzle of
-    ``puzzle_colours`` groups of them (``regroup_check`` said it can be)."""
-    regrouped = not is_colour_puzzle(full)
-    if regrouped:
+    ``puzzle_colours`` groups of them (``regroup_check`` said it can be); so is a colour puzzle
+    of another number of colours > 1 (its reveal palette grouped anew)."""
+    regrouped = needs_regroup(full, puzzle_colours)
+    if regrouped and is_colour_puzzle(full):
+        full = engine_access.colourgroups.regroup(full, int(puzzle_colours))
+    elif regrouped:
         full = engine_access.colourgroups.colour_puzzle_from_reveal(full, int(puzzle_colours))
     d = engine_access.colourdesign.design_colour(full, logic=logic, band=band, seed=seed, method=method,
                                                  time_limit=time_limit, progress=progress)
@@ -113,8 +116,25 @@ def design_colour(full, *, logic="line", band=None, method="greedy", seed=0, tim
     return ColourHiding(d, hidden, method, full, regrouped)
 
 
+def needs_regroup(full, puzzle_colours: int) -> bool:
+    """Whether Hide Clues with ``puzzle_colours`` first (re)groups ``full``: a black-and-white
+    puzzle when asked for more than 1; a colour puzzle when asked for another number > 1 (1 or
+    its own number keep the grouping it has, perhaps picked by the designer)."""
+    k = int(puzzle_colours)
+    if is_colour_puzzle(full):
+        return k > 1 and k != full.k
+    return k > 1
+
+
 def regroup_check(full, puzzle_colours: int) -> str:
-    """Why a black-and-white puzzle cannot become a colour puzzle of ``puzzle_colours``, or ''."""
+    """Why ``full`` (black-and-white, or a colour puzzle) cannot become a colour puzzle of
+    ``puzzle_colours``, or ''."""
+    if is_colour_puzzle(full):
+        n = len(engine_access.colourgroups.reveal_parts(full)[0])
+        if n < puzzle_colours:
+            return (f"Puzzle Colours {puzzle_colours} groups the palette's colours, and this colour "
+                    f"puzzle has {n}: set Puzzle Colours to at most {n} (or 1 to keep its grouping)")
+        return ""
     palette = getattr(full, "palette", None)
     n = 0 if palette is None or getattr(full, "colours", None) is None else len(palette)
     if n < puzzle_colours:

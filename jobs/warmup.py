@@ -47,6 +47,10 @@ _finished: dict = {}  # part -> threading.Event: the process compiled it (or sto
 _procs: list = []  # the compiling processes, while they run
 _doing: dict = {}  # process -> the part it is compiling
 _taken: set = set()  # parts whose process was stopped for another to finish them
+# Set once the solver's part is loaded here (or will not be): until then the other parts wait
+# to be loaded, though their processes finished first (Make's does, with the zip's prebuilt
+# kernels): loading takes the GIL, and the first Solve waits for the solver's kernels only.
+_solver_loaded = threading.Event()
 _thread = None
 _stop = threading.Event()  # the current run's: set by unregister(), the add-on is going away
 _threads: list = []  # every thread a run started (its own, its followers), until stop() joined them
@@ -67,7 +71,14 @@ jit = importlib.import_module(package + ".engine.jit")
 """
 
 # Run by Blender's Python in the second process.
-_CHILD = IMPORT_ENGINE + r"""
+_CHILD = r"""
+import sys
+# Write the bytecode of what this process imports (the add-on's engine; an installed zip has
+# none): Blender's loading thread then reads it, where it would compile each module's source,
+# one call holding the GIL for tens of milliseconds (and for more when the machine is busy: a
+# main-thread stall), even where PYTHONDONTWRITEBYTECODE is set.
+sys.dont_write_bytecode = False
+""" + IMPORT_ENGINE + r"""
 import os
 base, parts = sys.argv[3], sys.argv[4].split(",")
 if not jit.HAVE_NUMBA:
@@ -192,8 +203,12 @@ def _follow(group, warm, problems, stop):
             elif kind == "PART":
                 _doing.pop(proc, None)
                 _finished[arg].set()
+                if arg != "solve":
+                    _solver_loaded.wait()  # the solver's kernels are loaded first
                 warm.ensure(arg)  # loads what the process compiled
                 _loaded(arg)
+                if arg == "solve":
+                    _solver_loaded.set()
                 for before in AFTER.get(arg, ()):
                     if before in _taken and before not in _state["loaded"]:  # this process compiled
                         warm.ensure(before)  # the rest of it: loads
@@ -209,6 +224,8 @@ def _follow(group, warm, problems, stop):
     finally:
         for part in group:
             _finished[part].set()
+        if "solve" in group:  # loaded, or it never will be: the other parts wait no longer
+            _solver_loaded.set()
 
 
 def _work(parts, use_process, stop):
@@ -228,6 +245,8 @@ def _work(parts, use_process, stop):
             groups += [[p] for p in left if p not in PARTS]
             for p in left:
                 _finished[p] = threading.Event()
+            if "solve" not in left:  # nothing to load first
+                _solver_loaded.set()
             warm.set_external(_wait_for_process)
             _state["where"] = "process"
             followers = [threading.Thread(target=_follow, args=(g, warm, problems, stop),
@@ -274,6 +293,7 @@ def start(parts=PARTS, use_process=True) -> threading.Thread:
         _stop = threading.Event()
         _taken.clear()
         _doing.clear()
+        _solver_loaded.clear()
         _state.update(state="running", done=0, total=0, error="", seconds=0.0, where="", loaded=())
         _thread = threading.Thread(target=_work, args=(tuple(parts), use_process, _stop),
                                    name="nonogram: prepare solver", daemon=True)
@@ -287,12 +307,17 @@ def _start_later():
     return None  # a one-shot timer
 
 
+# Timers run only in Blender's event loop, i.e. once Blender has started: a longer first interval
+# only delays the solver (it was 1 s, all of it added to "solver ready").
+START_DELAY = 0.1
+
+
 def register():
     import bpy
     # After Blender has finished starting; not in background mode (batch, tests), whose solves
     # compile what they need themselves.
     if not bpy.app.background:
-        bpy.app.timers.register(_start_later, first_interval=1.0)
+        bpy.app.timers.register(_start_later, first_interval=START_DELAY)
 
 
 def stop(deadline=None) -> bool:

@@ -10,7 +10,7 @@ from ..jobs import warmup, worker
 from ..scene import live_check
 from .animate import NONOGRAM_OT_animate_solve
 from .clear import NONOGRAM_OT_clear
-from .colours import NONOGRAM_OT_merge_colours
+from .colours import NONOGRAM_OT_merge_colours, NONOGRAM_OT_regroup_colours
 from .compare import NONOGRAM_OT_compare
 from .design import (NONOGRAM_OT_hide_clues, NONOGRAM_OT_pick_clues, NONOGRAM_OT_repair,
                      NONOGRAM_OT_show_all_clues, NONOGRAM_OT_suggest_clue, NONOGRAM_OT_toggle_clues)
@@ -31,7 +31,7 @@ classes = (NONOGRAM_OT_make, NONOGRAM_OT_solve, NONOGRAM_OT_compare, NONOGRAM_OT
            NONOGRAM_OT_clear, NONOGRAM_OT_clear_kernel_cache, *preset_classes,
            NONOGRAM_OT_set_view, NONOGRAM_OT_hide_clues, NONOGRAM_OT_show_all_clues,
            NONOGRAM_OT_toggle_clues, NONOGRAM_OT_pick_clues, NONOGRAM_OT_suggest_clue,
-           NONOGRAM_OT_merge_colours, NONOGRAM_OT_repair, NONOGRAM_OT_explain)
+           NONOGRAM_OT_merge_colours, NONOGRAM_OT_regroup_colours, NONOGRAM_OT_repair, NONOGRAM_OT_explain)
 # cast: the stubs declare register_classes_factory as returning None.
 _register_classes, _unregister_classes = cast(Any, bpy.utils.register_classes_factory(classes))
 

@@ -59,7 +59,7 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         self.cancel_is_cooperative = True  # design polls its progress callback
         k = int(opts.puzzle_colours)
         if colour.is_colour_puzzle(full) or k > 1:
-            why = "" if colour.is_colour_puzzle(full) else colour.regroup_check(full, k)
+            why = colour.regroup_check(full, k) if colour.needs_regroup(full, k) else ""
             if why:
                 self.report({'ERROR'}, why)
                 return None

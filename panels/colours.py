@@ -17,13 +17,29 @@ class NONOGRAM_PT_colours(_NonogramPanel, bpy.types.Panel):
         if not len(pg.palette):
             layout.label(text="Plain: no colours (Make with Colours > 1 keeps them)")
             return
-        layout.label(text=f"Palette: {len(pg.palette)} colours")
-        grid = layout.grid_flow(columns=4, align=True)
-        for i, entry in enumerate(pg.palette):
-            grid.prop(entry, "colour", text=str(i + 1))
+        k = max(e.group for e in pg.palette)
+        layout.label(text=f"Palette: {len(pg.palette)} colours"
+                          + (f" in {k} puzzle colours" if k else ""))
+        if k:
+            # a colour puzzle: each entry with the puzzle colour it belongs to (pick, then
+            # Regroup Colours As Picked); an edited entry re-inks the clues
+            col = layout.column(align=True)
+            for i, entry in enumerate(pg.palette):
+                row = col.row(align=True)
+                row.prop(entry, "colour", text=str(i + 1))
+                row.prop(entry, "group", text="")
+        else:
+            grid = layout.grid_flow(columns=4, align=True)
+            for i, entry in enumerate(pg.palette):
+                grid.prop(entry, "colour", text=str(i + 1))
         if len(pg.palette) > 1:
             op = layout.operator("nonogram.merge_colours", icon='AUTOMERGE_ON')
             op.keep, op.drop = 1, 2
+            row = layout.row(align=True)
+            op = row.operator("nonogram.regroup_colours", text="Group Automatically", icon='COLOR')
+            op.mode, op.puzzle_colours = 'AUTO', max(k, 2)
+            if k:
+                row.operator("nonogram.regroup_colours", text="As Picked").mode = 'PICKED'
 
 
 classes = (NONOGRAM_PT_colours,)

@@ -84,6 +84,12 @@ def _draw_design(layout, obj):
                   icon='INFO')
         col.label(text="The check below is about the clues as they are now")
         return
+    if info.get("stale"):
+        # a palette merge or regroup changed the clues under the design (scene/colours_puzzle.py)
+        col.label(text=f"Out of date: {info['stale']}", icon='ERROR')
+        col.label(text="The check below is about the clues as they are now; if it is not "
+                       "unique, Repair or Hide Clues")
+        return
     col.label(text=f"Hidden: {info.get('hidden_count', 0):,} of {info.get('lines', 0):,} clues "
                    f"({100 * info.get('hidden_fraction', 0):.1f} %)", icon='HIDE_ON')
     score = info.get("score")

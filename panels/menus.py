@@ -34,6 +34,7 @@ class NONOGRAM_MT_object(bpy.types.Menu):
                         icon='MESH_GRID').view = 'DESIGNER'
         layout.operator("nonogram.set_view", text="Reveal", icon='SHADING_RENDERED').view = 'REVEAL'
         layout.operator("nonogram.merge_colours", icon='AUTOMERGE_ON')
+        layout.operator("nonogram.regroup_colours", icon='COLOR')
         layout.separator()
         layout.operator("nonogram.import_puzzle", text="Import Puzzle…", icon='IMPORT')
         layout.operator("nonogram.export_puzzle", text="Export Puzzle…", icon='EXPORT')

@@ -30,6 +30,7 @@ from .build import (Made, SourceMesh, build_from_puzzle, build_made, make_nonogr
                     show_as_colour_puzzle, voxelize_source)
 from .cells import animate_solve, apply_solve_result, clear_animation, show_cells
 from .clear import clear_nonogram
+from . import colours_puzzle  # noqa: F401 (re-inks a colour puzzle's clues on palette edits)
 from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError, object_kind
 from .glyphs import KIND_CODES, clue_points
 from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
@@ -40,6 +41,7 @@ from .hidden import (clue_lines, designed_puzzle, hidden_mask, line_name, load_s
 from .layers import (LAYER_AXES, apply_clue_layer, clue_layer, default_layer, kept_by_layer,
                      layer_label_positions, set_clue_layer)
 from .picking import label_anchors, pick_label
+from .view_side import follow_view, set_view_side, side_from, side_of
 from .player import (current_view, find_player_modifier, kept_block, player_modifier, set_slice,
                      set_view)
 from .store import (cells_mesh, jsonable, load_full_puzzle, load_stored_report, n_lines, nonogram_of,
@@ -61,5 +63,5 @@ __all__ = [
     "apply_check", "clue_lines", "label_anchors", "line_name", "load_check", "load_design",
     "n_lines", "pick_label", "select_clue", "store_design", "find_player_modifier", "mask_key",
     "LAYER_AXES", "apply_clue_layer", "clue_layer", "default_layer", "kept_by_layer",
-    "layer_label_positions", "set_clue_layer",
+    "layer_label_positions", "set_clue_layer", "follow_view", "set_view_side", "side_from", "side_of",
 ]

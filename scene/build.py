@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import time
-from types import SimpleNamespace
 from typing import cast
 
 import bpy
@@ -12,7 +11,7 @@ import numpy as np
 from ..jobs import engine_access
 from ..jobs.make import Made, SourceMesh, load_engine, voxelize_source
 from .attributes import object_point_attribute, points_mesh, set_object_point_attribute, set_point_attribute
-from .colours import gather as gather_colours, write_colours
+from .colours import gather as gather_colours, reveal_of, show_colours  # noqa: F401 (reveal_of: its old home)
 from .common import DEFAULT_STYLE, LABEL_GROUP, MAX_CELLS, PLAYER_GROUP, TAG, UNKNOWN, NonogramError
 from .glyphs import clue_points, colour_clue_points, colour_glyph_library, glyph_library
 from .layers import default_layer, set_clue_layer
@@ -39,16 +38,6 @@ def _remove_ids(ids):
                 bpy.data.curves.remove(idb)
         except ReferenceError:
             pass
-
-
-def reveal_of(puzzle):
-    """What ``write_colours`` shows: a black-and-white puzzle's own reveal colours; a colour
-    puzzle's cells in their puzzle colours."""
-    if not is_colour_puzzle(puzzle):
-        return puzzle
-    sol = puzzle.colour_solution
-    colours = None if sol is None else np.maximum(np.asarray(sol, np.int64) - 1, 0)
-    return SimpleNamespace(palette=puzzle.clue_colours, colours=colours, solution=puzzle.solution)
 
 
 def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(0.0, 0.0, 0.0),
@@ -133,7 +122,7 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         pg.outlines = outlines
         props(labels).is_clue_object = True
         store_puzzle(obj, puzzle)
-        write_colours(obj, reveal_of(puzzle))
+        show_colours(obj, puzzle)
         set_hidden(obj, hidden)
         if hidden.any() and isinstance(design_info, dict):
             store_design(obj, design_info)  # a designed puzzle file says how it was designed
@@ -161,9 +150,10 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
 
 
 def show_as_colour_puzzle(context, obj, puzzle) -> None:
-    """Turn the black-and-white nonogram ``obj`` into the colour puzzle ``puzzle`` of the same
-    solution (every clue; ``engine.design.colourgroups`` made it from the reveal colours): the
-    stored puzzle and the clue glyphs change, the cells, the reveal and the hidden clues stay."""
+    """Turn the nonogram ``obj`` (black-and-white, or a colour puzzle grouped otherwise) into the
+    colour puzzle ``puzzle`` of the same filled cells (every clue; ``engine.design.colourgroups``
+    made it from the reveal colours): the stored puzzle, the clue glyphs (inked anew) and the
+    cubes' colours change, the hidden clues stay."""
     pg = props(obj)
     labels = pg.labels
     line = None if labels is None else object_point_attribute(labels, "line")
@@ -197,6 +187,7 @@ def show_as_colour_puzzle(context, obj, puzzle) -> None:
                 (bpy.data.meshes if isinstance(d, bpy.types.Mesh) else bpy.data.curves).remove(d)
         bpy.data.collections.remove(coll)
     store_puzzle(obj, puzzle)
+    show_colours(obj, puzzle)
     set_hidden(obj, hidden)
     labels.update_tag()
     obj.update_tag()

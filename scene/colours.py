@@ -15,7 +15,8 @@ read by the cubes' material through the instancer).  Changing the palette rewrit
 """
 from __future__ import annotations
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -250,9 +251,30 @@ def set_colour_attribute(mesh, name, rgb):
     mesh.update()
 
 
-def write_colours(obj, puzzle) -> None:
+def reveal_of(puzzle):
+    """What ``write_colours`` shows: a black-and-white puzzle's own reveal colours; a colour
+    puzzle's cells in their puzzle colours."""
+    if not is_colour_puzzle(puzzle):
+        return puzzle
+    sol = puzzle.colour_solution
+    colours = None if sol is None else np.maximum(np.asarray(sol, np.int64) - 1, 0)
+    return SimpleNamespace(palette=puzzle.clue_colours, colours=colours, solution=puzzle.solution)
+
+
+def show_colours(obj, puzzle) -> None:
+    """``write_colours`` for any stored puzzle: a colour puzzle's cubes in their puzzle colours,
+    its panel palette the reveal's entries, each with its puzzle colour (``colour_groups``)."""
+    if not is_colour_puzzle(puzzle):
+        write_colours(obj, puzzle)
+        return
+    palette, _, groups = engine_access.colourgroups.reveal_parts(puzzle)
+    write_colours(obj, reveal_of(puzzle), entries=palette, groups=groups)
+
+
+def write_colours(obj, puzzle, entries=None, groups=None) -> None:
     """The per-cell colour attributes of ``puzzle``'s palette (none: cleared to plain) and the
-    palette property shown in the panel."""
+    palette property shown in the panel: ``entries`` (default the palette), each with its
+    puzzle colour in ``groups`` (0: a black-and-white puzzle's entry)."""
     mesh = cells_mesh(obj)
     n = len(mesh.vertices)
     pg = props(obj)
@@ -270,8 +292,11 @@ def write_colours(obj, puzzle) -> None:
     pg["palette_sync"] = True  # the palette's update callback must not write back meanwhile
     try:
         pg.palette.clear()
-        for c in np.asarray(puzzle.palette, np.float64):
-            pg.palette.add().colour = tuple(float(v) for v in c)
+        shown = puzzle.palette if entries is None else entries
+        for i, c in enumerate(np.asarray(shown, np.float64)):
+            entry = pg.palette.add()
+            entry.colour = tuple(float(v) for v in c)
+            entry.group = 0 if groups is None else int(groups[i])
     finally:
         pg["palette_sync"] = False
     obj.update_tag()
@@ -290,14 +315,24 @@ def set_palette(obj, palette, colours=None) -> None:
     write_colours(obj, full)
 
 
+# How an edited entry of a colour puzzle's palette re-inks its clues and cubes: set by
+# scene/colours_puzzle.py, which needs the scene builder (itself importing this module).
+colour_puzzle_entry_changed: Optional[Callable[[Any], None]] = None
+
+
 def palette_entry_changed(obj) -> None:
-    """The panel's palette property was edited: the voxels follow (their colour attribute)."""
+    """The panel's palette property was edited: the voxels follow (their colour attribute), and
+    a colour puzzle's clues (``colour_puzzle_entry_changed``)."""
     pg = props(obj)
     if pg.get("palette_sync"):
         return
     full = load_full_puzzle(obj)
-    if is_colour_puzzle(full) or full.palette is None or len(pg.palette) != len(full.palette):
-        return  # a colour puzzle's palette shows its clue colours, which its glyphs are inked in
+    if is_colour_puzzle(full):
+        if colour_puzzle_entry_changed is not None:
+            colour_puzzle_entry_changed(obj)
+        return
+    if full.palette is None or len(pg.palette) != len(full.palette):
+        return
     pal = engine_access.colourspace.quantize_srgb([tuple(e.colour) for e in pg.palette])
     full.palette = pal
     store_puzzle(obj, full)

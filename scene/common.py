@@ -2,7 +2,7 @@
 from ..jobs.errors import NonogramError as NonogramError  # the scene's modules raise it
 
 TAG = "nonogram3d"              # ID property on node groups/materials this add-on made
-GN_VERSION = 5                  # bump when the node groups change, so old files get new groups
+GN_VERSION = 6                  # bump when the node groups change, so old files get new groups
 VOXEL_GROUP = "Nonogram Voxels"
 LABEL_GROUP = "Nonogram Clues"
 PLAYER_GROUP = "Nonogram Player"

@@ -151,7 +151,7 @@ def load_stored_puzzle(obj):
     text = props(obj).design
     if text:
         info = json.loads(text)
-        if info.get("mask") == mask_key(mask):
+        if info.get("mask") == mask_key(mask) and not info.get("stale"):
             puzzle.meta = dict(puzzle.meta, design={k: v for k, v in info.items()
                                                     if k not in ("mask", "difficulty")})
     return puzzle

@@ -3,13 +3,18 @@
 Every clue of a 24³ grid at once (over a thousand floating labels before three faces) is a
 cloud that hides the model. A designer reads a 3D nonogram the way it is solved, a layer at a
 time, so the designer's view shows the clues of one layer (*Clue Layer* in the View panel: an
-axis and a layer; or every clue, as before): the layers between it and the camera are cut away,
+axis and a layer; or every clue, as before): the layers between it and the viewer are cut away,
 so the layer's cells are the exposed face, and the labels of the layer's lines stand in two rows
-beside it, each at the line's far end (−X, +Y, −Z: away from the default camera, beyond the
-grid), just past the exposed face. So a label never covers a cube (behind it there is nothing
-but space beyond the grid), the layer's own cubes never cover a label, and the two rows, one
-voxel apart and facing the camera, have their labels scaled to the room the row leaves between
-neighbours as seen from the active camera, so they never overlap.
+beside it, each at the line's far end (away from the viewer, beyond the grid), just past the
+exposed face. So a label never covers a cube (behind it there is nothing but space beyond the
+grid), the layer's own cubes never cover a label, and the two rows, one voxel apart and facing
+the camera, have their labels scaled to the room the row leaves between neighbours as seen from
+the active camera, so they never overlap. With every clue shown, each label floats in front of
+its line's end facing the viewer.
+
+The viewer's side (+1 or -1 per axis) is the modifiers' "View Side" input: ``view_side.py``
+sets it to the side the 3D View looks from and follows it when the view turns; without it, the
+side of Blender's default camera (+X, -Y, +Z: ``nodes.DEFAULT_VIEW_SIDE``).
 
 The Geometry Nodes in ``nodes.py`` (``_layer_labels``, ``_not_cut_by_layer``) draw this; the
 numpy functions here give the same positions for picking and tests.
@@ -19,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from .common import LABEL_GROUP, VOXEL_GROUP
-from .nodes import LAYER_CUT_SIDE, LAYER_LABEL_LIFT, get_modifier_input, set_modifier_input
+from .nodes import (DEFAULT_VIEW_SIDE, FLOATING_LABEL_GAP, LAYER_LABEL_LIFT, get_modifier_input,
+                    set_modifier_input)
 from .player import _modifier
 from .store import props
 
@@ -33,27 +39,46 @@ def default_layer(shape) -> tuple:
     return "XYZ"[a], int(shape[a]) // 2
 
 
-def layer_label_positions(far, axis: str, layer: int):
-    """(local positions (n, 3), drawn: bool (n,)) of the clue labels in the designer's view,
-    from the clue points' ``far`` cells (n, 3); with axis 'ALL' None (the points' own positions,
-    all drawn)."""
-    if axis == 'ALL':
-        return None, np.ones(len(far), dtype=bool)
-    a = "XYZ".index(axis)
+def layer_label_positions(far, axis: str, layer: int, points=None, side=DEFAULT_VIEW_SIDE):
+    """(local positions (n, 3), drawn: bool (n,)) of the clue labels in the designer's view
+    seen from ``side`` (+1/-1 per axis), from the clue points' ``far`` cells (n, 3) and their
+    own positions ``points`` (n, 3; needed when ``side`` is not the default one). With axis
+    'ALL' and no ``points``: None (the points' own positions, all drawn)."""
     far = np.asarray(far, dtype=np.float64)
-    lift = np.zeros(3)
-    lift[a] = LAYER_LABEL_LIFT * LAYER_CUT_SIDE[a]
-    return far + 0.5 + lift, far[:, a] == int(layer)
+    side = np.sign(np.asarray(side, dtype=np.float64))
+    flip = side != np.asarray(DEFAULT_VIEW_SIDE)
+    if points is None:
+        if flip.any():
+            raise ValueError("the clue points' positions are needed for another side")
+        if axis == 'ALL':
+            return None, np.ones(len(far), dtype=bool)
+        near = far
+        line_axis = np.zeros(len(far), dtype=np.int64)
+    else:
+        near = np.floor(np.asarray(points, dtype=np.float64))
+        line_axis = np.argmax(far != near, axis=1)  # the one coordinate far and near differ in
+    swap = flip[line_axis][:, None]
+    away, toward = np.where(swap, near, far), np.where(swap, far, near)
+    rows = np.arange(len(far))
+    if axis == 'ALL':
+        pos = toward + 0.5
+        pos[rows, line_axis] += FLOATING_LABEL_GAP * side[line_axis]
+        return pos, np.ones(len(far), dtype=bool)
+    a = "XYZ".index(axis)
+    pos = away + 0.5
+    pos[:, a] += LAYER_LABEL_LIFT * side[a]
+    return pos, far[:, a] == int(layer)
 
 
-def kept_by_layer(shape, axis: str, layer: int) -> np.ndarray:
-    """Bool per cell (puzzle cell order): does the designer's view keep it (not cut away)?"""
+def kept_by_layer(shape, axis: str, layer: int, side=DEFAULT_VIEW_SIDE) -> np.ndarray:
+    """Bool per cell (puzzle cell order): does the designer's view, seen from ``side``, keep it
+    (not cut away)?"""
     X, Y, Z = shape
     keep = np.ones((X, Y, Z), dtype=bool)
     if axis != 'ALL':
         a = "XYZ".index(axis)
         idx = np.arange(shape[a]).reshape([-1 if i == a else 1 for i in range(3)])
-        keep &= LAYER_CUT_SIDE[a] * (idx - int(layer)) < 0.5
+        keep &= np.sign(side[a]) * (idx - int(layer)) < 0.5
     return keep.ravel()
 
 

@@ -169,9 +169,9 @@ def label_group():
 
     # The designer's clue layer (see layer_positions): only the lines of that layer, at their
     # far ends beside the cut-away layer, each no wider than the row leaves room for.
-    onehot, layer, all_layers = _layer_inputs(ng, gin)
-    in_layer, layer_pos, layer_scale = _layer_labels(ng, onehot, layer, info.outputs["Location"],
-                                                     gin.outputs["Label Size"])
+    onehot, layer, all_layers, view_side = _layer_inputs(ng, gin)
+    in_layer, layer_pos, floating_pos, layer_scale = _layer_labels(
+        ng, onehot, layer, view_side, info.outputs["Location"], gin.outputs["Label Size"])
     shown = _boolean(ng, 'AND', shown, _boolean(ng, 'OR', all_layers, in_layer))
 
     # The labels' material draws floating labels with light ink (see materials.clue_material).
@@ -181,8 +181,12 @@ def label_group():
     floating.inputs["Name"].default_value = "floating"
     placed = new_node(ng, "GeometryNodeSetPosition")
     links.new(gin.outputs["Geometry"], placed.inputs["Geometry"])
-    links.new(_boolean(ng, 'NOT', all_layers, all_layers), placed.inputs["Selection"])
-    links.new(layer_pos, placed.inputs["Position"])
+    where = new_node(ng, "GeometryNodeSwitch")
+    where.input_type = 'VECTOR'
+    links.new(all_layers, where.inputs["Switch"])
+    links.new(layer_pos, where.inputs["False"])
+    links.new(floating_pos, where.inputs["True"])
+    links.new(where.outputs[0], placed.inputs["Position"])
     links.new(placed.outputs[0], floating.inputs["Geometry"])
     socket(floating.inputs, "Value").default_value = True
     size = new_node(ng, "GeometryNodeSwitch")
@@ -240,28 +244,41 @@ def get_modifier_input(mod, name):
 # ---------------------------------------------------------------------------------------------
 # the designer's clue layer (scene/layers.py holds the same rules in numpy)
 
-# Which side of the clue layer the designer's view cuts away, per axis: the side Blender's
-# default camera looks from (+X, -Y, +Z), where the floating labels have always been read.
+# The side (+1 or -1 per axis) the designer's view is drawn for when nothing says otherwise:
+# the side Blender's default camera looks from (+X, -Y, +Z), where the floating labels (the clue
+# points' own positions, scene/glyphs.py) stand. The groups' "View Side" input overrides it:
+# scene/view_side.py writes the side the 3D View actually looks from.
 LAYER_CUT_SIDE = (1.0, -1.0, 1.0)
+DEFAULT_VIEW_SIDE = LAYER_CUT_SIDE
 # How far (voxel units) a layer's label sits from the layer's centre towards the cut-away side:
 # its centre just past the exposed face, so the layer's own cubes never cover it.
 LAYER_LABEL_LIFT = 0.7
+# How far past a line's end (voxel units, from the face) a floating label of the all-clues view
+# stands: the clue points' offset (scene/glyphs.py clue_points, 0.6 from the face) minus the
+# half cell that puts it on the cell centre past the end.
+FLOATING_LABEL_GAP = 0.1
 
 
 def _layer_inputs(ng, gin):
-    """The group's "Layer Axis" (0 every clue, 1 X, 2 Y, 3 Z) and "Layer" inputs, added here:
-    (one-hot vector of the axis, the layer as a float, bool "every clue")."""
+    """The group's "Layer Axis" (0 every clue, 1 X, 2 Y, 3 Z), "Layer" and "View Side" inputs,
+    added here: (one-hot vector of the axis, the layer as a float, bool "every clue", the side
+    vector)."""
     axis = ng.interface.new_socket("Layer Axis", in_out='INPUT', socket_type='NodeSocketInt')
     axis.default_value, axis.min_value, axis.max_value = 0, 0, 3
     axis.description = "Show the clues of one layer (1 X, 2 Y, 3 Z) or of every line (0)"
     layer = ng.interface.new_socket("Layer", in_out='INPUT', socket_type='NodeSocketInt')
     layer.default_value, layer.min_value, layer.max_value = 0, 0, 4096
     layer.description = "The layer whose clues are shown; the layers in front of it are cut away"
+    side = ng.interface.new_socket("View Side", in_out='INPUT', socket_type='NodeSocketVector')
+    side.default_value = DEFAULT_VIEW_SIDE
+    side.min_value, side.max_value = -1.0, 1.0
+    side.description = ("The side the designer looks from, +1 or -1 per axis (the add-on follows "
+                        "the 3D View): the layers on that side are cut away, the labels face it")
     comb = new_node(ng, "ShaderNodeCombineXYZ")
     for i in range(3):
         ng.links.new(_compare(ng, 'INT', 'EQUAL', gin.outputs["Layer Axis"], i + 1), comb.inputs[i])
     every = _compare(ng, 'INT', 'EQUAL', gin.outputs["Layer Axis"], 0)
-    return comb.outputs[0], gin.outputs["Layer"], every
+    return comb.outputs[0], gin.outputs["Layer"], every, gin.outputs["View Side"]
 
 
 def _vmath(ng, op, a, b=None):
@@ -292,11 +309,11 @@ def _fmath(ng, op, a, b=None):
 
 def _not_cut_by_layer(ng, layer_inputs):
     """True for the cells the clue layer keeps: every cell with no layer axis, else the layer
-    and the layers on the far side of it from the camera."""
-    onehot, layer, _ = layer_inputs
+    and the layers on the far side of it from the viewer ("View Side")."""
+    onehot, layer, _, view_side = layer_inputs
     cell = _vmath(ng, 'FLOOR', new_node(ng, "GeometryNodeInputPosition").outputs[0])
-    side = _vmath(ng, 'MULTIPLY', onehot, LAYER_CUT_SIDE)
-    # side . (cell - layer): > 0 exactly for the cells between the layer and the camera
+    side = _vmath(ng, 'MULTIPLY', onehot, view_side)
+    # side . (cell - layer): > 0 exactly for the cells between the layer and the viewer
     ahead = _vmath(ng, 'DOT_PRODUCT', side, _vmath(ng, 'SUBTRACT', cell, _layer_vector(ng, layer)))
     return _compare(ng, 'FLOAT', 'LESS_THAN', ahead, 0.5)
 
@@ -308,32 +325,57 @@ def _layer_vector(ng, layer):
     return comb.outputs[0]
 
 
-def _layer_labels(ng, onehot, layer, camera, label_size):
-    """Per clue point: in the layer? (bool), where its label goes in layer mode (vector), its
-    scale there (float). Reads the points' ``far_x/y/z`` (the cell just past the line's far
-    end) and ``line_axis`` attributes."""
+def _vscale(ng, vector, scalar):
+    n = new_node(ng, "ShaderNodeVectorMath")
+    n.operation = 'SCALE'
+    ng.links.new(vector, n.inputs[0])
+    ng.links.new(scalar, n.inputs["Scale"])
+    return n.outputs["Vector"]
+
+
+def _layer_labels(ng, onehot, layer, view_side, camera, label_size):
+    """Per clue point: in the layer? (bool), where its label goes (vector: in layer mode at the
+    line's end away from the viewer, beside the cut-away layer; with every clue shown in front
+    of the line's end facing the viewer), its scale in layer mode (float). Reads the points'
+    positions (in front of the ends facing the default side), ``far_x/y/z`` (the cell just past
+    the line's other end) and ``line_axis`` attributes."""
     far = new_node(ng, "ShaderNodeCombineXYZ")
     for i, a in enumerate("xyz"):
         ng.links.new(_named(ng, f"far_{a}", 'INT'), far.inputs[i])
     far = far.outputs[0]
     on_layer = _vmath(ng, 'DOT_PRODUCT', far, onehot)
     in_layer = _compare(ng, 'FLOAT', 'EQUAL', on_layer, layer)
-    lift = tuple(LAYER_LABEL_LIFT * s for s in LAYER_CUT_SIDE)
-    pos = _vmath(ng, 'ADD', _vmath(ng, 'ADD', far, (0.5, 0.5, 0.5)),
-                 _vmath(ng, 'MULTIPLY', onehot, lift))
-    # The labels of a layer stand in two rows, one voxel apart, facing the camera: a label may
-    # be as wide as the row's spacing seen from the camera (sqrt(1 - (row . view)^2)).
     line_axis = _named(ng, "line_axis", 'INT')
     line_dir = new_node(ng, "ShaderNodeCombineXYZ")
     for i in range(3):
         ng.links.new(_compare(ng, 'INT', 'EQUAL', line_axis, i), line_dir.inputs[i])
-    row = _vmath(ng, 'SUBTRACT', _vmath(ng, 'SUBTRACT', (1.0, 1.0, 1.0), line_dir.outputs[0]), onehot)
+    line_dir = line_dir.outputs[0]
+    # The cell just past the line's end on the default side (the point's own cell) and past
+    # its other end (``far``); a line whose axis the viewer sees from the other side swaps them.
+    near = _vmath(ng, 'FLOOR', new_node(ng, "GeometryNodeInputPosition").outputs[0])
+    flipped = _vmath(ng, 'MULTIPLY', _vmath(ng, 'SUBTRACT', (1.0, 1.0, 1.0),
+                                            _vmath(ng, 'MULTIPLY', view_side, DEFAULT_VIEW_SIDE)),
+                     (0.5, 0.5, 0.5))  # 1 where the side differs from the default, else 0
+    swap = _vmath(ng, 'DOT_PRODUCT', flipped, line_dir)
+    to_far = _vscale(ng, _vmath(ng, 'SUBTRACT', far, near), swap)
+    away = _vmath(ng, 'SUBTRACT', far, to_far)
+    toward = _vmath(ng, 'ADD', near, to_far)
+    # every clue: in front of the end facing the viewer
+    gap = _fmath(ng, 'MULTIPLY', _vmath(ng, 'DOT_PRODUCT', view_side, line_dir), FLOATING_LABEL_GAP)
+    floating_pos = _vmath(ng, 'ADD', _vmath(ng, 'ADD', toward, (0.5, 0.5, 0.5)), _vscale(ng, line_dir, gap))
+    # one layer: beside the cut-away layer, at the end away from the viewer
+    lift = _vmath(ng, 'MULTIPLY', onehot, _vmath(ng, 'MULTIPLY', view_side,
+                                                  (LAYER_LABEL_LIFT,) * 3))
+    pos = _vmath(ng, 'ADD', _vmath(ng, 'ADD', away, (0.5, 0.5, 0.5)), lift)
+    # The labels of a layer stand in two rows, one voxel apart, facing the camera: a label may
+    # be as wide as the row's spacing seen from the camera (sqrt(1 - (row . view)^2)).
+    row = _vmath(ng, 'SUBTRACT', _vmath(ng, 'SUBTRACT', (1.0, 1.0, 1.0), line_dir), onehot)
     view = _vmath(ng, 'NORMALIZE', _vmath(ng, 'SUBTRACT', pos, camera))
     d = _vmath(ng, 'DOT_PRODUCT', row, view)
     room = _fmath(ng, 'SQRT', _fmath(ng, 'MAXIMUM', _fmath(ng, 'SUBTRACT', 1.0,
                                                            _fmath(ng, 'MULTIPLY', d, d)), 0.0))
     scale = _fmath(ng, 'MINIMUM', label_size, _fmath(ng, 'MULTIPLY', room, LAYER_ROW_FILL))
-    return in_layer, pos, scale
+    return in_layer, pos, floating_pos, scale
 
 
 # The widest label (a circle, 0.94 voxel) times this fills at most ~0.9 of a row's spacing.

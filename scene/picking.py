@@ -12,6 +12,7 @@ from .store import props
 from .attributes import object_point_attribute
 from .hidden import clue_lines
 from .layers import clue_layer, layer_label_positions
+from .view_side import side_of
 
 
 def label_anchors(obj):
@@ -27,7 +28,8 @@ def label_anchors(obj):
         # only the clue layer's labels are drawn, at their far ends (layers.py)
         far = [object_point_attribute(labels, f"far_{a}") for a in "xyz"]
         if all(f is not None for f in far):
-            pos, drawn = layer_label_positions(np.stack(far, axis=1), *clue_layer(obj))
+            pos, drawn = layer_label_positions(np.stack(far, axis=1), *clue_layer(obj), points=co,
+                                               side=side_of(obj))
             if pos is not None:
                 co = pos
             co, lines = co[drawn], lines[drawn]

@@ -63,7 +63,9 @@ class NONOGRAM_PG_design(bpy.types.PropertyGroup):
         name="Puzzle Colours", default=1, min=1, max=35, soft_max=4,
         description="Hide Clues on a black-and-white nonogram with the model's colours first "
                     "turns it into a colour puzzle of this many colours (groups of its reveal "
-                    "colours); 1: it stays black-and-white. A colour puzzle keeps its colours")
+                    "colours); 1: it stays black-and-white. A colour puzzle of another number "
+                    "of colours is regrouped into this many first; 1 or its own number: it "
+                    "keeps its grouping")
 
 
 # At least 3 voxels along the longest side: below that a model is one or two layers of cubes,
@@ -232,6 +234,11 @@ class NONOGRAM_PG_colour(bpy.types.PropertyGroup):
     colour: FloatVectorProperty(name="Colour", subtype='COLOR_GAMMA', size=3, min=0.0, max=1.0,
                                 default=(1.0, 1.0, 1.0), update=_palette_changed,
                                 description="A palette entry (sRGB): the cubes of this colour follow")
+    # A colour puzzle's grouping: the puzzle colour (1..k) this entry belongs to (0: the nonogram
+    # is black-and-white); Regroup Colours with "As Picked" applies an edited one.
+    group: IntProperty(name="Puzzle Colour", default=0, min=0, max=35,
+                       description="The puzzle colour this palette entry belongs to (Regroup "
+                                   "Colours, As Picked, applies a changed one)")
 
 
 CLUE_LAYER_AXES = [

@@ -1,29 +1,41 @@
-"""Catalogue throughput (issue #26): one batch process vs 1 and 2 local workers vs a Dask
-LocalCluster of 2 workers, and a model predicting 8/32/128 workers from the measured figures.
+"""Catalogue throughput (issue #26): one batch process, 1 and 2 workers of the batch's own pool and
+a Dask LocalCluster of 2 workers (the default of ``--workers 2``), and a model predicting 8/32/128
+workers from the measured figures.
 
     .venv/bin/python scripts/bench_farm.py [--sizes 12 24 36] [--models DIR] [--extra suzanne]
-                                           [--dry-run]
+                                           [--dry-run] [--no-sequential]
 
 The catalogue: every model in ../shared/models plus the built-ins given by --extra (7 + 1), at
-three sizes: 24 jobs, each designed (clues hidden), no renders. The numba cache is warmed first (its compile time is reported
-apart) in a private temporary folder, so the runs time work, not compilation.
+three sizes: 24 jobs, each designed (clues hidden), no renders. The numba cache is warmed first (its
+compile time is reported apart) in a private temporary folder, so the runs time work, not
+compilation. ``--dry-run``: 2 models x 2 sizes (4 jobs), to see that everything works; no results
+file. The figures need an otherwise idle machine: the load average is printed before and after
+every run.
 
-Model of throughput: each job costs its time measured in the 1-worker run (in a long-lived
-worker: import, voxelize, solve, write; the worker's start counts in its first job) plus the dispatch overhead per task measured on
-the Dask LocalCluster (no-op tasks); N workers take jobs in catalogue order as they free up (list
-scheduling), and the scheduler hands out one task at a time. Checked against the measured 2-worker
-runs, then predicted for 8/32/128 workers, for this catalogue and for one 100 times as long.
-Figures go to benchmarks/results/farm.json (benchmarks/report.py puts them in docs/BENCHMARKS.md).
+What is measured, per run: the wall time; per job its time in its worker (from its marker in
+``.jobs/``); per worker its start-up (Python, bpy, the add-on, the voxelizer's and solver's
+kernels: from its start to its "ready") and its jobs; and the rest, the run's *overhead*: wall
+minus the busiest worker's start-up + jobs (the coordinator's own start, handing out jobs and
+collecting results, a LocalCluster's start, the workers' end).
+
+Model of throughput: ``overhead + start-up + makespan`` where the makespan is list scheduling of
+the per-job times (measured with one worker) in the order the batch hands jobs out (longest first,
+by its estimate), plus Dask's dispatch overhead per task (no-op tasks on the LocalCluster, one task
+dispatched at a time). Checked against the measured 2-worker runs, then predicted for 8/32/128
+workers, for this catalogue and for one 100 times as long. Figures go to
+benchmarks/results/farm.json (benchmarks/report.py puts them in docs/BENCHMARKS.md).
 """
 from __future__ import annotations
 
 import argparse
 import datetime
 import heapq
+import importlib.util
 import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,6 +45,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "farm.json"
 MODEL_EXTENSIONS = (".obj", ".ply", ".stl", ".glb", ".gltf", ".fbx")
+PREDICT = (1, 2, 8, 32, 128)
+
+
+def batchjobs():
+    """batchjobs.py (no bpy): the batch's own job order, to model it."""
+    spec = importlib.util.spec_from_file_location("bench_farm_batchjobs", ROOT / "batchjobs.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def load() -> list:
@@ -50,14 +72,26 @@ def batch(args: list, env: dict) -> tuple:
     return wall, proc
 
 
-def job_seconds(out: Path) -> list:
-    """Each job's time in its worker (from the markers), in catalogue order of the summary."""
+def markers(out: Path) -> list:
+    """Each job's marker, in the summary's (catalogue) order."""
     rows = json.loads((out / "summary.json").read_text())
-    secs = []
-    for r in rows:
-        done = json.loads((out / ".jobs" / f"{r['model']}-{r['resolution']}.done.json").read_text())
-        secs.append(done["seconds"])
-    return secs
+    return [json.loads((out / ".jobs" / f"{r['model']}-{r['resolution']}.done.json").read_text()) for r in rows]
+
+
+def per_worker(marks: list, wall: float) -> dict:
+    """Each worker's start-up and jobs, and the run's overhead (wall minus the busiest worker)."""
+    workers: dict = {}
+    for m in marks:
+        w = workers.setdefault(str(m.get("worker_pid", "?")), {"start_s": 0.0, "jobs": 0, "job_s": 0.0})
+        w["start_s"] += m.get("worker_start_s", 0.0)
+        w["jobs"] += 1
+        w["job_s"] += m["seconds"]
+    for w in workers.values():
+        w["busy_s"] = w["start_s"] + w["job_s"]
+        for k in ("start_s", "job_s", "busy_s"):
+            w[k] = round(w[k], 2)
+    busiest = max(w["busy_s"] for w in workers.values())
+    return {"workers": list(workers.values()), "busiest_s": busiest, "overhead_s": round(wall - busiest, 2)}
 
 
 def dask_overhead(n_tasks: int = 200) -> dict:
@@ -69,7 +103,7 @@ def dask_overhead(n_tasks: int = 200) -> dict:
     client = distributed.Client(cluster)
     startup = time.perf_counter() - t0
     try:
-        noop = lambda i: i
+        noop = lambda i: i  # noqa: E731
         client.gather(client.map(noop, range(10), pure=False))  # warm the connections
         t0 = time.perf_counter()
         client.gather(client.map(noop, range(n_tasks), pure=False))
@@ -81,7 +115,7 @@ def dask_overhead(n_tasks: int = 200) -> dict:
 
 
 def makespan(times: list, workers: int, per_task: float) -> float:
-    """List scheduling in catalogue order: a free worker takes the next job; the scheduler
+    """List scheduling in the given order: a free worker takes the next job; the scheduler
     dispatches one task per ``per_task`` seconds."""
     free = [0.0] * workers
     heapq.heapify(free)
@@ -104,7 +138,8 @@ def main() -> int:
     ap.add_argument("--batch-options", default="--design --time-limit 20",
                     help="the batch's options for every job (default: '--design --time-limit 20': design "
                          "is single-threaded work, as a catalogue does; Cycles renders use every core)")
-    ap.add_argument("--dry-run", action="store_true", help="2 models x 1 size, no results file")
+    ap.add_argument("--no-sequential", action="store_true", help="leave out the one-batch-process run")
+    ap.add_argument("--dry-run", action="store_true", help="2 models x 2 sizes, no results file")
     a = ap.parse_args()
     if not os.path.isdir(a.models):
         sys.stderr.write(f"no models folder {a.models} (the shared test data); nothing measured\n")
@@ -113,8 +148,13 @@ def main() -> int:
     inputs = files + list(a.extra)
     sizes = a.sizes
     if a.dry_run:
-        inputs, sizes = inputs[:1] + list(a.extra)[:1], sizes[:1]
+        inputs, sizes = inputs[:1] + list(a.extra)[:1], sizes[:2]
     n_jobs = len(inputs) * len(sizes)
+    jobs_mod = batchjobs()
+    # The batch's hand-out order (longest first by its estimate), as indices into the catalogue.
+    jobs = jobs_mod.make_jobs([(Path(i).stem if os.path.exists(i) else i, i) for i in inputs],
+                              [int(s) for s in sizes], None)
+    order = [job.index for job, _ in jobs_mod.longest_first(jobs, [None] * len(jobs))]
     tmp = Path(tempfile.mkdtemp(prefix="bench_farm_"))
     env = dict(os.environ)
     # A private temp folder: the engine's numba cache lives there when not installed, and another
@@ -127,48 +167,97 @@ def main() -> int:
                  "load_start": load()}
     base = ["--input", *inputs, "--resolution", *sizes] + a.batch_options.split()
     res["batch_options"] = a.batch_options
+    t_bench = time.perf_counter()
     try:
         print(f"{n_jobs} jobs; warming the numba cache ...", flush=True)
-        wall, _ = batch(["--input", "cube", "--resolution", "8", "--out", str(tmp / "warm")], env)
+        # With the catalogue's options: every kernel its jobs use compiles here (--design's too),
+        # not in the first run measured.
+        wall, _ = batch(["--input", "cube", "--resolution", "8", "--out", str(tmp / "warm")]
+                        + a.batch_options.split(), env)
         res["warmup_compile_s"] = round(wall, 1)
+        print(f"warm-up (compiles the kernels, not counted): {wall:.1f} s", flush=True)
         runs = {}
-        for label, extra in (("sequential", []), ("workers1", ["--workers", "1"]),
-                             ("workers2", ["--workers", "2"]), ("dask2", ["--workers", "2", "--dask"])):
+        plan = [("workers1", ["--workers", "1", "--pool"]), ("workers2", ["--workers", "2", "--pool"]),
+                ("dask2", ["--workers", "2"])]
+        if not a.no_sequential:
+            plan.insert(0, ("sequential", []))
+        for label, extra in plan:
             out = tmp / label
             l0 = load()
             wall, proc = batch(base + ["--out", str(out)] + extra, env)
             rows = json.loads((out / "summary.json").read_text())
-            runs[label] = {"wall_s": round(wall, 2), "ok": sum(r["status"] == "ok" for r in rows),
-                           "rows": len(rows), "load_before": l0, "load_after": load()}
+            run = {"wall_s": round(wall, 2), "ok": sum(r["status"] == "ok" for r in rows),
+                   "rows": len(rows), "load_before": l0, "load_after": load(), "args": extra}
+            if label == "dask2" and "LocalCluster" not in proc.stdout:
+                raise SystemExit("--workers 2 did not run on a Dask LocalCluster (is dask installed?)")
             if label != "sequential":
-                runs[label]["job_s"] = [round(s, 3) for s in job_seconds(out)]
-            print(f"{label}: {wall:.1f} s, {runs[label]['ok']}/{len(rows)} ok, load {load()}", flush=True)
+                marks = markers(out)
+                run["job_s"] = [round(m["seconds"], 3) for m in marks]
+                run.update(per_worker(marks, wall))
+            runs[label] = run
+            more = (f"; per worker start-up {[w['start_s'] for w in run['workers']]} s, jobs "
+                    f"{[w['job_s'] for w in run['workers']]} s, overhead {run['overhead_s']} s"
+                    if "workers" in run else "")
+            print(f"{label}: {wall:.1f} s, {run['ok']}/{len(rows)} ok, load {l0} -> {load()}{more}", flush=True)
         res["runs"] = runs
         over = dask_overhead()
         res["dask"] = {k: round(v, 5) if isinstance(v, float) else v for k, v in over.items()}
-        times = runs["workers1"]["job_s"]
-        w1 = runs["workers1"]["wall_s"]
-        res["speedup_workers2"] = round(w1 / runs["workers2"]["wall_s"], 2)
-        res["speedup_dask2"] = round(w1 / runs["dask2"]["wall_s"], 2)
-        res["speedup_workers2_vs_sequential"] = round(runs["sequential"]["wall_s"] / runs["workers2"]["wall_s"], 2)
+        w1 = runs["workers1"]
+        times = w1["job_s"]
+        start = w1["workers"][0]["start_s"]
+        handed = [times[i] for i in order]  # the batch's order: longest first
+        res["speedup_workers2"] = round(w1["wall_s"] / runs["workers2"]["wall_s"], 2)
+        res["speedup_dask2"] = round(w1["wall_s"] / runs["dask2"]["wall_s"], 2)
+        if "sequential" in runs:
+            res["speedup_workers2_vs_sequential"] = round(runs["sequential"]["wall_s"] / runs["workers2"]["wall_s"], 2)
         per_task = over["per_task_s"]
-        model = {"check_workers2_s": round(makespan(times, 2, 0.0), 2),
-                 "check_dask2_s": round(makespan(times, 2, per_task) + over["startup_s"], 2)}
-        for n in (1, 2, 8, 32, 128):
-            model[f"catalogue_{n}"] = round(makespan(times, n, per_task), 2)
-            model[f"x100_{n}"] = round(makespan(times * 100, n, per_task), 1)
-        model["longest_job_s"] = round(max(times), 2)
-        model["sum_job_s"] = round(sum(times), 2)
+        model: dict = {"sum_job_s": round(sum(times), 2), "longest_job_s": round(max(times), 2),
+                       "median_job_s": round(statistics.median(times), 3), "worker_start_s": start,
+                       "overhead_pool_s": w1["overhead_s"], "overhead_dask_s": runs["dask2"]["overhead_s"],
+                       "per_task_s": round(per_task, 5)}
+        # The 2-worker runs from the 1-worker figures: the same start-up and overhead, the jobs shared.
+        model["check_workers2_s"] = round(w1["overhead_s"] + start + makespan(handed, 2, 0.0), 2)
+        model["check_dask2_s"] = round(runs["dask2"]["overhead_s"] + start + makespan(handed, 2, per_task), 2)
+        # The same with no start-up or overhead: what the jobs alone allow (the steady state).
+        model["jobs_only_speedup_2"] = round(sum(times) / makespan(handed, 2, 0.0), 2)
+        fixed = runs["dask2"]["overhead_s"] + start
+        for n in PREDICT:
+            model[f"catalogue_{n}"] = round(fixed + makespan(handed, n, per_task), 2)
+            model[f"x100_{n}"] = round(fixed + makespan(handed * 100, n, per_task), 1)
         res["model"] = model
         res["load_end"] = load()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    res["bench_s"] = round(time.perf_counter() - t_bench, 1)
     print(json.dumps(res, indent=1))
+    print_table(res)
     if not a.dry_run:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         RESULTS.write_text(json.dumps(res, indent=1) + "\n", encoding="utf-8")
         print(f"-> {RESULTS}")
     return 0
+
+
+def print_table(res: dict) -> None:
+    runs, m = res["runs"], res["model"]
+    w1 = runs["workers1"]["wall_s"]
+    print(f"\n{res['jobs']} jobs, {res['cpus']} CPUs, load {res['load_start']} -> {res['load_end']}, "
+          f"bench {res['bench_s']} s (warm-up compile {res['warmup_compile_s']} s)")
+    print(f"{'run':12s} {'wall':>8s} {'vs 1 worker':>12s} {'start-up per worker':>26s} {'overhead':>9s}  load")
+    for label, r in runs.items():
+        starts = ", ".join(f"{w['start_s']:.2f}" for w in r.get("workers", []))
+        over = f"{r['overhead_s']:.2f} s" if "overhead_s" in r else ""
+        print(f"{label:12s} {r['wall_s']:7.2f}s {w1 / r['wall_s']:11.2f}x {starts:>26s} {over:>9s}  "
+              f"{r['load_before']} -> {r['load_after']}")
+    print(f"per job (1 worker): sum {m['sum_job_s']} s, median {m['median_job_s']} s, longest "
+          f"{m['longest_job_s']} s; jobs alone on 2 workers: {m['jobs_only_speedup_2']}x")
+    print(f"model check: 2 workers {m['check_workers2_s']} s (measured {runs['workers2']['wall_s']} s), "
+          f"Dask 2 {m['check_dask2_s']} s (measured {runs['dask2']['wall_s']} s); Dask per task "
+          f"{1000 * m['per_task_s']:.2f} ms, LocalCluster start {res['dask']['startup_s']:.2f} s")
+    print(f"{'workers':>8s} {'this catalogue':>15s} {'speed-up':>9s} {'100x as long':>13s} {'speed-up':>9s}")
+    for n in PREDICT:
+        c, x = m[f"catalogue_{n}"], m[f"x100_{n}"]
+        print(f"{n:8d} {c:14.2f}s {m['catalogue_1'] / c:8.2f}x {x:12.1f}s {m['x100_1'] / x:8.2f}x")
 
 
 if __name__ == "__main__":

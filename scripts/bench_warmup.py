@@ -19,7 +19,11 @@ if the warm-up has not got there), wait ``--delay`` seconds, then Solve, then Hi
 time limit). Printed per run and as medians: seconds until the warm-up is ready, Make's time,
 the Solve's wait for kernels (its report's ``compile_s``) and its ``time_s``, Hide Clues' wait
 for kernels (its result's ``compile_s``), and main-thread stalls over 100 ms (a thread
-sleeping 1 ms, like a UI waiting for events). Figures are wall times on a shared machine.
+sleeping 1 ms, like a UI waiting for events), and how many of them came while the main thread
+itself was waiting (sleeping, or blocked on a lock or on an import another thread runs): the
+others fall in the main thread's own work (this script runs Make, Solve and Hide Clues on it,
+whose building holds the GIL), which a UI would spend busy anyway. ``--trace-stalls`` prints
+where each thread was when a stall ended. Figures are wall times on a shared machine.
 """
 from __future__ import annotations
 
@@ -46,6 +50,35 @@ def _install(zip_path: str) -> str:
     return "bl_ext.user_default." + os.path.basename(zip_path).split("-")[0]
 
 
+def _where(length: float, at: float, phase: str) -> dict:
+    """A stall just ended: the innermost frames of every other thread (the one that held the
+    GIL has just let it go, usually right after the call that held it)."""
+    import traceback
+    me = threading.get_ident()
+    names = {t.ident: t.name for t in threading.enumerate()}
+    threads = {}
+    for ident, frame in sys._current_frames().items():
+        if ident != me:
+            stack = traceback.extract_stack(frame)[-4:]
+            threads[names.get(ident, str(ident))] = [f"{os.path.basename(f.filename)}:{f.lineno} {f.name}"
+                                                     for f in stack]
+    main = sys._current_frames().get(threading.main_thread().ident)
+    return {"ms": round(1000 * length), "at_s": round(at - length, 2), "main": phase, "threads": threads,
+            "main_waiting": _waiting(main)}
+
+
+def _waiting(frame) -> bool:
+    """Is the main thread blocked (sleeping, or waiting for a lock, a thread or an import
+    another thread is running) rather than running its own code? Then the stall is another
+    thread's doing: it held the GIL (or the lock) that long."""
+    import linecache
+    if frame is None:
+        return False
+    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+    return (frame.f_code.co_name in ("acquire", "wait", "join", "_wait_for_tstate_lock", "__enter__")
+            or any(w in line for w in ("sleep(", ".wait(", ".join(", "acquire(", "with _lock")))
+
+
 def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     import bpy
@@ -58,6 +91,8 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
         package = bs.PACKAGE
     install_s = time.perf_counter() - t_install
     stalls = []
+    culprits: list = []  # per stall: where each other thread was when the watcher got the GIL back
+    phase = ["enable"]  # what the main thread is doing (the bench's own steps)
     stop = threading.Event()
     seen: dict = {}  # "solver" / "ready" -> seconds after enabling
 
@@ -69,6 +104,7 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
             now = time.perf_counter()
             if now - last > 0.1:
                 stalls.append(now - last)
+                culprits.append(_where(now - last, now - t0, phase[0]))
             last = now
             st = warm.status()
             if "solver" not in seen and "solve" in st["loaded"]:
@@ -83,6 +119,7 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     warm.start()  # what the add-on's start-up timer calls
+    phase[0] = "import model"
     if model and os.path.exists(model):
         bpy.ops.wm.ply_import(filepath=model)
     else:
@@ -91,20 +128,25 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
     bpy.context.view_layer.objects.active = src
     bpy.context.scene.nonogram_settings.resolution = res
     t_make = time.perf_counter()
+    phase[0] = "Make"
     assert bpy.ops.nonogram.make() == {'FINISHED'}
     make_s = time.perf_counter() - t_make
+    phase[0] = "sleeping"
     time.sleep(max(0.0, delay))
     solver_at = seen.get("solver")
     t_solve = time.perf_counter()
+    phase[0] = "Solve"
     assert bpy.ops.nonogram.solve() == {'FINISHED'}
     solve_wall = time.perf_counter() - t_solve
     obj = bpy.context.active_object
     report = json.loads(obj.nonogram.report)
     obj.nonogram.design_options.time_limit = 5.0
     t_hide = time.perf_counter()
+    phase[0] = "Hide Clues"
     assert bpy.ops.nonogram.hide_clues() == {'FINISHED'}
     hide_wall = time.perf_counter() - t_hide
     designed = json.loads(obj.nonogram.design)
+    phase[0] = "waiting for the warm-up"
     warm_thread = warm.start()
     warm_thread.join()
     time.sleep(0.01)
@@ -123,7 +165,9 @@ def child(model: str, res: int, delay: float, zip_path: str = "") -> None:
         "hide_click_s": t_hide - t0, "hide_wait_s": designed.get("compile_s", 0.0),
         "hide_time_s": designed["time_s"], "hide_wall_s": hide_wall,
         "warmup_error": st["error"], "stalls_over_100ms": len(stalls),
-        "worst_stall_s": max(stalls, default=0.0)}))
+        "worst_stall_s": max(stalls, default=0.0), "stalls": culprits,
+        "stalls_main_waiting": sum(1 for c in culprits if c["main_waiting"]),
+        "worst_main_waiting_s": max((c["ms"] / 1000 for c in culprits if c["main_waiting"]), default=0.0)}))
 
 
 def main(argv=None) -> int:
@@ -133,6 +177,8 @@ def main(argv=None) -> int:
     ap.add_argument("--res", type=int, default=24)
     ap.add_argument("--delay", type=float, default=20.0, help="seconds between Make and Solve")
     ap.add_argument("--zip", default="", help="install this built zip and time the installed add-on")
+    ap.add_argument("--trace-stalls", action="store_true",
+                    help="for each stall, print where the other threads were when it ended")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -161,8 +207,16 @@ def main(argv=None) -> int:
                   f"({r['verdict']}); Hide Clues clicked at {r['hide_click_s']:.1f} s waited "
                   f"{r['hide_wait_s']:.2f} s, designed in {r['hide_time_s']:.2f} s; main-thread "
                   f"stalls > 100 ms: {r['stalls_over_100ms']} "
-                  f"(worst {1000 * r['worst_stall_s']:.0f} ms); kernels compiled {r['kernels_compiled']}; "
+                  f"(worst {1000 * r['worst_stall_s']:.0f} ms), of them with the main thread waiting (another "
+                  f"thread's doing) {r['stalls_main_waiting']} (worst {1000 * r['worst_main_waiting_s']:.0f} ms); "
+                  f"kernels compiled {r['kernels_compiled']}; "
                   f"{r['prebuilt']} {r['warmup_error']}", flush=True)
+            if args.trace_stalls:
+                for st in r["stalls"]:
+                    who = "waiting" if st["main_waiting"] else "running"
+                    print(f"  stall {st['ms']} ms at {st['at_s']} s, main thread: {st['main']} ({who})")
+                    for name, stack in st["threads"].items():
+                        print(f"    {name}: " + " <- ".join(reversed(stack)))
     if len(runs) > 1:
         def med(k):
             return statistics.median(r[k] for r in runs)
@@ -170,7 +224,8 @@ def main(argv=None) -> int:
                   else f"solver ready {med('solver_ready_s'):.1f} s, ")
         print(f"median of {len(runs)}: {solver}all ready {med('ready_s'):.1f} s, Make {med('make_s'):.1f} s, "
               f"Solve waited {med('solve_wait_s'):.2f} s, Hide Clues waited {med('hide_wait_s'):.2f} s, "
-              f"stalls > 100 ms {med('stalls_over_100ms'):.0f}, kernels compiled {med('kernels_compiled'):.0f}")
+              f"stalls > 100 ms {med('stalls_over_100ms'):.0f} (main thread waiting {med('stalls_main_waiting'):.0f}), "
+              f"kernels compiled {med('kernels_compiled'):.0f}")
     return 0
 
 

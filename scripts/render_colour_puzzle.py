@@ -1,10 +1,12 @@
 """The README's two-colour render: a colour puzzle's player block, made headless by the batch.
 
     .venv/bin/python scripts/render_colour_puzzle.py [--resolution 10] [--size 360] [--samples 24]
+        [--model ../shared/models/trex.glb]
 
 Writes a two-material model (a chess pawn: a red head on a blue foot, an OBJ with its MTL) into a
 temporary folder, runs ``batch.py --colours 8 --puzzle-colours 2 --design --render player`` on it
-and copies the PNG to docs/img/colour-pawn-<res>-player.png. Prints the colour puzzle's size,
+and copies the PNG to docs/img/colour-pawn-<res>-player.png (with ``--model``: that model instead,
+docs/img/colour-<model>-<res>-player.png). Prints the colour puzzle's size,
 colours, verdict and design.
 """
 from __future__ import annotations
@@ -81,11 +83,14 @@ def main(argv=None) -> int:
     ap.add_argument("--size", type=int, default=360)
     ap.add_argument("--samples", type=int, default=24)
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
+    ap.add_argument("--model", type=Path, default=None,
+                    help="a model file (e.g. a shared model) instead of the pawn")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="nonogram-colour-") as tmp:
         tmp = Path(tmp)
-        model = write_model(tmp)
+        model = write_model(tmp) if args.model is None else args.model.resolve()
+        stem = "pawn" if args.model is None else args.model.stem
         out = tmp / "out"
         cmd = [sys.executable, str(ROOT / "batch.py"), "--", "--input", str(model), "--resolution",
                str(args.resolution), "--out", str(out), "--colours", "8", "--puzzle-colours", "2", "--design",
@@ -97,9 +102,9 @@ def main(argv=None) -> int:
         with open(out / "summary.csv", newline="", encoding="utf-8") as f:
             row = next(csv.DictReader(f))
         colours = json.loads((out / row["colour_puzzle_file"]).read_text(encoding="utf-8"))["clue_colours"]
-        target = args.out / f"colour-pawn-{args.resolution}-player.png"
+        target = args.out / f"colour-{stem}-{args.resolution}-player.png"
         shutil.copyfile(out / row["png_file"], target)
-        print(f"pawn {row['size']}: palette {row['palette']} -> puzzle colours {' '.join(colours)}, "
+        print(f"{stem} {row['size']}: palette {row['palette']} -> puzzle colours {' '.join(colours)}, "
               f"{row['colour_verdict']}; designed: {row['design_hidden']} of {row['lines']} clues hidden "
               f"({row['design_band']}) -> {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
     return 0

@@ -1,5 +1,5 @@
-"""Catalogue runs of the batch (batchjobs.py): --workers, Dask LocalCluster, a killed worker,
-a corrupt model, --resume. Small on purpose: Suzanne and an octahedron file at 8 and 10, no renders.
+"""Catalogue runs of the batch (batchjobs.py): --workers (a Dask LocalCluster when dask is
+installed), --pool (the batch's own worker processes), a killed worker, a corrupt model, --resume. Small on purpose: Suzanne and an octahedron file at 8 and 10, no renders.
 
 Every run is a subprocess, as in test_batch.py; each job is a batch process of its own.
 """
@@ -89,10 +89,12 @@ def sequential(models, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def two_workers(models, tmp_path_factory):
+    """--workers 2 in the batch's own pool."""
     out = tmp_path_factory.mktemp("w2") / "out"
     proc = run(["--input", "suzanne", models["octa"], "--resolution", *RESOLUTIONS, "--out", str(out),
-                "--workers", "2"])
+                "--workers", "2", "--pool"])
     assert proc.returncode == 0, proc.stderr
+    assert "4 job(s) in 2 worker process(es)" in proc.stdout
     return out, proc
 
 
@@ -111,15 +113,25 @@ def test_two_workers_match_sequential(sequential, two_workers):
     lines = [ln for ln in proc.stdout.splitlines() if "/4] " in ln]
     assert [ln.split("] ")[1].split("[")[1] for ln in lines] == ["1/4", "2/4", "3/4", "4/4"]
     assert not list((out / ".jobs").glob("*/")), "staging folders are removed"
+    # each worker's start-up is recorded with its first job, apart from the job's own time
+    markers = [json.loads(p.read_text()) for p in (out / ".jobs").glob("*.done.json")]
+    starts = [m["worker_start_s"] for m in markers if "worker_start_s" in m]
+    assert len(starts) == 2 and all(s > 0 for s in starts)
+    # longest first: the resolution-10 jobs were handed out before the resolution-8 ones
+    handed = [ln for ln in proc.stdout.splitlines() if "/4] " in ln]
+    assert handed and " @ 10" in handed[0] + handed[1]
 
 
 def test_dask_local_cluster_matches_sequential(sequential, models, tmp_path):
+    """--workers 2 alone: a Dask LocalCluster, the embedded default."""
     pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
     out = tmp_path / "out"
     proc = run(["--input", "suzanne", models["octa"], "--resolution", *RESOLUTIONS, "--out", str(out),
-                "--workers", "2", "--dask"])
+                "--workers", "2"])
     assert proc.returncode == 0, proc.stderr
     assert "LocalCluster of 2 worker" in proc.stdout
+    markers = [json.loads(p.read_text()) for p in (out / ".jobs").glob("*.done.json")]
+    assert 1 <= sum("worker_start_s" in m for m in markers) <= 2  # started by the plugin, once per worker
     seq = outputs(sequential)
     assert outputs(out) == seq
 
@@ -147,11 +159,14 @@ def test_resume_skips_complete_jobs(two_workers, models):
     assert "0 of 2 job(s) complete, 2 to run" in proc.stdout
 
 
-def test_killed_worker_loses_no_job_and_a_corrupt_model_fails_alone(models, tmp_path):
+@pytest.mark.parametrize("driver", ["--pool", "--dask"])
+def test_killed_worker_loses_no_job_and_a_corrupt_model_fails_alone(models, tmp_path, driver):
     psutil = pytest.importorskip("psutil")
+    if driver == "--dask":
+        pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
     out = tmp_path / "out"
     cmd = [PY, "batch.py", "--", "--input", "suzanne", models["broken"], models["octa"],
-           "--resolution", "8", "--out", str(out), "--workers", "2"]
+           "--resolution", "8", "--out", str(out), "--workers", "2", driver]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     killed = None
     try:
@@ -198,10 +213,11 @@ def test_worker_options_pass_through(models):
     argv = ["--input", "a.obj", "--resolution", "8", "--workers", "3", "--solvers", "hier+pre", "brute",
             "--slice", "z=-2", "--render", "player", "--no-robust", "--time-limit", "5", "--design", "hard",
             "--resume", "--out", "x", "--thin-parts", "none", "--colours", "8", "--clue-layer", "x=3",
-            "--reso=10", "--work", "2"]
+            "--reso=10", "--work", "2", "--pool"]
     args = batch.parse_args(argv)
     opts = batch.worker_options(args)
-    assert not {"--workers", "--work", "2", "--resume", "--input", "a.obj", "--out", "x", "--reso=10"} & set(opts)
+    assert not {"--workers", "--work", "2", "--resume", "--input", "a.obj", "--out", "x", "--reso=10",
+                "--pool"} & set(opts)
     again = batch.parse_args(["--input", "a.obj"] + opts)
     for key in ("solvers", "slice", "render", "no_robust", "time_limit", "design", "thin_parts", "bridge",
                 "colours", "clue_layer"):
@@ -254,3 +270,34 @@ def test_dask_missing_is_a_clear_message(tmp_path):
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "Dask is not installed: pip install 'dask[distributed]'" in proc.stderr
     assert not (tmp_path / "summary.csv").exists()
+
+
+def test_workers_without_dask_use_the_own_pool(tmp_path):
+    """--workers N without dask installed: the batch's own worker processes, and it says so. The
+    coordinator (a plain Python) never imports bpy: its workers do the Blender work."""
+    code = ("import runpy, sys; sys.modules['dask'] = None; sys.modules['distributed'] = None; "
+            f"sys.argv = ['batch.py', '--', '--input', 'cube', '--resolution', '4', '--workers', '1', "
+            f"'--out', {str(tmp_path)!r}]\n"
+            "try:\n    runpy.run_path('batch.py', run_name='__main__')\n"
+            "except SystemExit as e:\n    print('EXIT', e.code, 'bpy imported:', 'bpy' in sys.modules)")
+    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert "EXIT 0 bpy imported: False" in proc.stdout, proc.stdout + proc.stderr
+    assert "Dask is not installed (pip install 'dask[distributed]'): running the jobs in the batch's own" \
+        in proc.stdout
+    assert "1 job(s) in 1 worker process(es)" in proc.stdout
+    assert (tmp_path / "cube-4.puzzle.json").is_file()
+
+
+def test_jobs_are_handed_out_longest_first(tmp_path):
+    """LPT by the estimate (resolution³, file size weakly); ties keep the catalogue order."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("nonogram_batchjobs_order_test", ROOT / "batchjobs.py")
+    jobs_mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = jobs_mod
+    spec.loader.exec_module(jobs_mod)
+    small, big = tmp_path / "small.obj", tmp_path / "big.obj"
+    small.write_text("v 0 0 0\n" * 10)
+    big.write_text("v 0 0 0\n" * 400_000)  # 3.2 MB: weighs more than a small file at the same size
+    jobs = jobs_mod.make_jobs([("small", str(small)), ("big", str(big)), ("cube", "cube")], [12, 36], None)
+    order = [(job.name, job.resolution) for job, _ in jobs_mod.longest_first(jobs, [None] * len(jobs))]
+    assert order == [("big", 36), ("small", 36), ("cube", 36), ("big", 12), ("small", 12), ("cube", 12)]

@@ -262,13 +262,14 @@ def test_hide_clues_with_puzzle_colours_turns_a_nonogram_into_a_colour_puzzle(ad
 
 
 def test_black_and_white_tools_say_why_they_are_off(addon, tmp_path):
-    """Compare and Merge Colours are for black-and-white puzzles: on a colour puzzle their
-    buttons are greyed with the reason (their poll), not an error later."""
+    """Compare is for black-and-white puzzles: on a colour puzzle its button is greyed with the
+    reason (its poll), not an error later. (Merge Colours works on both:
+    tests/test_blender_colour_palette.py; Suggest Clue and Repair too: the test below.)"""
     path, _, _ = _colour_puzzle(tmp_path, hidden_fraction=0.0)
     assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
     polls = addon_module("scene.polls")
     assert "is a colour puzzle" in polls.black_and_white(bpy.context)
-    for name in ("compare", "merge_colours"):
+    for name in ("compare",):
         cls = getattr(bpy.types, f"NONOGRAM_OT_{name}")
         assert polls.black_and_white in cls.checks, name
         with bpy.context.temp_override(**view3d_override()):

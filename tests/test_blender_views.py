@@ -232,3 +232,161 @@ def test_pick_clues_finds_the_layer_labels_where_they_are_drawn(addon):
         assert design.pick_at(obj, region, rv3d, (xy.x, xy.y)) == lines[i]
         hits += 1
     assert hits > 5
+
+
+# --- The designer's view follows the side the 3D View looks from (issue 22, the view side) ---
+
+# (direction from the grid towards the viewer, world), the side expected in the grid's own axes
+VIEW_SIDES = [((7.36, -6.93, 4.96), (1, -1, 1)), ((-7.0, -6.0, 5.0), (-1, -1, 1)),
+              ((7.0, 6.5, -5.0), (1, 1, -1)), ((-7.0, 6.5, -5.0), (-1, 1, -1))]
+
+
+def _look_from(obj, direction, mode):
+    """Turn the 3D View to look at ``obj``'s grid from ``direction`` ('PERSP' or 'ORTHO'), or
+    look through a scene camera placed there ('CAMERA')."""
+    from blender_support import view3d_override
+    from mathutils import Vector
+    rv3d = view3d_override()["area"].spaces.active.region_3d
+    shape = np.array(obj.nonogram.shape, dtype=float)
+    if mode == 'CAMERA':
+        _camera(obj, direction)
+        rv3d.view_perspective = 'CAMERA'
+        return
+    rv3d.view_perspective = mode
+    rv3d.view_location = obj.matrix_world @ Vector((shape / 2).tolist())
+    rv3d.view_rotation = Vector(direction).normalized().to_track_quat('Z', 'Y')
+    rv3d.view_distance = 3.0 * float(np.linalg.norm(shape)) * obj.scale[0]
+
+
+def _expected_labels(labels, shape, side, axis, layer):
+    """Where each drawn label must be (local), derived here from the clue points' cells and
+    line axes: with one layer, past the line's end away from the viewer, lifted 0.7 towards the
+    viewer; with every clue, 0.6 past the line's end facing the viewer."""
+    far = np.stack([point_attribute(labels, f"far_{a}") for a in "xyz"], axis=1).astype(float)
+    k = point_attribute(labels, "line_axis")
+    rows = np.arange(len(k))
+    pos = far + 0.5
+    n = np.asarray(shape, dtype=float)[k]
+    s = np.asarray(side, dtype=float)
+    if axis == 'ALL':
+        pos[rows, k] = np.where(s[k] > 0, n + 0.6, -0.6)
+        drawn = np.ones(len(k), dtype=bool)
+    else:
+        a = "XYZ".index(axis)
+        pos[rows, k] = np.where(s[k] > 0, -0.5, n + 0.5)
+        pos[:, a] += 0.7 * s[a]
+        drawn = far[:, a] == layer
+    return pos, drawn & (point_attribute(labels, "clue_total") > 0)
+
+
+@pytest.mark.parametrize("direction,side,mode", [vs + ('PERSP',) for vs in VIEW_SIDES]
+                         + [VIEW_SIDES[3] + ('ORTHO',), VIEW_SIDES[1] + ('CAMERA',)])
+def test_designer_view_follows_the_side_the_3d_view_looks_from(addon, direction, side, mode):
+    obj, puzzle = _nonogram(shape=(6, 8, 5))
+    scene = addon_module("scene")
+    scene.set_view(obj, 'DESIGNER')
+    _look_from(obj, direction, mode)
+    meshes = len(bpy.data.meshes)
+    changed = scene.follow_view()
+    assert scene.side_of(obj) == tuple(float(v) for v in side)
+    assert changed == (tuple(side) != (1, -1, 1))
+    assert scene.follow_view() == 0  # the same view: nothing written again
+    assert len(bpy.data.meshes) == meshes  # inputs switched, no geometry rebuilt
+    labels = obj.nonogram.labels
+    co = np.empty(len(labels.data.vertices) * 3)
+    labels.data.vertices.foreach_get("co", co)
+    far = np.stack([point_attribute(labels, f"far_{a}") for a in "xyz"], axis=1)
+    X, Y, Z = puzzle.shape
+    for axis, layer in (('Z', 2), ('X', 3), ('ALL', 0)):
+        scene.set_clue_layer(obj, axis, layer)
+        want, drawn = _expected_labels(labels, puzzle.shape, side, axis, layer)
+        got = sorted(tuple(np.round(p, 3).tolist()) for k, p, m in _label_instances(labels) if k == 'FONT')
+        assert np.allclose(np.array(got), np.array(sorted(map(tuple, np.round(want[drawn], 3).tolist()))),
+                           atol=2e-3), (axis, side)
+        # layers.py (picking) agrees with what is drawn
+        pos, drawn_py = scene.layer_label_positions(far, axis, layer, points=co.reshape(-1, 3), side=side)
+        assert np.allclose(pos[drawn], want[drawn]) and (drawn_py[drawn]).all()
+        # the cubes: the layer and the layers beyond it, away from the viewer
+        cells = {tuple(np.floor(np.array((obj.matrix_world.inverted() @ m).translation)).astype(int))
+                 for o, m in instances_of(obj)}
+        if axis == 'ALL':
+            assert len(cells) == X * Y * Z
+        else:
+            a = "XYZ".index(axis)
+            assert cells == {c for c in np.ndindex(X, Y, Z) if side[a] * (c[a] - layer) <= 0}
+            keep = scene.kept_by_layer(puzzle.shape, axis, layer, side).reshape(X, Y, Z)
+            assert {tuple(c) for c in np.argwhere(keep)} == cells
+
+
+def test_view_side_is_taken_in_the_grids_own_axes_and_only_in_the_designers_view(addon):
+    obj, puzzle = _nonogram(shape=(6, 8, 5))
+    scene = addon_module("scene")
+    obj.rotation_euler = (0.0, 0.0, math.pi / 2)  # local +X is world +Y, local +Y world -X
+    bpy.context.view_layer.update()
+    _look_from(obj, (-2.0, 7.0, 4.0), 'ORTHO')  # world (-, +, +): local (+, +, +)
+    scene.follow_view()
+    assert scene.side_of(obj) == (1.0, 1.0, 1.0)
+    # looking straight down: the viewer is level with X and Y, which keep their side
+    _look_from(obj, (0.0, 0.0, -1.0), 'ORTHO')
+    scene.follow_view()
+    assert scene.side_of(obj) == (1.0, 1.0, -1.0)
+    # the player's view is not the designer's: left as it is
+    scene.set_view(obj, 'PLAYER')
+    _look_from(obj, (-7.0, -6.0, 5.0), 'PERSP')
+    assert scene.follow_view() == 0 and scene.side_of(obj) == (1.0, 1.0, -1.0)
+    scene.set_view(obj, 'DESIGNER')
+    scene.follow_view()
+    assert scene.side_of(obj) == (-1.0, 1.0, 1.0)  # local: world (-7, -6) turned by -90°
+    assert bpy.app.timers.is_registered(addon_module("scene.view_side")._tick)
+
+
+@pytest.mark.parametrize("direction,side", [VIEW_SIDES[1], VIEW_SIDES[3]])
+def test_layer_labels_never_overlap_nor_cover_a_cube_from_other_sides(addon, direction, side):
+    obj, puzzle = _nonogram(shape=(8, 10, 7))
+    scene = addon_module("scene")
+    scene.set_view(obj, 'DESIGNER')
+    _look_from(obj, direction, 'CAMERA')
+    scene.follow_view()
+    cam = bpy.context.scene.camera
+    for axis, layer in (('Z', 3), ('X', 3), ('Y', 4)):
+        scene.set_clue_layer(obj, axis, layer)
+        items = [it for it in _label_instances(obj.nonogram.labels) if it[0] == 'FONT']
+        assert len(items) > 5
+        discs = _screen_boxes(cam, items, obj.matrix_world)
+        for i in range(len(discs)):
+            for j in range(i + 1, len(discs)):
+                (ci, ri, _), (cj, rj, _) = discs[i], discs[j]
+                assert np.linalg.norm(ci - cj) >= ri + rj - 1e-6, (items[i][1], items[j][1])
+        keep = scene.kept_by_layer(puzzle.shape, axis, layer, side)
+        X, Y, Z = puzzle.shape
+        cells = np.argwhere(keep.reshape(X, Y, Z)).astype(float)
+        eye = np.array(obj.matrix_world.inverted() @ cam.matrix_world.translation)
+        for kind, local, m in items:
+            d = local - eye
+            d /= np.linalg.norm(d)
+            lo, hi = cells + 0.04, cells + 0.96
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t1, t2 = (lo - eye) / d, (hi - eye) / d
+            tmin = np.nanmax(np.minimum(t1, t2), axis=1)
+            tmax = np.nanmin(np.maximum(t1, t2), axis=1)
+            assert not np.any(tmax >= np.maximum(tmin, 0.0)), (axis, side, local)
+
+
+def test_pick_clues_finds_the_labels_drawn_for_another_side(addon):
+    obj, puzzle = _nonogram(shape=(6, 7, 5))
+    scene = addon_module("scene")
+    scene.set_view(obj, 'DESIGNER')
+    _look_from(obj, (-7.0, 6.5, -5.0), 'PERSP')
+    scene.follow_view()
+    assert scene.side_of(obj) == (-1.0, 1.0, -1.0)
+    for axis, layer in (('Z', 2), ('ALL', 0)):
+        scene.set_clue_layer(obj, axis, layer)
+        bpy.context.view_layer.update()
+        pos, normals, lines = scene.label_anchors(obj)
+        labels = obj.nonogram.labels
+        drawn = [np.array(m.translation) for o, m in instances_of(labels) if o.type == 'FONT']
+        total = dict(zip(point_attribute(labels, "line").tolist(),
+                         point_attribute(labels, "clue_total").tolist()))
+        assert len(drawn) == sum(total[int(k)] > 0 for k in lines) > 0
+        for p in drawn:
+            assert np.min(np.linalg.norm(pos - p, axis=1)) < 1e-4

@@ -241,3 +241,56 @@ def test_an_engine_module_another_thread_is_importing_is_waited_for(addon, tmp_p
     finally:
         importer.join()
         sys.modules.pop(name, None)
+
+
+
+def test_the_solvers_kernels_load_first_though_makes_process_finishes_first(fresh_warmup, monkeypatch):
+    """With the zip's prebuilt kernels each process only loads them, Make's finishing first; its
+    part must not take the GIL before the solver's is loaded here (issue 22: the solver was ready
+    3.5-5.3 s after enabling on a loaded machine): the first Solve waits for the solver's only."""
+    warm, eng = fresh_warmup
+    child = r"""
+import sys, time
+parts = sys.argv[4].split(",")
+print("TOTAL %d" % len(parts), flush=True)
+for part in parts:
+    print("NEED " + part, flush=True)
+    sys.stdin.readline()
+    if part == "solve":
+        time.sleep(1.5)  # Make's process reports its parts meanwhile
+    print("STEP " + part, flush=True)
+    print("PART " + part, flush=True)
+"""
+    order = []
+
+    def ensure(*parts):  # records the order, loads nothing
+        order.extend(parts)
+        engine("gate")._done.update(parts)
+        return 0.0
+    monkeypatch.setattr(warm, "_CHILD", child)
+    monkeypatch.setattr(eng, "ensure", ensure)
+    warm.start().join(60)
+    st = warm.status()
+    assert st["state"] == "ready" and st["where"] == "process" and not st["error"], st
+    assert order[0] == "solve" and sorted(order) == ["design", "make", "masks", "solve"], order
+    assert st["loaded"][0] == "solve"
+
+
+def test_the_compiling_processes_write_the_bytecode_blender_then_reads(addon, tmp_path):
+    """An installed zip carries no bytecode: Blender's loading thread compiled each engine
+    module's source, one call holding the GIL (the main-thread stalls issue 22 traced while the
+    main thread waited). The processes import the same modules first and write it, even where
+    PYTHONDONTWRITEBYTECODE is set."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    warm = addon_module("jobs.warmup")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(warm.__file__)))
+    shutil.copytree(os.path.join(root, "engine"), tmp_path / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__", "prebuilt"))
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONDONTWRITEBYTECODE="1")
+    subprocess.run([sys.executable, "-c", warm._CHILD, str(tmp_path), "bytecode_probe", "", "make"],
+                   input="0\n", capture_output=True, text=True, env=env, timeout=300, check=False)
+    written = {p.name.split(".")[0] for p in (tmp_path / "engine" / "__pycache__").glob("*.pyc")}
+    assert {"__init__", "jit", "gate"} <= written, written

@@ -21,7 +21,7 @@ from engine.model.cells import EMPTY, FILLED, UNKNOWN
 from engine.solve.probe import C_MAX_TIER, P_CONTRADICTION, close, new_probe, probe_round, relation_literals, reset_relations
 from engine.solve.propagate import LS_DP, build_net, known_line_ok, new_work, queue_all
 from engine.model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
-from engine.solve.sat import (HAVE_SAT, SAT_ERROR, SatSearch, _blocks_clauses, _count_blocks_clauses, implication_clauses,
+from engine.solve.sat import (HAVE_SAT, SAT_ERROR, SatSearch, blocks_clauses, _count_blocks_clauses, implication_clauses,
                         line_clauses)
 from engine.solve.satblocks import blocks_cnf
 from engine.solve.driver import solve
@@ -69,7 +69,7 @@ def test_blocks_kernel_equals_reference_on_random_lines():
             def new():
                 box[0] += 1
                 return box[0]
-            _blocks_clauses([c + 1 for c in lc[ls[li]:ls[li + 1]]], [b for b in cd[cs[li]:cs[li + 1]] if b], new, out)
+            blocks_clauses([c + 1 for c in lc[ls[li]:ls[li + 1]]], [b for b in cd[cs[li]:cs[li + 1]] if b], new, out)
             t = box[0]
         lits, offs, got_top = blocks_cnf(*arrays, np.arange(n_lines, dtype=np.int64), top)
         assert clause_lists(lits, offs) == out and got_top == t, (ls, lc, cs, cd)

@@ -1,6 +1,6 @@
 """The CNF of exact block lists (2D clues, 3D plain clues) as flat arrays, in one kernel.
 
-Clause for clause and variable for variable the encoding of ``sat._blocks_clauses`` (the
+Clause for clause and variable for variable the encoding of ``sat.blocks_clauses`` (the
 plain-Python reference; tests/test_sat.py checks both give the same list): building it per
 literal in Python took 1.27 s of 5.2 s on icga2020's slowest tournament puzzles. Clauses come
 as ``lits`` (the literals, clause after clause) and ``offs`` (clause c is

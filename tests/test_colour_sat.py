@@ -1,0 +1,154 @@
+"""The colour SAT fallback (engine/solve/coloursat.py): the CNF alone against brute-force
+enumeration and the CP-SAT reference (benchmarks/cpsat_colour.py, its own encoding), and the colour
+search's hand-over to it (coloursolve.solve_colour) with the same verdicts."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from colourbrute import count_solutions
+from colourgen import random_colour_puzzle
+from engine.model.colourpuzzle import check_colour_solution, colour_puzzle_from_grid, with_hidden
+from engine.solve import coloursolve
+from engine.solve.coloursat import HAVE_SAT, SAT_ERROR, enumerate_colour, pseudo_state
+from engine.solve.coloursolve import ST_OK, build_net, full_state, probe, propagate, solve_colour
+
+if not HAVE_SAT:
+    pytest.skip(f"python-sat is not available ({SAT_ERROR})", allow_module_level=True)
+cpsat = pytest.importorskip("benchmarks.cpsat_colour", reason="benchmarks/cpsat_colour.py not importable")
+if not cpsat.HAVE_ORTOOLS:
+    pytest.skip("ortools is not installed (pip install -r benchmarks/requirements.txt)", allow_module_level=True)
+
+
+def _verdict(n):
+    return {0: "none", 1: "unique"}.get(n, "multiple")
+
+
+def _agrees(p, verdict, sols, ref):
+    """The same verdict as CP-SAT, every solution fits the clues, a unique one is CP-SAT's."""
+    assert verdict == ref.verdict
+    for s in sols:
+        assert not check_colour_solution(p, s)
+    if verdict == "unique":
+        assert np.array_equal(sols[0], ref.solutions[0])
+    if verdict == "multiple":
+        assert len(sols) == 2 and not np.array_equal(sols[0], sols[1])
+
+
+@pytest.mark.parametrize("shape,k", [((3, 2), 2), ((3, 3), 2), ((2, 2), 3), ((2, 2, 2), 2), ((1, 2, 3), 3),
+                                     ((2, 3), 3)])
+def test_cnf_counts_every_solution(shape, k):
+    """Every solution of the CNF (blocking each one found) is one of the grid's, and there are as
+    many as enumerating every grid finds: no solution lost, none made up (2D gaps between blocks
+    of one colour, none between colours; 3D runs ended by other colours)."""
+    rng = np.random.default_rng(len(shape) * 100 + k)
+    for _ in range(5):
+        g = rng.integers(0, k + 1, shape)
+        p = colour_puzzle_from_grid(g, k)
+        if rng.random() < 0.5:
+            p = with_hidden(p, rng.random(p.n_lines) < 0.3)
+        n, _ = count_solutions(p, cap=10_000)
+        net = build_net(p)
+        verdict, sols = enumerate_colour(net, full_state(net), p.clues(), want=10_000)
+        assert len(sols) == n
+        assert len({s.tobytes() for s in sols}) == n
+        for s in sols:
+            assert not check_colour_solution(p, s)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_cnf_alone_and_hand_over_match_cpsat(dim, k):
+    """On random puzzles (some with hidden lines, some with mixed clues and no solution): the CNF
+    from the root (nothing known), the CNF under the logic's state (its cells as unit clauses),
+    the solver with the search handing over at once (sat_after=0), after one line solve
+    (sat_after=1: turns), and by default, all as CP-SAT."""
+    rng = np.random.default_rng(7000 + 10 * dim + k)
+    seen = set()
+    for _ in range(16):
+        p = random_colour_puzzle(rng, dim, k)
+        ref = cpsat.cpsat_solve_colour(p, time_limit=20)
+        net = build_net(p)
+        _agrees(p, *enumerate_colour(net, full_state(net), p.clues()), ref)
+        state = full_state(net)
+        if propagate(net, state) == ST_OK and probe(net, state, np.zeros(2, np.int64)) == ST_OK:
+            _agrees(p, *enumerate_colour(net, state, p.clues()), ref)
+        for kw in ({"sat_after": 0}, {"sat_after": 1}, {}):
+            r = solve_colour(p, time_limit=20, **kw)
+            _agrees(p, r.verdict, r.solutions, ref)
+        seen.add(ref.verdict)
+    assert seen == {"unique", "multiple", "none"}
+
+
+def test_unit_clauses_of_the_logic_state():
+    """Decided cells and ruled-out values go in as unit clauses: the indicators of a decided
+    cell are its value (filled) and the rest (empty), an undecided cell's possible values unknown."""
+    from engine.model.cells import EMPTY, FILLED, UNKNOWN
+    st = np.array([0b0100, 0b0011, 0b1111], np.int64)
+    assert pseudo_state(st, 3).reshape(3, 4).tolist() == [
+        [EMPTY, EMPTY, FILLED, EMPTY], [UNKNOWN, UNKNOWN, EMPTY, EMPTY], [UNKNOWN] * 4]
+
+
+def _loose_3d():
+    """5x5x5, 3 colours, about half the clues hidden: probing leaves it open, many solutions."""
+    rng = np.random.default_rng(1)
+    g = np.where(rng.random((5, 5, 5)) < 0.6, rng.integers(1, 4, (5, 5, 5)), 0)
+    p = with_hidden(colour_puzzle_from_grid(g, 3), rng.random(75) < 0.5)
+    p.colour_solution = None
+    return p
+
+
+def _noise_2d():
+    rng = np.random.default_rng(100)
+    g = np.where(rng.random((12, 12)) < 0.5, rng.integers(1, 3, (12, 12)), 0)
+    p = colour_puzzle_from_grid(g, 2)
+    p.colour_solution = None
+    return p
+
+
+@pytest.mark.parametrize("make", [_loose_3d, _noise_2d])
+def test_sat_settles_what_the_search_does_not_within_its_budget(make):
+    p = make()
+    ref = cpsat.cpsat_solve_colour(p, time_limit=20)
+    alone = solve_colour(p, use_sat=False, node_limit=2, time_limit=20)
+    assert alone.verdict == "unknown" and alone.nodes == 2 and alone.stats["sat_conflicts"] == -1
+    r = solve_colour(p, node_limit=2, time_limit=20)
+    assert r.stats["sat_conflicts"] >= 0 and r.difficulty == "search"
+    _agrees(p, r.verdict, r.solutions, ref)
+
+
+def test_without_python_sat_the_search_goes_on_alone(monkeypatch):
+    p = _loose_3d()
+    monkeypatch.setattr(coloursolve, "HAVE_SAT", False)
+    r = solve_colour(p, sat_after=0, time_limit=20)
+    assert r.stats["sat_conflicts"] == -1 and r.nodes > 0
+    assert r.verdict == cpsat.cpsat_solve_colour(p, time_limit=20).verdict
+
+
+def test_time_limit_holds_in_the_sat_solver():
+    """A 9^3 puzzle with most clues hidden, the CDCL solver alone from the root: the stop comes
+    within the limit plus a chunk of conflicts (warm: python-sat's import and the kernels' first
+    load are one-off costs)."""
+    solve_colour(_loose_3d(), sat_after=0)
+    rng = np.random.default_rng(5)
+    g = np.where(rng.random((9, 9, 9)) < 0.6, rng.integers(1, 4, (9, 9, 9)), 0)
+    p = with_hidden(colour_puzzle_from_grid(g, 3), rng.random(243) < 0.3)
+    p.colour_solution = None
+    t = time.perf_counter()
+    r = solve_colour(p, time_limit=0.3, sat_after=0, probing=False)
+    assert time.perf_counter() - t < 1.5
+    assert r.verdict in ("unknown", "multiple")
+    for s in r.solutions:
+        assert not check_colour_solution(p, s)
+
+
+def test_a_cnf_over_the_size_limit_leaves_the_search_alone(monkeypatch):
+    """Past SAT_MAX_LITERALS the CDCL solver is not built: the forced path searches instead (same
+    verdict), and a spent node budget gives ``unknown``, never a verdict from no solver at all."""
+    p = _loose_3d()
+    monkeypatch.setattr(coloursolve, "SAT_MAX_LITERALS", 0)
+    r = solve_colour(p, sat_after=0, time_limit=20)
+    assert r.verdict == cpsat.cpsat_solve_colour(p, time_limit=20).verdict and r.nodes > 0
+    assert solve_colour(p, node_limit=2, time_limit=20).verdict == "unknown"
