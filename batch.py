@@ -239,9 +239,6 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     if args.puzzle_colours > 1 and args.colours < 2:
         ap.error(f"--puzzle-colours {args.puzzle_colours} groups the reveal's colours: it needs "
                  f"--colours K with K >= {args.puzzle_colours}")
-    if args.puzzle_colours > 1 and args.design_method != "greedy":
-        ap.error(f"colour puzzles are designed by the greedy method only, not --design-method "
-                 f"{args.design_method}")
     if args.puzzle_colours > args.colours:
         ap.error(f"--puzzle-colours {args.puzzle_colours} is more than the reveal's --colours "
                  f"{args.colours}: each puzzle colour is a group of reveal colours")
@@ -841,8 +838,8 @@ def colour_puzzle(addon: Addon, args, puzzle, base: str, row: dict):
 
 
 def design_colour_puzzle(addon: Addon, args, cp, base: str, row: dict) -> Optional[dict]:
-    """``--design`` with ``--puzzle-colours``: the colour puzzle designed (greedy, the colour
-    designer's one method) into ``<model>-<res>.designed.json``; the row's design columns as for
+    """``--design`` with ``--puzzle-colours``: the colour puzzle designed (``--design-method``)
+    into ``<model>-<res>.designed.json``; the row's design columns as for
     black-and-white."""
     band = None if args.design == "any" else args.design
     row["design_target"] = args.design
@@ -853,7 +850,8 @@ def design_colour_puzzle(addon: Addon, args, cp, base: str, row: dict) -> Option
         addon.colourdesign.design_colour(tiny, logic=args.design_logic)
         _warm["colour"] = True
     try:
-        r = addon.colourdesign.design_colour(cp, logic=args.design_logic, band=band, time_limit=args.time_limit)
+        r = addon.colourdesign.design_colour(cp, logic=args.design_logic, band=band, time_limit=args.time_limit,
+                                             method=args.design_method)
     except addon.colourdesign.ColourDesignError as e:
         row["design_message"] = str(e)
         log(f"  design: {e}")

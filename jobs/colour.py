@@ -69,7 +69,7 @@ class ColourHiding:
     reads from a black-and-white ``DesignResult``."""
     design: Any
     hidden: np.ndarray           # bool per line: the clues the design hides
-    method: str                  # the method asked for (the colour designer is greedy)
+    method: str                  # the design method (greedy, anneal or random)
     full: Any = None             # the full colour puzzle designed (made here when regrouped)
     regrouped: bool = False      # made from a black-and-white puzzle's reveal colours
 
@@ -82,7 +82,8 @@ class ColourHiding:
     stopped_early = property(lambda self: not self.design.locally_minimal)
 
     def to_dict(self) -> dict:
-        return dict(self.design.to_dict(), method="greedy", colour=True)
+        return dict({k: v for k, v in self.design.to_dict().items() if k != "stats"}, method=self.method,
+                    colour=True)
 
     def proven(self) -> dict:
         """The live check's summary, from what the colour design proved: each hide it kept left
@@ -100,7 +101,7 @@ class ColourHiding:
 def design_colour(full, *, logic="line", band=None, method="greedy", seed=0, time_limit=None,
                   progress=None, puzzle_colours=1) -> ColourHiding:
     """Hide Clues for a colour puzzle (``full``: every clue, with its solution): the colour
-    designer, greedy whatever ``method`` asks (raises its ``ColourDesignError``). A
+    designer with ``method`` (raises its ``ColourDesignError``). A
     black-and-white ``full`` with reveal colours is first made the colour puzzle of
     ``puzzle_colours`` groups of them (``regroup_check`` said it can be); so is a colour puzzle
     of another number of colours > 1 (its reveal palette grouped anew)."""
@@ -109,7 +110,7 @@ def design_colour(full, *, logic="line", band=None, method="greedy", seed=0, tim
         full = engine_access.colourgroups.regroup(full, int(puzzle_colours))
     elif regrouped:
         full = engine_access.colourgroups.colour_puzzle_from_reveal(full, int(puzzle_colours))
-    d = engine_access.colourdesign.design_colour(full, logic=logic, band=band, seed=seed,
+    d = engine_access.colourdesign.design_colour(full, logic=logic, band=band, seed=seed, method=method,
                                                  time_limit=time_limit, progress=progress)
     hidden = np.asarray(d.puzzle.clue_kind) == 0
     return ColourHiding(d, hidden, method, full, regrouped)
@@ -142,3 +143,16 @@ def regroup_check(full, puzzle_colours: int) -> str:
     if full.solution is None:
         return "Puzzle Colours needs the puzzle's solution"
     return ""
+
+
+def suggest_colour(full, hidden, logic: str):
+    """(line, cells it settles) of the hidden clue of colour puzzle ``full`` whose showing settles
+    the most undecided cells, or None when logic already decides every cell."""
+    found = engine_access.coloursession.suggest_colour_clues(full, hidden, logic, k=1)
+    return (found[0].line, found[0].settles) if found else None
+
+
+def repair_colour(full, hidden, logic: str, progress=None):
+    """The fewest clues of colour puzzle ``full`` to show so that it is unique and solvable at
+    ``logic`` again (``engine.design.session.Repair``; None when ``progress`` cancelled it)."""
+    return engine_access.coloursession.repair_colour(full, hidden, logic, progress)

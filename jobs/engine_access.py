@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..engine import warmup as kernels_warmup
     from ..engine.colour import capture as colour, colourspace, palette
     from ..engine.design import colourdesign, colourgroups, hiding as design, session as design_session
+    from ..engine.design import coloursession
     from ..engine.files import colourfile, puzzlefile
     from ..engine.model import cells, clues, colourpuzzle, puzzle, stats
     from ..engine.play import webpage
@@ -32,6 +33,7 @@ else:
     colourfile = lazy("files.colourfile")
     colourgroups = lazy("design.colourgroups")
     colourpuzzle = lazy("model.colourpuzzle")
+    coloursession = lazy("design.coloursession")
     coloursolve = lazy("solve.coloursolve")
     colourspace = lazy("colour.colourspace")
     design = lazy("design.hiding")
@@ -48,6 +50,6 @@ else:
     webpage = lazy("play.webpage")
 
 __all__ = ["cells", "clues", "colour", "colourdesign", "colourfile", "colourgroups",
-           "colourpuzzle", "coloursolve", "colourspace", "design", "design_session", "jit",
+           "colourpuzzle", "coloursession", "coloursolve", "colourspace", "design", "design_session", "jit",
            "kernels_warmup", "palette", "pieces", "puzzle", "puzzlefile", "solve", "stats",
            "voxelize", "webpage"]

@@ -7,6 +7,7 @@ from bpy.props import BoolProperty, EnumProperty
 
 from .. import scene
 from ..scene import live_check, polls
+from ..scene.store import holds_colour_puzzle
 from ..jobs import colour, engine_access
 from ..jobs import live_check as checks
 from ..jobs.worker import Job
@@ -62,7 +63,7 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
             if why:
                 self.report({'ERROR'}, why)
                 return None
-            # the colour designer (greedy); its kernels compile without polling: Esc abandons
+            # the colour designer's kernels compile without polling: Esc abandons it
             self.cancel_is_cooperative = False
             return Job("design", lambda progress: colour.design_colour(full, progress=progress,
                                                                        puzzle_colours=k, **options))
@@ -96,8 +97,7 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         kind = "hidden" + (" (stopped early: best so far)" if result.stopped_early else "")
         if isinstance(result, colour.ColourHiding):
             kind += (f" of a new {result.full.k}-colour puzzle" if result.regrouped else "")
-            kind += " by the colour designer" + ("" if result.method == "greedy" else
-                                                 f" (greedy: it has no {result.method} method)")
+            kind += f" by the colour designer ({result.method})"
         band = f", {result.band} ({result.score})" if result.score is not None else ""
         self.report({'WARNING' if result.message else 'INFO'},
                     f"{result.hidden_count} of {result.n_lines} clues {kind}{band}"
@@ -226,6 +226,21 @@ def _hidden_clue_session(op, obj, task: str):
     return hidden, sess, lock, scene.props(obj).design_options.logic
 
 
+def _colour_clues(op, obj, task: str):
+    """(full colour puzzle, hidden mask, logic) for a job on a colour puzzle's hidden clues, or
+    None after reporting why there is nothing to do."""
+    hidden = scene.hidden_mask(obj)
+    if not hidden.any():
+        op.report({'INFO'}, f"No clue is hidden: nothing to {task}")
+        return None
+    try:
+        full = scene.load_full_puzzle(obj)
+    except scene.NonogramError as e:
+        op.report({'ERROR'}, str(e))
+        return None
+    return full, hidden, scene.props(obj).design_options.logic
+
+
 def _nonogram_named(op, name: str):
     """The nonogram a finished job worked on, or None (reported) when it was deleted meanwhile."""
     obj: "bpy.types.Object | None" = bpy.data.objects.get(name)
@@ -249,21 +264,29 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
     bl_idname = "nonogram.suggest_clue"
     bl_label = "Suggest Clue"
     bl_options = {'REGISTER', 'UNDO'}
-    checks = (polls.nonogram, polls.no_job, polls.black_and_white)
+    checks = (polls.nonogram, polls.no_job)
 
     reveal: BoolProperty(name="Show It", default=True,
                          description="Show the suggested clue to the player (else only report it)")
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
+        # The engine's suggestion does not poll for cancellation (it takes milliseconds).
+        self.cancel_is_cooperative = False
+        if holds_colour_puzzle(obj):
+            got = _colour_clues(self, obj, "suggest")
+            if got is None:
+                return None
+            full, hidden, logic = got
+            self._obj_name = obj.name
+            self._key = scene.mask_key(hidden)
+            return Job("clue suggestion", lambda progress: colour.suggest_colour(full, hidden, logic))
         got = _hidden_clue_session(self, obj, "suggest")
         if got is None:
             return None
         hidden, sess, lock, logic = got
         self._obj_name = obj.name
         self._key = scene.mask_key(hidden)
-        # The engine's suggestion does not poll for cancellation (it takes milliseconds).
-        self.cancel_is_cooperative = False
 
         def run(progress):
             with lock:
@@ -295,10 +318,20 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
     bl_idname = "nonogram.repair"
     bl_label = "Repair"
     bl_options = {'REGISTER', 'UNDO'}
-    checks = (polls.nonogram, polls.no_job, polls.black_and_white)
+    checks = (polls.nonogram, polls.no_job)
 
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
+        self.cancel_is_cooperative = True  # repair polls its progress callback
+        if holds_colour_puzzle(obj):
+            got = _colour_clues(self, obj, "repair")
+            if got is None:
+                return None
+            full, hidden, logic = got
+            self._obj_name = obj.name
+            self._key = scene.mask_key(hidden)
+            self._logic = logic
+            return Job("repair", lambda progress: colour.repair_colour(full, hidden, logic, progress))
         got = _hidden_clue_session(self, obj, "repair")
         if got is None:
             return None

@@ -262,19 +262,68 @@ def test_hide_clues_with_puzzle_colours_turns_a_nonogram_into_a_colour_puzzle(ad
 
 
 def test_black_and_white_tools_say_why_they_are_off(addon, tmp_path):
-    """Compare, Suggest Clue and Repair are for black-and-white puzzles: on a colour puzzle their
-    buttons are greyed with the reason (their poll), not an error later. (Merge Colours works on
-    both: tests/test_blender_colour_palette.py.)"""
+    """Compare is for black-and-white puzzles: on a colour puzzle its button is greyed with the
+    reason (its poll), not an error later. (Merge Colours works on both:
+    tests/test_blender_colour_palette.py; Suggest Clue and Repair too: the test below.)"""
     path, _, _ = _colour_puzzle(tmp_path, hidden_fraction=0.0)
     assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
     polls = addon_module("scene.polls")
     assert "is a colour puzzle" in polls.black_and_white(bpy.context)
-    for name in ("compare", "suggest_clue", "repair"):
+    for name in ("compare",):
         cls = getattr(bpy.types, f"NONOGRAM_OT_{name}")
         assert polls.black_and_white in cls.checks, name
         with bpy.context.temp_override(**view3d_override()):
             assert not getattr(bpy.ops.nonogram, name).poll(), name
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}  # Solve and Hide Clues stay on
+
+
+def test_suggest_clue_and_repair_work_on_colour_puzzles(addon, tmp_path):
+    """Suggest Clue and Repair on a hand-broken colour design: their polls let them run, Suggest
+    shows the hidden clue that settles the most undecided cells (brute force over every hidden
+    clue with the colour solver), Repair shows the engine's fewest clues at once, each one
+    change of the hidden clues (one undo step) with the live check after."""
+    path, full, _ = _colour_puzzle(tmp_path, shape=(5, 4, 4), seed=7, hidden_fraction=0.0)
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    obj = bpy.context.active_object
+    scene = addon_module("scene")
+    design_ops = addon_module("operators.design")
+    cp = addon_module("engine.model.colourpuzzle")
+    cs = addon_module("engine.solve.coloursolve")
+    for name in ("suggest_clue", "repair"):
+        cls = getattr(bpy.types, f"NONOGRAM_OT_{name}")
+        assert cls.bl_options >= {'REGISTER', 'UNDO'}
+        with bpy.context.temp_override(**view3d_override()):
+            assert getattr(bpy.ops.nonogram, name).poll(), name
+    obj.nonogram.design_options.logic = 'line'
+
+    def undecided(mask):
+        return int((~cs.decided(cs.solve_colour(cp.with_hidden(full, mask), probing=False).state)).sum())
+    rng = np.random.default_rng(1)
+    broken = rng.random(full.n_lines) < 0.7
+    assert undecided(broken) > 0
+    design_ops.change_hidden(obj, broken)
+    assert not scene.load_check(obj)["solvable"]
+    settled = {}
+    for line in np.flatnonzero(broken):
+        trial = broken.copy()
+        trial[line] = False
+        settled[int(line)] = undecided(broken) - undecided(trial)
+    best = max(settled.values())
+    assert best > 0
+    assert run_op(bpy.ops.nonogram.suggest_clue) == {'FINISHED'}
+    shown = np.flatnonzero(broken & ~scene.hidden_mask(obj))
+    assert len(shown) == 1 and settled[int(shown[0])] == best
+    assert scene.load_check(obj)["undecided"] == undecided(broken) - best  # the live check followed
+    design_ops.change_hidden(obj, broken)
+    want = addon_module("engine.design.coloursession").repair_colour(full, broken, "line")
+    assert want.lines
+    assert run_op(bpy.ops.nonogram.repair) == {'FINISHED'}
+    now = scene.hidden_mask(obj)
+    assert np.array_equal(np.flatnonzero(broken & ~now), sorted(want.lines))
+    check = scene.load_check(obj)
+    assert (check["verdict"], check["solvable"], check["undecided"]) == ("unique", True, 0)
+    assert run_op(bpy.ops.nonogram.repair) == {'CANCELLED'}  # nothing left to repair
+    assert np.array_equal(scene.hidden_mask(obj), now)
 
 
 def test_hand_edits_of_a_colour_puzzle_are_checked_again(addon, tmp_path):

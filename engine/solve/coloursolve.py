@@ -166,8 +166,10 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
             res = relax_3d(masks, k, cnt[li], rmax[li])
         if res[0] == 0:
             return ST_CONTRADICTION
+        changed = False
         for j in range(b - a):
             if res[j] != masks[j]:
+                changed = True
                 c = line_cells[a + j]
                 state[c] = res[j]
                 for t in range(cell_start[c], cell_start[c + 1]):
@@ -182,6 +184,14 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
                         queued[lj] |= 2
                         xq[(hx + nx) % n_lines] = lj
                         nx += 1
+        if changed and not exact and queued[li] & 1 == 0:
+            # one pass of the per-colour filter is not its own fixpoint (a colour forced into a
+            # cell narrows the other colours' views): again, so that the fixpoint the queues reach
+            # does not depend on the order lines are taken in (the exact solver is skipped on
+            # lines the filter alone decides exactly only at the filter's fixpoint)
+            queued[li] |= 1
+            rq[(hr + nr) % n_lines] = li
+            nr += 1
     return ST_OK
 
 

@@ -1,0 +1,73 @@
+"""Colour design speed and hidden fraction (issue #24): per shared model at 16/24, k = 2, 3.
+
+    python -m benchmarks.bench_colour_design [--res 16 24] [--methods greedy anneal]
+
+Each model voxelized as the add-on does and coloured as ``colour_bench`` colours it (Voronoi
+regions). Per puzzle, in the same process (so the machine's load hits both alike):
+
+- ``before``: the colour designer as it was, a random-order pass with every trial propagated
+  from scratch (``method="random", resume=False``: the same trials, the same design);
+- ``random``: the same pass with the resumed trials (the same design, so the time is the
+  speed-up alone);
+- then each ``--methods`` (default: greedy, the default method).
+
+Times are wall seconds of ``design_colour`` after the kernels were compiled (compile printed
+apart); hidden fraction = hidden clues / lines. Line logic, seed 0.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+
+from benchmarks.colour_bench import _warm, colourize
+
+
+def main(argv=None) -> int:
+    from benchmarks.bench_design import grids
+    from benchmarks.common import SHARED
+    from engine.design.colourdesign import design_colour
+    from engine.model.colourpuzzle import colour_puzzle_from_grid
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_colour_design")
+    ap.add_argument("--res", type=int, nargs="+", default=[16, 24])
+    ap.add_argument("--methods", nargs="+", default=["greedy"])
+    ap.add_argument("--models", nargs="*", default=None)
+    ap.add_argument("--no-before", action="store_true", help="skip the from-scratch reference")
+    ap.add_argument("--json", default=None, help="also write the rows to this file")
+    args = ap.parse_args(argv)
+    if not (SHARED / "models").exists():
+        print(f"shared models not found under {SHARED}; nothing to do")
+        return 0
+    t = time.perf_counter()
+    _warm()
+    print(f"engine compile (numba, before the designs): {time.perf_counter() - t:.2f} s", flush=True)
+    runs = ([] if args.no_before else [("before", {"method": "random", "resume": False})]) + \
+        [("random", {"method": "random"})] + [(m, {"method": m}) for m in args.methods if m != "random"]
+    rows = []
+    print(f"{'model':<11}{'res':>4}{'k':>3}{'lines':>6}  " + "  ".join(f"{n:>16}" for n, _ in runs), flush=True)
+    for name, res, g in grids(args.res):
+        if args.models and name not in args.models:
+            continue
+        for k in (2, 3):
+            p = colour_puzzle_from_grid(colourize(g, k), k)
+            row = {"model": name, "res": res, "k": k, "lines": p.n_lines}
+            cells = []
+            for label, kw in runs:
+                t = time.perf_counter()
+                d = design_colour(p, seed=0, **kw)
+                dt = time.perf_counter() - t
+                row[label] = {"s": round(dt, 3), "hidden": d.hidden_count, "score": d.score,
+                              "free": d.stats.get("free_hides"), "props": d.stats.get("propagations")}
+                cells.append(f"{dt:>7.2f}s {100 * d.hidden_count / p.n_lines:>5.1f}%")
+            rows.append(row)
+            print(f"{name:<11}{res:>4}{k:>3}{p.n_lines:>6}  " + "  ".join(f"{c:>16}" for c in cells), flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
