@@ -35,6 +35,8 @@ from ..jit import njit
 
 ST_OK = 0
 ST_CONTRADICTION = 1
+ST_BUDGET = 2    # _propagate / _probe: the line-solve budget ran out (the caller checks its clock)
+ST_TIMEOUT = 3   # propagate: the deadline passed first (the state is sound, not at the fixpoint)
 
 
 @dataclass
@@ -100,12 +102,29 @@ def _cell_index(line_start, line_cells, n_cells):
 
 
 @njit(cache=True)
+def _work(exact3d, length, k, cnt, rmax):
+    """A line solve's cost in budget units (about a per-colour filter's on a short line): the
+    exact 3D solver walks a product of the colours' (count, runs) states per cell, which on a
+    long line of three or four colours is thousands of times a filter's work."""
+    if not exact3d:
+        return 1
+    states = 1
+    for c in range(k):
+        states *= (cnt[c] + 1) * (rmax[c] + 1)
+        if states > (1 << 40):
+            break
+    return 1 + min(states * length // 2048, 1 << 40)
+
+
+@njit(cache=True)
 def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
-               cell_lines, queued, counters):
+               cell_lines, queued, counters, budget):
     """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
     (bit 1: relax queue, bit 2: exact queue) to the fixpoint. counters[0] += line solver calls,
-    counters[1] += of them the exact product solver on 3D lines.
-    Returns ST_OK or ST_CONTRADICTION."""
+    counters[1] += of them the exact product solver on 3D lines. ``budget[0]``: line solves
+    left (negative: no limit), decremented.
+    Returns ST_OK, ST_CONTRADICTION, or ST_BUDGET when the budget ran out first: the lines
+    still to do are then flagged in ``queued``, so a call with the same arrays goes on."""
     n_lines = mode.shape[0]
     rq = np.empty(n_lines, dtype=np.int64)
     xq = np.empty(n_lines, dtype=np.int64)
@@ -127,6 +146,8 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
             nx += 1
     no_tab = np.zeros((1, 1), dtype=np.int64)
     while nr > 0 or nx > 0:
+        if budget[0] == 0:
+            return ST_BUDGET
         if nr > 0:
             li = rq[hr]
             hr = (hr + 1) % n_lines
@@ -158,6 +179,8 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
                 continue
             counters[1] += 1
         counters[0] += 1
+        if budget[0] > 0:
+            budget[0] = max(budget[0] - _work(exact and mode[li] == 2, b - a, k, cnt[li], rmax[li]), 0)
         if mode[li] == 1:
             res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
         elif exact:
@@ -195,8 +218,17 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
     return ST_OK
 
 
-def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None) -> int:
-    """Propagate in place from every clued line (or from ``lines``' cells' lines)."""
+# A deadline is checked between slices of line solves, each sized to take about this long: one
+# colour line solve on a long 3D line of three or four colours can take milliseconds, and a
+# puzzle of random colours with half its clues hidden took 7-24 s to its root fixpoint.
+SLICE_S = 0.02
+
+
+def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, deadline=None) -> int:
+    """Propagate in place from every clued line (or from ``lines``' cells' lines).
+
+    ``deadline`` (perf_counter seconds): checked between slices of line solves; past it,
+    ST_TIMEOUT with the state as far as it got (sound, not at the fixpoint)."""
     queued = np.zeros(len(net.mode), dtype=np.int64)
     if lines is None:
         queued[:] = 3
@@ -204,8 +236,23 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None) -> i
         queued[np.asarray(lines, dtype=np.int64)] = 3
     if counters is None:
         counters = np.zeros(2, dtype=np.int64)
-    return int(_propagate(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
-                          net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters))
+    args = (state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
+            net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters)
+    if deadline is None:
+        return int(_propagate(*args, np.full(1, -1, dtype=np.int64)))
+    budget = np.zeros(1, dtype=np.int64)
+    size = 16
+    while True:
+        if time.perf_counter() > deadline:
+            return ST_TIMEOUT
+        budget[0] = size
+        t = time.perf_counter()
+        st = int(_propagate(*args, budget))
+        if st != ST_BUDGET:
+            return st
+        dt = time.perf_counter() - t
+        # grow at most fourfold: the next slice may hold dearer lines than this one's
+        size = int(min(max(size * SLICE_S / max(dt, 1e-6), 1), size * 4, 1 << 40))
 
 
 def _lines_of(net, cell):
@@ -235,12 +282,15 @@ def values_of(state) -> np.ndarray:
 
 @njit(cache=True)
 def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
-           counters, c_from, c_to, flags):
+           counters, c_from, c_to, flags, budget):
     """One probing pass over cells [c_from, c_to), in place (see ``probe``); flags[0] = 1 when
-    something changed. Returns ST_OK or ST_CONTRADICTION."""
+    something changed. Returns ST_OK, ST_CONTRADICTION, or ST_BUDGET when the assumptions'
+    line solves used up ``budget`` (as in ``_propagate``): flags[1] is then the cell to go on
+    from, and ``state`` is at the fixpoint of what was done before it."""
     n = state.shape[0]
     n_lines = mode.shape[0]
     queued = np.zeros(n_lines, dtype=np.int64)
+    no_limit = np.full(1, -1, dtype=np.int64)
     for c in range(c_from, c_to):
         m = state[c]
         if m & (m - 1) == 0:
@@ -255,8 +305,12 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
             queued[:] = 0
             for t in range(cell_start[c], cell_start[c + 1]):
                 queued[cell_lines[t]] = 3
-            if _propagate(trial, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-                          cell_start, cell_lines, queued, counters) == ST_OK:
+            st = _propagate(trial, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                            cell_start, cell_lines, queued, counters, budget)
+            if st == ST_BUDGET:
+                flags[1] = c
+                return ST_BUDGET
+            if st == ST_OK:
                 ok_bits |= np.int64(1) << v
                 for x in range(n):
                     agree[x] |= trial[x]
@@ -273,8 +327,9 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
                     queued[cell_lines[t]] = 3
         if any_change:
             flags[0] = 1
+            # to the fixpoint whatever the budget: what the assumptions agreed on is kept whole
             if _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-                          cell_start, cell_lines, queued, counters) != ST_OK:
+                          cell_start, cell_lines, queued, counters, no_limit) != ST_OK:
                 return ST_CONTRADICTION
     return ST_OK
 
@@ -286,17 +341,28 @@ def probe(net: ColourNet, state: np.ndarray, counters, deadline=None) -> int:
     that ``deadline`` (perf_counter seconds) is checked between them; past it, ST_OK with the
     state as far as it got (still sound)."""
     n = len(state)
-    flags = np.zeros(1, dtype=np.int64)
+    flags = np.zeros(2, dtype=np.int64)
+    budget = np.full(1, -1, dtype=np.int64)
+    size = 64  # line solves per slice when there is a deadline (see propagate)
     chunk = 256
     while True:
         flags[0] = 0
         for c0 in range(0, n, chunk):
-            if _probe(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
-                      net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, min(n, c0 + chunk),
-                      flags) != ST_OK:
-                return ST_CONTRADICTION
-            if deadline is not None and time.perf_counter() > deadline:
-                return ST_OK
+            c1 = min(n, c0 + chunk)
+            while c0 < c1:
+                if deadline is not None:
+                    budget[0] = size
+                t = time.perf_counter()
+                st = _probe(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
+                            net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, c1, flags, budget)
+                if st == ST_CONTRADICTION:
+                    return ST_CONTRADICTION
+                if deadline is not None and time.perf_counter() > deadline:
+                    return ST_OK
+                if st == ST_OK:
+                    break
+                c0 = int(flags[1])  # the budget ran out at this cell: on from there
+                size = int(min(max(size * SLICE_S / max(time.perf_counter() - t, 1e-6), 8), size * 4, 1 << 40))
         if flags[0] == 0:
             return ST_OK
 
@@ -422,7 +488,10 @@ class _Search:
                 frame[3] = i + 1
                 trial = state.copy()
                 trial[c] = 1 << vals[i]
-                if propagate(self.net, trial, _lines_of(self.net, c), self.counters) == ST_OK:
+                st = propagate(self.net, trial, _lines_of(self.net, c), self.counters, self.deadline)
+                if st == ST_TIMEOUT:
+                    raise _Stop
+                if st == ST_OK:
                     self._expand(trial)
         finally:
             if self.cs is not None:
@@ -507,8 +576,10 @@ def solve_colour(p: ColourPuzzle, *, time_limit: Optional[float] = None, want: i
     sols: list = []
     verdict, level = "unknown", None
     sat_conflicts = -1
-    st = propagate(net, state, None, counters)
-    if st != ST_OK:
+    st = propagate(net, state, None, counters, deadline)
+    if st == ST_TIMEOUT:
+        pass  # "unknown": the time limit passed before line logic's fixpoint
+    elif st != ST_OK:
         verdict, level = "none", "line"
     elif decided(state).all():
         verdict, level, sols = "unique", "line", [values_of(state)]
@@ -519,6 +590,8 @@ def solve_colour(p: ColourPuzzle, *, time_limit: Optional[float] = None, want: i
             verdict, level = "none", "probe"
         elif decided(state).all():
             verdict, level, sols = "unique", "probe", [values_of(state)]
+        elif deadline is not None and time.perf_counter() > deadline:
+            pass  # "unknown": probing stopped at the time limit
         else:
             known = p.colour_solution if use_known else None
             logic = state.copy()
