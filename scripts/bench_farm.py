@@ -114,6 +114,27 @@ def dask_overhead(n_tasks: int = 200) -> dict:
     return {"startup_s": startup, "per_task_s": per_task, "tasks": n_tasks}
 
 
+_BURN = "import time\nt = time.perf_counter()\nx = 0\nfor i in range(25_000_000):\n    x += i * i\nprint(time.perf_counter() - t)"
+
+
+def cpu_ceiling(trials: int = 3) -> dict:
+    """What this machine's cores give two CPU-bound processes at once: a pure-Python loop (no
+    I/O, no memory traffic, nothing shared) run alone and then twice side by side. On a virtual
+    machine whose two CPUs share a physical core, or whose host is busy, two processes each run
+    slower than one alone, and no catalogue can beat that ratio (``ceiling``)."""
+    def run(n: int) -> list:
+        procs = [subprocess.Popen([sys.executable, "-c", _BURN], stdout=subprocess.PIPE, text=True)
+                 for _ in range(n)]
+        return [float(pr.communicate()[0]) for pr in procs]
+    alone, pair = [], []
+    for _ in range(trials):
+        alone += run(1)
+        pair += run(2)
+    one, two = statistics.median(alone), statistics.median(pair)
+    return {"alone_s": round(one, 3), "side_by_side_s": round(two, 3), "ceiling": round(2 * one / two, 2),
+            "alone_all_s": [round(t, 3) for t in alone], "side_by_side_all_s": [round(t, 3) for t in pair]}
+
+
 def makespan(times: list, workers: int, per_task: float) -> float:
     """List scheduling in the given order: a free worker takes the next job; the scheduler
     dispatches one task per ``per_task`` seconds."""
@@ -200,6 +221,9 @@ def main() -> int:
                     if "workers" in run else "")
             print(f"{label}: {wall:.1f} s, {run['ok']}/{len(rows)} ok, load {l0} -> {load()}{more}", flush=True)
         res["runs"] = runs
+        res["cpu"] = cpu_ceiling()
+        print(f"CPU ceiling: a CPU-bound process alone {res['cpu']['alone_s']} s, two side by side "
+              f"{res['cpu']['side_by_side_s']} s each: 2 processes give {res['cpu']['ceiling']}x one", flush=True)
         over = dask_overhead()
         res["dask"] = {k: round(v, 5) if isinstance(v, float) else v for k, v in over.items()}
         w1 = runs["workers1"]
@@ -220,6 +244,8 @@ def main() -> int:
         model["check_dask2_s"] = round(runs["dask2"]["overhead_s"] + start + makespan(handed, 2, per_task), 2)
         # The same with no start-up or overhead: what the jobs alone allow (the steady state).
         model["jobs_only_speedup_2"] = round(sum(times) / makespan(handed, 2, 0.0), 2)
+        # measured: how much slower each job ran beside another worker than alone
+        model["job_slowdown_2"] = round(sum(runs["workers2"]["job_s"]) / sum(times), 2)
         fixed = runs["dask2"]["overhead_s"] + start
         for n in PREDICT:
             model[f"catalogue_{n}"] = round(fixed + makespan(handed, n, per_task), 2)
@@ -251,6 +277,13 @@ def print_table(res: dict) -> None:
               f"{r['load_before']} -> {r['load_after']}")
     print(f"per job (1 worker): sum {m['sum_job_s']} s, median {m['median_job_s']} s, longest "
           f"{m['longest_job_s']} s; jobs alone on 2 workers: {m['jobs_only_speedup_2']}x")
+    if "cpu" in res:
+        c = res["cpu"]
+        print(f"CPU ceiling: 2 CPU-bound processes give {c['ceiling']}x one (alone {c['alone_s']} s, side by "
+              f"side {c['side_by_side_s']} s); the jobs ran {m.get('job_slowdown_2', '?')}x slower beside "
+              f"another worker; 2 workers reached {res['speedup_workers2']}x, Dask {res['speedup_dask2']}x, "
+              f"that is {res['speedup_workers2'] / c['ceiling']:.0%} / {res['speedup_dask2'] / c['ceiling']:.0%} "
+              "of what the machine allows")
     print(f"model check: 2 workers {m['check_workers2_s']} s (measured {runs['workers2']['wall_s']} s), "
           f"Dask 2 {m['check_dask2_s']} s (measured {runs['dask2']['wall_s']} s); Dask per task "
           f"{1000 * m['per_task_s']:.2f} ms, LocalCluster start {res['dask']['startup_s']:.2f} s")
