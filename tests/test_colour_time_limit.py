@@ -28,36 +28,45 @@ def _warm():
     solve_colour(_slow_puzzle(n=4), time_limit=5)
 
 
-def test_a_sliced_propagation_reaches_the_same_fixpoint():
-    """Slices of any size give the state one uninterrupted call gives (the fixpoint does not
-    depend on the order lines are taken in), and the line-solve counter adds up the same work."""
+def test_a_sliced_propagation_is_the_same_propagation():
+    """Slices of any size do the line solves one uninterrupted call does, in the same order: the
+    same state and the same line-solve counts (reported, so they must not depend on the clock).
+    Probing with a far deadline (sliced) and without one agree the same way."""
     _warm()
     p = _slow_puzzle(seed=3, n=6)
     net = build_net(p)
     whole = full_state(net)
-    assert propagate(net, whole) == ST_OK
+    whole_counts = np.zeros(2, dtype=np.int64)
+    assert propagate(net, whole, counters=whole_counts) == ST_OK
+    n_lines = len(net.mode)
     for size in (1, 3, 50):
         state = full_state(net)
-        queued = np.full(len(net.mode), 3, dtype=np.int64)
+        queued = np.full(n_lines, 3, dtype=np.int64)
         counters = np.zeros(2, dtype=np.int64)
         budget = np.zeros(1, dtype=np.int64)
+        queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(5, dtype=np.int64))
         calls = 0
         while True:
             budget[0] = size
             calls += 1
-            st = coloursolve._propagate(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all,
-                                        net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines,
-                                        queued, counters, budget)
+            st = coloursolve._propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode,
+                                               net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
+                                               net.cell_lines, queued, counters, budget, *queues)
             if st != coloursolve.ST_BUDGET:
                 break
             assert budget[0] == 0
         assert st == ST_OK and np.array_equal(state, whole), size
+        assert np.array_equal(counters, whole_counts), (size, counters, whole_counts)
         assert calls > 1 or size == 50
-    # probing with a deadline far away (sliced) and without one agree too
+    sliced = np.zeros(2, dtype=np.int64)
+    again = full_state(net)
+    assert propagate(net, again, counters=sliced, deadline=time.perf_counter() + 600) == ST_OK
+    assert np.array_equal(again, whole) and np.array_equal(sliced, whole_counts)
     a, b = whole.copy(), whole.copy()
-    assert probe(net, a, np.zeros(2, np.int64)) == ST_OK
-    assert probe(net, b, np.zeros(2, np.int64), deadline=time.perf_counter() + 600) == ST_OK
-    assert np.array_equal(a, b)
+    ca, cb = np.zeros(2, np.int64), np.zeros(2, np.int64)
+    assert probe(net, a, ca) == ST_OK
+    assert probe(net, b, cb, deadline=time.perf_counter() + 600) == ST_OK
+    assert np.array_equal(a, b) and np.array_equal(ca, cb)
 
 
 def test_root_propagation_stops_at_the_deadline():

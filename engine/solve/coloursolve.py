@@ -122,31 +122,50 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
     """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
     (bit 1: relax queue, bit 2: exact queue) to the fixpoint. counters[0] += line solver calls,
     counters[1] += of them the exact product solver on 3D lines. ``budget[0]``: line solves
-    left (negative: no limit), decremented.
-    Returns ST_OK, ST_CONTRADICTION, or ST_BUDGET when the budget ran out first: the lines
-    still to do are then flagged in ``queued``, so a call with the same arrays goes on."""
+    left in cost units (``_work``; negative: no limit). Returns ST_OK, ST_CONTRADICTION or
+    ST_BUDGET (see ``_propagate_queues``, which goes on from there)."""
     n_lines = mode.shape[0]
     rq = np.empty(n_lines, dtype=np.int64)
     xq = np.empty(n_lines, dtype=np.int64)
-    nr = 0  # queue lengths; both queues are circular FIFOs (a line is at most once in each,
-    nx = 0  # by the flags: bit 1 relax, bit 2 exact); FIFO batches a line's changes
-    hr = 0
-    hx = 0
-    for i in range(n_lines):
-        if mode[i] == 0:
-            queued[i] = 0
-            continue
-        if queued[i] & 1 and mode[i] == 2:
-            rq[nr] = i
-            nr += 1
-        else:
-            queued[i] &= ~1
-        if queued[i] & 2:
-            xq[nx] = i
-            nx += 1
+    qs = np.zeros(5, dtype=np.int64)
+    return _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                             cell_start, cell_lines, queued, counters, budget, rq, xq, qs)
+
+
+@njit(cache=True)
+def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
+                      cell_lines, queued, counters, budget, rq, xq, qs):
+    """``_propagate`` with its two queues in the caller's arrays: ``rq``/``xq`` the relax and
+    exact queues (circular FIFOs, n_lines long), ``qs`` = [relax head, relax length, exact head,
+    exact length, started]. With qs[4] == 0 the queues are filled from ``queued``'s flags; on
+    ST_BUDGET they are left as they are, so a call with the same arrays goes on exactly where
+    this one stopped: the same line solves in the same order as one call without a budget (the
+    reported line-solve counts do not depend on the clock)."""
+    n_lines = mode.shape[0]
+    if qs[4] == 0:
+        nr = 0  # queue lengths; a line is at most once in each queue (by the flags: bit 1 relax,
+        nx = 0  # bit 2 exact); FIFO batches a line's changes
+        for i in range(n_lines):
+            if mode[i] == 0:
+                queued[i] = 0
+                continue
+            if queued[i] & 1 and mode[i] == 2:
+                rq[nr] = i
+                nr += 1
+            else:
+                queued[i] &= ~1
+            if queued[i] & 2:
+                xq[nx] = i
+                nx += 1
+        hr = 0
+        hx = 0
+        qs[4] = 1
+    else:
+        hr, nr, hx, nx = qs[0], qs[1], qs[2], qs[3]
     no_tab = np.zeros((1, 1), dtype=np.int64)
     while nr > 0 or nx > 0:
         if budget[0] == 0:
+            qs[0], qs[1], qs[2], qs[3] = hr, nr, hx, nx
             return ST_BUDGET
         if nr > 0:
             li = rq[hr]
@@ -241,13 +260,15 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
     if deadline is None:
         return int(_propagate(*args, np.full(1, -1, dtype=np.int64)))
     budget = np.zeros(1, dtype=np.int64)
+    n_lines = len(net.mode)
+    queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(5, dtype=np.int64))
     size = 16
     while True:
         if time.perf_counter() > deadline:
             return ST_TIMEOUT
         budget[0] = size
         t = time.perf_counter()
-        st = int(_propagate(*args, budget))
+        st = int(_propagate_queues(*args, budget, *queues))
         if st != ST_BUDGET:
             return st
         dt = time.perf_counter() - t
@@ -295,6 +316,8 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
         m = state[c]
         if m & (m - 1) == 0:
             continue
+        # an interrupted cell is probed again from its start: its partial work is not counted
+        count0, count1 = counters[0], counters[1]
         agree = np.zeros(n, dtype=np.int64)
         ok_bits = 0
         for v in range(k + 1):
@@ -309,6 +332,7 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
                             cell_start, cell_lines, queued, counters, budget)
             if st == ST_BUDGET:
                 flags[1] = c
+                counters[0], counters[1] = count0, count1
                 return ST_BUDGET
             if st == ST_OK:
                 ok_bits |= np.int64(1) << v
