@@ -171,3 +171,76 @@ def test_design_cli_takes_each_method_for_colour_puzzles(tmp_path, capsys, metho
     want = design_colour(p, seed=3, method=method)
     assert d["method"] == method and d["hidden"] == want.hidden_count
     assert np.array_equal(load_puzzle(str(out)).clue_kind, want.puzzle.clue_kind)
+
+
+@pytest.mark.parametrize("logic", ["line", "probe"])
+def test_the_pass_by_halves_decides_as_trials_in_order(logic):
+    """``colourprune.prune_by_halves`` hides exactly the lines that trials in order, each a
+    propagation from scratch (and probing for logic "probe"), would hide; a stop mid-pass leaves
+    the hides so far with every other line shown, a solved mask."""
+    from engine.design.colourprune import prune_by_halves
+    from engine.solve.coloursolve import probe
+    checked = 0
+    for seed in range(10):
+        k = 2 + seed % 3
+        shape = (5, 4, 4) if seed % 2 else (7, 8)
+        p = colour_puzzle_from_grid(_grid(shape, k, 700 + seed), k)
+        net = build_net(p)
+        st = full_state(net)
+        if propagate(net, st) != ST_OK or not decided(st).all():
+            continue
+        order = np.random.default_rng(seed).permutation(np.flatnonzero(net.mode > 0))
+        want, ref = [], build_net(p)
+        for li in order:
+            ref.mode[li] = 0
+            st = full_state(ref)
+            ok = propagate(ref, st) == ST_OK and bool(decided(st).all())
+            if not ok and logic == "probe":
+                ok = probe(ref, st, np.zeros(2, dtype=np.int64)) == ST_OK and bool(decided(st).all())
+            if ok:
+                want.append(int(li))
+            else:
+                ref.mode[li] = net.mode[li]
+        got = prune_by_halves(net, order, logic == "probe")
+        assert got == want and np.array_equal(net.mode, ref.mode), seed
+        checked += 1
+        # stopped halfway: the hides so far, the rest shown
+        net = build_net(p)
+        calls = []
+
+        def stop(done):
+            calls.append(done)
+            if done >= 0.5:
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            prune_by_halves(net, order, logic == "probe", stop)
+        hidden = set(np.flatnonzero(net.mode == 0).tolist())
+        assert hidden <= set(want) and calls == sorted(calls)
+        st = full_state(net)
+        assert propagate(net, st) == ST_OK
+        if logic == "line":
+            assert decided(st).all()
+    assert checked >= 4
+
+
+def test_the_trail_kernels_cache_changes_no_trial(monkeypatch):
+    """Trials with a line cache of 16 slots (collisions, replacements) answer, and record, as
+    with the full cache: same hides, same trail."""
+    import engine.design.colourtrials as ct
+    for seed in range(6):
+        k = 2 + seed % 3
+        p = colour_puzzle_from_grid(_grid((5, 5, 4), k, 900 + seed), k)
+        runs = []
+        for slots in (ct.CACHE_SLOTS, 16):
+            monkeypatch.setattr(ct, "CACHE_SLOTS", slots)
+            net = build_net(p)
+            run = TrialRun(net, p.colour_solution.ravel(), "line")
+            assert len(run.cache[0]) <= max(slots, 16)
+            if not run.solve():
+                break
+            got = [run.try_hide(int(li)) for li in np.random.default_rng(seed).permutation(np.flatnonzero(net.mode))]
+            runs.append((got, run.trail_cell[:run.n_trail[0]].copy(), net.mode.copy()))
+        if len(runs) == 2:
+            assert runs[0][0] == runs[1][0] and np.array_equal(runs[0][1], runs[1][1])
+            assert np.array_equal(runs[0][2], runs[1][2])

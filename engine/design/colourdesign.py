@@ -40,6 +40,7 @@ import numpy as np
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle, colour_puzzle_from_grid, with_hidden
 from ..solve.coloursolve import build_net, grade_colour
 from ..solve.difficulty import BAND_EDGES, BANDS, LOGICS
+from .colourprune import prune_by_halves
 from .colourtrials import TrialRun
 
 METHODS = ("greedy", "anneal", "random")
@@ -112,6 +113,7 @@ class _Search:
         self.t0, self.time_limit, self.progress = t0, time_limit, progress
         self.span = (0.0, 1.0)
         self.cut = ""
+        self.pass_stats = {"propagations": 0, "free": 0}
 
     def check(self, frac: float, what: str):
         if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
@@ -122,12 +124,17 @@ class _Search:
 
     def prune(self, order, what="hiding clues") -> list:
         """The pass: try to hide each shown line of ``order``; the lines hidden, in order."""
+        run = self.run
+        if run.resume:
+            stats = self.pass_stats
+            hides = prune_by_halves(run.net, order, run.probe, lambda done: self.check(done, what), stats)
+            run.valid = False  # the trail is not this mask's run
+            return hides
         hides = []
         n = max(len(order), 1)
         # the lines to try soonest enter the queues last: they then tend to change their first
         # cell late in a run (or never: a free hide), so their trials resume from late states.
         # Same verdicts in any order (the fixpoint does not depend on it): only faster
-        run = self.run
         rest = np.setdiff1d(np.arange(len(run.net.mode)), order)
         run.queue_order = np.concatenate([rest, np.asarray(order, dtype=np.int64)[::-1]]).astype(np.int64)
         if run.valid:
@@ -322,9 +329,10 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     q.colour_groups = p.colour_groups
     q.meta["design"] = {"logic": logic, "seed": int(seed), "method": method, "hidden": len(hides[:use]),
                         "score": score, "band": got}
-    stats = {"free_hides": run.free, "propagations": run.trials}
+    stats = {"free_hides": run.free + s.pass_stats["free"], "propagations": run.trials + s.pass_stats["propagations"]}
     return ColourDesign(q, logic, int(seed), int(np.count_nonzero(q.clue_kind == CKIND_NONE)), q.n_lines, score, got,
-                        minimal and not stopped and use == len(hides), run.trials + run.free,
+                        minimal and not stopped and use == len(hides),
+                        run.trials + run.free + s.pass_stats["propagations"] + s.pass_stats["free"],
                         time.perf_counter() - t0, message, stats, method, not stopped)
 
 
