@@ -655,28 +655,91 @@ def _technique(p: ColourPuzzle, i: int, length: int) -> int:
     return 0 if not clue or need == length else 1
 
 
+@njit(cache=True)
+def _complete_3d(masks, k, cnt, rmax, no_tab):
+    """The complete 3D line solve (``solve_automaton``'s answer), cheaper: the per-colour filter
+    to its fixpoint first, and the product solver only when a cell is still open to two colours
+    (else the colours cannot compete for cells and the filter's fixpoint is exact, as in
+    ``_propagate_queues``; the product solver from the filtered states gives the same answer as
+    from the given ones, the filter being sound)."""
+    cur = masks
+    while True:
+        res = relax_3d(cur, k, cnt, rmax)
+        if res[0] == 0:
+            return res
+        same = True
+        for j in range(res.shape[0]):
+            if res[j] != cur[j]:
+                same = False
+                break
+        cur = res
+        if same:
+            break
+    for j in range(cur.shape[0]):
+        col = cur[j] & ~np.int64(1)
+        if col & (col - 1):
+            return solve_automaton(cur, 2, no_tab, k, cnt, rmax)
+    return cur
+
+
+@njit(cache=True)
+def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, tab_all, tab_start, cnt,
+                 rmax):
+    """One synchronous round of ``grade_colour``: every dirty clued line solved completely from
+    ``snap``, its narrowings ANDed into ``new``; ``cost`` per changed cell: the cheapest technique
+    (``tech`` per line) that changed it. False on a contradiction."""
+    no_tab = np.zeros((1, 1), dtype=np.int64)
+    for li in range(mode.shape[0]):
+        if not dirty[li] or mode[li] == 0:
+            continue
+        a = line_start[li]
+        b = line_start[li + 1]
+        masks = np.empty(b - a, dtype=np.int64)
+        for j in range(b - a):
+            masks[j] = snap[line_cells[a + j]]
+        if mode[li] == 1:
+            res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
+        else:
+            res = _complete_3d(masks, k, cnt[li], rmax[li], no_tab)
+        if res[0] == 0:
+            return False
+        for j in range(b - a):
+            if res[j] != masks[j]:
+                c = line_cells[a + j]
+                new[c] &= res[j]
+                cost[c] = min(cost[c], tech[li])
+    return True
+
+
+@njit(cache=True)
+def _dirty_lines(new, snap, cell_start, cell_lines, dirty):
+    """Flag the lines through every cell where ``new`` differs from ``snap`` (only those)."""
+    dirty[:] = False
+    for c in range(new.shape[0]):
+        if new[c] != snap[c]:
+            for t in range(cell_start[c], cell_start[c + 1]):
+                dirty[cell_lines[t]] = True
+
+
 def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None):
-    """(score, band) of a puzzle that line logic (with probing rounds) solves; (None, None) else."""
-    from ..lines.colourline import solve_line
+    """(score, band) of a puzzle that line logic (with probing rounds) solves; (None, None) else.
+
+    Rounds are synchronous: every line whose cells changed in the last round is solved completely
+    from the round's start; a round that changes nothing probes (technique cost 4)."""
     net = net or build_net(p)
     state = full_state(net)
-    tech = [_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) if net.mode[i] else 9
-            for i in range(p.n_lines)]
+    tech = np.array([_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) if net.mode[i] else 9
+                     for i in range(p.n_lines)], dtype=np.int64)
     rounds, bits_sum, tech_sum, found = 0, 0.0, 0.0, 0
     counters = np.zeros(2, dtype=np.int64)
-    dirty = np.ones(p.n_lines, dtype=bool)
+    dirty = np.ones(p.n_lines, dtype=np.bool_)
     while not decided(state).all():
         snap = state.copy()
         new = state.copy()
         cost = np.full(p.n_cells, 99, dtype=np.int64)
-        for i in np.flatnonzero(dirty & (net.mode > 0)):
-            cells = p.line(i)
-            res = solve_line(snap[cells], p.clue(i), p.k, p.is_3d)
-            if res[0] == 0:
-                return None, None
-            ch = res != snap[cells]
-            new[cells] &= res
-            cost[cells[ch]] = np.minimum(cost[cells[ch]], tech[i])
+        if not _grade_round(snap, new, cost, dirty, tech, net.k, net.line_start, net.line_cells, net.mode,
+                            net.tab_all, net.tab_start, net.cnt, net.rmax):
+            return None, None
         level_cost = None
         if np.array_equal(new, snap):
             st = probe(net, new, counters)
@@ -692,11 +755,10 @@ def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None):
             c = cost[changed] if level_cost is None else np.full(d, level_cost)
             tech_sum += float(np.minimum(c, 4).sum())
             found += d
-        dirty[:] = False
-        for x in np.flatnonzero(new != snap):
-            dirty[_lines_of(net, int(x))] = True
         if level_cost is not None:
             dirty[:] = True
+        else:
+            _dirty_lines(new, snap, net.cell_start, net.cell_lines, dirty)
         state = new
     if found == 0:
         return 0.0, BANDS[0]
