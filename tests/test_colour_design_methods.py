@@ -203,6 +203,10 @@ def test_the_pass_by_halves_decides_as_trials_in_order(logic):
                 ref.mode[li] = net.mode[li]
         got = prune_by_halves(net, order, logic == "probe")
         assert got == want and np.array_equal(net.mode, ref.mode), seed
+        # with the trials' propagation (line cache, stops once every cell is decided)
+        net = build_net(p)
+        run = TrialRun(net, p.colour_solution.ravel(), logic)
+        assert prune_by_halves(net, order, logic == "probe", propagate_fn=run.propagate) == want
         checked += 1
         # stopped halfway: the hides so far, the rest shown
         net = build_net(p)
@@ -227,7 +231,7 @@ def test_the_pass_by_halves_decides_as_trials_in_order(logic):
 def test_the_trail_kernels_cache_changes_no_trial(monkeypatch):
     """Trials with a line cache of 16 slots (collisions, replacements) answer, and record, as
     with the full cache: same hides, same trail."""
-    import engine.design.colourtrials as ct
+    import engine.solve.linecache as ct
     for seed in range(6):
         k = 2 + seed % 3
         p = colour_puzzle_from_grid(_grid((5, 5, 4), k, 900 + seed), k)

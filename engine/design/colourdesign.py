@@ -127,7 +127,8 @@ class _Search:
         run = self.run
         if run.resume:
             stats = self.pass_stats
-            hides = prune_by_halves(run.net, order, run.probe, lambda done: self.check(done, what), stats)
+            hides = prune_by_halves(run.net, order, run.probe, lambda done: self.check(done, what), stats,
+                                    run.propagate)
             run.valid = False  # the trail is not this mask's run
             return hides
         hides = []
@@ -303,7 +304,7 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
 
     def scored(j):
         q = with_hidden(base, np.asarray(hides[:j], dtype=np.int64)) if j else base
-        return q, grade_colour(q)
+        return q, grade_colour(q, cache=run.cache)
 
     q, (score, got) = scored(use)
     if target is not None:

@@ -29,13 +29,16 @@ import numpy as np
 from ..solve.coloursolve import ST_OK, ColourNet, decided, full_state, probe, propagate
 
 
-def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, stats=None) -> list:
+def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, stats=None,
+                    propagate_fn=None) -> list:
     """Hide each line of ``order`` (shown lines of ``net.mode``, changed in place) when the other
     shown lines still solve the puzzle, in order; the lines hidden, in order. ``check(done)`` is
     called with the share of the order settled; it may raise to stop (time limit, cancel): the
     mask is then the lines hidden so far with every line not settled yet shown, a solved mask.
     The mask must be solved at the logic level before the pass. ``stats`` (a dict): adds the
-    propagations run ("propagations") and the lines hidden by a solved checkpoint ("free")."""
+    propagations run ("propagations") and the lines hidden by a solved checkpoint ("free").
+    ``propagate_fn(state, lines)``: the propagation (default ``coloursolve.propagate`` on ``net``;
+    one that stops once every cell is decided will do, e.g. ``TrialRun.propagate``)."""
     order = np.asarray([li for li in order if net.mode[li]], dtype=np.int64)
     clued = net.mode.copy()
     hidden: list = []
@@ -49,8 +52,9 @@ def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, 
     stats.setdefault("free", 0)
     restore = True
     try:
-        _settle(net, clued, order, 0, n, _checkpoint(net, state, None, stats), use_probe, hidden,
-                check or (lambda done: None), stats)
+        run = _Pass(net, clued, order, use_probe, hidden, check or (lambda done: None), stats,
+                    propagate_fn or (lambda st, lines: propagate(net, st, lines)))
+        run.settle(0, n, run.checkpoint(state, None))
         restore = False
     finally:
         if restore:  # stopped: every line not settled yet is shown again (a solved mask)
@@ -61,37 +65,43 @@ def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, 
     return hidden
 
 
-def _checkpoint(net: ColourNet, state, lines, stats):
-    """``state`` propagated by the shown lines from ``lines`` (None: all), in place."""
-    stats["propagations"] += 1
-    st = propagate(net, state, lines)
-    if st != ST_OK:  # the shown lines are the solution's own clues: cannot happen
-        raise AssertionError("a design pass met a contradiction: the puzzle's clues do not fit its solution")
-    return state
+class _Pass:
+    """One pass's fixed parts (what every level of the recursion reads)."""
 
+    def __init__(self, net, clued, order, use_probe, hidden, check, stats, propagate_fn):
+        self.net, self.clued, self.order, self.use_probe = net, clued, order, use_probe
+        self.hidden, self.check, self.stats, self.propagate = hidden, check, stats, propagate_fn
 
-def _settle(net, clued, order, lo, hi, state, use_probe, hidden, check, stats):
-    """Settle ``order[lo:hi]`` (hidden in ``net.mode`` on entry), ``state`` the fixpoint of the
-    shown lines outside it; on return each of its lines is hidden or shown again."""
-    check(lo / len(order))
-    if decided(state).all():
-        hidden.extend(int(li) for li in order[lo:hi])
-        stats["free"] += hi - lo if hi - lo > 1 else 0
-        return
-    if hi - lo == 1:
-        li = int(order[lo])
-        if use_probe:
-            trial = state.copy()
-            if probe(net, trial, np.zeros(2, dtype=np.int64)) == ST_OK and decided(trial).all():
-                hidden.append(li)
-                return
-        net.mode[li] = clued[li]
-        return
-    mid = (lo + hi) // 2
-    second = order[mid:hi]
-    net.mode[second] = clued[second]
-    _settle(net, clued, order, lo, mid, _checkpoint(net, state.copy(), second, stats), use_probe, hidden,
-            check, stats)
-    kept = order[lo:mid][net.mode[order[lo:mid]] > 0]
-    net.mode[second] = 0
-    _settle(net, clued, order, mid, hi, _checkpoint(net, state, kept, stats), use_probe, hidden, check, stats)
+    def checkpoint(self, state, lines):
+        """``state`` propagated by the shown lines from ``lines`` (None: all), in place."""
+        self.stats["propagations"] += 1
+        if self.propagate(state, lines) != ST_OK:
+            # the shown lines are the solution's own clues: cannot happen
+            raise AssertionError("a design pass met a contradiction: the puzzle's clues do not fit its solution")
+        return state
+
+    def settle(self, lo, hi, state):
+        """Settle ``order[lo:hi]`` (hidden in ``net.mode`` on entry), ``state`` the fixpoint of the
+        shown lines outside it; on return each of its lines is hidden or shown again."""
+        net, clued, order = self.net, self.clued, self.order
+        self.check(lo / len(order))
+        if decided(state).all():
+            self.hidden.extend(int(li) for li in order[lo:hi])
+            self.stats["free"] += hi - lo if hi - lo > 1 else 0
+            return
+        if hi - lo == 1:
+            li = int(order[lo])
+            if self.use_probe:
+                trial = state.copy()
+                if probe(net, trial, np.zeros(2, dtype=np.int64)) == ST_OK and decided(trial).all():
+                    self.hidden.append(li)
+                    return
+            net.mode[li] = clued[li]
+            return
+        mid = (lo + hi) // 2
+        second = order[mid:hi]
+        net.mode[second] = clued[second]
+        self.settle(lo, mid, self.checkpoint(state.copy(), second))
+        kept = order[lo:mid][net.mode[order[lo:mid]] > 0]
+        net.mode[second] = 0
+        self.settle(mid, hi, self.checkpoint(state, kept))

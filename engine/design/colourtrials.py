@@ -25,31 +25,7 @@ import numpy as np
 from ..jit import njit
 from ..lines.colourline import relax_3d, solve_automaton, solve_dfa_dense
 from ..solve.coloursolve import ST_CONTRADICTION, ST_OK, ColourNet, decided, full_state, probe
-
-
-@njit(cache=True)
-def _slot(li, kind, masks, c_line, c_kind, c_in):
-    """Where (line ``li``, filter ``kind``, input ``masks``) is or goes in the line cache: (slot,
-    found). The key is checked in full (the input masks), so a hit is exact, never a hash guess."""
-    n = masks.shape[0]
-    h = np.uint64(1469598103934665603) ^ np.uint64(li * 4 + kind)
-    for j in range(n):
-        h = (h ^ np.uint64(masks[j])) * np.uint64(1099511628211)
-    size = c_line.shape[0]
-    home = np.int64(h >> np.uint64(24)) & (size - 1)
-    for p in range(4):
-        s = (home + p) & (size - 1)
-        if c_line[s] < 0:
-            return s, False
-        if c_line[s] == li and c_kind[s] == kind:
-            same = True
-            for j in range(n):
-                if c_in[s, j] != masks[j]:
-                    same = False
-                    break
-            if same:
-                return s, True
-    return home, False  # all four taken: the newest result replaces the home slot's
+from ..solve.linecache import K_COMPLETE, K_FILTER, cache_slot, new_cache
 
 
 @njit(cache=True)
@@ -129,8 +105,8 @@ def _propagate_trail(state, k, line_start, line_cells, mode, tab_all, tab_start,
                     break
             if not shared:
                 continue
-        kind = 2 if exact else 1
-        s, hit = _slot(li, kind, masks, c_line, c_kind, c_in)
+        kind = K_COMPLETE if exact else K_FILTER
+        s, hit = cache_slot(li, kind, masks, c_line, c_kind, c_in)
         if hit:
             res = c_out[s, :b - a]
         else:
@@ -225,18 +201,6 @@ def _undo(state, trail_cell, trail_old, trail_line, n_trail, first, to):
     n_trail[0] = to
 
 
-# The line cache's memory (its input and result masks), at most: a design at 24^3 made about
-# 25,000 distinct filter calls, so 2^16 slots hold them with room (24 MB at 24^3).
-CACHE_BYTES = 32 << 20
-CACHE_SLOTS = 1 << 16
-
-
-def cache_size(n_lines: int, longest: int) -> int:
-    """Slots of the line cache: a power of two, about 32 per line, within CACHE_BYTES."""
-    want = min(CACHE_SLOTS, 32 * max(n_lines, 1), CACHE_BYTES // (16 * max(longest, 1)))
-    return 1 << max(int(want).bit_length() - 1, 4)
-
-
 class TrialRun:
     """The colour designer's trials on one net, hiding lines one at a time (``net.mode`` is the
     shown mask and is changed in place: 0 = hidden). ``solution``: the puzzle's values (0..k)."""
@@ -259,10 +223,7 @@ class TrialRun:
         self.pop_kind = np.zeros(pops, dtype=np.int64)
         self.n_pop = np.zeros(1, dtype=np.int64)
         self.first = np.full(len(net.mode), -1, dtype=np.int64)
-        longest = int(np.diff(net.line_start).max()) if len(net.mode) else 1
-        size = cache_size(len(net.mode), longest)
-        self.cache = (np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64),
-                      np.zeros((size, longest), dtype=np.int64), np.zeros((size, longest), dtype=np.int64))
+        self.cache = new_cache(net)
         self.state = full_state(net)
         # the order lines enter the queues in (runs reach the same fixpoint in any order; the
         # order decides which lines change cells first, and so how far back a trial resumes)
@@ -315,6 +276,26 @@ class TrialRun:
         self.n_trail[0] = 0
         self.first[:] = -1
         return self._run(0, order)
+
+    def propagate(self, state, lines=None) -> int:
+        """``coloursolve.propagate`` (in place, from ``lines``, default every shown line) with this
+        run's line cache, stopping once every cell is decided (the state is then the solution:
+        enough for a designer's question). Uses the trail as scratch: the run is no longer valid."""
+        net = self.net
+        queued = np.zeros(len(net.mode), dtype=np.int64)
+        if lines is None:
+            queued[:] = 3
+        else:
+            queued[np.asarray(lines, dtype=np.int64)] = 3
+        self.valid = False
+        self.n_trail[0] = 0
+        self.n_pop[0] = 0
+        self.first[:] = -1
+        return int(_propagate_trail(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all,
+                                    net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, queued,
+                                    self.queue_order, self.trail_cell, self.trail_old, self.trail_line,
+                                    self.n_trail, self.first, self.trail_pop, self.pop_line, self.pop_kind,
+                                    self.n_pop, *self.cache))
 
     def contributed(self) -> np.ndarray:
         """Per line: it changed a cell in the last solved run (valid runs only)."""

@@ -31,6 +31,7 @@ from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle, check
 from .coloursat import HAVE_SAT, ColourSat, colour_encoding_size
 from .search import SAT_CHUNK_S, SAT_MAX_LITERALS, SAT_MIN_SLICE_S, SAT_SHARE
 from .difficulty import BAND_EDGES, BANDS
+from .linecache import K_COMPLETE, cache_slot, new_cache
 from ..jit import njit
 
 ST_OK = 0
@@ -684,10 +685,11 @@ def _complete_3d(masks, k, cnt, rmax, no_tab):
 
 @njit(cache=True)
 def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, tab_all, tab_start, cnt,
-                 rmax):
+                 rmax, c_line, c_kind, c_in, c_out):
     """One synchronous round of ``grade_colour``: every dirty clued line solved completely from
     ``snap``, its narrowings ANDed into ``new``; ``cost`` per changed cell: the cheapest technique
-    (``tech`` per line) that changed it. False on a contradiction."""
+    (``tech`` per line) that changed it. False on a contradiction. ``c_*``: a line cache
+    (``linecache.py``)."""
     no_tab = np.zeros((1, 1), dtype=np.int64)
     for li in range(mode.shape[0]):
         if not dirty[li] or mode[li] == 0:
@@ -697,10 +699,19 @@ def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, 
         masks = np.empty(b - a, dtype=np.int64)
         for j in range(b - a):
             masks[j] = snap[line_cells[a + j]]
-        if mode[li] == 1:
-            res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
+        s, hit = cache_slot(li, K_COMPLETE, masks, c_line, c_kind, c_in)
+        if hit:
+            res = c_out[s, :b - a]
         else:
-            res = _complete_3d(masks, k, cnt[li], rmax[li], no_tab)
+            if mode[li] == 1:
+                res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
+            else:
+                res = _complete_3d(masks, k, cnt[li], rmax[li], no_tab)
+            c_line[s] = li
+            c_kind[s] = K_COMPLETE
+            for j in range(b - a):
+                c_in[s, j] = masks[j]
+                c_out[s, j] = res[j]
         if res[0] == 0:
             return False
         for j in range(b - a):
@@ -721,12 +732,15 @@ def _dirty_lines(new, snap, cell_start, cell_lines, dirty):
                 dirty[cell_lines[t]] = True
 
 
-def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None):
+def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None, cache: Optional[tuple] = None):
     """(score, band) of a puzzle that line logic (with probing rounds) solves; (None, None) else.
 
     Rounds are synchronous: every line whose cells changed in the last round is solved completely
-    from the round's start; a round that changes nothing probes (technique cost 4)."""
+    from the round's start; a round that changes nothing probes (technique cost 4). ``cache``: a
+    line cache (``linecache.new_cache``) to share between grades of puzzles whose shown lines
+    have the same clues (the designer's bisection; its trials' cache)."""
     net = net or build_net(p)
+    cache = cache if cache is not None else new_cache(net)
     state = full_state(net)
     tech = np.array([_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) if net.mode[i] else 9
                      for i in range(p.n_lines)], dtype=np.int64)
@@ -738,7 +752,7 @@ def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None):
         new = state.copy()
         cost = np.full(p.n_cells, 99, dtype=np.int64)
         if not _grade_round(snap, new, cost, dirty, tech, net.k, net.line_start, net.line_cells, net.mode,
-                            net.tab_all, net.tab_start, net.cnt, net.rmax):
+                            net.tab_all, net.tab_start, net.cnt, net.rmax, *cache):
             return None, None
         level_cost = None
         if np.array_equal(new, snap):
