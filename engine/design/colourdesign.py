@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 import numpy as np
 
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle, colour_puzzle_from_grid, with_hidden
-from ..solve.coloursolve import build_net, grade_colour
+from ..solve.coloursolve import build_net, grade_net, techniques
 from ..solve.difficulty import BAND_EDGES, BANDS, LOGICS
 from .colourprune import prune_by_halves
 from .colourtrials import TrialRun
@@ -302,24 +302,35 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     use = len(hides)
     message = ""
 
-    def scored(j):
-        q = with_hidden(base, np.asarray(hides[:j], dtype=np.int64)) if j else base
-        return q, grade_colour(q, cache=run.cache)
+    # grades of prefixes of the hides: the shown lines of one net (no puzzle built per grade),
+    # the trials' line cache, each prefix graded once
+    gnet = replace(net, mode=s.clued.copy())
+    tech = techniques(base)
+    graded: dict = {}
 
-    q, (score, got) = scored(use)
+    def scored(j):
+        if j not in graded:
+            gnet.mode[:] = s.clued
+            gnet.mode[np.asarray(hides[:j], dtype=np.int64)] = 0
+            graded[j] = grade_net(gnet, tech, run.cache)
+        return graded[j]
+
+    score, got = scored(use)
     if target is not None:
         lo_s, hi_s = target
         if score is not None and score > hi_s:
             lo, hi = 0, use  # score(lo) <= hi_s presumably; bisect the last prefix at most hi_s
             while hi - lo > 1:
                 mid = (lo + hi) // 2
-                _, (s_mid, _) = scored(mid)
+                s_mid, _ = scored(mid)
                 if s_mid is not None and s_mid <= hi_s:
                     lo = mid
                 else:
                     hi = mid
             use = lo
-            q, (score, got) = scored(use)
+            score, got = scored(use)
+    q = with_hidden(base, np.asarray(hides[:use], dtype=np.int64)) if use else base
+    if target is not None:
         if score is None or not lo_s <= score <= hi_s:
             message = (f"could not reach the score range {lo_s:g}..{hi_s:g} (got {score}); "
                        f"the closest design is written")

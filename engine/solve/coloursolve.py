@@ -732,6 +732,13 @@ def _dirty_lines(new, snap, cell_start, cell_lines, dirty):
                 dirty[cell_lines[t]] = True
 
 
+def techniques(p: ColourPuzzle) -> np.ndarray:
+    """Per line, the technique cost its deductions count at in the grade (``_technique``; 9 for a
+    hidden line, which the grade never solves)."""
+    return np.array([_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) if p.clue(i) is not None else 9
+                     for i in range(p.n_lines)], dtype=np.int64)
+
+
 def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None, cache: Optional[tuple] = None):
     """(score, band) of a puzzle that line logic (with probing rounds) solves; (None, None) else.
 
@@ -739,18 +746,21 @@ def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None, cache: Option
     from the round's start; a round that changes nothing probes (technique cost 4). ``cache``: a
     line cache (``linecache.new_cache``) to share between grades of puzzles whose shown lines
     have the same clues (the designer's bisection; its trials' cache)."""
-    net = net or build_net(p)
+    return grade_net(net or build_net(p), techniques(p), cache)
+
+
+def grade_net(net: ColourNet, tech: np.ndarray, cache: Optional[tuple] = None):
+    """``grade_colour`` of the lines shown in ``net.mode``, ``tech`` from ``techniques`` (so a
+    designer grades its masks of one puzzle without building a puzzle for each)."""
     cache = cache if cache is not None else new_cache(net)
     state = full_state(net)
-    tech = np.array([_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) if net.mode[i] else 9
-                     for i in range(p.n_lines)], dtype=np.int64)
     rounds, bits_sum, tech_sum, found = 0, 0.0, 0.0, 0
     counters = np.zeros(2, dtype=np.int64)
-    dirty = np.ones(p.n_lines, dtype=np.bool_)
+    dirty = np.ones(len(net.mode), dtype=np.bool_)
     while not decided(state).all():
         snap = state.copy()
         new = state.copy()
-        cost = np.full(p.n_cells, 99, dtype=np.int64)
+        cost = np.full(net.n_cells, 99, dtype=np.int64)
         if not _grade_round(snap, new, cost, dirty, tech, net.k, net.line_start, net.line_cells, net.mode,
                             net.tab_all, net.tab_start, net.cnt, net.rmax, *cache):
             return None, None
