@@ -31,7 +31,7 @@ from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle, check
 from .coloursat import HAVE_SAT, ColourSat, colour_encoding_size
 from .search import SAT_CHUNK_S, SAT_MAX_LITERALS, SAT_MIN_SLICE_S, SAT_SHARE
 from .difficulty import BAND_EDGES, BANDS
-from .linecache import K_COMPLETE, cache_slot, new_cache
+from .linecache import K_COMPLETE, cache_slot, cache_store, new_cache
 from ..jit import njit
 
 ST_OK = 0
@@ -118,6 +118,29 @@ def _work(exact3d, length, k, cnt, rmax):
 
 
 @njit(cache=True)
+def open_to_two(masks) -> bool:
+    """Whether a cell of the line may still take two colours. When none may, the colours cannot
+    compete for cells and each colour's clue constrains only its own cells: the per-colour filter
+    at its fixpoint is then exact, and the product solver has nothing to add."""
+    for j in range(masks.shape[0]):
+        col = masks[j] & ~np.int64(1)
+        if col & (col - 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab):
+    """Line ``li``'s filter on ``masks``: the 2D automaton (mode 1), the exact product solver
+    (``exact``, 3D), else the per-colour filter. All zero states on a contradiction."""
+    if mode[li] == 1:
+        return solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
+    if exact:
+        return solve_automaton(masks, 2, no_tab, k, cnt[li], rmax[li])
+    return relax_3d(masks, k, cnt[li], rmax[li])
+
+
+@njit(cache=True)
 def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
                cell_lines, queued, counters, budget):
     """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
@@ -186,27 +209,14 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
         for j in range(b - a):
             masks[j] = state[line_cells[a + j]]
         if exact and mode[li] == 2:
-            # When no cell may take two colours, the colours cannot compete for cells and each
-            # colour's clue constrains only its own cells: the per-colour filter, already at its
-            # fixpoint for this line (the relax queue is empty), is then exact.
-            shared = False
-            for j in range(b - a):
-                col = masks[j] & ~np.int64(1)
-                if col & (col - 1):
-                    shared = True
-                    break
-            if not shared:
+            # the per-colour filter is at its fixpoint for this line (the relax queue is empty)
+            if not open_to_two(masks):
                 continue
             counters[1] += 1
         counters[0] += 1
         if budget[0] > 0:
             budget[0] = max(budget[0] - _work(exact and mode[li] == 2, b - a, k, cnt[li], rmax[li]), 0)
-        if mode[li] == 1:
-            res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
-        elif exact:
-            res = solve_automaton(masks, 2, no_tab, k, cnt[li], rmax[li])
-        else:
-            res = relax_3d(masks, k, cnt[li], rmax[li])
+        res = filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab)
         if res[0] == 0:
             return ST_CONTRADICTION
         changed = False
@@ -676,10 +686,8 @@ def _complete_3d(masks, k, cnt, rmax, no_tab):
         cur = res
         if same:
             break
-    for j in range(cur.shape[0]):
-        col = cur[j] & ~np.int64(1)
-        if col & (col - 1):
-            return solve_automaton(cur, 2, no_tab, k, cnt, rmax)
+    if open_to_two(cur):
+        return solve_automaton(cur, 2, no_tab, k, cnt, rmax)
     return cur
 
 
@@ -704,14 +712,10 @@ def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, 
             res = c_out[s, :b - a]
         else:
             if mode[li] == 1:
-                res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
+                res = filter_line(li, True, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab)
             else:
                 res = _complete_3d(masks, k, cnt[li], rmax[li], no_tab)
-            c_line[s] = li
-            c_kind[s] = K_COMPLETE
-            for j in range(b - a):
-                c_in[s, j] = masks[j]
-                c_out[s, j] = res[j]
+            cache_store(s, li, K_COMPLETE, masks, res, c_line, c_kind, c_in, c_out)
         if res[0] == 0:
             return False
         for j in range(b - a):
