@@ -44,7 +44,9 @@ def test_a_sliced_propagation_is_the_same_propagation():
         queued = np.full(n_lines, 3, dtype=np.int64)
         counters = np.zeros(2, dtype=np.int64)
         budget = np.zeros(1, dtype=np.int64)
-        queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(6, dtype=np.int64))
+        queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(coloursolve.QS_LEN, dtype=np.int64))
+        none = np.zeros(0, dtype=np.int64)
+        no_rows = np.zeros((0, 0), dtype=np.int64)
         calls = 0
         give = size
         while True:
@@ -52,7 +54,8 @@ def test_a_sliced_propagation_is_the_same_propagation():
             calls += 1
             st = coloursolve._propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode,
                                                net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
-                                               net.cell_lines, queued, counters, budget, *queues)
+                                               net.cell_lines, queued, counters, budget, *queues, none, none,
+                                               none, none, no_rows, no_rows, False)
             if st != coloursolve.ST_BUDGET:
                 break
             assert budget[0] == 0
