@@ -1159,8 +1159,14 @@ def serve() -> int:
                 sys.stderr.flush()
                 os.dup2(saved[0], 1)
                 os.dup2(saved[1], 2)
-        channel.write(json.dumps({"rc": rc}) + "\n")
-    channel.close()
+        try:
+            channel.write(json.dumps({"rc": rc}) + "\n")
+        except BrokenPipeError:  # the one who gave the job died (a Dask worker killed): it runs elsewhere
+            break
+    try:
+        channel.close()
+    except BrokenPipeError:
+        pass
     # Every job's files are written and closed: skip unloading Blender and numba (about a second
     # that the coordinator would wait for at the end of the run).
     sys.stdout.flush()

@@ -224,6 +224,31 @@ def test_worker_options_pass_through(models):
         assert getattr(again, key) == getattr(args, key), key
 
 
+def _job_giver(psutil, serve, coordinator: int):
+    """The Dask worker that gives a batch process its jobs: the process, other than the batch
+    process itself and the coordinator (which started it early and let go of its pipes), that
+    holds the other end of its stdin (Linux: /proc/PID/fd), else its parent."""
+    import os
+    try:
+        pipe = os.readlink(f"/proc/{serve.pid}/fd/0")
+    except OSError:
+        return serve.parent()
+    for other in psutil.Process(coordinator).children(recursive=True):
+        if other.pid == serve.pid:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{other.pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{other.pid}/fd/{fd}") == pipe:
+                    return other
+            except OSError:
+                pass
+    return None
+
+
 def test_dask_worker_killed_mid_job_loses_no_job(models, tmp_path):
     """The Dask worker itself dies (with the batch process it kept): its task runs elsewhere."""
     pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
@@ -242,7 +267,7 @@ def test_dask_worker_killed_mid_job_loses_no_job(models, tmp_path):
                     if "--serve" not in child.cmdline():
                         continue
                     busy = any(f.path == str(log) for f in child.open_files())
-                    host = child.parent()
+                    host = _job_giver(psutil, child, proc.pid)
                 except psutil.Error:
                     continue
                 if busy and host is not None and "[1/1]" in log.read_text(errors="replace"):
