@@ -253,7 +253,7 @@ def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None,
     os.makedirs(stage)
     log_path = os.path.join(jobs_dir, spec["key"] + ".log")
     open(log_path, "w", encoding="utf-8").close()
-    start_s = None
+    start_s = ready_at = None
     pid = None
     if worker is not None:
         worker.start(_launcher(spec))
@@ -265,6 +265,7 @@ def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None,
         # going on then, for a first job) is recorded apart.
         if first and worker.start_s is not None:
             start_s = worker.start_s
+            ready_at = worker.started + start_s
             seconds = max(0.0, time.perf_counter() - max(t0, _perf_of(worker.started + start_s)))
         else:
             seconds = time.perf_counter() - t0
@@ -272,7 +273,7 @@ def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None,
         t0 = time.perf_counter()
         rc = _run_process(spec, stage, log_path, track)
         seconds = time.perf_counter() - t0
-    return _collect(spec, stage, log_path, rc, seconds, start_s, pid)
+    return _collect(spec, stage, log_path, rc, seconds, start_s, pid, ready_at)
 
 
 def _perf_of(wall: float) -> float:
@@ -296,7 +297,8 @@ def _run_process(spec: dict, stage: str, log_path: str, track: Optional[Callable
 
 
 def _collect(spec: dict, stage: str, log_path: str, rc: int, seconds: float,
-             start_s: Optional[float] = None, pid: Optional[int] = None) -> dict:
+             start_s: Optional[float] = None, pid: Optional[int] = None,
+             ready_at: Optional[float] = None) -> dict:
     out = spec["out"]
     try:
         with open(os.path.join(stage, "summary.json"), encoding="utf-8") as fh:
@@ -319,6 +321,8 @@ def _collect(spec: dict, stage: str, log_path: str, rc: int, seconds: float,
         done["worker_pid"] = pid  # which worker ran it (scripts/bench_farm.py: each worker's load)
     if start_s is not None:
         done["worker_start_s"] = start_s  # this job's worker started for it (bpy, add-on, kernels)
+    if ready_at is not None:
+        done["worker_ready_at"] = ready_at  # wall clock (time.time): when that worker was ready
     tmp = marker_path(out, spec["key"]) + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(done, fh, indent=1)
