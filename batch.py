@@ -26,22 +26,22 @@ import os
 import sys
 import time
 import traceback
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Optional, cast
 
 
 def _coordinator_only() -> bool:
     """Run as a script in a plain Python to coordinate a catalogue (``--workers``, ``--dask``,
-    ``--scheduler``, ``--pool``, ``--resume``, not ``--export-html``): this process hands jobs to
-    its workers and never touches Blender, so it does not import bpy (half a second to a second
-    before the first worker could start). Anything else, or unsure (an abbreviated option),
+    ``--scheduler``, ``--pool``, ``--resume``): this process hands jobs to its workers and never
+    touches Blender, so it does not import bpy (half a second to a second before the first worker
+    could start; with ``--export-html`` its index page comes from the engine alone). Anything else, or unsure (an abbreviated option),
     imports it as usual; ``run`` imports it when a run turns out to need it after all."""
     if __name__ != "__main__" or "bpy" in sys.modules:
         return False
     argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else sys.argv[1:]
     names = {a.split("=", 1)[0] for a in argv if a.startswith("--")}
     return bool(names & {"--workers", "--dask", "--scheduler", "--pool", "--resume"}) \
-        and not names & {"--serve", "--export-html", "--help"}
+        and not names & {"--serve", "--help"}
 
 
 if not _coordinator_only():
@@ -1005,6 +1005,25 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def engine_webpage() -> ModuleType:
+    """The engine's web page module for a catalogue's coordinator: without bpy or the add-on (the
+    engine never imports Blender), so the workers start a second sooner."""
+    package = globals().get("__package__")
+    if package:
+        return importlib.import_module(f"{package}.engine.play.webpage")
+    name = "nonogram3d_batch_engine"
+    if name not in sys.modules:
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine")
+        spec = importlib.util.spec_from_file_location(name, os.path.join(here, "__init__.py"),
+                                                      submodule_search_locations=[here])
+        if spec is None or spec.loader is None:
+            raise BatchError(f"cannot import the engine from {here}")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return importlib.import_module(f"{name}.play.webpage")
+
+
 def jobs_module() -> ModuleType:
     """batchjobs.py beside this file (the package's, or loaded from the folder as a script)."""
     package = globals().get("__package__")
@@ -1070,12 +1089,13 @@ def run_jobs(args: argparse.Namespace) -> int:
                 "batch's own worker processes")
     addon: Optional[Addon] = None
     if args.export_html:  # the coordinator writes index.html over all jobs' pages
-        addon = Addon(addon_package())
+        webpage = engine_webpage()
         try:
-            addon.webpage.template_text()
-        except addon.webpage.WebPageError as e:
+            webpage.template_text()
+        except webpage.WebPageError as e:
             sys.stderr.write(f"--export-html: {e}\n")
             return 2
+        addon = cast(Addon, SimpleNamespace(webpage=webpage))  # write_catalogue needs no more
     batch_py = os.path.abspath(__file__)
     blender = sys.modules.get("bpy")  # not imported by a coordinator in a plain Python
     binary = blender.app.binary_path if blender is not None else ""  # '': workers are this Python
