@@ -1073,12 +1073,10 @@ def run_jobs(args: argparse.Namespace) -> int:
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     models = expand_inputs(args.input)
-    if args.dask or args.scheduler:
-        try:
-            jobs_mod._dask()
-        except jobs_mod.DaskMissing as e:
-            sys.stderr.write(f"{e}\n")
-            return 2
+    # Whether it is there, not importing it (half a second): the batch processes start first.
+    if (args.dask or args.scheduler) and not jobs_mod.dask_available():
+        sys.stderr.write(f"{jobs_mod.DASK_MISSING}\n")
+        return 2
     # --workers N: a Dask LocalCluster (the embedded default) when dask is installed, else the own
     # pool. --resume alone (a render farm's one-job task) and --pool: the own pool.
     use_dask = bool(args.dask or args.scheduler)

@@ -440,13 +440,15 @@ def run_local(jobs: list, specs: list, workers: int, progress: Progress, results
                 worker.close()
 
 
+DASK_MISSING = "Dask is not installed: pip install 'dask[distributed]' (or run without --dask/--scheduler)"
+
+
 def _dask():
     try:
         import dask
         from dask import distributed
     except ImportError as e:
-        raise DaskMissing("Dask is not installed: pip install 'dask[distributed]' "
-                          f"(or run without --dask/--scheduler) ({e})") from e
+        raise DaskMissing(f"{DASK_MISSING} ({e})") from e
     return dask, distributed
 
 
