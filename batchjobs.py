@@ -614,8 +614,10 @@ def fork_workers() -> bool:
     """Whether a LocalCluster's worker processes are forked from the coordinator (Linux): they
     start in a tenth of the time of spawned ones, which import ``distributed`` again, and inherit
     the pipes of the batch processes the coordinator started before the cluster (``start_early``).
-    macOS and Windows keep Dask's default (spawn)."""
-    return sys.platform.startswith("linux") and os.environ.get("NONOGRAM_DASK_SPAWN", "") in ("", "0")
+    macOS and Windows keep Dask's default (spawn), and so does a coordinator that is Blender
+    (``blender -b --python batch.py``): a copy of Blender's process is no place for a Dask worker."""
+    return (sys.platform.startswith("linux") and "bpy" not in sys.modules
+            and os.environ.get("NONOGRAM_DASK_SPAWN", "") in ("", "0"))
 
 
 def start_early(spec: dict, n: int) -> list:
