@@ -688,7 +688,9 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
     # A worker that dies under a task counts once; the second death reports the task (KilledWorker).
     # Saturation 1.0: a worker holds one task at a time, the rest wait on the scheduler (in priority
     # order, longest first) for whichever worker frees up first, none queued behind a long job.
-    config = {"distributed.scheduler.allowed-failures": 1, "distributed.scheduler.worker-saturation": 1.0}
+    config: dict = {"distributed.scheduler.allowed-failures": 1}
+    if "DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION" not in os.environ:  # unless asked for another
+        config["distributed.scheduler.worker-saturation"] = 1.0
     if not scheduler:
         config.update(QUIET_WORKERS)
         if fork:
