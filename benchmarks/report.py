@@ -117,6 +117,28 @@ def section_farm(farm) -> str:
     return "\n".join(out)
 
 
+def section_dask_parts(parts) -> str:
+    """Dask's fixed cost part by part (issue #26), from scripts/bench_dask_parts.py."""
+    out = [f"Dask's fixed cost part by part (`scripts/bench_dask_parts.py`, {parts.get('date', '')}, medians of "
+           f"{parts['reps']}, each variant interleaved with the one it replaces; load average "
+           f"{parts['load_start'][0]} → {parts['load_end'][0]}): `import distributed` "
+           f"{parts['import']['import_s']:.2f} s.", "",
+           "| LocalCluster of 2 worker processes | start | first task | close | coordinator CPU | workers' CPU |",
+           "|---|---|---|---|---|---|"]
+    for name, r in parts["cluster"].items():
+        out.append(f"| {name} | {r['start_s']:.2f} s | {r['first_task_s'] * 1000:.0f} ms | {r['close_s']:.2f} s "
+                   f"| {r['coordinator_cpu_s']:.2f} s | {r['workers_cpu_s']:.2f} s |")
+    out += ["", "(\"waiting\": the forked cluster with two 3 s sleep tasks, as workers wait on their batch "
+                "process, with Dask's monitoring as it comes and turned down as the batch has it.)"]
+    if "catalogue" in parts:
+        out += ["", "| a 2-job catalogue, `--workers 2` | wall | batch processes ready (from the coordinator's "
+                    "start) | jobs | the rest |", "|---|---|---|---|---|"]
+        for name, r in parts["catalogue"].items():
+            out.append(f"| {name} | {r['wall_s']:.2f} s | {r['ready_s']:.2f} s | {r['jobs_s']:.2f} s "
+                       f"| {r['rest_s']:.2f} s |")
+    return "\n".join(out)
+
+
 def farm_runs_table(runs) -> list:
     names = {"sequential": "one batch process (sequential)", "workers1": "`--workers 1 --pool`",
              "workers2": "`--workers 2 --pool`", "dask1": "`--workers 1 --dask` (Dask LocalCluster)",
@@ -1541,6 +1563,10 @@ def build() -> str:
         w("")
         w(section_farm(farm))
         w("")
+        parts = load_json(RESULTS / "dask_parts.json")
+        if parts:
+            w(section_dask_parts(parts))
+            w("")
     if b2d:
         w("## 2D: webpbn survey puzzles")
         w("")

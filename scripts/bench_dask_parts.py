@@ -10,12 +10,13 @@ replaces, interleaved rep by rep (so a machine whose load changes during the run
 3. What the 2 workers cost while they wait (two 3 s sleep tasks, as a worker waits on its batch
    process): Dask's defaults against ``batchjobs.QUIET_WORKERS`` (no profiler, slow monitors).
 4. A 2-job catalogue (suzanne and cube at 12, designed) through ``batch.py --workers 2``: the own
-   pool, Dask as before this change (spawned workers whose preload starts the batch process:
-   ``NONOGRAM_DASK_SPAWN=1``) and Dask now (the coordinator starts the batch processes first, the
-   forked Dask workers take them over): the wall time, when each batch process was ready counted
+   pool, Dask with spawned workers whose preload starts the batch process (as before the early
+   start, and as on macOS and Windows: ``NONOGRAM_DASK_SPAWN=1``) and Dask now (the coordinator
+   starts the batch processes first, the forked Dask workers take them over): the wall time, when each batch process was ready counted
    from the coordinator's start, and the jobs' time. Its first run warms the numba cache (not counted).
 
-Prints a table per part and the figures as JSON; nothing is written.
+Prints a table per part and the figures as JSON, written to benchmarks/results/dask_parts.json
+(benchmarks/report.py puts them in docs/BENCHMARKS.md, beside bench_farm.py's).
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results" / "dask_parts.json"
 
 CLUSTER = r'''
 import json, os, sys, time
@@ -105,10 +107,10 @@ def cluster_parts(script: Path, reps: int, quiet: str) -> dict:
 
 
 def catalogue(out: Path, variant: str, env: dict) -> dict:
-    extra = {"own pool": ["--pool"], "Dask before (spawn, preload starts)": ["--dask"],
-             "Dask now (early start, fork)": ["--dask"]}[variant]
+    extra = {"own pool": ["--pool"], "Dask, spawned workers (each starts its batch process)": ["--dask"],
+             "Dask, early start, forked workers": ["--dask"]}[variant]
     env = dict(env)
-    if variant.startswith("Dask before"):
+    if variant.startswith("Dask, spawned"):
         env["NONOGRAM_DASK_SPAWN"] = "1"
     t_wall = time.time()
     t0 = time.perf_counter()
@@ -129,7 +131,7 @@ def catalogue_parts(reps: int) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="bench_dask_parts_"))
     env = dict(os.environ, TMPDIR=str(tmp / "tmp"))  # a private numba cache (see bench_farm.py)
     os.makedirs(env["TMPDIR"])
-    variants = ["own pool", "Dask before (spawn, preload starts)", "Dask now (early start, fork)"]
+    variants = ["own pool", "Dask, spawned workers (each starts its batch process)", "Dask, early start, forked workers"]
     runs: dict = {v: [] for v in variants}
     try:
         t0 = time.perf_counter()
@@ -154,7 +156,9 @@ def main() -> int:
     except ImportError:
         sys.stderr.write("dask[distributed] is not installed; nothing measured\n")
         return 2
-    res: dict = {"load_start": [round(x, 2) for x in os.getloadavg()], "reps": a.reps}
+    import datetime
+    res: dict = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                 "load_start": [round(x, 2) for x in os.getloadavg()], "reps": a.reps}
     quiet = json.dumps(batchjobs().QUIET_WORKERS)
     res["import"] = import_distributed(a.reps)
     print(f"1. import distributed: {res['import']['import_s']:.3f} s (median of {a.reps})", flush=True)
@@ -175,6 +179,9 @@ def main() -> int:
             print(f"{name:38s} {r['wall_s']:6.2f}s {r['ready_s']:8.2f}s {r['jobs_s']:6.2f}s {r['rest_s']:6.2f}s")
     res["load_end"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(res, indent=1))
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(res, indent=1) + "\n", encoding="utf-8")
+    print(f"-> {RESULTS}")
     return 0
 
 
