@@ -174,9 +174,9 @@ def main() -> int:
     if not a.no_catalogue:
         res["catalogue"] = catalogue_parts(a.reps)
         print(f"4. a 2-job catalogue, --workers 2 (medians of {a.reps}):")
-        print(f"{'variant':38s} {'wall':>7s} {'ready at':>9s} {'jobs':>7s} {'rest':>7s}")
+        print(f"{'variant':54s} {'wall':>7s} {'ready at':>9s} {'jobs':>7s} {'rest':>7s}")
         for name, r in res["catalogue"].items():
-            print(f"{name:38s} {r['wall_s']:6.2f}s {r['ready_s']:8.2f}s {r['jobs_s']:6.2f}s {r['rest_s']:6.2f}s")
+            print(f"{name:54s} {r['wall_s']:6.2f}s {r['ready_s']:8.2f}s {r['jobs_s']:6.2f}s {r['rest_s']:6.2f}s")
     res["load_end"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(res, indent=1))
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
