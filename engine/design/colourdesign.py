@@ -5,9 +5,9 @@ hidden when the puzzle without it is still solved by logic alone (line propagati
 probing for ``logic="probe"``), else kept. Logic is sound, so "solved by logic" implies a unique
 solution, the puzzle's own. Hiding a clue only removes deductions, so a line kept once would be
 kept again later: one pass leaves a locally minimal puzzle (no single further clue can be
-hidden). The trials resume from the last solved run (``colourtrials.py``: free hides, resumed
-propagation), with the verdicts of from-scratch trials. Methods, as the black-and-white
-designer's (``hiding.py``):
+hidden). The pass runs by halves (``colourprune.py``: each half of the order settled from the
+fixpoint of the lines outside it), with the decisions of from-scratch trials in order
+(``resume=False`` runs those). Methods, as the black-and-white designer's (``hiding.py``):
 
 - ``random``: the pass alone, in a random order (the colour designer's only method before).
 - ``greedy`` (default): the pass in two informed orders, the better kept: the lines by the cells
@@ -32,14 +32,15 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 import numpy as np
 
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle, colour_puzzle_from_grid, with_hidden
-from ..solve.coloursolve import build_net, grade_colour
+from ..solve.coloursolve import build_net, grade_net, techniques
 from ..solve.difficulty import BAND_EDGES, BANDS, LOGICS
+from .colourprune import prune_by_halves
 from .colourtrials import TrialRun
 
 METHODS = ("greedy", "anneal", "random")
@@ -112,6 +113,7 @@ class _Search:
         self.t0, self.time_limit, self.progress = t0, time_limit, progress
         self.span = (0.0, 1.0)
         self.cut = ""
+        self.pass_stats = {"propagations": 0, "free": 0}
 
     def check(self, frac: float, what: str):
         if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
@@ -122,26 +124,25 @@ class _Search:
 
     def prune(self, order, what="hiding clues") -> list:
         """The pass: try to hide each shown line of ``order``; the lines hidden, in order."""
+        run = self.run
+        if run.resume:
+            stats = self.pass_stats
+            hides = prune_by_halves(run.net, order, run.probe, lambda done: self.check(done, what), stats,
+                                    run.propagate)
+            run.valid = False  # the run's line counts are not of this mask
+            return hides
         hides = []
         n = max(len(order), 1)
-        # the lines to try soonest enter the queues last: they then tend to change their first
-        # cell late in a run (or never: a free hide), so their trials resume from late states.
-        # Same verdicts in any order (the fixpoint does not depend on it): only faster
-        run = self.run
-        rest = np.setdiff1d(np.arange(len(run.net.mode)), order)
-        run.queue_order = np.concatenate([rest, np.asarray(order, dtype=np.int64)[::-1]]).astype(np.int64)
-        if run.valid:
-            run.solve()
         for i, li in enumerate(order):
             self.check(i / n, what)
-            if self.run.net.mode[li] and self.run.try_hide(int(li)):
+            if run.net.mode[li] and run.try_hide(int(li)):
                 hides.append(int(li))
         return hides
 
     def informed_order(self, shown, most_first: bool):
         """The shown lines by the cells each changed in a run of all of them, fewest first (or
         most first), ties broken by the generator. Needs a solved run of the current mask."""
-        counts = np.bincount(self.run.trail_line[:self.run.n_trail[0]], minlength=len(self.run.net.mode))
+        counts = self.run.changes
         tie = self.rng.random(len(shown))
         return shown[np.lexsort((tie, -counts[shown] if most_first else counts[shown]))]
 
@@ -186,8 +187,7 @@ def _anneal(s: _Search, n_moves: int) -> np.ndarray:
         if len(hidden) == 0:
             break
         r = int(hidden[s.rng.integers(len(hidden))])
-        counts = np.bincount(run.trail_line[:run.n_trail[0]], minlength=len(cur)) if run.valid \
-            else np.zeros(len(cur), dtype=np.int64)
+        counts = run.changes if run.valid else np.zeros(len(cur), dtype=np.int64)
         pri = s.rng.random(len(cur)) + ANNEAL_CONTRIB_WEIGHT * np.log1p(counts)
         pri[r] = np.inf
         order = np.argsort(-pri, kind="stable")
@@ -294,24 +294,35 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     use = len(hides)
     message = ""
 
-    def scored(j):
-        q = with_hidden(base, np.asarray(hides[:j], dtype=np.int64)) if j else base
-        return q, grade_colour(q)
+    # grades of prefixes of the hides: the shown lines of one net (no puzzle built per grade),
+    # the trials' line cache, each prefix graded once
+    gnet = replace(net, mode=s.clued.copy())
+    tech = techniques(base)
+    graded: dict = {}
 
-    q, (score, got) = scored(use)
+    def scored(j):
+        if j not in graded:
+            gnet.mode[:] = s.clued
+            gnet.mode[np.asarray(hides[:j], dtype=np.int64)] = 0
+            graded[j] = grade_net(gnet, tech, run.cache)
+        return graded[j]
+
+    score, got = scored(use)
     if target is not None:
         lo_s, hi_s = target
         if score is not None and score > hi_s:
             lo, hi = 0, use  # score(lo) <= hi_s presumably; bisect the last prefix at most hi_s
             while hi - lo > 1:
                 mid = (lo + hi) // 2
-                _, (s_mid, _) = scored(mid)
+                s_mid, _ = scored(mid)
                 if s_mid is not None and s_mid <= hi_s:
                     lo = mid
                 else:
                     hi = mid
             use = lo
-            q, (score, got) = scored(use)
+            score, got = scored(use)
+    q = with_hidden(base, np.asarray(hides[:use], dtype=np.int64)) if use else base
+    if target is not None:
         if score is None or not lo_s <= score <= hi_s:
             message = (f"could not reach the score range {lo_s:g}..{hi_s:g} (got {score}); "
                        f"the closest design is written")
@@ -322,9 +333,10 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     q.colour_groups = p.colour_groups
     q.meta["design"] = {"logic": logic, "seed": int(seed), "method": method, "hidden": len(hides[:use]),
                         "score": score, "band": got}
-    stats = {"free_hides": run.free, "propagations": run.trials}
+    stats = {"free_hides": s.pass_stats["free"], "propagations": run.trials + s.pass_stats["propagations"]}
     return ColourDesign(q, logic, int(seed), int(np.count_nonzero(q.clue_kind == CKIND_NONE)), q.n_lines, score, got,
-                        minimal and not stopped and use == len(hides), run.trials + run.free,
+                        minimal and not stopped and use == len(hides),
+                        run.trials + s.pass_stats["propagations"] + s.pass_stats["free"],
                         time.perf_counter() - t0, message, stats, method, not stopped)
 
 

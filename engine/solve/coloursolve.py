@@ -31,6 +31,7 @@ from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle, check
 from .coloursat import HAVE_SAT, ColourSat, colour_encoding_size
 from .search import SAT_CHUNK_S, SAT_MAX_LITERALS, SAT_MIN_SLICE_S, SAT_SHARE
 from .difficulty import BAND_EDGES, BANDS
+from .linecache import K_COMPLETE, cache_slot, cache_store, new_cache
 from ..jit import njit
 
 ST_OK = 0
@@ -117,6 +118,29 @@ def _work(exact3d, length, k, cnt, rmax):
 
 
 @njit(cache=True)
+def open_to_two(masks) -> bool:
+    """Whether a cell of the line may still take two colours. When none may, the colours cannot
+    compete for cells and each colour's clue constrains only its own cells: the per-colour filter
+    at its fixpoint is then exact, and the product solver has nothing to add."""
+    for j in range(masks.shape[0]):
+        col = masks[j] & ~np.int64(1)
+        if col & (col - 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab):
+    """Line ``li``'s filter on ``masks``: the 2D automaton (mode 1), the exact product solver
+    (``exact``, 3D), else the per-colour filter. All zero states on a contradiction."""
+    if mode[li] == 1:
+        return solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
+    if exact:
+        return solve_automaton(masks, 2, no_tab, k, cnt[li], rmax[li])
+    return relax_3d(masks, k, cnt[li], rmax[li])
+
+
+@njit(cache=True)
 def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
                cell_lines, queued, counters, budget):
     """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
@@ -185,27 +209,14 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
         for j in range(b - a):
             masks[j] = state[line_cells[a + j]]
         if exact and mode[li] == 2:
-            # When no cell may take two colours, the colours cannot compete for cells and each
-            # colour's clue constrains only its own cells: the per-colour filter, already at its
-            # fixpoint for this line (the relax queue is empty), is then exact.
-            shared = False
-            for j in range(b - a):
-                col = masks[j] & ~np.int64(1)
-                if col & (col - 1):
-                    shared = True
-                    break
-            if not shared:
+            # the per-colour filter is at its fixpoint for this line (the relax queue is empty)
+            if not open_to_two(masks):
                 continue
             counters[1] += 1
         counters[0] += 1
         if budget[0] > 0:
             budget[0] = max(budget[0] - _work(exact and mode[li] == 2, b - a, k, cnt[li], rmax[li]), 0)
-        if mode[li] == 1:
-            res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
-        elif exact:
-            res = solve_automaton(masks, 2, no_tab, k, cnt[li], rmax[li])
-        else:
-            res = relax_3d(masks, k, cnt[li], rmax[li])
+        res = filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab)
         if res[0] == 0:
             return ST_CONTRADICTION
         changed = False
@@ -655,28 +666,108 @@ def _technique(p: ColourPuzzle, i: int, length: int) -> int:
     return 0 if not clue or need == length else 1
 
 
-def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None):
-    """(score, band) of a puzzle that line logic (with probing rounds) solves; (None, None) else."""
-    from ..lines.colourline import solve_line
-    net = net or build_net(p)
+@njit(cache=True)
+def _complete_3d(masks, k, cnt, rmax, no_tab):
+    """The complete 3D line solve (``solve_automaton``'s answer), cheaper: the per-colour filter
+    to its fixpoint first, and the product solver only when a cell is still open to two colours
+    (else the colours cannot compete for cells and the filter's fixpoint is exact, as in
+    ``_propagate_queues``; the product solver from the filtered states gives the same answer as
+    from the given ones, the filter being sound)."""
+    cur = masks
+    while True:
+        res = relax_3d(cur, k, cnt, rmax)
+        if res[0] == 0:
+            return res
+        same = True
+        for j in range(res.shape[0]):
+            if res[j] != cur[j]:
+                same = False
+                break
+        cur = res
+        if same:
+            break
+    if open_to_two(cur):
+        return solve_automaton(cur, 2, no_tab, k, cnt, rmax)
+    return cur
+
+
+@njit(cache=True)
+def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, tab_all, tab_start, cnt,
+                 rmax, c_line, c_kind, c_in, c_out):
+    """One synchronous round of ``grade_colour``: every dirty clued line solved completely from
+    ``snap``, its narrowings ANDed into ``new``; ``cost`` per changed cell: the cheapest technique
+    (``tech`` per line) that changed it. False on a contradiction. ``c_*``: a line cache
+    (``linecache.py``)."""
+    no_tab = np.zeros((1, 1), dtype=np.int64)
+    for li in range(mode.shape[0]):
+        if not dirty[li] or mode[li] == 0:
+            continue
+        a = line_start[li]
+        b = line_start[li + 1]
+        masks = np.empty(b - a, dtype=np.int64)
+        for j in range(b - a):
+            masks[j] = snap[line_cells[a + j]]
+        s, hit = cache_slot(li, K_COMPLETE, masks, c_line, c_kind, c_in)
+        if hit:
+            res = c_out[s, :b - a]
+        else:
+            if mode[li] == 1:
+                res = filter_line(li, True, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab)
+            else:
+                res = _complete_3d(masks, k, cnt[li], rmax[li], no_tab)
+            cache_store(s, li, K_COMPLETE, masks, res, c_line, c_kind, c_in, c_out)
+        if res[0] == 0:
+            return False
+        for j in range(b - a):
+            if res[j] != masks[j]:
+                c = line_cells[a + j]
+                new[c] &= res[j]
+                cost[c] = min(cost[c], tech[li])
+    return True
+
+
+@njit(cache=True)
+def _dirty_lines(new, snap, cell_start, cell_lines, dirty):
+    """Flag the lines through every cell where ``new`` differs from ``snap`` (only those)."""
+    dirty[:] = False
+    for c in range(new.shape[0]):
+        if new[c] != snap[c]:
+            for t in range(cell_start[c], cell_start[c + 1]):
+                dirty[cell_lines[t]] = True
+
+
+def techniques(p: ColourPuzzle) -> np.ndarray:
+    """Per line, the technique cost its deductions count at in the grade (``_technique``; 9 for a
+    hidden line, which the grade never solves)."""
+    return np.array([_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) if p.clue(i) is not None else 9
+                     for i in range(p.n_lines)], dtype=np.int64)
+
+
+def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None, cache: Optional[tuple] = None):
+    """(score, band) of a puzzle that line logic (with probing rounds) solves; (None, None) else.
+
+    Rounds are synchronous: every line whose cells changed in the last round is solved completely
+    from the round's start; a round that changes nothing probes (technique cost 4). ``cache``: a
+    line cache (``linecache.new_cache``) to share between grades of puzzles whose shown lines
+    have the same clues (the designer's bisection; its trials' cache)."""
+    return grade_net(net or build_net(p), techniques(p), cache)
+
+
+def grade_net(net: ColourNet, tech: np.ndarray, cache: Optional[tuple] = None):
+    """``grade_colour`` of the lines shown in ``net.mode``, ``tech`` from ``techniques`` (so a
+    designer grades its masks of one puzzle without building a puzzle for each)."""
+    cache = cache if cache is not None else new_cache(net)
     state = full_state(net)
-    tech = [_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) if net.mode[i] else 9
-            for i in range(p.n_lines)]
     rounds, bits_sum, tech_sum, found = 0, 0.0, 0.0, 0
     counters = np.zeros(2, dtype=np.int64)
-    dirty = np.ones(p.n_lines, dtype=bool)
+    dirty = np.ones(len(net.mode), dtype=np.bool_)
     while not decided(state).all():
         snap = state.copy()
         new = state.copy()
-        cost = np.full(p.n_cells, 99, dtype=np.int64)
-        for i in np.flatnonzero(dirty & (net.mode > 0)):
-            cells = p.line(i)
-            res = solve_line(snap[cells], p.clue(i), p.k, p.is_3d)
-            if res[0] == 0:
-                return None, None
-            ch = res != snap[cells]
-            new[cells] &= res
-            cost[cells[ch]] = np.minimum(cost[cells[ch]], tech[i])
+        cost = np.full(net.n_cells, 99, dtype=np.int64)
+        if not _grade_round(snap, new, cost, dirty, tech, net.k, net.line_start, net.line_cells, net.mode,
+                            net.tab_all, net.tab_start, net.cnt, net.rmax, *cache):
+            return None, None
         level_cost = None
         if np.array_equal(new, snap):
             st = probe(net, new, counters)
@@ -692,11 +783,10 @@ def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None):
             c = cost[changed] if level_cost is None else np.full(d, level_cost)
             tech_sum += float(np.minimum(c, 4).sum())
             found += d
-        dirty[:] = False
-        for x in np.flatnonzero(new != snap):
-            dirty[_lines_of(net, int(x))] = True
         if level_cost is not None:
             dirty[:] = True
+        else:
+            _dirty_lines(new, snap, net.cell_start, net.cell_lines, dirty)
         state = new
     if found == 0:
         return 0.0, BANDS[0]
