@@ -54,6 +54,7 @@ def _propagate_counted(state, k, line_start, line_cells, mode, tab_all, tab_star
             xq[nx] = i
             nx += 1
     no_tab = np.zeros((1, 1), dtype=np.int64)
+    work = np.zeros(2, dtype=np.int64)  # the product solver without a step budget
     longest = 0
     for li in range(n_lines):
         longest = max(longest, line_start[li + 1] - line_start[li])
@@ -83,7 +84,8 @@ def _propagate_counted(state, k, line_start, line_cells, mode, tab_all, tab_star
         if hit:
             res = c_out[s, :b - a]
         else:
-            res = filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab)
+            work[0] = -1
+            res = filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab, work)
             cache_store(s, li, kind, masks, res, c_line, c_kind, c_in, c_out)
         if res[0] == 0:
             return ST_CONTRADICTION
