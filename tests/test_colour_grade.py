@@ -9,6 +9,7 @@ from engine.lines.colourline import rmax_of, solve_automaton, solve_line
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
 from colourgen import line_clue_3d
 from engine.solve import coloursolve
+from engine.solve.coloursolve import _NO_CACHE as NO_CACHE
 from engine.solve.coloursolve import _complete_3d, grade_colour
 
 
@@ -59,6 +60,8 @@ def test_the_filtered_3d_solve_is_the_complete_one():
     two colours) against the product solver alone, on random 3D lines and states."""
     rng = np.random.default_rng(5)
     no_tab = np.zeros((1, 1), dtype=np.int64)
+    cache = (np.full(16, -1, dtype=np.int64), np.zeros(16, dtype=np.int64), np.zeros((16, 12), dtype=np.int64),
+             np.zeros((16, 12), dtype=np.int64))  # 16 slots: collisions and replacements
     for trial in range(400):
         k = 2 + trial % 3
         n = int(rng.integers(1, 11))
@@ -70,5 +73,9 @@ def test_the_filtered_3d_solve_is_the_complete_one():
         if trial % 5 == 0:  # sometimes a state no filling fits
             masks[int(rng.integers(n))] = 1 << int(rng.integers(k + 1))
         want = solve_automaton(masks, 2, no_tab, k, cnt, rmax)
-        got = _complete_3d(masks, k, cnt, rmax, no_tab)
+        got = _complete_3d(masks, k, cnt, rmax, no_tab, 0, *NO_CACHE)
+        # the cache is keyed by line (one clue per line): this line is ``trial``
+        again = _complete_3d(masks, k, cnt, rmax, no_tab, trial, *cache)
+        again = _complete_3d(masks, k, cnt, rmax, no_tab, trial, *cache)  # now from the cache
+        assert np.array_equal(got, again)
         assert np.array_equal(got, want) or (want[0] == 0 and got[0] == 0), (trial, masks, clue)

@@ -742,15 +742,35 @@ def _technique(p: ColourPuzzle, i: int, length: int) -> int:
 
 
 @njit(cache=True)
-def _complete_3d(masks, k, cnt, rmax, no_tab):
+def _cached_solve(li, kind, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out):
+    """The per-colour filter (``kind`` K_FILTER) or the product solver (K_COMPLETE) on 3D line
+    ``li``, through the line cache when it has slots (a copy: a later store may reuse the slot)."""
+    caching = c_line.shape[0] > 0
+    s = 0
+    if caching:
+        s, hit = cache_slot(li, kind, masks, c_line, c_kind, c_in)
+        if hit:
+            return c_out[s, :masks.shape[0]].copy()
+    if kind == K_FILTER:
+        res = relax_3d(masks, k, cnt, rmax)
+    else:
+        res = solve_automaton(masks, 2, no_tab, k, cnt, rmax)
+    if caching:
+        cache_store(s, li, kind, masks, res, c_line, c_kind, c_in, c_out)
+    return res
+
+
+@njit(cache=True)
+def _complete_3d(masks, k, cnt, rmax, no_tab, li, c_line, c_kind, c_in, c_out):
     """The complete 3D line solve (``solve_automaton``'s answer), cheaper: the per-colour filter
     to its fixpoint first, and the product solver only when a cell is still open to two colours
     (else the colours cannot compete for cells and the filter's fixpoint is exact, as in
     ``_propagate_queues``; the product solver from the filtered states gives the same answer as
-    from the given ones, the filter being sound)."""
+    from the given ones, the filter being sound). Each step through the line cache ``c_*`` (empty:
+    none), where a designer's propagations left the filter's and the product solver's answers."""
     cur = masks
     while True:
-        res = relax_3d(cur, k, cnt, rmax)
+        res = _cached_solve(li, K_FILTER, cur, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
         if res[0] == 0:
             return res
         same = True
@@ -762,7 +782,7 @@ def _complete_3d(masks, k, cnt, rmax, no_tab):
         if same:
             break
     if open_to_two(cur):
-        return solve_automaton(cur, 2, no_tab, k, cnt, rmax)
+        return _cached_solve(li, K_COMPLETE, cur, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
     return cur
 
 
@@ -784,12 +804,14 @@ def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, 
             masks[j] = snap[line_cells[a + j]]
         s, hit = cache_slot(li, K_COMPLETE, masks, c_line, c_kind, c_in)
         if hit:
-            res = c_out[s, :b - a]
+            res = c_out[s, :b - a].copy()
         else:
             if mode[li] == 1:
                 res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
             else:
-                res = _complete_3d(masks, k, cnt[li], rmax[li], no_tab)
+                res = _complete_3d(masks, k, cnt[li], rmax[li], no_tab, li, c_line, c_kind, c_in, c_out)
+            # the slot again: the filter's and product solver's own entries may have taken it
+            s, hit = cache_slot(li, K_COMPLETE, masks, c_line, c_kind, c_in)
             cache_store(s, li, K_COMPLETE, masks, res, c_line, c_kind, c_in, c_out)
         if res[0] == 0:
             return False
