@@ -82,12 +82,14 @@ ANNEAL_T0 = 0.6
 ANNEAL_T1 = 0.05
 # Restarts of the pass from every clue, in other seeded orders, when a design is short of the
 # band asked for (each a pass, a grade and, when it overshoots, a bisection of ~log2(hides)
-# grades): at 24^3 a pass costs 0.1-0.6 s and a grade 0.03-0.7 s, so the restarts take a few
-# seconds at most there (measured in docs/BENCHMARKS.md).
+# grades): at 24^3 a pass costs 0.1-0.6 s and a grade 0.03-0.7 s; measured, the four restarts
+# of the duck and the bunny (k = 3, "expert") took 0.7-1.0 s.
 STEER_RESTARTS = 4
-# Then reveal-one / hide-several moves from the closest design (each a propagation and a grade),
-# kept when they come no farther from the band.
-STEER_MOVES = 24
+# Then reveal-one / hide-several moves from the closest design (each a pass and a grade, about
+# 0.15-0.2 s at 24^3), kept when they come no farther from the band. Measured at 24^3 ("expert",
+# k = 2, 3, duck, horse, teapot, bunny): 48 moves raised the restarts' best by 0.1-1.6 points
+# (at 16: ~2 points); 12 keep a band design to a few seconds there.
+STEER_MOVES = 12
 # Grades the final passes within the band may spend (one per shown clue that still solves
 # without it, per pass); a design that runs out is not locally minimal and says so. A grade
 # costs 0.03-0.15 s at 24^3, so this is a few seconds there; a too hard design of a dense
