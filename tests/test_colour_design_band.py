@@ -173,3 +173,26 @@ def test_a_band_design_can_be_cancelled():
     assert not d.reproducible and "cancelled" in d.message and not d.locally_minimal
     assert _solvable(p, d.puzzle.clue_kind == CKIND_NONE, "line")
     assert all(0.0 <= f <= 1.0 for f, _ in seen)
+
+
+def test_a_cancel_in_the_final_pass_keeps_a_solvable_design_in_range():
+    """Cancelled during the final pass within the range (after the bisection): the mask it had
+    reached, solvable and still in the range, not locally minimal, not reproducible."""
+    p = colour_puzzle_from_grid(_grid((6, 6, 5), 3, 21), 3)
+    free = design_colour(p, seed=21)
+    full = grade_colour(p)[0]
+    target = (full, (full + free.score) / 2)
+    whole = design_colour(p, seed=21, score_range=target)
+    calls = []
+
+    def progress(frac, what):
+        if "final" in what:
+            calls.append(frac)
+        return len(calls) > 3
+
+    d = design_colour(p, seed=21, score_range=target, progress=progress)
+    assert len(calls) == 4 and "cancelled" in d.message and not d.locally_minimal and not d.reproducible
+    mask = d.puzzle.clue_kind == CKIND_NONE
+    assert _solvable(p, mask, "line") and _in(target, d.score)
+    assert grade_colour(with_hidden(p, mask))[0] == d.score
+    assert d.hidden_count <= whole.hidden_count

@@ -574,6 +574,7 @@ def _to_band(s: _Search, grader: _Grader, hides, target, line_level: bool, logic
     def key(c):
         return _miss(target, c[1]), int(np.count_nonzero(c[0] == 0))
     best = None
+    final = False
     t = time.perf_counter()
     try:
         s.span = (0.0, 0.1)
@@ -595,6 +596,7 @@ def _to_band(s: _Search, grader: _Grader, hides, target, line_level: bool, logic
         t = time.perf_counter()
         s.span = (0.7, 1.0)
         s.final_grades = 0
+        final = True
         mask, finished = _final_pass(s, grader, best[0], target, best[3])
         info["final_grades"] = s.final_grades
         info["final_s"] = round(time.perf_counter() - t, 3)
@@ -610,7 +612,7 @@ def _to_band(s: _Search, grader: _Grader, hides, target, line_level: bool, logic
             mask[np.asarray(hides, dtype=np.int64)] = 0
         else:
             # the best design so far, or the final pass's mask (a solved one between trials)
-            mask = s.run.net.mode.copy() if s.span == (0.7, 1.0) else best[0]
+            mask = s.run.net.mode.copy() if final else best[0]
         score, got = grader(mask)
         return mask, score, got, False, info
 
