@@ -5,9 +5,9 @@
 Each model voxelized as the add-on does and coloured as ``colour_bench`` colours it (Voronoi
 regions). Per puzzle, in the same process (so the machine's load hits both alike):
 
-- ``before``: the colour designer as it was, a random-order pass with every trial propagated
-  from scratch (``method="random", resume=False``: the same trials, the same design);
-- ``random``: the same pass with the resumed trials (the same design, so the time is the
+- ``before``: a random-order pass of trials in order, each propagated from scratch
+  (``method="random", resume=False``: the reference, the same design);
+- ``random``: the same pass by halves (``colourprune.py``; the same design, so the time is the
   speed-up alone);
 - then each ``--methods`` (default: greedy, the default method).
 

@@ -151,7 +151,8 @@ def test_the_final_pass_budget_is_reported(monkeypatch):
     full = grade_colour(p)[0]
     target = (full, (full + free.score) / 2)
     assert design_colour(p, seed=21, score_range=target).stats["final_grades"] > 1
-    monkeypatch.setattr(cd, "FINAL_GRADES", 1)
+    monkeypatch.setattr(cd, "FINAL_GRADES_MIN", 1)
+    monkeypatch.setattr(cd, "FINAL_CELL_GRADES", 0)
     d = design_colour(p, seed=21, score_range=target)
     assert not d.locally_minimal and "ran out of its 1 grades" in d.message
     assert d.reproducible and _solvable(p, d.puzzle.clue_kind == CKIND_NONE, "line")
@@ -196,3 +197,39 @@ def test_a_cancel_in_the_final_pass_keeps_a_solvable_design_in_range():
     assert _solvable(p, mask, "line") and _in(target, d.score)
     assert grade_colour(with_hidden(p, mask))[0] == d.score
     assert d.hidden_count <= whole.hidden_count
+
+
+@pytest.mark.parametrize("logic", ["line", "probe"])
+def test_the_screen_by_halves_answers_as_one_trial_per_line(logic):
+    """``_hideable_alone`` (the final pass's screen): a line is hideable alone exactly when the
+    puzzle with only it hidden still solves at the logic level (from-scratch trials); the mask
+    is left as it was."""
+    from engine.design.colourtrials import TrialRun
+    from engine.solve.coloursolve import build_net
+    checked = 0
+    for seed in range(8):
+        k = 2 + seed % 3
+        shape = (5, 4, 4) if seed % 2 else (7, 8)
+        p = colour_puzzle_from_grid(_grid(shape, k, 1100 + seed), k)
+        if not _solvable(p, np.zeros(p.n_lines, bool), logic):
+            continue
+        # a design's hidden lines, half of them shown again: a solving mask with lines to find
+        hidden = np.flatnonzero(design_colour(p, logic=logic, seed=seed).puzzle.clue_kind == CKIND_NONE)
+        rng = np.random.default_rng(seed)
+        net = build_net(with_hidden(p, hidden[rng.random(len(hidden)) < 0.5]))
+        run = TrialRun(net, p.colour_solution.ravel(), logic)
+        if not run.solve():
+            continue
+        s = cd._Search(run, seed, 0.0, None, None)
+        lines = rng.permutation(np.flatnonzero(net.mode > 0))
+        before = net.mode.copy()
+        got = cd._hideable_alone(s, lines)
+        assert np.array_equal(net.mode, before)
+        want = []
+        for li in lines:
+            want.append(run.try_hide(int(li)))
+            net.mode[:] = before
+        assert got.tolist() == want, seed
+        assert any(want) and not all(want)
+        checked += 1
+    assert checked >= 4

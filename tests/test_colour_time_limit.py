@@ -44,10 +44,11 @@ def test_a_sliced_propagation_is_the_same_propagation():
         queued = np.full(n_lines, 3, dtype=np.int64)
         counters = np.zeros(2, dtype=np.int64)
         budget = np.zeros(1, dtype=np.int64)
-        queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(5, dtype=np.int64))
+        queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(6, dtype=np.int64))
         calls = 0
+        give = size
         while True:
-            budget[0] = size
+            budget[0] = give
             calls += 1
             st = coloursolve._propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode,
                                                net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
@@ -55,6 +56,9 @@ def test_a_sliced_propagation_is_the_same_propagation():
             if st != coloursolve.ST_BUDGET:
                 break
             assert budget[0] == 0
+            # a line cut inside (its product solve needs more steps): more next time, as
+            # ``propagate`` gives
+            give = give * 4 if queues[2][5] else size
         assert st == ST_OK and np.array_equal(state, whole), size
         assert np.array_equal(counters, whole_counts), (size, counters, whole_counts)
         assert calls > 1 or size == 50
@@ -95,3 +99,54 @@ def test_a_solve_returns_within_its_time_limit():
     assert took < 1.5, took
     if rep.verdict != "unknown":  # a fast machine may settle it: then it must be right
         assert rep.verdict in ("unique", "multiple")
+
+
+def _long_line(k=4, n=36, seed=1):
+    """One random line of ``k`` colours, its clue, and ``n``: whose exact solve from nothing
+    known takes seconds (36 long, four colours: 2-10 s on the development machine)."""
+    rng = np.random.default_rng(seed)
+    line = np.where(rng.random(n) < 0.85, rng.integers(1, k + 1, n), 0)
+    return line
+
+
+def test_the_product_solver_gives_up_when_its_steps_run_out():
+    from engine.lines.colourline import STATE_CAP, rmax_of, solve_automaton, solve_automaton_limited
+    k = 3
+    line = _long_line(k=k, n=12, seed=4)
+    clue = []
+    for c in range(1, k + 1):
+        on = line == c
+        runs = int(np.count_nonzero(on & ~np.concatenate([[False], on[:-1]])))
+        clue.append((int(on.sum()), min(runs, 3) - 1 if runs else 0))
+    cnt, rmax = rmax_of(clue)
+    masks = np.full(len(line), (1 << (k + 1)) - 1, dtype=np.int64)
+    no_tab = np.zeros((1, 1), dtype=np.int64)
+    full = solve_automaton(masks, 2, no_tab, k, cnt, rmax)
+    work = np.array([-1, 0], dtype=np.int64)
+    assert np.array_equal(solve_automaton_limited(masks, 2, no_tab, k, cnt, rmax, work), full) and work[1] == 0
+    assert not np.array_equal(full, masks)  # the full solve deduces something here
+    work = np.array([50, 0], dtype=np.int64)
+    assert np.array_equal(solve_automaton_limited(masks, 2, no_tab, k, cnt, rmax, work), masks) and work[1] == 1
+    # past the state cap (the plain-Python function, with a tiny cap): left as given
+    py = getattr(solve_automaton_limited, "py_func", solve_automaton_limited)
+    import engine.lines.colourline as cl
+    try:
+        cl.STATE_CAP = 40
+        work = np.array([-1, 0], dtype=np.int64)
+        assert np.array_equal(py(masks, 2, no_tab, k, cnt, rmax, work), masks) and work[1] == 2
+    finally:
+        cl.STATE_CAP = STATE_CAP
+
+
+def test_the_time_limit_holds_inside_one_long_line():
+    """A 36-long line of four colours alone (its crossing lines hidden): one exact solve of it
+    takes seconds; a solve limited to 0.3 s stops inside it."""
+    _warm()
+    line = _long_line()
+    p = colour_puzzle_from_grid(line.reshape(36, 1, 1), k=4)
+    lengths = np.diff(p.line_start)
+    p = with_hidden(p, np.flatnonzero(lengths != 36))
+    t = time.perf_counter()
+    r = solve_colour(p, time_limit=0.3)
+    dt = time.perf_counter() - t
+    assert r.verdict == "unknown" and dt < 1.5, (r.verdict, dt)

@@ -5,9 +5,9 @@ hidden when the puzzle without it is still solved by logic alone (line propagati
 probing for ``logic="probe"``), else kept. Logic is sound, so "solved by logic" implies a unique
 solution, the puzzle's own. Hiding a clue only removes deductions, so a line kept once would be
 kept again later: one pass leaves a locally minimal puzzle (no single further clue can be
-hidden). The trials resume from the last solved run (``colourtrials.py``: free hides, resumed
-propagation), with the verdicts of from-scratch trials. Methods, as the black-and-white
-designer's (``hiding.py``):
+hidden). The pass runs by halves (``colourprune.py``: each half of the order settled from the
+fixpoint of the lines outside it), with the decisions of from-scratch trials in order
+(``resume=False`` runs those). Methods, as the black-and-white designer's (``hiding.py``):
 
 - ``random``: the pass alone, in a random order (the colour designer's only method before).
 - ``greedy`` (default): the pass in two informed orders, the better kept: the lines by the cells
@@ -45,7 +45,7 @@ With a band (or a score range ``lo <= score < hi``, as the black-and-white desig
   hides nothing: then no single shown clue can go while the puzzle stays solvable and in the
   range, which is what ``locally_minimal`` means with a band (it is False for a design outside
   the range). The passes grade only clues that still solve (a clue that did not, never will
-  again: the mask only shrinks); at most FINAL_GRADES grades, after which the design says it is
+  again: the mask only shrinks); at most FINAL_CELL_GRADES / cells grades (FINAL_GRADES_MIN at least), after which the design says it is
   not locally minimal.
 
 Every budget is a count (restarts, moves, grades), so a seed fixes the design on any machine; with a
@@ -61,7 +61,7 @@ from typing import Optional
 import numpy as np
 
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle, colour_puzzle_from_grid, with_hidden
-from ..solve.coloursolve import build_net, grade_net, techniques
+from ..solve.coloursolve import ST_OK, build_net, decided, full_state, grade_net, probe, techniques
 from ..solve.difficulty import BANDS, LOGICS, band_range
 from .colourprune import prune_by_halves
 from .colourtrials import TrialRun
@@ -90,11 +90,14 @@ STEER_RESTARTS = 4
 # k = 2, 3, duck, horse, teapot, bunny): 48 moves raised the restarts' best by 0.1-1.6 points
 # (at 16: ~2 points); 12 keep a band design to a few seconds there.
 STEER_MOVES = 12
-# Grades the final passes within the band may spend (one per shown clue that still solves
-# without it, per pass); a design that runs out is not locally minimal and says so. A grade
-# costs 0.03-0.15 s at 24^3, so this is a few seconds there; a too hard design of a dense
-# model can need hundreds (every hide after the bisection's prefix still solves).
-FINAL_GRADES = 64
+# The grades the final passes within the band may spend: FINAL_CELL_GRADES / cells (a grade's
+# work grows with the cells), at least FINAL_GRADES_MIN: 244 at 16^3, 72 at 24^3 (a grade costs
+# 0.03-0.15 s there: a few seconds), thousands on small puzzles. A pass grades each shown clue
+# that still solves without it, and passes repeat until one hides nothing, so a too hard design
+# of a dense model can need hundreds (every hide after the bisection's prefix still solves); a
+# design that runs out is not locally minimal and says so.
+FINAL_CELL_GRADES = 1_000_000
+FINAL_GRADES_MIN = 16
 # Default time limit when a band or a score range is asked for: a safety stop, the budget is
 # counted in restarts and grades.
 STEER_TIME_LIMIT = 120.0
@@ -189,27 +192,20 @@ class _Search:
             stats = self.pass_stats
             hides = prune_by_halves(run.net, order, run.probe, lambda done: self.check(done, what), stats,
                                     run.propagate)
-            run.valid = False  # the trail is not this mask's run
+            run.valid = False  # the run's line counts are not of this mask
             return hides
         hides = []
         n = max(len(order), 1)
-        # the lines to try soonest enter the queues last: they then tend to change their first
-        # cell late in a run (or never: a free hide), so their trials resume from late states.
-        # Same verdicts in any order (the fixpoint does not depend on it): only faster
-        rest = np.setdiff1d(np.arange(len(run.net.mode)), order)
-        run.queue_order = np.concatenate([rest, np.asarray(order, dtype=np.int64)[::-1]]).astype(np.int64)
-        if run.valid:
-            run.solve()
         for i, li in enumerate(order):
             self.check(i / n, what)
-            if self.run.net.mode[li] and self.run.try_hide(int(li)):
+            if run.net.mode[li] and run.try_hide(int(li)):
                 hides.append(int(li))
         return hides
 
     def informed_order(self, shown, most_first: bool):
         """The shown lines by the cells each changed in a run of all of them, fewest first (or
         most first), ties broken by the generator. Needs a solved run of the current mask."""
-        counts = np.bincount(self.run.trail_line[:self.run.n_trail[0]], minlength=len(self.run.net.mode))
+        counts = self.run.changes
         tie = self.rng.random(len(shown))
         return shown[np.lexsort((tie, -counts[shown] if most_first else counts[shown]))]
 
@@ -254,8 +250,7 @@ def _anneal(s: _Search, n_moves: int) -> np.ndarray:
         if len(hidden) == 0:
             break
         r = int(hidden[s.rng.integers(len(hidden))])
-        counts = np.bincount(run.trail_line[:run.n_trail[0]], minlength=len(cur)) if run.valid \
-            else np.zeros(len(cur), dtype=np.int64)
+        counts = run.changes if run.valid else np.zeros(len(cur), dtype=np.int64)
         pri = s.rng.random(len(cur)) + ANNEAL_CONTRIB_WEIGHT * np.log1p(counts)
         pri[r] = np.inf
         order = np.argsort(-pri, kind="stable")
@@ -292,7 +287,7 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     the design closest to the range kept, a message when it stays short; then final passes that
     hide each clue that keeps the puzzle solvable and in range. ``locally_minimal`` is then True
     when the design is in the range and no single shown clue can go while it stays solvable and
-    in range (False outside the range, or when the passes ran out of FINAL_GRADES grades: the
+    in range (False outside the range, or when the passes ran out of their grades: the
     message says which). Without a target it means: no single shown clue can go while solvable."""
     t0 = time.perf_counter()
     if logic not in LOGICS:
@@ -396,7 +391,7 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
                    f"is written (not locally minimal within the band)")
     if steer.get("budget"):
         message = (message + "; " if message else "") + (
-            f"the final pass within the band ran out of its {FINAL_GRADES} grades: not locally minimal within "
+            f"the final pass within the band ran out of its {steer['budget']} grades: not locally minimal within "
             f"the band")
     if stopped:
         message = (message + "; " if message else "") + (
@@ -407,7 +402,7 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     q.colour_groups = p.colour_groups
     q.meta["design"] = {"logic": logic, "seed": int(seed), "method": method, "hidden": int(len(hidden_lines)),
                         "score": score, "band": got}
-    stats = {"free_hides": run.free + s.pass_stats["free"], "propagations": run.trials + s.pass_stats["propagations"],
+    stats = {"free_hides": s.pass_stats["free"], "propagations": run.trials + s.pass_stats["propagations"],
              "grades": grader.count}
     stats.update({k: v for k, v in steer.items() if k not in ("stopped", "budget")})
     if target is None:
@@ -415,7 +410,7 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     else:
         minimal = bool(minimal and not stopped and not steer.get("budget") and _in(target, score))
     return ColourDesign(q, logic, int(seed), int(np.count_nonzero(q.clue_kind == CKIND_NONE)), q.n_lines, score, got,
-                        minimal, run.trials + run.free + s.pass_stats["propagations"] + s.pass_stats["free"],
+                        minimal, run.trials + s.pass_stats["propagations"] + s.pass_stats["free"],
                         time.perf_counter() - t0, message, stats, method, not stopped)
 
 
@@ -491,40 +486,127 @@ def _restart(s: _Search, r: int, line_level: bool, logic: str) -> list:
     return hides
 
 
-def _final_pass(s: _Search, grader: _Grader, mask, target, unsure):
+def _hideable_alone(s: _Search, lines) -> np.ndarray:
+    """Per line of ``lines`` (shown): whether the puzzle still solves at the logic level with that
+    line alone hidden, by halves as ``colourprune``'s pass (the fixpoint of the shown lines
+    outside a stretch is a start for every line of it; a stretch whose start is decided is
+    hideable line by line) but hiding nothing: a pass's cost instead of a propagation per line.
+    ``net.mode`` is left as it was."""
+    run, net = s.run, s.run.net
+    lines = np.asarray(lines, dtype=np.int64)
+    out = np.zeros(len(lines), dtype=bool)
+    if len(lines) == 0:
+        return out
+    keep = net.mode.copy()
+
+    def settle(lo, hi, state):  # lines[lo:hi] hidden on entry and on return
+        s.check(lo / len(lines), "final pass within the band")
+        if decided(state).all():
+            out[lo:hi] = True
+            return
+        if hi - lo == 1:
+            if run.probe:
+                trial = state.copy()
+                out[lo] = probe(net, trial, np.zeros(2, dtype=np.int64)) == ST_OK and bool(decided(trial).all())
+            return
+        mid = (lo + hi) // 2
+        first, second = lines[lo:mid], lines[mid:hi]
+        net.mode[second] = keep[second]
+        sub = state.copy()
+        run.propagate(sub, second)
+        settle(lo, mid, sub)
+        net.mode[second] = 0
+        net.mode[first] = keep[first]
+        run.propagate(state, first)
+        settle(mid, hi, state)
+        net.mode[first] = 0
+
+    try:
+        net.mode[lines] = 0
+        state = full_state(net)
+        run.propagate(state)
+        settle(0, len(lines), state)
+    finally:
+        net.mode[:] = keep
+    return out
+
+
+def _final_pass(s: _Search, grader: _Grader, mask, target, unsure, budget: int):
     """Hide each shown clue, in seeded orders, while the puzzle solves at the logic level and
     the score stays in the range (short of it: moves no farther away), until a pass hides
-    nothing or FINAL_GRADES grades are spent. ``unsure``: the shown clues whose hiding may
-    still solve (the others are known not to: a trial each saved). (mask, finished)."""
+    nothing or ``budget`` grades are spent. ``unsure``: the shown clues whose hiding may
+    still solve (the others are known not to). Each pass screens its clues by halves
+    (``_hideable_alone``), hides at once the longest prefix of their pass (``_fit``'s bisection:
+    every prefix solves) that keeps the score, then tries and grades the rest one by one.
+    (mask, finished); ``s.final_mask`` is the last mask accepted (for a stop)."""
     run, net = s.run, s.run.net
     net.mode[:] = mask
+    s.final_mask = mask.copy()
     miss = _miss(target, grader(mask)[0])
     # hiding it does not solve: with fewer clues shown it never will (logic is monotone)
     stuck = (mask > 0) & ~unsure
-    spent = 0
-    run.solve()
+    spent = [0]
+
+    def within(m) -> bool:
+        spent[0] += 1
+        return _miss(target, grader(m)[0]) <= miss
+
     while True:
+        s.final_grades = spent[0]
+        if spent[0] >= budget:
+            return net.mode.copy(), False
         hid = 0
-        order = s.rng.permutation(np.flatnonzero((net.mode > 0) & ~stuck))
+        cands = np.flatnonzero((net.mode > 0) & ~stuck)
+        alone = _hideable_alone(s, cands)
+        stuck[cands[~alone]] = True
+        order = s.rng.permutation(cands[alone])
+        if len(order) > 1:
+            # a batch: the pass over the candidates gives hides whose every prefix solves; the
+            # longest prefix found by bisection that keeps the score goes at once
+            start = net.mode.copy()
+            seq = np.asarray(s.prune(order, "final pass within the band"), dtype=np.int64)
+            net.mode[:] = start
+
+            def prefix(j):
+                m = start.copy()
+                m[seq[:j]] = 0
+                return m
+            lo, hi = 0, len(seq)
+            if hi and not within(prefix(hi)):
+                while hi - lo > 1 and spent[0] < budget:
+                    mid = (lo + hi) // 2
+                    if within(prefix(mid)):
+                        lo = mid
+                    else:
+                        hi = mid
+            else:
+                lo = hi
+            if lo:
+                net.mode[:] = prefix(lo)
+                miss = _miss(target, grader(net.mode)[0])
+                s.final_mask = net.mode.copy()
+                hid += lo
         for i, li in enumerate(order):
             s.check(i / max(len(order), 1), "final pass within the band")
-            if spent >= FINAL_GRADES:
-                s.final_grades = spent
+            if net.mode[li] == 0:
+                continue
+            if spent[0] >= budget:
+                s.final_grades = spent[0]
                 return net.mode.copy(), False
             keep = net.mode[li]
-            if not run.try_hide(int(li)):
+            if hid == 0:
+                net.mode[li] = 0  # the screen's answer holds: nothing was hidden since
+            elif not run.try_hide(int(li)):
                 stuck[li] = True
                 continue
-            spent += 1
-            d = _miss(target, grader(net.mode)[0])
-            if d <= miss:
-                miss = d
+            if within(net.mode):
+                miss = _miss(target, grader(net.mode)[0])
+                s.final_mask = net.mode.copy()
                 hid += 1
             else:
                 net.mode[li] = keep
-                run.solve()  # back to a solved run of the kept mask (the trials resume from it)
         if hid == 0:
-            s.final_grades = spent
+            s.final_grades = spent[0]
             return net.mode.copy(), True
 
 
@@ -597,11 +679,12 @@ def _to_band(s: _Search, grader: _Grader, hides, target, line_level: bool, logic
         s.span = (0.7, 1.0)
         s.final_grades = 0
         final = True
-        mask, finished = _final_pass(s, grader, best[0], target, best[3])
+        budget = max(FINAL_GRADES_MIN, FINAL_CELL_GRADES // max(s.run.net.n_cells, 1))
+        mask, finished = _final_pass(s, grader, best[0], target, best[3], budget)
         info["final_grades"] = s.final_grades
         info["final_s"] = round(time.perf_counter() - t, 3)
         if not finished:
-            info["budget"] = True
+            info["budget"] = budget
         score, got = grader(mask)
         return mask, score, got, finished and _in(target, score), info
     except _Stop as why:
@@ -612,7 +695,7 @@ def _to_band(s: _Search, grader: _Grader, hides, target, line_level: bool, logic
             mask[np.asarray(hides, dtype=np.int64)] = 0
         else:
             # the best design so far, or the final pass's mask (a solved one between trials)
-            mask = s.run.net.mode.copy() if final else best[0]
+            mask = s.final_mask if final else best[0]
         score, got = grader(mask)
         return mask, score, got, False, info
 

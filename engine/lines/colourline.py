@@ -121,7 +121,26 @@ def _contains(arr, lo, hi, v):
 def solve_automaton(masks, mode, tab, k, cnt, rmax):
     """The complete line solver. ``mode`` 1: 2D, ``tab`` = ``dfa_2d`` table; mode 2: 3D, ``cnt``
     and ``rmax`` the per-colour counts and run caps (1 plain, 2 circle, 3 square; 0 for count 0).
-    Returns the new states (all zero on a contradiction)."""
+    Returns the new states (all zero on a contradiction). A line whose states would pass
+    STATE_CAP is left as it is (see ``solve_automaton_limited``)."""
+    work = np.zeros(2, dtype=np.int64)
+    work[0] = -1
+    return solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work)
+
+
+# The product solver's states, at most (all layers together; 8 bytes each, and as many again for
+# one layer's candidates): a 64-long line of four colours may need billions, and the time and
+# memory with them. Past it the line is left unsolved (its states as given: sound, not complete).
+STATE_CAP = 1 << 24
+
+
+@njit(cache=True)
+def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
+    """``solve_automaton`` that can give up: ``work[0]`` state steps allowed (-1: any number).
+    When they run out, ``work[1]`` = 1; when the states would pass STATE_CAP, ``work[1]`` = 2;
+    either way the masks are returned unchanged (a sound answer that deduces nothing). A single
+    line of a long 3D line of four colours took 10-25 s: the step budget lets a caller with a
+    deadline stop inside it (``coloursolve._propagate_queues``)."""
     L = masks.shape[0]
     k1 = k + 1
     out = np.zeros(L, dtype=np.int64)
@@ -147,6 +166,14 @@ def solve_automaton(masks, mode, tab, k, cnt, rmax):
     cand = np.empty(64, dtype=np.int64)
     for i in range(L):
         a, b = lstart[i], lstart[i + 1]
+        if work[0] >= 0:
+            work[0] -= (b - a) * k1
+            if work[0] < 0:
+                work[1] = 1
+                return masks.copy()
+        if b + (b - a) * k1 > STATE_CAP:
+            work[1] = 2
+            return masks.copy()
         cand = _grow(cand, (b - a) * k1)
         nc = 0
         left = L - i - 1

@@ -26,12 +26,12 @@ from typing import Optional
 
 import numpy as np
 
-from ..lines.colourline import dfa_2d, relax_3d, solve_automaton, solve_dfa_dense
+from ..lines.colourline import dfa_2d, relax_3d, solve_automaton, solve_automaton_limited, solve_dfa_dense
 from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle, check_colour_solution
 from .coloursat import HAVE_SAT, ColourSat, colour_encoding_size
 from .search import SAT_CHUNK_S, SAT_MAX_LITERALS, SAT_MIN_SLICE_S, SAT_SHARE
 from .difficulty import BAND_EDGES, BANDS
-from .linecache import K_COMPLETE, cache_slot, new_cache
+from .linecache import K_COMPLETE, cache_slot, cache_store, new_cache
 from ..jit import njit
 
 ST_OK = 0
@@ -118,6 +118,30 @@ def _work(exact3d, length, k, cnt, rmax):
 
 
 @njit(cache=True)
+def open_to_two(masks) -> bool:
+    """Whether a cell of the line may still take two colours. When none may, the colours cannot
+    compete for cells and each colour's clue constrains only its own cells: the per-colour filter
+    at its fixpoint is then exact, and the product solver has nothing to add."""
+    for j in range(masks.shape[0]):
+        col = masks[j] & ~np.int64(1)
+        if col & (col - 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab, work):
+    """Line ``li``'s filter on ``masks``: the 2D automaton (mode 1), the exact product solver
+    (``exact``, 3D; ``work`` its step budget, see ``solve_automaton_limited``), else the
+    per-colour filter. All zero states on a contradiction."""
+    if mode[li] == 1:
+        return solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
+    if exact:
+        return solve_automaton_limited(masks, 2, no_tab, k, cnt[li], rmax[li], work)
+    return relax_3d(masks, k, cnt[li], rmax[li])
+
+
+@njit(cache=True)
 def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
                cell_lines, queued, counters, budget):
     """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
@@ -128,7 +152,7 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
     n_lines = mode.shape[0]
     rq = np.empty(n_lines, dtype=np.int64)
     xq = np.empty(n_lines, dtype=np.int64)
-    qs = np.zeros(5, dtype=np.int64)
+    qs = np.zeros(6, dtype=np.int64)
     return _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
                              cell_start, cell_lines, queued, counters, budget, rq, xq, qs)
 
@@ -138,10 +162,13 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
                       cell_lines, queued, counters, budget, rq, xq, qs):
     """``_propagate`` with its two queues in the caller's arrays: ``rq``/``xq`` the relax and
     exact queues (circular FIFOs, n_lines long), ``qs`` = [relax head, relax length, exact head,
-    exact length, started]. With qs[4] == 0 the queues are filled from ``queued``'s flags; on
+    exact length, started, cut]. With qs[4] == 0 the queues are filled from ``queued``'s flags; on
     ST_BUDGET they are left as they are, so a call with the same arrays goes on exactly where
     this one stopped: the same line solves in the same order as one call without a budget (the
-    reported line-solve counts do not depend on the clock)."""
+    reported line-solve counts do not depend on the clock). With a budget, the exact product
+    solver gets the budget's steps and, when they run out inside a line, the line goes back to
+    the head of its queue uncounted and qs[5] is set: the caller should give the next call a
+    larger budget (one such line can take seconds)."""
     n_lines = mode.shape[0]
     if qs[4] == 0:
         nr = 0  # queue lengths; a line is at most once in each queue (by the flags: bit 1 relax,
@@ -164,6 +191,8 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
     else:
         hr, nr, hx, nx = qs[0], qs[1], qs[2], qs[3]
     no_tab = np.zeros((1, 1), dtype=np.int64)
+    work = np.zeros(2, dtype=np.int64)
+    qs[5] = 0
     while nr > 0 or nx > 0:
         if budget[0] == 0:
             qs[0], qs[1], qs[2], qs[3] = hr, nr, hx, nx
@@ -186,27 +215,30 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
         for j in range(b - a):
             masks[j] = state[line_cells[a + j]]
         if exact and mode[li] == 2:
-            # When no cell may take two colours, the colours cannot compete for cells and each
-            # colour's clue constrains only its own cells: the per-colour filter, already at its
-            # fixpoint for this line (the relax queue is empty), is then exact.
-            shared = False
-            for j in range(b - a):
-                col = masks[j] & ~np.int64(1)
-                if col & (col - 1):
-                    shared = True
-                    break
-            if not shared:
+            # the per-colour filter is at its fixpoint for this line (the relax queue is empty)
+            if not open_to_two(masks):
                 continue
             counters[1] += 1
         counters[0] += 1
+        exact3d = exact and mode[li] == 2
+        # steps for the product solver: the budget's units (``_work``: ~2048 steps each)
+        work[0] = min(budget[0], np.int64(1) << 40) * 2048 if budget[0] > 0 and exact3d else -1
+        work[1] = 0
+        res = filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab, work)
+        if work[1] == 1:
+            # cut inside the line: back to the head of the exact queue, not counted
+            counters[0] -= 1
+            counters[1] -= 1
+            hx = (hx - 1 + n_lines) % n_lines
+            xq[hx] = li
+            nx += 1
+            queued[li] |= 2
+            qs[0], qs[1], qs[2], qs[3] = hr, nr, hx, nx
+            qs[5] = 1
+            budget[0] = 0
+            return ST_BUDGET
         if budget[0] > 0:
-            budget[0] = max(budget[0] - _work(exact and mode[li] == 2, b - a, k, cnt[li], rmax[li]), 0)
-        if mode[li] == 1:
-            res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
-        elif exact:
-            res = solve_automaton(masks, 2, no_tab, k, cnt[li], rmax[li])
-        else:
-            res = relax_3d(masks, k, cnt[li], rmax[li])
+            budget[0] = max(budget[0] - _work(exact3d, b - a, k, cnt[li], rmax[li]), 0)
         if res[0] == 0:
             return ST_CONTRADICTION
         changed = False
@@ -262,7 +294,7 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
         return int(_propagate(*args, np.full(1, -1, dtype=np.int64)))
     budget = np.zeros(1, dtype=np.int64)
     n_lines = len(net.mode)
-    queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(5, dtype=np.int64))
+    queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(6, dtype=np.int64))
     size = 16
     while True:
         if time.perf_counter() > deadline:
@@ -273,8 +305,11 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
         if st != ST_BUDGET:
             return st
         dt = time.perf_counter() - t
-        # grow at most fourfold: the next slice may hold dearer lines than this one's
+        # grow at most fourfold: the next slice may hold dearer lines than this one's; fourfold
+        # when a line was cut inside (its work is redone: a geometric series, at most 4/3 of it)
         size = int(min(max(size * SLICE_S / max(dt, 1e-6), 1), size * 4, 1 << 40))
+        if queues[2][5]:
+            size = min(size * 4, 1 << 40)
 
 
 def _lines_of(net, cell):
@@ -386,8 +421,10 @@ def probe(net: ColourNet, state: np.ndarray, counters, deadline=None) -> int:
                     return ST_OK
                 if st == ST_OK:
                     break
-                c0 = int(flags[1])  # the budget ran out at this cell: on from there
                 size = int(min(max(size * SLICE_S / max(time.perf_counter() - t, 1e-6), 8), size * 4, 1 << 40))
+                if int(flags[1]) == c0:
+                    size = min(size * 4, 1 << 40)  # not one cell probed: its assumptions need more
+                c0 = int(flags[1])  # the budget ran out at this cell: on from there
         if flags[0] == 0:
             return ST_OK
 
@@ -676,10 +713,8 @@ def _complete_3d(masks, k, cnt, rmax, no_tab):
         cur = res
         if same:
             break
-    for j in range(cur.shape[0]):
-        col = cur[j] & ~np.int64(1)
-        if col & (col - 1):
-            return solve_automaton(cur, 2, no_tab, k, cnt, rmax)
+    if open_to_two(cur):
+        return solve_automaton(cur, 2, no_tab, k, cnt, rmax)
     return cur
 
 
@@ -707,11 +742,7 @@ def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, 
                 res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
             else:
                 res = _complete_3d(masks, k, cnt[li], rmax[li], no_tab)
-            c_line[s] = li
-            c_kind[s] = K_COMPLETE
-            for j in range(b - a):
-                c_in[s, j] = masks[j]
-                c_out[s, j] = res[j]
+            cache_store(s, li, K_COMPLETE, masks, res, c_line, c_kind, c_in, c_out)
         if res[0] == 0:
             return False
         for j in range(b - a):

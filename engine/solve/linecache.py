@@ -59,3 +59,13 @@ def cache_slot(li, kind, masks, c_line, c_kind, c_in):
             if same:
                 return s, True
     return home, False  # all four taken: the newest result replaces the home slot's
+
+
+@njit(cache=True)
+def cache_store(s, li, kind, masks, res, c_line, c_kind, c_in, c_out):
+    """Put (line ``li``, ``kind``, ``masks``) -> ``res`` in slot ``s`` (from ``cache_slot``)."""
+    c_line[s] = li
+    c_kind[s] = kind
+    for j in range(masks.shape[0]):
+        c_in[s, j] = masks[j]
+        c_out[s, j] = res[j]
