@@ -44,12 +44,14 @@ With a band (or a score range ``lo <= score < hi``, as the black-and-white desig
   moves no farther away). The score is not monotone in the hides, so passes repeat until one
   hides nothing: then no single shown clue can go while the puzzle stays solvable and in the
   range, which is what ``locally_minimal`` means with a band (it is False for a design outside
-  the range). The passes grade only clues that still solve (a clue that did not, never will
-  again: the mask only shrinks); at most FINAL_CELL_GRADES / cells grades (FINAL_GRADES_MIN at least), after which the design says it is
-  not locally minimal.
+  the range). Each pass screens its clues by halves (``_hideable_alone``: the clues the puzzle
+  solves without, one at a time; one that does not never will again, the mask only shrinks),
+  hides at once the longest prefix of their pass that keeps the score, and grades the rest one
+  by one; at most FINAL_CELL_GRADES / cells grades (FINAL_GRADES_MIN at least), after which the
+  design says it is not locally minimal.
 
-Every budget is a count (restarts, moves, grades), so a seed fixes the design on any machine; with a
-band the default time limit is STEER_TIME_LIMIT, a safety stop like ANNEAL_TIME_LIMIT.
+Every budget is a count (restarts, moves, grades), so a seed fixes the design on any machine;
+with a band the default time limit is STEER_TIME_LIMIT, a safety stop like ANNEAL_TIME_LIMIT.
 """
 from __future__ import annotations
 
@@ -91,7 +93,7 @@ STEER_RESTARTS = 4
 # (at 16: ~2 points); 12 keep a band design to a few seconds there.
 STEER_MOVES = 12
 # The grades the final passes within the band may spend: FINAL_CELL_GRADES / cells (a grade's
-# work grows with the cells), at least FINAL_GRADES_MIN: 244 at 16^3, 72 at 24^3 (a grade costs
+# work grows with the cells), at least FINAL_GRADES_MIN: 244 for 16^3 cells, 72 for 24^3 (a grade costs
 # 0.03-0.15 s there: a few seconds), thousands on small puzzles. A pass grades each shown clue
 # that still solves without it, and passes repeat until one hides nothing, so a too hard design
 # of a dense model can need hundreds (every hide after the bisection's prefix still solves); a
