@@ -60,9 +60,10 @@ def _check(p, d, logic, target, seed):
             more[li] = True
             if _solvable(p, more, logic):
                 assert not _in(target, grade_colour(with_hidden(p, more))[0]), li
-    # the same seed, the same design
-    again = design_colour(p, logic=logic, seed=seed, score_range=target)
-    assert np.array_equal(again.puzzle.clue_kind, d.puzzle.clue_kind) and again.score == d.score
+    # the same seed, the same design; with the passes' trials in order (from scratch) too
+    for resume in (True, False):
+        again = design_colour(p, logic=logic, seed=seed, score_range=target, resume=resume)
+        assert np.array_equal(again.puzzle.clue_kind, d.puzzle.clue_kind) and again.score == d.score
     return mask
 
 
