@@ -26,22 +26,22 @@ import os
 import sys
 import time
 import traceback
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Optional, cast
 
 
 def _coordinator_only() -> bool:
     """Run as a script in a plain Python to coordinate a catalogue (``--workers``, ``--dask``,
-    ``--scheduler``, ``--pool``, ``--resume``, not ``--export-html``): this process hands jobs to
-    its workers and never touches Blender, so it does not import bpy (half a second to a second
-    before the first worker could start). Anything else, or unsure (an abbreviated option),
+    ``--scheduler``, ``--pool``, ``--resume``): this process hands jobs to its workers and never
+    touches Blender, so it does not import bpy (half a second to a second before the first worker
+    could start; with ``--export-html`` its index page comes from the engine alone). Anything else, or unsure (an abbreviated option),
     imports it as usual; ``run`` imports it when a run turns out to need it after all."""
     if __name__ != "__main__" or "bpy" in sys.modules:
         return False
     argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else sys.argv[1:]
     names = {a.split("=", 1)[0] for a in argv if a.startswith("--")}
     return bool(names & {"--workers", "--dask", "--scheduler", "--pool", "--resume"}) \
-        and not names & {"--serve", "--export-html", "--help"}
+        and not names & {"--serve", "--help"}
 
 
 if not _coordinator_only():
@@ -1005,6 +1005,25 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def engine_webpage() -> ModuleType:
+    """The engine's web page module for a catalogue's coordinator: without bpy or the add-on (the
+    engine never imports Blender), so the workers start a second sooner."""
+    package = globals().get("__package__")
+    if package:
+        return importlib.import_module(f"{package}.engine.play.webpage")
+    name = "nonogram3d_batch_engine"
+    if name not in sys.modules:
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine")
+        spec = importlib.util.spec_from_file_location(name, os.path.join(here, "__init__.py"),
+                                                      submodule_search_locations=[here])
+        if spec is None or spec.loader is None:
+            raise BatchError(f"cannot import the engine from {here}")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return importlib.import_module(f"{name}.play.webpage")
+
+
 def jobs_module() -> ModuleType:
     """batchjobs.py beside this file (the package's, or loaded from the folder as a script)."""
     package = globals().get("__package__")
@@ -1054,12 +1073,10 @@ def run_jobs(args: argparse.Namespace) -> int:
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     models = expand_inputs(args.input)
-    if args.dask or args.scheduler:
-        try:
-            jobs_mod._dask()
-        except jobs_mod.DaskMissing as e:
-            sys.stderr.write(f"{e}\n")
-            return 2
+    # Whether it is there, not importing it (half a second): the batch processes start first.
+    if (args.dask or args.scheduler) and not jobs_mod.dask_available():
+        sys.stderr.write(f"{jobs_mod.DASK_MISSING}\n")
+        return 2
     # --workers N: a Dask LocalCluster (the embedded default) when dask is installed, else the own
     # pool. --resume alone (a render farm's one-job task) and --pool: the own pool.
     use_dask = bool(args.dask or args.scheduler)
@@ -1070,12 +1087,13 @@ def run_jobs(args: argparse.Namespace) -> int:
                 "batch's own worker processes")
     addon: Optional[Addon] = None
     if args.export_html:  # the coordinator writes index.html over all jobs' pages
-        addon = Addon(addon_package())
+        webpage = engine_webpage()
         try:
-            addon.webpage.template_text()
-        except addon.webpage.WebPageError as e:
+            webpage.template_text()
+        except webpage.WebPageError as e:
             sys.stderr.write(f"--export-html: {e}\n")
             return 2
+        addon = cast(Addon, SimpleNamespace(webpage=webpage))  # write_catalogue needs no more
     batch_py = os.path.abspath(__file__)
     blender = sys.modules.get("bpy")  # not imported by a coordinator in a plain Python
     binary = blender.app.binary_path if blender is not None else ""  # '': workers are this Python
@@ -1159,8 +1177,14 @@ def serve() -> int:
                 sys.stderr.flush()
                 os.dup2(saved[0], 1)
                 os.dup2(saved[1], 2)
-        channel.write(json.dumps({"rc": rc}) + "\n")
-    channel.close()
+        try:
+            channel.write(json.dumps({"rc": rc}) + "\n")
+        except BrokenPipeError:  # the one who gave the job died (a Dask worker killed): it runs elsewhere
+            break
+    try:
+        channel.close()
+    except BrokenPipeError:
+        pass
     # Every job's files are written and closed: skip unloading Blender and numba (about a second
     # that the coordinator would wait for at the end of the run).
     sys.stdout.flush()
@@ -1178,5 +1202,20 @@ def main(argv: Optional[list] = None, prog: str = "batch.py") -> int:
     return run(args)
 
 
+def _exit_now(status: int) -> None:
+    import logging
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    if sys.modules.get("distributed") is not None and "bpy" not in sys.modules:
+        # A catalogue's coordinator that ran Dask: the cluster is closed and every file written,
+        # and Python's exit would wait 0.1-0.3 s for Dask's threads and exit hooks. The exit hook
+        # registered last runs first: it ends the process (with this status) before them.
+        import atexit
+        atexit.register(_exit_now, status)
+    sys.exit(status)

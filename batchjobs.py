@@ -253,7 +253,7 @@ def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None,
     os.makedirs(stage)
     log_path = os.path.join(jobs_dir, spec["key"] + ".log")
     open(log_path, "w", encoding="utf-8").close()
-    start_s = None
+    start_s = ready_at = None
     pid = None
     if worker is not None:
         worker.start(_launcher(spec))
@@ -265,6 +265,7 @@ def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None,
         # going on then, for a first job) is recorded apart.
         if first and worker.start_s is not None:
             start_s = worker.start_s
+            ready_at = worker.started + start_s
             seconds = max(0.0, time.perf_counter() - max(t0, _perf_of(worker.started + start_s)))
         else:
             seconds = time.perf_counter() - t0
@@ -272,7 +273,7 @@ def run_job(spec: dict, track: Optional[Callable[[Any, bool], None]] = None,
         t0 = time.perf_counter()
         rc = _run_process(spec, stage, log_path, track)
         seconds = time.perf_counter() - t0
-    return _collect(spec, stage, log_path, rc, seconds, start_s, pid)
+    return _collect(spec, stage, log_path, rc, seconds, start_s, pid, ready_at)
 
 
 def _perf_of(wall: float) -> float:
@@ -296,7 +297,8 @@ def _run_process(spec: dict, stage: str, log_path: str, track: Optional[Callable
 
 
 def _collect(spec: dict, stage: str, log_path: str, rc: int, seconds: float,
-             start_s: Optional[float] = None, pid: Optional[int] = None) -> dict:
+             start_s: Optional[float] = None, pid: Optional[int] = None,
+             ready_at: Optional[float] = None) -> dict:
     out = spec["out"]
     try:
         with open(os.path.join(stage, "summary.json"), encoding="utf-8") as fh:
@@ -319,6 +321,8 @@ def _collect(spec: dict, stage: str, log_path: str, rc: int, seconds: float,
         done["worker_pid"] = pid  # which worker ran it (scripts/bench_farm.py: each worker's load)
     if start_s is not None:
         done["worker_start_s"] = start_s  # this job's worker started for it (bpy, add-on, kernels)
+    if ready_at is not None:
+        done["worker_ready_at"] = ready_at  # wall clock (time.time): when that worker was ready
     tmp = marker_path(out, spec["key"]) + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(done, fh, indent=1)
@@ -436,13 +440,15 @@ def run_local(jobs: list, specs: list, workers: int, progress: Progress, results
                 worker.close()
 
 
+DASK_MISSING = "Dask is not installed: pip install 'dask[distributed]' (or run without --dask/--scheduler)"
+
+
 def _dask():
     try:
         import dask
         from dask import distributed
     except ImportError as e:
-        raise DaskMissing("Dask is not installed: pip install 'dask[distributed]' "
-                          f"(or run without --dask/--scheduler) ({e})") from e
+        raise DaskMissing(f"{DASK_MISSING} ({e})") from e
     return dask, distributed
 
 
@@ -523,13 +529,30 @@ def _worker_spec(spec: dict) -> dict:
 
 # The coordinator puts the plugin's spec here while it starts a LocalCluster: the workers' preload.
 PRELOAD_ENV = "NONOGRAM_BATCH_WORKER"
+# ... and, when it started the batch processes itself (``start_early``), where each one's pipes are.
+EARLY_ENV = "NONOGRAM_BATCH_EARLY"
 
 
 def dask_setup(worker: Any) -> None:
-    """Dask's preload hook (``LocalCluster(preload=[this file])``): the worker starts its batch
-    process as it starts, before it registers with the scheduler, so that process loads while the
-    other workers and the scheduler are still starting (the plugin would start it only once the
-    whole cluster is up); a worker the nanny restarts runs it again."""
+    """Dask's preload hook (``LocalCluster(preload=[this file])``): the worker takes over the batch
+    process the coordinator started for it (``start_early``; a forked worker inherits its pipes),
+    or else starts its batch process as it starts, before it registers with the scheduler, so that
+    process loads while the other workers and the scheduler are still starting (the plugin would
+    start it only once the whole cluster is up); a worker the nanny restarts starts its own."""
+    early = os.environ.get(EARLY_ENV)
+    if early:
+        slots = json.loads(early)
+        mine = slots.get(str(worker.name))
+        for slot in slots.values():  # a forked worker holds every slot's pipes: keep its own only
+            if slot is mine:
+                setattr(worker, _HOST_ATTR, _attach(slot))
+            for fd in (slot["stdin"], slot["stdout"]):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        if mine is not None:
+            return
     text = os.environ.get(PRELOAD_ENV)
     if text:
         spec = json.loads(text)
@@ -537,73 +560,225 @@ def dask_setup(worker: Any) -> None:
         _host_worker(worker, spec).start(_launcher(spec))
 
 
+class _Attached:
+    """A batch process that another process (the coordinator) started, seen from the Dask worker
+    that took over its pipes: the ``subprocess.Popen`` calls ``Worker`` uses. Not this process's
+    child, so its end is read from /proc (Linux: a dead child stays a zombie, with its exit
+    status, until its parent, the coordinator, reaps it at the end of the run)."""
+
+    def __init__(self, pid: int, stdin: Any, stdout: Any):
+        self.pid, self.stdin, self.stdout = pid, stdin, stdout
+        self.returncode: Optional[int] = None
+
+    def poll(self) -> Optional[int]:
+        if self.returncode is not None:
+            return self.returncode
+        try:
+            with open(f"/proc/{self.pid}/stat", encoding="ascii", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            self.returncode = -1  # reaped already: its status is gone
+            return self.returncode
+        fields = text[text.rindex(")") + 2:].split()  # from field 3 (the state) on
+        if fields[0] not in ("Z", "X"):
+            return None
+        status = int(fields[49]) if len(fields) > 49 else 0  # field 52: the wait status
+        self.returncode = -(status & 0x7F) if status & 0x7F else (status >> 8) & 0xFF
+        return self.returncode
+
+    def wait(self, timeout: Optional[float] = None) -> int:
+        end = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if end is not None and time.monotonic() > end:
+                raise subprocess.TimeoutExpired(str(self.pid), timeout or 0)
+            time.sleep(0.02)
+        return int(self.returncode or 0)
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, 9)
+        except OSError:
+            pass
+
+
+def _attach(slot: dict) -> Worker:
+    worker = Worker(slot["log"])
+    # Duplicates: the inherited descriptors are closed by the caller (every slot's, in one place).
+    worker.proc = _Attached(slot["pid"], os.fdopen(os.dup(slot["stdin"]), "w", encoding="utf-8"),
+                            os.fdopen(os.dup(slot["stdout"]), "r", encoding="utf-8"))
+    worker.started = slot["started"]
+    return worker
+
+
+def fork_workers() -> bool:
+    """Whether a LocalCluster's worker processes are forked from the coordinator (Linux): they
+    start in a tenth of the time of spawned ones, which import ``distributed`` again, and inherit
+    the pipes of the batch processes the coordinator started before the cluster (``start_early``).
+    macOS and Windows keep Dask's default (spawn), and so does a coordinator that is Blender
+    (``blender -b --python batch.py``): a copy of Blender's process is no place for a Dask worker."""
+    return (sys.platform.startswith("linux") and "bpy" not in sys.modules
+            and os.environ.get("NONOGRAM_DASK_SPAWN", "") in ("", "0"))
+
+
+def start_early(spec: dict, n: int) -> list:
+    """The LocalCluster's batch processes, started by the coordinator before it even imports
+    ``distributed``: they load bpy, the add-on and the kernels while Dask starts (the own pool's
+    head start). Each forked Dask worker takes over one (``dask_setup``, by its name 0..n-1)."""
+    os.makedirs(os.path.join(spec["out"], JOBS_DIR), exist_ok=True)
+    early = []
+    for i in range(n):
+        worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"dask-worker-{i + 1}.log"), _track)
+        worker.start(_launcher(spec))
+        early.append(worker)
+    return early
+
+
+def _early_slots(early: list) -> str:
+    return json.dumps({str(i): {"pid": w.proc.pid, "stdin": w.proc.stdin.fileno(), "stdout": w.proc.stdout.fileno(),
+                                "started": w.started, "log": w.log_path} for i, w in enumerate(early)})
+
+
+def _release_early(early: list, ok: bool) -> None:
+    """The coordinator's end of the early batch processes: its copies of their pipes go once the
+    Dask workers hold theirs (a batch process then ends when its Dask worker closes or dies); at
+    the end of the run it reaps them (killed if the run failed)."""
+    for worker in early:
+        proc = worker.proc
+        if proc is None:
+            continue
+        for f in (proc.stdin, proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+        if not ok:
+            proc.kill()
+
+
+def _reap_early(early: list) -> None:
+    for worker in early:
+        proc, worker.proc = worker.proc, None
+        if proc is None:
+            continue
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        _track(proc, False)
+
+
 def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], progress: Progress,
              results: dict, on_rows: Callable[[list], None]) -> None:
     """Jobs as Dask tasks on an existing scheduler, or on a LocalCluster of ``workers`` processes
     (one thread each, with a nanny that restarts a worker that dies)."""
-    dask, distributed = _dask()
+    fork = not scheduler and fork_workers()
+    n = max(1, min(workers, len(jobs)))
+    # Before importing distributed (0.4-0.5 s): the batch processes load while Dask starts.
+    early = start_early(specs[0], n) if fork else []
+    try:
+        dask, distributed = _dask()
+    except BaseException:
+        _release_early(early, ok=False)
+        _reap_early(early)
+        raise
     import cloudpickle  # type: ignore[import-untyped]
     # Workers need not have this module (nor the add-on) installed: the task travels by value.
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     # A worker that dies under a task counts once; the second death reports the task (KilledWorker).
     # Saturation 1.0: a worker holds one task at a time, the rest wait on the scheduler (in priority
     # order, longest first) for whichever worker frees up first, none queued behind a long job.
-    with dask.config.set({"distributed.scheduler.allowed-failures": 1,
-                          "distributed.scheduler.worker-saturation": 1.0}):
+    config: dict = {"distributed.scheduler.allowed-failures": 1}
+    if "DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION" not in os.environ:  # unless asked for another
+        config["distributed.scheduler.worker-saturation"] = 1.0
+    if not scheduler:
+        config.update(QUIET_WORKERS)
+        if fork:
+            config["distributed.worker.multiprocessing-method"] = "fork"
+    ok = False
+    with dask.config.set(config):
         cluster: Any = None
+        client: Any = None
         hidden_main = _hide_main_file() if not scheduler else None
-        if scheduler:
-            client = distributed.Client(scheduler, timeout=30)
-        else:
-            # processes=True: a worker process each, with a nanny that restarts a dead one.
-            os.environ[PRELOAD_ENV] = json.dumps(_worker_spec(specs[0]))  # the nannies inherit it
-            try:
-                cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
-                                                   processes=True, dashboard_address=None,
-                                                   silence_logs=40, preload=[os.path.abspath(__file__)])
-            finally:
-                os.environ.pop(PRELOAD_ENV, None)
-            client = distributed.Client(cluster)
         try:
-            client.register_plugin(_start_plugin(distributed, specs[0]))
-            # A local function: Dask's plain pickle would send run_job by name (not importable there).
-            task = lambda spec: _dask_task(spec)
-            order = longest_first(jobs, specs)
-            attempts = {job.index: 0 for job in jobs}
-            futures = {}
-
-            def submit(job: Job, spec: dict, priority: int) -> Any:
-                attempts[job.index] += 1
-                # The retry is ours (below), not Dask's ``retries``, so that it shows in the log.
-                fut = client.submit(task, spec, key=f"nonogram-{spec['key']}-{spec['signature'][:10]}"
-                                    f"-{attempts[job.index]}", pure=False, priority=priority)
-                futures[fut] = (job, spec, priority)
-                return fut
-
-            # Longest first: the scheduler runs the higher priority first.
-            running = distributed.as_completed([submit(job, spec, len(order) - rank)
-                                                for rank, (job, spec) in enumerate(order)])
-            for fut in running:
-                job, spec, priority = futures.pop(fut)
+            if scheduler:
+                client = distributed.Client(scheduler, timeout=30)
+            else:
+                # processes=True: a worker process each, with a nanny that restarts a dead one.
+                os.environ[PRELOAD_ENV] = json.dumps(_worker_spec(specs[0]))  # the nannies inherit it
+                if early:
+                    os.environ[EARLY_ENV] = _early_slots(early)  # the first n workers only
                 try:
-                    rows = fut.result()["rows"]
-                except distributed.KilledWorker as e:  # its worker died twice: the scheduler retried
-                    rows = failed_rows(job, f"failed {MAX_ATTEMPTS} times: its Dask worker died ({e})")
-                except Exception as e:
-                    if attempts[job.index] < MAX_ATTEMPTS:
-                        progress.log(f"  {job.key}: {e}; running it again")
-                        running.add(submit(job, spec, priority))
-                        continue
-                    rows = failed_rows(job, f"failed {MAX_ATTEMPTS} times: {type(e).__name__}: {e}")
-                results[job.index] = _as_given(job, rows)
-                progress.finished(job, rows)
-                on_rows(_ordered(results))
+                    # memory_limit 0: no memory monitor (the work is in the batch process, which a
+                    # Dask worker's monitor does not see anyway).
+                    cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                                       dashboard_address=None, memory_limit=0,
+                                                       silence_logs=40, preload=[os.path.abspath(__file__)])
+                finally:
+                    os.environ.pop(PRELOAD_ENV, None)
+                    os.environ.pop(EARLY_ENV, None)
+                    _release_early(early, ok=True)
+                client = distributed.Client(cluster)
+            _run_on_dask(distributed, client, jobs, specs, progress, results, on_rows)
+            ok = True
         finally:
-            client.close()
+            if client is not None:
+                client.close()
             if cluster is not None:
                 cluster.close()
+            if not ok:
+                _release_early(early, ok=False)
+            _reap_early(early)
             if hidden_main is not None:
                 sys.modules["__main__"].__file__ = hidden_main
+
+
+# A LocalCluster's workers only wait on their batch process: Dask's own monitoring of them (a
+# stack sample every 10 ms, memory every 100 ms, system and event-loop checks) cost ~0.1 s of CPU
+# per second on this 2-core machine, taken from the jobs (scripts/bench_dask_parts.py).
+QUIET_WORKERS = {"distributed.worker.profile.enabled": False,
+                 "distributed.worker.memory.monitor-interval": "5s",
+                 "distributed.admin.system-monitor.interval": "5s",
+                 "distributed.admin.system-monitor.gil.enabled": False,
+                 "distributed.admin.tick.interval": "1s"}
+
+
+def _run_on_dask(distributed: Any, client: Any, jobs: list, specs: list, progress: Progress, results: dict,
+                 on_rows: Callable[[list], None]) -> None:
+    """The jobs as Dask tasks, longest first, each retried once by us when it fails."""
+    client.register_plugin(_start_plugin(distributed, specs[0]))
+    # A local function: Dask's plain pickle would send run_job by name (not importable there).
+    task = lambda spec: _dask_task(spec)
+    order = longest_first(jobs, specs)
+    attempts = {job.index: 0 for job in jobs}
+    futures = {}
+
+    def submit(job: Job, spec: dict, priority: int) -> Any:
+        attempts[job.index] += 1
+        # The retry is ours (below), not Dask's ``retries``, so that it shows in the log.
+        fut = client.submit(task, spec, key=f"nonogram-{spec['key']}-{spec['signature'][:10]}"
+                            f"-{attempts[job.index]}", pure=False, priority=priority)
+        futures[fut] = (job, spec, priority)
+        return fut
+
+    # Longest first: the scheduler runs the higher priority first.
+    running = distributed.as_completed([submit(job, spec, len(order) - rank)
+                                        for rank, (job, spec) in enumerate(order)])
+    for fut in running:
+        job, spec, priority = futures.pop(fut)
+        try:
+            rows = fut.result()["rows"]
+        except distributed.KilledWorker as e:  # its worker died twice: the scheduler retried
+            rows = failed_rows(job, f"failed {MAX_ATTEMPTS} times: its Dask worker died ({e})")
+        except Exception as e:
+            if attempts[job.index] < MAX_ATTEMPTS:
+                progress.log(f"  {job.key}: {e}; running it again")
+                running.add(submit(job, spec, priority))
+                continue
+            rows = failed_rows(job, f"failed {MAX_ATTEMPTS} times: {type(e).__name__}: {e}")
+        results[job.index] = _as_given(job, rows)
+        progress.finished(job, rows)
+        on_rows(_ordered(results))
 
 
 class _Throttled:

@@ -71,25 +71,12 @@ def table(head, rows) -> str:
 def section_farm(farm) -> str:
     """Catalogue throughput (issue #26), from scripts/bench_farm.py."""
     runs, model, dask = farm["runs"], farm["model"], farm["dask"]
-    names = {"sequential": "one batch process (sequential)", "workers1": "`--workers 1 --pool`",
-             "workers2": "`--workers 2 --pool`", "dask2": "`--workers 2` (Dask LocalCluster, the default)"}
-    w1 = runs["workers1"]["wall_s"]
     out = [f"`scripts/bench_farm.py` ({farm['date']}): {farm['jobs']} jobs = "
            f"{len(farm['inputs'])} models ({', '.join(farm['inputs'])}) × sizes "
            f"{', '.join(map(str, farm['sizes']))}, options `{farm.get('batch_options', '')}`, no renders, warm numba cache (warm-up run "
            f"{farm['warmup_compile_s']} s, not counted); {farm['cpus']} CPUs, load average "
            f"{farm['load_start'][0]} at the start, {farm['load_end'][0]} at the end.", "",
-           "| run | wall | jobs ok | throughput vs `--workers 1` | start-up per worker | overhead | "
-           "load average before → after |",
-           "|---|---|---|---|---|---|---|"]
-    for key in ("sequential", "workers1", "workers2", "dask2"):
-        r = runs.get(key)
-        if r is None:
-            continue
-        starts = ", ".join(f"{w['start_s']:.1f} s" for w in r.get("workers", [])) or "–"
-        over = f"{r['overhead_s']:.1f} s" if "overhead_s" in r else "–"
-        out.append(f"| {names[key]} | {r['wall_s']:.1f} s | {r['ok']}/{r['rows']} | {w1 / r['wall_s']:.2f}× "
-                   f"| {starts} | {over} | {r['load_before'][0]} → {r['load_after'][0]} |")
+           *farm_runs_table(runs)]
     times = runs["workers1"]["job_s"]
     vs_seq = (f" (`--workers 2 --pool` vs the one-process sequential batch: "
               f"{farm['speedup_workers2_vs_sequential']}×)" if "speedup_workers2_vs_sequential" in farm else "")
@@ -113,7 +100,63 @@ def section_farm(farm) -> str:
                    f"| {model[f'x100_{n}']:.0f} s | {model['x100_1'] / model[f'x100_{n}']:.1f}× |")
     out += ["", "A small catalogue stops scaling at its longest job; a long one scales until the scheduler's "
                 "per-task overhead (one task dispatched at a time) or the shared folder's bandwidth binds."]
+    if "speedup_dask2_vs_dask1" in farm:
+        out += ["", f"Dask's 2 workers against Dask's own 1 worker: {farm['speedup_dask2_vs_dask1']}× "
+                    f"(against the own pool's 1 worker: {farm['speedup_dask2']}×)."]
+    full = farm.get("full")
+    if full:
+        out += ["", f"The full catalogue (`scripts/bench_farm.py --full-jobs`): the same jobs with options "
+                    f"`{full['batch_options']}` (each also writes its playable page, the run its index.html, "
+                    f"and a small Cycles render of the player's view): own pool 2 vs 1 "
+                    f"{full['speedup_workers2']}×, Dask 2 vs own pool 1 {full['speedup_dask2']}×, Dask 2 vs "
+                    f"Dask 1 {full['speedup_dask2_vs_dask1']}×.", "", *farm_runs_table(full["runs"])]
+    if "cpu" in farm:
+        c = farm["cpu"]
+        out += ["", f"CPU ceiling of this machine at the time: a CPU-bound process alone {c['alone_s']} s, two side "
+                    f"by side {c['side_by_side_s']} s each: 2 processes give {c['ceiling']}× one."]
     return "\n".join(out)
+
+
+def section_dask_parts(parts) -> str:
+    """Dask's fixed cost part by part (issue #26), from scripts/bench_dask_parts.py."""
+    out = [f"Dask's fixed cost part by part (`scripts/bench_dask_parts.py`, {parts.get('date', '')}, medians of "
+           f"{parts['reps']}, each variant interleaved with the one it replaces; load average "
+           f"{parts['load_start'][0]} → {parts['load_end'][0]}): `import distributed` "
+           f"{parts['import']['import_s']:.2f} s.", "",
+           "| LocalCluster of 2 worker processes | start | first task | close | coordinator CPU | workers' CPU |",
+           "|---|---|---|---|---|---|"]
+    for name, r in parts["cluster"].items():
+        out.append(f"| {name} | {r['start_s']:.2f} s | {r['first_task_s'] * 1000:.0f} ms | {r['close_s']:.2f} s "
+                   f"| {r['coordinator_cpu_s']:.2f} s | {r['workers_cpu_s']:.2f} s |")
+    out += ["", "(\"waiting\": the forked cluster with two 3 s sleep tasks, as workers wait on their batch "
+                "process, with Dask's monitoring as it comes and turned down as the batch has it.)"]
+    if "catalogue" in parts:
+        out += ["", "| a 2-job catalogue, `--workers 2` | wall | batch processes ready (from the coordinator's "
+                    "start) | jobs | the rest |", "|---|---|---|---|---|"]
+        for name, r in parts["catalogue"].items():
+            out.append(f"| {name} | {r['wall_s']:.2f} s | {r['ready_s']:.2f} s | {r['jobs_s']:.2f} s "
+                       f"| {r['rest_s']:.2f} s |")
+    return "\n".join(out)
+
+
+def farm_runs_table(runs) -> list:
+    names = {"sequential": "one batch process (sequential)", "workers1": "`--workers 1 --pool`",
+             "workers2": "`--workers 2 --pool`", "dask1": "`--workers 1 --dask` (Dask LocalCluster)",
+             "dask2": "`--workers 2` (Dask LocalCluster, the default)"}
+    w1 = runs["workers1"]["wall_s"]
+    d1 = runs.get("dask1", {}).get("wall_s")
+    out = ["| run | wall | jobs ok | throughput vs `--workers 1 --pool` | vs Dask 1 worker | start-up per "
+           "worker | overhead | load average before → after |", "|---|---|---|---|---|---|---|---|"]
+    for key in ("sequential", "workers1", "workers2", "dask1", "dask2"):
+        r = runs.get(key)
+        if r is None:
+            continue
+        starts = ", ".join(f"{w['start_s']:.1f} s" for w in r.get("workers", [])) or "–"
+        over = f"{r['overhead_s']:.1f} s" if "overhead_s" in r else "–"
+        vs_d1 = f"{d1 / r['wall_s']:.2f}×" if d1 and key.startswith("dask") else "–"
+        out.append(f"| {names[key]} | {r['wall_s']:.1f} s | {r['ok']}/{r['rows']} | {w1 / r['wall_s']:.2f}× "
+                   f"| {vs_d1} | {starts} | {over} | {r['load_before'][0]} → {r['load_after'][0]} |")
+    return out
 
 
 def section_web(web) -> str:
@@ -1520,6 +1563,10 @@ def build() -> str:
         w("")
         w(section_farm(farm))
         w("")
+        parts = load_json(RESULTS / "dask_parts.json")
+        if parts:
+            w(section_dask_parts(parts))
+            w("")
     if b2d:
         w("## 2D: webpbn survey puzzles")
         w("")

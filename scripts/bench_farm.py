@@ -1,12 +1,15 @@
-"""Catalogue throughput (issue #26): one batch process, 1 and 2 workers of the batch's own pool and
-a Dask LocalCluster of 2 workers (the default of ``--workers 2``), and a model predicting 8/32/128
-workers from the measured figures.
+"""Catalogue throughput (issue #26): one batch process, 1 and 2 workers of the batch's own pool, a
+Dask LocalCluster of 1 and of 2 worker processes (2: the default of ``--workers 2``), and a model
+predicting 8/32/128 workers from the measured figures.
 
     .venv/bin/python scripts/bench_farm.py [--sizes 12 24 36] [--models DIR] [--extra suzanne]
-                                           [--dry-run] [--no-sequential]
+                                           [--dry-run] [--no-sequential] [--full-jobs]
 
 The catalogue: every model in ../shared/models plus the built-ins given by --extra (7 + 1), at
-three sizes: 24 jobs, each designed (clues hidden), no renders. The numba cache is warmed first (its
+three sizes: 24 jobs, each designed (clues hidden), no renders. ``--full-jobs`` runs it a second
+time with every job also writing its playable page (and the run its index.html) and a small Cycles
+render of the player's view (``FULL_OPTIONS``), and reports both. Dask's 2 workers are compared with
+the own pool's 1 worker and with Dask's own 1 worker. The numba cache is warmed first (its
 compile time is reported apart) in a private temporary folder, so the runs time work, not
 compilation. ``--dry-run``: 2 models x 2 sizes (4 jobs), to see that everything works; no results
 file. The figures need an otherwise idle machine: the load average is printed before and after
@@ -96,10 +99,17 @@ def per_worker(marks: list, wall: float) -> dict:
 
 def dask_overhead(n_tasks: int = 200) -> dict:
     """LocalCluster start-up and the per-task round trip of no-op tasks on 2 worker processes."""
+    import dask
     from dask import distributed
+    jobs_mod = batchjobs()
+    # The batch's own LocalCluster settings (forked workers on Linux, Dask's monitoring quiet).
+    config = dict(jobs_mod.QUIET_WORKERS)
+    if jobs_mod.fork_workers():
+        config["distributed.worker.multiprocessing-method"] = "fork"
     t0 = time.perf_counter()
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=40)
+    with dask.config.set(config):
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, silence_logs=40, memory_limit=0)
     client = distributed.Client(cluster)
     startup = time.perf_counter() - t0
     try:
@@ -151,6 +161,52 @@ def makespan(times: list, workers: int, per_task: float) -> float:
     return end
 
 
+# --full-jobs: every job also writes its playable page (index.html over them all) and a small
+# Cycles render of the player's view, as a catalogue for a book or a game does.
+FULL_OPTIONS = "--export-html --render player --render-size 128 --render-samples 8"
+# (label, the batch's catalogue options): own pool and Dask, each with 1 and 2 worker processes.
+PLAN = [("workers1", ["--workers", "1", "--pool"]), ("workers2", ["--workers", "2", "--pool"]),
+        ("dask1", ["--workers", "1", "--dask"]), ("dask2", ["--workers", "2"])]
+
+
+def run_plan(base: list, root: Path, env: dict, sequential: bool) -> dict:
+    """The catalogue ``base`` once per run of PLAN (and in one batch process), each into its own
+    folder: wall time, rows, load, and from the markers each job's and each worker's time."""
+    runs = {}
+    plan = ([("sequential", [])] if sequential else []) + PLAN
+    for label, extra in plan:
+        out = root / label
+        l0 = load()
+        wall, proc = batch(base + ["--out", str(out)] + extra, env)
+        rows = json.loads((out / "summary.json").read_text())
+        run = {"wall_s": round(wall, 2), "ok": sum(r["status"] == "ok" for r in rows),
+               "rows": len(rows), "load_before": l0, "load_after": load(), "args": extra}
+        if label.startswith("dask") and "LocalCluster" not in proc.stdout:
+            raise SystemExit(f"{' '.join(extra)} did not run on a Dask LocalCluster (is dask installed?)")
+        if label != "sequential":
+            marks = markers(out)
+            run["job_s"] = [round(m["seconds"], 3) for m in marks]
+            run.update(per_worker(marks, wall))
+        runs[label] = run
+        more = (f"; per worker start-up {[w['start_s'] for w in run['workers']]} s, jobs "
+                f"{[w['job_s'] for w in run['workers']]} s, overhead {run['overhead_s']} s"
+                if "workers" in run else "")
+        print(f"{label}: {wall:.1f} s, {run['ok']}/{len(rows)} ok, load {l0} -> {load()}{more}", flush=True)
+    return runs
+
+
+def speedups(runs: dict) -> dict:
+    """2 workers against one: the own pool's 1 worker, and for Dask also Dask's 1 worker (both are
+    honest readings of "the throughput of one")."""
+    w1 = runs["workers1"]["wall_s"]
+    out = {"speedup_workers2": round(w1 / runs["workers2"]["wall_s"], 2),
+           "speedup_dask2": round(w1 / runs["dask2"]["wall_s"], 2),
+           "speedup_dask2_vs_dask1": round(runs["dask1"]["wall_s"] / runs["dask2"]["wall_s"], 2)}
+    if "sequential" in runs:
+        out["speedup_workers2_vs_sequential"] = round(runs["sequential"]["wall_s"] / runs["workers2"]["wall_s"], 2)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", default=str(ROOT.parent / "shared" / "models"))
@@ -161,6 +217,9 @@ def main() -> int:
                          "is single-threaded work, as a catalogue does; Cycles renders use every core)")
     ap.add_argument("--no-sequential", action="store_true", help="leave out the one-batch-process run")
     ap.add_argument("--dry-run", action="store_true", help="2 models x 2 sizes, no results file")
+    ap.add_argument("--full-jobs", action="store_true",
+                    help=f"also run the catalogue whose jobs write the playable page and a small player "
+                         f"render ({FULL_OPTIONS}) and report both")
     a = ap.parse_args()
     if not os.path.isdir(a.models):
         sys.stderr.write(f"no models folder {a.models} (the shared test data); nothing measured\n")
@@ -197,30 +256,16 @@ def main() -> int:
                         + a.batch_options.split(), env)
         res["warmup_compile_s"] = round(wall, 1)
         print(f"warm-up (compiles the kernels, not counted): {wall:.1f} s", flush=True)
-        runs = {}
-        plan = [("workers1", ["--workers", "1", "--pool"]), ("workers2", ["--workers", "2", "--pool"]),
-                ("dask2", ["--workers", "2"])]
-        if not a.no_sequential:
-            plan.insert(0, ("sequential", []))
-        for label, extra in plan:
-            out = tmp / label
-            l0 = load()
-            wall, proc = batch(base + ["--out", str(out)] + extra, env)
-            rows = json.loads((out / "summary.json").read_text())
-            run = {"wall_s": round(wall, 2), "ok": sum(r["status"] == "ok" for r in rows),
-                   "rows": len(rows), "load_before": l0, "load_after": load(), "args": extra}
-            if label == "dask2" and "LocalCluster" not in proc.stdout:
-                raise SystemExit("--workers 2 did not run on a Dask LocalCluster (is dask installed?)")
-            if label != "sequential":
-                marks = markers(out)
-                run["job_s"] = [round(m["seconds"], 3) for m in marks]
-                run.update(per_worker(marks, wall))
-            runs[label] = run
-            more = (f"; per worker start-up {[w['start_s'] for w in run['workers']]} s, jobs "
-                    f"{[w['job_s'] for w in run['workers']]} s, overhead {run['overhead_s']} s"
-                    if "workers" in run else "")
-            print(f"{label}: {wall:.1f} s, {run['ok']}/{len(rows)} ok, load {l0} -> {load()}{more}", flush=True)
+        if a.full_jobs:  # the full catalogue's options once too (the render and page code load)
+            batch(["--input", "cube", "--resolution", "8", "--out", str(tmp / "warm-full")]
+                  + a.batch_options.split() + FULL_OPTIONS.split(), env)
+        runs = run_plan(base, tmp / "designed", env, sequential=not a.no_sequential)
         res["runs"] = runs
+        if a.full_jobs:
+            print(f"the full catalogue: {a.batch_options} {FULL_OPTIONS}", flush=True)
+            full = run_plan(base + FULL_OPTIONS.split(), tmp / "full", env, sequential=False)
+            res["full"] = {"batch_options": f"{a.batch_options} {FULL_OPTIONS}", "runs": full,
+                           **speedups(full)}
         res["cpu"] = cpu_ceiling()
         print(f"CPU ceiling: a CPU-bound process alone {res['cpu']['alone_s']} s, two side by side "
               f"{res['cpu']['side_by_side_s']} s each: 2 processes give {res['cpu']['ceiling']}x one", flush=True)
@@ -230,10 +275,7 @@ def main() -> int:
         times = w1["job_s"]
         start = w1["workers"][0]["start_s"]
         handed = [times[i] for i in order]  # the batch's order: longest first
-        res["speedup_workers2"] = round(w1["wall_s"] / runs["workers2"]["wall_s"], 2)
-        res["speedup_dask2"] = round(w1["wall_s"] / runs["dask2"]["wall_s"], 2)
-        if "sequential" in runs:
-            res["speedup_workers2_vs_sequential"] = round(runs["sequential"]["wall_s"] / runs["workers2"]["wall_s"], 2)
+        res.update(speedups(runs))
         per_task = over["per_task_s"]
         model: dict = {"sum_job_s": round(sum(times), 2), "longest_job_s": round(max(times), 2),
                        "median_job_s": round(statistics.median(times), 3), "worker_start_s": start,
@@ -264,17 +306,31 @@ def main() -> int:
     return 0
 
 
-def print_table(res: dict) -> None:
-    runs, m = res["runs"], res["model"]
+def print_runs(runs: dict) -> None:
     w1 = runs["workers1"]["wall_s"]
-    print(f"\n{res['jobs']} jobs, {res['cpus']} CPUs, load {res['load_start']} -> {res['load_end']}, "
-          f"bench {res['bench_s']} s (warm-up compile {res['warmup_compile_s']} s)")
-    print(f"{'run':12s} {'wall':>8s} {'vs 1 worker':>12s} {'start-up per worker':>26s} {'overhead':>9s}  load")
+    d1 = runs.get("dask1", {}).get("wall_s")
+    print(f"{'run':12s} {'wall':>8s} {'vs pool 1':>10s} {'vs Dask 1':>10s} {'start-up per worker':>22s} "
+          f"{'overhead':>9s}  load")
     for label, r in runs.items():
         starts = ", ".join(f"{w['start_s']:.2f}" for w in r.get("workers", []))
         over = f"{r['overhead_s']:.2f} s" if "overhead_s" in r else ""
-        print(f"{label:12s} {r['wall_s']:7.2f}s {w1 / r['wall_s']:11.2f}x {starts:>26s} {over:>9s}  "
+        vs_d1 = f"{d1 / r['wall_s']:9.2f}x" if d1 and label.startswith("dask") else " " * 10
+        print(f"{label:12s} {r['wall_s']:7.2f}s {w1 / r['wall_s']:9.2f}x {vs_d1} {starts:>22s} {over:>9s}  "
               f"{r['load_before']} -> {r['load_after']}")
+
+
+def print_table(res: dict) -> None:
+    runs, m = res["runs"], res["model"]
+    print(f"\n{res['jobs']} jobs, {res['cpus']} CPUs, load {res['load_start']} -> {res['load_end']}, "
+          f"bench {res['bench_s']} s (warm-up compile {res['warmup_compile_s']} s)")
+    print(f"the designed catalogue ({res['batch_options']}): Dask 2 vs own pool 1 {res['speedup_dask2']}x, "
+          f"vs Dask 1 {res['speedup_dask2_vs_dask1']}x; own pool 2 vs 1 {res['speedup_workers2']}x")
+    print_runs(runs)
+    if "full" in res:
+        f = res["full"]
+        print(f"the full catalogue ({f['batch_options']}): Dask 2 vs own pool 1 {f['speedup_dask2']}x, "
+              f"vs Dask 1 {f['speedup_dask2_vs_dask1']}x; own pool 2 vs 1 {f['speedup_workers2']}x")
+        print_runs(f["runs"])
     print(f"per job (1 worker): sum {m['sum_job_s']} s, median {m['median_job_s']} s, longest "
           f"{m['longest_job_s']} s; jobs alone on 2 workers: {m['jobs_only_speedup_2']}x")
     if "cpu" in res:

@@ -29,3 +29,14 @@ def random_colour_puzzle(rng, dim: int, k: int):
         p = with_hidden(p, rng.random(p.n_lines) < rng.uniform(0.1, 0.5))
     p.colour_solution = None
     return p
+
+
+def line_clue_3d(line, k: int) -> list:
+    """The 3D colour clue of one line of values (0 empty, 1..k): (count, mark) per colour, the
+    mark 0 plain, 1 circle, 2 square (one, two, three or more runs)."""
+    clue = []
+    for c in range(1, k + 1):
+        on = np.asarray(line) == c
+        runs = int(np.count_nonzero(on & ~np.concatenate([[False], on[:-1]])))
+        clue.append((int(on.sum()), min(runs, 3) - 1 if runs else 0))
+    return clue

@@ -6,6 +6,7 @@ Every run is a subprocess, as in test_batch.py; each job is a batch process of i
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -39,9 +40,9 @@ f 1 4 6
 """
 
 
-def run(args, timeout=300) -> subprocess.CompletedProcess:
+def run(args, timeout=300, env=None) -> subprocess.CompletedProcess:
     proc = subprocess.run([PY, "batch.py", "--", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
+                          timeout=timeout, cwd=ROOT, env=env)
     print(proc.stdout[-4000:])
     print(proc.stderr[-4000:], file=sys.stderr)
     return proc
@@ -122,18 +123,92 @@ def test_two_workers_match_sequential(sequential, two_workers):
     assert handed and " @ 10" in handed[0] + handed[1]
 
 
-def test_dask_local_cluster_matches_sequential(sequential, models, tmp_path):
-    """--workers 2 alone: a Dask LocalCluster, the embedded default."""
+@pytest.mark.parametrize("start", ["early", "spawn"])
+def test_dask_local_cluster_matches_sequential(sequential, models, tmp_path, start):
+    """--workers 2 alone: a Dask LocalCluster, the embedded default. On Linux the coordinator
+    starts the batch processes before the cluster and the forked Dask workers take them over
+    ("early"); NONOGRAM_DASK_SPAWN=1 is Dask's own spawned workers, each of which starts its
+    batch process (what macOS and Windows run)."""
     pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
+    if start == "early" and not sys.platform.startswith("linux"):
+        pytest.skip("the early start forks the Dask workers: Linux only")
     out = tmp_path / "out"
+    env = dict(os.environ, NONOGRAM_DASK_SPAWN="1" if start == "spawn" else "0")
     proc = run(["--input", "suzanne", models["octa"], "--resolution", *RESOLUTIONS, "--out", str(out),
-                "--workers", "2"])
+                "--workers", "2"], env=env)
     assert proc.returncode == 0, proc.stderr
     assert "LocalCluster of 2 worker" in proc.stdout
     markers = [json.loads(p.read_text()) for p in (out / ".jobs").glob("*.done.json")]
-    assert 1 <= sum("worker_start_s" in m for m in markers) <= 2  # started by the plugin, once per worker
+    assert 1 <= sum("worker_start_s" in m for m in markers) <= 2  # started once per worker
+    logs = sorted(p.name for p in (out / ".jobs").glob("dask-worker-*.log"))
+    if start == "early":  # the coordinator's two, named by slot: no Dask worker started its own
+        assert logs == ["dask-worker-1.log", "dask-worker-2.log"]
+    else:  # each Dask worker's own, named by its process id
+        assert len(logs) == 2 and "dask-worker-1.log" not in logs
     seq = outputs(sequential)
     assert outputs(out) == seq
+
+
+def test_dask_one_worker_matches_sequential(sequential, models, tmp_path):
+    """--workers 1 --dask: the 1-worker Dask baseline that scripts/bench_farm.py measures."""
+    pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
+    out = tmp_path / "out"
+    proc = run(["--input", "suzanne", models["octa"], "--resolution", *RESOLUTIONS, "--out", str(out),
+                "--workers", "1", "--dask"])
+    assert proc.returncode == 0, proc.stderr
+    assert "LocalCluster of 1 worker" in proc.stdout
+    pids = {json.loads(p.read_text())["worker_pid"] for p in (out / ".jobs").glob("*.done.json")}
+    assert len(pids) == 1  # one batch process ran all four jobs
+    assert outputs(out) == outputs(sequential)
+
+
+def test_full_jobs_pages_and_renders_match_sequential(tmp_path):
+    """A catalogue whose jobs also write the playable page and a player render (bench_farm.py
+    --full-jobs): the same pages, index and images as one batch process; the coordinator loads
+    the engine's page module, not bpy."""
+    pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
+    pil = pytest.importorskip("PIL.Image")
+    args = ["--input", "suzanne", "cube", "--resolution", "6", "--design", "--export-html",
+            "--render", "player", "--render-size", "32", "--render-samples", "1"]
+    seq = tmp_path / "seq"
+    assert run(args + ["--out", str(seq)]).returncode == 0
+    out = tmp_path / "dask"
+    code = ("import runpy, sys\n"
+            f"sys.argv = ['batch.py', '--', *{args!r}, '--out', {str(out)!r}, '--workers', '2']\n"
+            "try:\n    runpy.run_path('batch.py', run_name='__main__')\n"
+            "except SystemExit as e:\n    print('EXIT', e.code, 'bpy imported:', 'bpy' in sys.modules)")
+    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert "EXIT 0 bpy imported: False" in proc.stdout, proc.stdout + proc.stderr
+    assert "LocalCluster of 2 worker" in proc.stdout
+    assert (out / "index.html").read_bytes() == (seq / "index.html").read_bytes()
+    for name in ("suzanne-6", "cube-6"):
+        assert (out / f"{name}.html").stat().st_size > 1000
+        with pil.open(seq / f"{name}.png") as a, pil.open(out / f"{name}.png") as b:
+            assert a.size == b.size == (32, 32) and a.tobytes() == b.tobytes(), name
+    rows = json.loads((out / "summary.json").read_text())
+    assert [(r["html_file"], r["png_file"]) for r in rows] == [
+        ("suzanne-6.html", "suzanne-6.png"), ("cube-6.html", "cube-6.png")]
+
+
+def test_attached_batch_process_reads_its_end_from_proc(tmp_path):
+    """A Dask worker that took over a batch process the coordinator started is not its parent:
+    the process's end (a signal, an exit status) is read from /proc before the parent reaps it."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("/proc: Linux")
+    jobs_mod = _batchjobs()
+    sleeper = subprocess.Popen([PY, "-c", "import time; time.sleep(60)"])
+    quitter = subprocess.Popen([PY, "-c", "raise SystemExit(3)"])
+    try:
+        seen = jobs_mod._Attached(sleeper.pid, None, None)
+        assert seen.poll() is None
+        sleeper.send_signal(signal.SIGKILL)
+        assert seen.wait(timeout=10) == -9
+        assert jobs_mod._Attached(quitter.pid, None, None).wait(timeout=10) == 3
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        quitter.wait()
+    assert jobs_mod._Attached(quitter.pid, None, None).poll() == -1  # reaped: the status is gone
 
 
 def test_resume_skips_complete_jobs(two_workers, models):
@@ -224,6 +299,31 @@ def test_worker_options_pass_through(models):
         assert getattr(again, key) == getattr(args, key), key
 
 
+def _job_giver(psutil, serve, coordinator: int):
+    """The Dask worker that gives a batch process its jobs: the process, other than the batch
+    process itself and the coordinator (which started it early and let go of its pipes), that
+    holds the other end of its stdin (Linux: /proc/PID/fd), else its parent."""
+    import os
+    try:
+        pipe = os.readlink(f"/proc/{serve.pid}/fd/0")
+    except OSError:
+        return serve.parent()
+    for other in psutil.Process(coordinator).children(recursive=True):
+        if other.pid == serve.pid:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{other.pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{other.pid}/fd/{fd}") == pipe:
+                    return other
+            except OSError:
+                pass
+    return None
+
+
 def test_dask_worker_killed_mid_job_loses_no_job(models, tmp_path):
     """The Dask worker itself dies (with the batch process it kept): its task runs elsewhere."""
     pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
@@ -242,7 +342,7 @@ def test_dask_worker_killed_mid_job_loses_no_job(models, tmp_path):
                     if "--serve" not in child.cmdline():
                         continue
                     busy = any(f.path == str(log) for f in child.open_files())
-                    host = child.parent()
+                    host = _job_giver(psutil, child, proc.pid)
                 except psutil.Error:
                     continue
                 if busy and host is not None and "[1/1]" in log.read_text(errors="replace"):
@@ -288,13 +388,18 @@ def test_workers_without_dask_use_the_own_pool(tmp_path):
     assert (tmp_path / "cube-4.puzzle.json").is_file()
 
 
-def test_jobs_are_handed_out_longest_first(tmp_path):
-    """LPT by the estimate (resolution³, file size weakly); ties keep the catalogue order."""
+def _batchjobs():
     import importlib.util
-    spec = importlib.util.spec_from_file_location("nonogram_batchjobs_order_test", ROOT / "batchjobs.py")
+    spec = importlib.util.spec_from_file_location("nonogram_batchjobs_test", ROOT / "batchjobs.py")
     jobs_mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = jobs_mod
     spec.loader.exec_module(jobs_mod)
+    return jobs_mod
+
+
+def test_jobs_are_handed_out_longest_first(tmp_path):
+    """LPT by the estimate (resolution³, file size weakly); ties keep the catalogue order."""
+    jobs_mod = _batchjobs()
     small, big = tmp_path / "small.obj", tmp_path / "big.obj"
     small.write_text("v 0 0 0\n" * 10)
     big.write_text("v 0 0 0\n" * 400_000)  # 3.2 MB: weighs more than a small file at the same size

@@ -231,3 +231,23 @@ def test_the_line_cache_changes_no_run(monkeypatch):
         if len(runs) == 2:
             assert runs[0][0] == runs[1][0] and np.array_equal(runs[0][1], runs[1][1])
             assert np.array_equal(runs[0][2], runs[1][2])
+
+
+def test_a_design_time_limit_holds_inside_a_propagation():
+    """The designer's propagations take its deadline (as the solver's do): a design stopped by a
+    tiny time limit says so and keeps a solved mask; a limit passed before the first run is an
+    error that says so."""
+    from engine.design.colourdesign import ColourDesignError
+    from engine.design.colourtrials import RunTimeout
+    p = colour_puzzle_from_grid(_grid((6, 6, 5), 3, 33, 0.7), 3)
+    net = build_net(p)
+    run = TrialRun(net, p.colour_solution.ravel(), "line")
+    run.deadline = 0.0  # long past
+    with pytest.raises(RunTimeout):
+        run.solve()
+    with pytest.raises(ColourDesignError, match="time limit"):
+        design_colour(p, seed=0, time_limit=0.0)
+    free = design_colour(p, seed=0)
+    if free.hidden_count:
+        mask = free.puzzle.clue_kind == CKIND_NONE
+        assert _solvable(p, mask, "line")

@@ -7,6 +7,7 @@ import numpy as np
 
 from engine.lines.colourline import rmax_of, solve_automaton, solve_line
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
+from colourgen import line_clue_3d
 from engine.solve import coloursolve
 from engine.solve.coloursolve import _complete_3d, grade_colour
 
@@ -62,11 +63,7 @@ def test_the_filtered_3d_solve_is_the_complete_one():
         k = 2 + trial % 3
         n = int(rng.integers(1, 11))
         line = np.where(rng.random(n) < 0.7, rng.integers(1, k + 1, n), 0)
-        clue = []
-        for c in range(1, k + 1):
-            on = line == c
-            runs = int(np.count_nonzero(on & ~np.concatenate([[False], on[:-1]])))
-            clue.append((int(on.sum()), min(runs, 3) - 1 if runs else 0))
+        clue = line_clue_3d(line, k)
         cnt, rmax = rmax_of(clue)
         full = (1 << (k + 1)) - 1
         masks = np.where(rng.random(n) < 0.4, np.int64(1) << line, full).astype(np.int64)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
+from colourgen import line_clue_3d
 from engine.solve import coloursolve
 from engine.solve.coloursolve import ST_OK, ST_TIMEOUT, build_net, full_state, probe, propagate, solve_colour
 
@@ -44,7 +45,9 @@ def test_a_sliced_propagation_is_the_same_propagation():
         queued = np.full(n_lines, 3, dtype=np.int64)
         counters = np.zeros(2, dtype=np.int64)
         budget = np.zeros(1, dtype=np.int64)
-        queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(6, dtype=np.int64))
+        queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(coloursolve.QS_LEN, dtype=np.int64))
+        none = np.zeros(0, dtype=np.int64)
+        no_rows = np.zeros((0, 0), dtype=np.int64)
         calls = 0
         give = size
         while True:
@@ -52,7 +55,8 @@ def test_a_sliced_propagation_is_the_same_propagation():
             calls += 1
             st = coloursolve._propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode,
                                                net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
-                                               net.cell_lines, queued, counters, budget, *queues)
+                                               net.cell_lines, queued, counters, budget, *queues, none, none,
+                                               none, none, no_rows, no_rows, False)
             if st != coloursolve.ST_BUDGET:
                 break
             assert budget[0] == 0
@@ -113,11 +117,7 @@ def test_the_product_solver_gives_up_when_its_steps_run_out():
     from engine.lines.colourline import STATE_CAP, rmax_of, solve_automaton, solve_automaton_limited
     k = 3
     line = _long_line(k=k, n=12, seed=4)
-    clue = []
-    for c in range(1, k + 1):
-        on = line == c
-        runs = int(np.count_nonzero(on & ~np.concatenate([[False], on[:-1]])))
-        clue.append((int(on.sum()), min(runs, 3) - 1 if runs else 0))
+    clue = line_clue_3d(line, k)
     cnt, rmax = rmax_of(clue)
     masks = np.full(len(line), (1 << (k + 1)) - 1, dtype=np.int64)
     no_tab = np.zeros((1, 1), dtype=np.int64)

@@ -66,7 +66,7 @@ from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle, colour_puzzle_from_gr
 from ..solve.coloursolve import ST_OK, build_net, decided, full_state, grade_net, probe, techniques
 from ..solve.difficulty import BANDS, LOGICS, band_range
 from .colourprune import prune_by_halves
-from .colourtrials import TrialRun
+from .colourtrials import RunTimeout, TrialRun
 
 METHODS = ("greedy", "anneal", "random")
 # Restarts of the greedy pass before annealing (other tie-breaks; the best is annealed).
@@ -193,7 +193,7 @@ class _Search:
         if run.resume:
             stats = self.pass_stats
             hides = prune_by_halves(run.net, order, run.probe, lambda done: self.check(done, what), stats,
-                                    run.propagate)
+                                    run.propagate, run.probes_to_solution)
             run.valid = False  # the run's line counts are not of this mask
             return hides
         hides = []
@@ -316,7 +316,14 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     base = full if start == "full" else with_hidden(full, p.clue_kind == CKIND_NONE)
     net = build_net(base)
     run = TrialRun(net, np.asarray(full.colour_solution, dtype=np.int64).ravel(), logic, resume=resume)
-    if not run.solve():
+    if time_limit is not None:
+        run.deadline = t0 + time_limit
+    try:
+        solved = run.solve()
+    except RunTimeout:
+        raise ColourDesignError(f"the time limit ({time_limit:g} s) passed before the puzzle with "
+                                f"{'all its' if start == 'full' else 'its current'} clues was solved") from None
+    if not solved:
         raise ColourDesignError(f"the puzzle with {'all its' if start == 'full' else 'its current'} clues is "
                                 f"not solved by {logic} logic" + ("; try --logic probe" if logic == "line" else ""))
     s = _Search(run, seed, t0, time_limit, progress)
@@ -365,7 +372,7 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
                 hidden = np.flatnonzero((net.mode == 0) & (s.clued > 0))
                 hides = [int(x) for x in hidden[s.rng.permutation(len(hidden))]]
         minimal = True
-    except _Stop as why:
+    except (_Stop, RunTimeout) as why:
         # the mask is a solved one between trials or moves: its hidden lines are the hides
         stopped = str(why)
         hides = [int(x) for x in np.flatnonzero((net.mode == 0) & (s.clued > 0))]

@@ -30,7 +30,7 @@ from ..solve.coloursolve import ST_OK, ColourNet, decided, full_state, probe, pr
 
 
 def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, stats=None,
-                    propagate_fn=None) -> list:
+                    propagate_fn=None, probe_fn=None) -> list:
     """Hide each line of ``order`` (shown lines of ``net.mode``, changed in place) when the other
     shown lines still solve the puzzle, in order; the lines hidden, in order. ``check(done)`` is
     called with the share of the order settled; it may raise to stop (time limit, cancel): the
@@ -38,7 +38,9 @@ def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, 
     The mask must be solved at the logic level before the pass. ``stats`` (a dict): adds the
     propagations run ("propagations") and the lines hidden by a solved checkpoint ("free").
     ``propagate_fn(state, lines)``: the propagation (default ``coloursolve.propagate`` on ``net``;
-    one that stops once every cell is decided will do, e.g. ``TrialRun.propagate``)."""
+    one that stops once every cell is decided will do, e.g. ``TrialRun.propagate``);
+    ``probe_fn(state)``: whether probing from a stalled state decides every cell (default
+    ``coloursolve.probe``; ``TrialRun.probes_to_solution`` keeps the design's deadline)."""
     order = np.asarray([li for li in order if net.mode[li]], dtype=np.int64)
     clued = net.mode.copy()
     hidden: list = []
@@ -53,7 +55,9 @@ def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, 
     restore = True
     try:
         run = _Pass(net, clued, order, use_probe, hidden, check or (lambda done: None), stats,
-                    propagate_fn or (lambda st, lines: propagate(net, st, lines)))
+                    propagate_fn or (lambda st, lines: propagate(net, st, lines)),
+                    probe_fn or (lambda st: probe(net, st, np.zeros(2, dtype=np.int64)) == ST_OK
+                                 and bool(decided(st).all())))
         run.settle(0, n, run.checkpoint(state, None))
         restore = False
     finally:
@@ -68,9 +72,10 @@ def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, 
 class _Pass:
     """One pass's fixed parts (what every level of the recursion reads)."""
 
-    def __init__(self, net, clued, order, use_probe, hidden, check, stats, propagate_fn):
+    def __init__(self, net, clued, order, use_probe, hidden, check, stats, propagate_fn, probe_fn):
         self.net, self.clued, self.order, self.use_probe = net, clued, order, use_probe
         self.hidden, self.check, self.stats, self.propagate = hidden, check, stats, propagate_fn
+        self.probe_solves = probe_fn
 
     def checkpoint(self, state, lines):
         """``state`` propagated by the shown lines from ``lines`` (None: all), in place."""
@@ -92,8 +97,7 @@ class _Pass:
         if hi - lo == 1:
             li = int(order[lo])
             if self.use_probe:
-                trial = state.copy()
-                if probe(net, trial, np.zeros(2, dtype=np.int64)) == ST_OK and decided(trial).all():
+                if self.probe_solves(state.copy()):
                     self.hidden.append(li)
                     return
             net.mode[li] = clued[li]

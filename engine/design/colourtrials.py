@@ -7,118 +7,26 @@ clues shown?" and record which lines deduced what.
 - ``TrialRun.try_hide``: one trial from scratch, the reference the pass by halves is tested
   against (``design_colour(..., resume=False)`` runs the pass with it).
 
-Their kernel is ``coloursolve._propagate``'s queues with two things only a designer can use: it
-stops as soon as every cell is decided (the state is then the puzzle's solution, a fixpoint of
-every line, so the pops left would change nothing: 12 % of a trial's pops in the duck at 24^3),
-and line results are cached (``solve/linecache.py``): a design re-runs much of the same
-propagation, and 99 % of its filter calls at 24^3 had been made before with the same input.
-A run that stalls probes (logic "probe") as ``coloursolve`` does.
+They are ``coloursolve.propagate`` with the options only a designer uses: it stops as soon as
+every cell is decided (the state is then the puzzle's solution, a fixpoint of every line, so the
+pops left would change nothing: 12 % of a trial's pops in the duck at 24^3), and line results
+are cached (``solve/linecache.py``): a design re-runs much of the same propagation, and 99 % of
+its filter calls at 24^3 had been made before with the same input. ``deadline`` (the design's
+time limit) holds inside a propagation, as the solver's does. A run that stalls probes (logic
+"probe") as ``coloursolve`` does.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
-from ..jit import njit
-from ..solve.coloursolve import ST_CONTRADICTION, ST_OK, ColourNet, decided, filter_line, full_state, open_to_two, probe
-from ..solve.linecache import K_COMPLETE, K_FILTER, cache_slot, cache_store, new_cache
+from ..solve.coloursolve import ST_CONTRADICTION, ST_OK, ST_TIMEOUT, ColourNet, decided, full_state, probe, propagate
+from ..solve.linecache import new_cache
 
 
-@njit(cache=True)
-def _propagate_counted(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
-                       cell_lines, queued, order, changes, c_line, c_kind, c_in, c_out):
-    """``coloursolve._propagate`` (same queues, same line filters; the lines flagged in
-    ``queued`` enter the queues in the order of ``order``, a permutation of the lines), adding
-    to ``changes[line]`` each cell the line changes, stopping once every cell is decided, line
-    results cached in ``c_*`` (``linecache.py``). Returns ST_OK or ST_CONTRADICTION."""
-    n_lines = mode.shape[0]
-    undecided = 0
-    for c in range(state.shape[0]):
-        if state[c] & (state[c] - 1):
-            undecided += 1
-    rq = np.empty(n_lines, dtype=np.int64)
-    xq = np.empty(n_lines, dtype=np.int64)
-    nr = 0
-    nx = 0
-    hr = 0
-    hx = 0
-    for i in order:
-        if mode[i] == 0:
-            queued[i] = 0
-            continue
-        if queued[i] & 1 and mode[i] == 2:
-            rq[nr] = i
-            nr += 1
-        else:
-            queued[i] &= ~1
-        if queued[i] & 2:
-            xq[nx] = i
-            nx += 1
-    no_tab = np.zeros((1, 1), dtype=np.int64)
-    work = np.zeros(2, dtype=np.int64)  # the product solver without a step budget
-    longest = 0
-    for li in range(n_lines):
-        longest = max(longest, line_start[li + 1] - line_start[li])
-    buf = np.empty(longest, dtype=np.int64)
-    while (nr > 0 or nx > 0) and undecided > 0:
-        if nr > 0:
-            li = rq[hr]
-            hr = (hr + 1) % n_lines
-            nr -= 1
-            queued[li] &= ~1
-            exact = False
-        else:
-            li = xq[hx]
-            hx = (hx + 1) % n_lines
-            nx -= 1
-            queued[li] &= ~2
-            exact = True
-        a = line_start[li]
-        b = line_start[li + 1]
-        masks = buf[:b - a]
-        for j in range(b - a):
-            masks[j] = state[line_cells[a + j]]
-        if exact and mode[li] == 2 and not open_to_two(masks):
-            continue  # the per-colour filter (at its fixpoint) is exact
-        kind = K_COMPLETE if exact else K_FILTER
-        s, hit = cache_slot(li, kind, masks, c_line, c_kind, c_in)
-        if hit:
-            res = c_out[s, :b - a]
-        else:
-            work[0] = -1
-            res = filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab, work)
-            cache_store(s, li, kind, masks, res, c_line, c_kind, c_in, c_out)
-        if res[0] == 0:
-            return ST_CONTRADICTION
-        changed = False
-        for j in range(b - a):
-            if res[j] != masks[j]:
-                changed = True
-                c = line_cells[a + j]
-                changes[li] += 1
-                if not res[j] & (res[j] - 1):
-                    undecided -= 1  # (a changed cell was undecided: only undecided cells narrow)
-                state[c] = res[j]
-                for u in range(cell_start[c], cell_start[c + 1]):
-                    lj = cell_lines[u]
-                    if lj == li or mode[lj] == 0:
-                        continue
-                    if mode[lj] == 2 and queued[lj] & 1 == 0:
-                        queued[lj] |= 1
-                        rq[(hr + nr) % n_lines] = lj
-                        nr += 1
-                    if queued[lj] & 2 == 0:
-                        queued[lj] |= 2
-                        xq[(hx + nx) % n_lines] = lj
-                        nx += 1
-        if changed and not exact and queued[li] & 1 == 0:
-            # one pass of the per-colour filter is not its own fixpoint (a colour forced into a
-            # cell narrows the other colours' views): again, so that the fixpoint the queues reach
-            # does not depend on the order lines are taken in (the exact solver is skipped on
-            # lines the filter alone decides exactly only at the filter's fixpoint)
-            queued[li] |= 1
-            rq[(hr + nr) % n_lines] = li
-            nr += 1
-    return ST_OK
+class RunTimeout(Exception):
+    """A run passed the design's deadline (``TrialRun.deadline``)."""
 
 
 class TrialRun:
@@ -137,23 +45,21 @@ class TrialRun:
         self.queue_order = np.arange(len(net.mode), dtype=np.int64)
         self.valid = False  # ``changes`` is a propagation-only run that solved the current mask
         self.trials = 0     # runs from scratch
+        self.deadline = None  # perf_counter seconds: a propagation past it raises RunTimeout
 
     def propagate(self, state, lines=None, order=None) -> int:
         """``coloursolve.propagate`` (in place, from ``lines``, default every shown line; queued in
         ``order``) with the line cache, stopping once every cell is decided (the state is then the
-        solution: enough for a designer's question). The line counts are of this propagation."""
-        net = self.net
-        queued = np.zeros(len(net.mode), dtype=np.int64)
-        if lines is None:
-            queued[:] = 3
-        else:
-            queued[np.asarray(lines, dtype=np.int64)] = 3
+        solution: enough for a designer's question). The line counts are of this propagation.
+        Raises RunTimeout past ``deadline``."""
         self.valid = False
         self.changes[:] = 0
-        order = self.queue_order if order is None else np.asarray(order, dtype=np.int64)
-        return int(_propagate_counted(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all,
-                                      net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, queued,
-                                      order, self.changes, *self.cache))
+        st = propagate(self.net, state, lines, deadline=self.deadline,
+                       order=self.queue_order if order is None else order, changes=self.changes,
+                       cache=self.cache, until_decided=True)
+        if st == ST_TIMEOUT:
+            raise RunTimeout("time limit")
+        return st
 
     def solve(self, order=None) -> bool:
         """Whether the shown lines solve the puzzle at the logic level, from scratch (the lines
@@ -168,8 +74,15 @@ class TrialRun:
             return True
         if not self.probe:
             return False
-        state = self.state.copy()
-        return probe(self.net, state, np.zeros(2, dtype=np.int64)) == ST_OK and bool(decided(state).all())
+        return self.probes_to_solution(self.state.copy())
+
+    def probes_to_solution(self, state) -> bool:
+        """Whether probing from ``state`` (a propagation's fixpoint; changed) decides every cell.
+        Raises RunTimeout past ``deadline``."""
+        st = probe(self.net, state, np.zeros(2, dtype=np.int64), self.deadline)
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise RunTimeout("time limit")
+        return st == ST_OK and bool(decided(state).all())
 
     def contributed(self) -> np.ndarray:
         """Per line: it changed a cell in the last solved run (valid runs only)."""
@@ -189,4 +102,4 @@ class TrialRun:
         return False
 
 
-__all__ = ["TrialRun", "ST_OK", "ST_CONTRADICTION"]
+__all__ = ["TrialRun", "RunTimeout", "ST_OK", "ST_CONTRADICTION"]

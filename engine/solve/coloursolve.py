@@ -31,7 +31,7 @@ from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle, check
 from .coloursat import HAVE_SAT, ColourSat, colour_encoding_size
 from .search import SAT_CHUNK_S, SAT_MAX_LITERALS, SAT_MIN_SLICE_S, SAT_SHARE
 from .difficulty import BAND_EDGES, BANDS
-from .linecache import K_COMPLETE, cache_slot, cache_store, new_cache
+from .linecache import K_COMPLETE, K_FILTER, cache_slot, cache_store, new_cache
 from ..jit import njit
 
 ST_OK = 0
@@ -141,6 +141,12 @@ def filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab
     return relax_3d(masks, k, cnt[li], rmax[li])
 
 
+_NO_ORDER = np.zeros(0, dtype=np.int64)
+_NO_CACHE = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
+             np.zeros((0, 0), dtype=np.int64))
+QS_LEN = 8  # the queue state ``qs`` of ``_propagate_queues``
+
+
 @njit(cache=True)
 def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
                cell_lines, queued, counters, budget):
@@ -152,28 +158,40 @@ def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, 
     n_lines = mode.shape[0]
     rq = np.empty(n_lines, dtype=np.int64)
     xq = np.empty(n_lines, dtype=np.int64)
-    qs = np.zeros(6, dtype=np.int64)
+    qs = np.zeros(QS_LEN, dtype=np.int64)
+    none = np.zeros(0, dtype=np.int64)
+    no_rows = np.zeros((0, 0), dtype=np.int64)
     return _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-                             cell_start, cell_lines, queued, counters, budget, rq, xq, qs)
+                             cell_start, cell_lines, queued, counters, budget, rq, xq, qs, none, none,
+                             none, none, no_rows, no_rows, False)
 
 
 @njit(cache=True)
 def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
-                      cell_lines, queued, counters, budget, rq, xq, qs):
+                      cell_lines, queued, counters, budget, rq, xq, qs, order, changes, c_line, c_kind, c_in,
+                      c_out, until_decided):
     """``_propagate`` with its two queues in the caller's arrays: ``rq``/``xq`` the relax and
-    exact queues (circular FIFOs, n_lines long), ``qs`` = [relax head, relax length, exact head,
-    exact length, started, cut]. With qs[4] == 0 the queues are filled from ``queued``'s flags; on
+    exact queues (circular FIFOs, n_lines long), ``qs`` (QS_LEN long) = [relax head, relax length,
+    exact head, exact length, started, cut, undecided cells]. With qs[4] == 0 the queues are filled
+    from ``queued``'s flags, the lines taken in the order of ``order`` (empty: by index); on
     ST_BUDGET they are left as they are, so a call with the same arrays goes on exactly where
     this one stopped: the same line solves in the same order as one call without a budget (the
     reported line-solve counts do not depend on the clock). With a budget, the exact product
     solver gets the budget's steps and, when they run out inside a line, the line goes back to
     the head of its queue uncounted and qs[5] is set: the caller should give the next call a
-    larger budget (one such line can take seconds)."""
+    larger budget (one such line can take seconds).
+
+    For the designer (each off when its array is empty / the flag False): ``changes[line]`` +=
+    each cell the line changes; line results cached in ``c_*`` (``linecache.py``: a design re-runs
+    much of the same propagation); ``until_decided``: stop once every cell is decided (the state
+    is then the puzzle's solution, a fixpoint of every line, so the pops left would change nothing;
+    the counts are then not those of a run to the fixpoint)."""
     n_lines = mode.shape[0]
     if qs[4] == 0:
         nr = 0  # queue lengths; a line is at most once in each queue (by the flags: bit 1 relax,
         nx = 0  # bit 2 exact); FIFO batches a line's changes
-        for i in range(n_lines):
+        for t in range(n_lines):
+            i = order[t] if order.shape[0] else t
             if mode[i] == 0:
                 queued[i] = 0
                 continue
@@ -188,14 +206,26 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
         hr = 0
         hx = 0
         qs[4] = 1
+        undecided = 1
+        if until_decided:
+            undecided = 0
+            for c in range(state.shape[0]):
+                if state[c] & (state[c] - 1):
+                    undecided += 1
     else:
-        hr, nr, hx, nx = qs[0], qs[1], qs[2], qs[3]
+        hr, nr, hx, nx, undecided = qs[0], qs[1], qs[2], qs[3], qs[6]
     no_tab = np.zeros((1, 1), dtype=np.int64)
     work = np.zeros(2, dtype=np.int64)
+    longest = 0
+    for li in range(n_lines):
+        longest = max(longest, line_start[li + 1] - line_start[li])
+    buf = np.empty(longest, dtype=np.int64)
+    caching = c_line.shape[0] > 0
+    counting = changes.shape[0] > 0
     qs[5] = 0
-    while nr > 0 or nx > 0:
+    while (nr > 0 or nx > 0) and undecided > 0:
         if budget[0] == 0:
-            qs[0], qs[1], qs[2], qs[3] = hr, nr, hx, nx
+            qs[0], qs[1], qs[2], qs[3], qs[6] = hr, nr, hx, nx, undecided
             return ST_BUDGET
         if nr > 0:
             li = rq[hr]
@@ -211,7 +241,7 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
             exact = True
         a = line_start[li]
         b = line_start[li + 1]
-        masks = np.empty(b - a, dtype=np.int64)
+        masks = buf[:b - a]
         for j in range(b - a):
             masks[j] = state[line_cells[a + j]]
         if exact and mode[li] == 2:
@@ -221,22 +251,30 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
             counters[1] += 1
         counters[0] += 1
         exact3d = exact and mode[li] == 2
-        # steps for the product solver: the budget's units (``_work``: ~2048 steps each)
-        work[0] = min(budget[0], np.int64(1) << 40) * 2048 if budget[0] > 0 and exact3d else -1
-        work[1] = 0
-        res = filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab, work)
-        if work[1] == 1:
-            # cut inside the line: back to the head of the exact queue, not counted
-            counters[0] -= 1
-            counters[1] -= 1
-            hx = (hx - 1 + n_lines) % n_lines
-            xq[hx] = li
-            nx += 1
-            queued[li] |= 2
-            qs[0], qs[1], qs[2], qs[3] = hr, nr, hx, nx
-            qs[5] = 1
-            budget[0] = 0
-            return ST_BUDGET
+        kind = K_COMPLETE if exact else K_FILTER
+        slot, hit = 0, False
+        if caching:
+            slot, hit = cache_slot(li, kind, masks, c_line, c_kind, c_in)
+        if hit:
+            res = c_out[slot, :b - a]
+        else:
+            # steps for the product solver: the budget's units (``_work``: ~2048 steps each)
+            work[0] = min(budget[0], np.int64(1) << 40) * 2048 if budget[0] > 0 and exact3d else -1
+            work[1] = 0
+            res = filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab, work)
+            if work[1] == 1:
+                # cut inside the line: back to the head of the exact queue, not counted
+                counters[0] -= 1
+                counters[1] -= 1
+                hx = (hx - 1 + n_lines) % n_lines
+                xq[hx] = li
+                nx += 1
+                queued[li] |= 2
+                qs[0], qs[1], qs[2], qs[3], qs[5], qs[6] = hr, nr, hx, nx, 1, undecided
+                budget[0] = 0
+                return ST_BUDGET
+            if caching:
+                cache_store(slot, li, kind, masks, res, c_line, c_kind, c_in, c_out)
         if budget[0] > 0:
             budget[0] = max(budget[0] - _work(exact3d, b - a, k, cnt[li], rmax[li]), 0)
         if res[0] == 0:
@@ -246,6 +284,10 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
             if res[j] != masks[j]:
                 changed = True
                 c = line_cells[a + j]
+                if counting:
+                    changes[li] += 1
+                if until_decided and not res[j] & (res[j] - 1):
+                    undecided -= 1  # (a changed cell was undecided: only undecided cells narrow)
                 state[c] = res[j]
                 for t in range(cell_start[c], cell_start[c + 1]):
                     lj = cell_lines[t]
@@ -276,11 +318,15 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
 SLICE_S = 0.02
 
 
-def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, deadline=None) -> int:
-    """Propagate in place from every clued line (or from ``lines``' cells' lines).
+def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, deadline=None, *, order=None,
+              changes=None, cache=None, until_decided: bool = False) -> int:
+    """Propagate in place from every clued line (or from the lines ``lines``).
 
-    ``deadline`` (perf_counter seconds): checked between slices of line solves; past it,
-    ST_TIMEOUT with the state as far as it got (sound, not at the fixpoint)."""
+    ``deadline`` (perf_counter seconds): checked between slices of line solves (and inside a
+    long product solve); past it, ST_TIMEOUT with the state as far as it got (sound, not at the
+    fixpoint). For the designer: ``order`` the lines' queue order, ``changes`` per-line counts of
+    cells changed (added to), ``cache`` a line cache, ``until_decided`` stop once every cell is
+    decided (see ``_propagate_queues``)."""
     queued = np.zeros(len(net.mode), dtype=np.int64)
     if lines is None:
         queued[:] = 3
@@ -288,20 +334,22 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
         queued[np.asarray(lines, dtype=np.int64)] = 3
     if counters is None:
         counters = np.zeros(2, dtype=np.int64)
+    n_lines = len(net.mode)
+    queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(QS_LEN, dtype=np.int64))
+    extra = (_NO_ORDER if order is None else np.asarray(order, dtype=np.int64),
+             _NO_ORDER if changes is None else changes, *(_NO_CACHE if cache is None else cache), bool(until_decided))
     args = (state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
             net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters)
+    budget = np.full(1, -1, dtype=np.int64)
     if deadline is None:
-        return int(_propagate(*args, np.full(1, -1, dtype=np.int64)))
-    budget = np.zeros(1, dtype=np.int64)
-    n_lines = len(net.mode)
-    queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(6, dtype=np.int64))
+        return int(_propagate_queues(*args, budget, *queues, *extra))
     size = 16
     while True:
         if time.perf_counter() > deadline:
             return ST_TIMEOUT
         budget[0] = size
         t = time.perf_counter()
-        st = int(_propagate_queues(*args, budget, *queues))
+        st = int(_propagate_queues(*args, budget, *queues, *extra))
         if st != ST_BUDGET:
             return st
         dt = time.perf_counter() - t
