@@ -1,6 +1,6 @@
 """Colour design speed and hidden fraction (issue #24): per shared model at 16/24, k = 2, 3.
 
-    python -m benchmarks.bench_colour_design [--res 16 24] [--methods greedy anneal]
+    python -m benchmarks.bench_colour_design [--res 16 24] [--methods greedy anneal] [--band hard]
 
 Each model voxelized as the add-on does and coloured as ``colour_bench`` colours it (Voronoi
 regions). Per puzzle, in the same process (so the machine's load hits both alike):
@@ -10,6 +10,9 @@ regions). Per puzzle, in the same process (so the machine's load hits both alike
 - ``random``: the same pass by halves (``colourprune.py``; the same design, so the time is the
   speed-up alone);
 - then each ``--methods`` (default: greedy, the default method).
+
+With ``--band B`` only each ``--methods`` to band B: time, hidden %, score, whether locally
+minimal within the band, and the band stage's time (steering; final passes and their grades).
 
 Times are wall seconds of ``design_colour`` after the kernels were compiled (compile printed
 apart); hidden fraction = hidden clues / lines. Line logic, seed 0.
@@ -35,6 +38,9 @@ def main(argv=None) -> int:
     ap.add_argument("--methods", nargs="+", default=["greedy"])
     ap.add_argument("--models", nargs="*", default=None)
     ap.add_argument("--no-before", action="store_true", help="skip the from-scratch reference")
+    ap.add_argument("--band", default=None, help="design each --methods to this difficulty band (the "
+                    "steering, bisection and final passes; prints score, hidden %% and whether locally "
+                    "minimal, and the band stage's seconds)")
     ap.add_argument("--json", default=None, help="also write the rows to this file")
     args = ap.parse_args(argv)
     if not (SHARED / "models").exists():
@@ -45,6 +51,8 @@ def main(argv=None) -> int:
     print(f"engine compile (numba, before the designs): {time.perf_counter() - t:.2f} s", flush=True)
     runs = ([] if args.no_before else [("before", {"method": "random", "resume": False})]) + \
         [("random", {"method": "random"})] + [(m, {"method": m}) for m in args.methods if m != "random"]
+    if args.band:
+        runs = [(f"{m}@{args.band}", {"method": m, "band": args.band}) for m in args.methods]
     rows = []
     print(f"{'model':<11}{'res':>4}{'k':>3}{'lines':>6}  " + "  ".join(f"{n:>16}" for n, _ in runs), flush=True)
     for name, res, g in grids(args.res):
@@ -60,7 +68,16 @@ def main(argv=None) -> int:
                 dt = time.perf_counter() - t
                 row[label] = {"s": round(dt, 3), "hidden": d.hidden_count, "score": d.score,
                               "free": d.stats.get("free_hides"), "props": d.stats.get("propagations")}
-                cells.append(f"{dt:>7.2f}s {100 * d.hidden_count / p.n_lines:>5.1f}%")
+                if args.band:
+                    st = d.stats
+                    row[label].update(minimal=d.locally_minimal, grades=st.get("grades"),
+                                      restarts=st.get("steer_restarts"), steer_s=st.get("steer_s"),
+                                      final_s=st.get("final_s"), final_grades=st.get("final_grades"))
+                    cells.append(f"{dt:>6.2f}s {100 * d.hidden_count / p.n_lines:>4.1f}% {d.score!s:>5} "
+                                 f"{'min' if d.locally_minimal else '---'} steer {st.get('steer_s', 0):.2f}s "
+                                 f"final {st.get('final_s', 0):.2f}s/{st.get('final_grades', 0)}g")
+                else:
+                    cells.append(f"{dt:>7.2f}s {100 * d.hidden_count / p.n_lines:>5.1f}%")
             rows.append(row)
             print(f"{name:<11}{res:>4}{k:>3}{p.n_lines:>6}  " + "  ".join(f"{c:>16}" for c in cells), flush=True)
     if args.json:

@@ -24,9 +24,34 @@ limit is a safety stop, and a design it cut says so (``reproducible`` False). Wi
 ``probe``, ``greedy`` and ``anneal`` work at the line level first and end with a pass that
 probes (a start only probing solves gets only that pass).
 
-With a band (or a score range) the hides are a sequence; every prefix of it is itself solvable
-(it keeps more clues than the whole), so the designer bisects the prefix length on the score
-(``coloursolve.grade_colour``), which grows, roughly, with the clues hidden.
+With a band (or a score range ``lo <= score < hi``, as the black-and-white designer's
+``difficulty.band_range``), the design is steered to it (``_to_band``), on the score of
+``coloursolve.grade_net`` (``grade_colour`` of a mask):
+
+- too hard (score >= hi): the hides are a sequence; every prefix of it is itself solvable (it
+  keeps more clues than the whole), so the designer bisects the prefix length on the score,
+  which grows, roughly, with the clues hidden (the longest prefix found below ``hi``).
+- too easy (score < lo): STEER_RESTARTS restarts of the pass from every clue, in other seeded
+  orders (random, and the informed orders with other tie-breaks); each restart's design is
+  brought below ``hi`` by the bisection when it overshoots, and the design closest to the range
+  is kept (distance first, then more hides). Then, while still short, up to STEER_MOVES moves
+  from the closest design: show one hidden clue, run the pass over the other shown clues (with
+  it shown, some of them can go), grade; the move is kept when it comes no farther from the
+  range (more hides at the same distance). The first design in the range ends the restarts and
+  moves. A design still short of the range says so in its message.
+- then final passes within the range: each shown clue, in a seeded order, is hidden when the
+  puzzle still solves at the logic level and the score stays in the range (or, short of it,
+  moves no farther away). The score is not monotone in the hides, so passes repeat until one
+  hides nothing: then no single shown clue can go while the puzzle stays solvable and in the
+  range, which is what ``locally_minimal`` means with a band (it is False for a design outside
+  the range). Each pass screens its clues by halves (``_hideable_alone``: the clues the puzzle
+  solves without, one at a time; one that does not never will again, the mask only shrinks),
+  hides at once the longest prefix of their pass that keeps the score, and grades the rest one
+  by one; at most FINAL_CELL_GRADES / cells grades (FINAL_GRADES_MIN at least), after which the
+  design says it is not locally minimal.
+
+Every budget is a count (restarts, moves, grades), so a seed fixes the design on any machine;
+with a band the default time limit is STEER_TIME_LIMIT, a safety stop like ANNEAL_TIME_LIMIT.
 """
 from __future__ import annotations
 
@@ -38,8 +63,8 @@ from typing import Optional
 import numpy as np
 
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle, colour_puzzle_from_grid, with_hidden
-from ..solve.coloursolve import build_net, grade_net, techniques
-from ..solve.difficulty import BAND_EDGES, BANDS, LOGICS
+from ..solve.coloursolve import ST_OK, build_net, decided, full_state, grade_net, probe, techniques
+from ..solve.difficulty import BANDS, LOGICS, band_range
 from .colourprune import prune_by_halves
 from .colourtrials import RunTimeout, TrialRun
 
@@ -57,6 +82,27 @@ ANNEAL_CONTRIB_WEIGHT = 0.5
 # Annealing temperature (in clues): from T0 down to T1, geometric over the move budget.
 ANNEAL_T0 = 0.6
 ANNEAL_T1 = 0.05
+# Restarts of the pass from every clue, in other seeded orders, when a design is short of the
+# band asked for (each a pass, a grade and, when it overshoots, a bisection of ~log2(hides)
+# grades): at 24^3 a pass costs 0.1-0.6 s and a grade 0.03-0.7 s; measured, the four restarts
+# of the duck and the bunny (k = 3, "expert") took 0.7-1.0 s.
+STEER_RESTARTS = 4
+# Then reveal-one / hide-several moves from the closest design (each a pass and a grade, about
+# 0.15-0.2 s at 24^3), kept when they come no farther from the band. Measured at 24^3 ("expert",
+# k = 2, 3, duck, horse, teapot, bunny): 48 moves raised the restarts' best by 0.1-1.6 points
+# (at 16: ~2 points); 12 keep a band design to a few seconds there.
+STEER_MOVES = 12
+# The grades the final passes within the band may spend: FINAL_CELL_GRADES / cells (a grade's
+# work grows with the cells), at least FINAL_GRADES_MIN: 244 for 16^3 cells, 72 for 24^3 (a grade costs
+# 0.03-0.15 s there: a few seconds), thousands on small puzzles. A pass grades each shown clue
+# that still solves without it, and passes repeat until one hides nothing, so a too hard design
+# of a dense model can need hundreds (every hide after the bisection's prefix still solves); a
+# design that runs out is not locally minimal and says so.
+FINAL_CELL_GRADES = 1_000_000
+FINAL_GRADES_MIN = 16
+# Default time limit when a band or a score range is asked for: a safety stop, the budget is
+# counted in restarts and grades.
+STEER_TIME_LIMIT = 120.0
 
 
 class ColourDesignError(ValueError):
@@ -89,15 +135,31 @@ class ColourDesign:
                 "reproducible": self.reproducible, "stats": dict(self.stats)}
 
 
-def _band_range(band, score_range):
+def _target(band, score_range):
+    """The score range asked for, ``lo <= score < hi`` (a band's from ``difficulty.band_range``,
+    the black-and-white designer's semantics), or None. A score range wins over a band."""
     if score_range is not None:
-        return float(score_range[0]), float(score_range[1])
-    if band is None:
-        return None
-    i = BANDS.index(band)
-    lo = 0.0 if i == 0 else BAND_EDGES[i - 1]
-    hi = BAND_EDGES[i] if i < len(BAND_EDGES) else float("inf")
-    return lo, hi
+        lo, hi = (float(v) for v in score_range)
+        if not lo <= hi:
+            raise ColourDesignError(f"score range {tuple(score_range)} is empty")
+        return lo, hi
+    if band is not None:
+        return band_range(band)
+    return None
+
+
+def _miss(target, score) -> float:
+    """How far ``score`` is from the range ``target`` (0 inside; inf without a score). As the
+    black-and-white designer's: the range is lo <= s < hi and scores have one decimal, so
+    s == hi is 0.1 out."""
+    if score is None:
+        return math.inf
+    lo, hi = target
+    return max(0.0, lo - score) + (score - hi + 0.1 if score >= hi else 0.0)
+
+
+def _in(target, score) -> bool:
+    return target is None or (score is not None and target[0] <= score < target[1])
 
 
 class _Stop(Exception):
@@ -112,6 +174,8 @@ class _Search:
         self.rng = np.random.default_rng(seed)
         self.t0, self.time_limit, self.progress = t0, time_limit, progress
         self.span = (0.0, 1.0)
+        self.outer = (0.0, 1.0)  # the share of the whole design this stage reports into
+        self.final_grades = 0
         self.cut = ""
         self.pass_stats = {"propagations": 0, "free": 0}
 
@@ -119,7 +183,8 @@ class _Search:
         if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
             raise _Stop("time limit")
         lo, hi = self.span
-        if self.progress is not None and self.progress(lo + (hi - lo) * frac, what):
+        a, b = self.outer
+        if self.progress is not None and self.progress(a + (b - a) * (lo + (hi - lo) * frac), what):
             raise _Stop("cancelled")
 
     def prune(self, order, what="hiding clues") -> list:
@@ -217,7 +282,15 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
                   progress=None, method: str = "greedy", anneal_moves: Optional[int] = None,
                   resume: bool = True) -> ColourDesign:
     """A designed copy of ``p`` (which must carry its solution); see the module docstring.
-    ``resume`` False runs every trial from scratch (the reference: same design, slower)."""
+    ``resume`` False runs every trial from scratch (the reference: same design, slower).
+
+    ``band`` / ``score_range`` (the range wins when both are given): the target ``lo <= score <
+    hi``. Too hard: the bisection along the hides; too easy: restarts in other orders and moves,
+    the design closest to the range kept, a message when it stays short; then final passes that
+    hide each clue that keeps the puzzle solvable and in range. ``locally_minimal`` is then True
+    when the design is in the range and no single shown clue can go while it stays solvable and
+    in range (False outside the range, or when the passes ran out of their grades: the
+    message says which). Without a target it means: no single shown clue can go while solvable."""
     t0 = time.perf_counter()
     if logic not in LOGICS:
         raise ColourDesignError(f"unknown logic {logic!r} (choose from {', '.join(LOGICS)})")
@@ -225,8 +298,11 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
         raise ColourDesignError(f"unknown band {band!r} (choose from {', '.join(BANDS)})")
     if method not in METHODS:
         raise ColourDesignError(f"unknown design method {method!r} (choose from {', '.join(METHODS)})")
+    target = _target(band, score_range)
     if time_limit is None and method == "anneal":
         time_limit = ANNEAL_TIME_LIMIT
+    elif time_limit is None and target is not None:
+        time_limit = STEER_TIME_LIMIT
     if p.colour_solution is None:
         # a file without its solution (e.g. webpbn XML or Olšák .g clues): its own unique one
         from ..solve.coloursolve import solve_colour
@@ -255,6 +331,9 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     stopped = ""
     minimal = False
     hides: list = []
+    line_level = logic == "line"
+    if target is not None:
+        s.outer = (0.0, 0.6)
     try:
         if method == "random":
             hides = s.prune(s.rng.permutation(np.flatnonzero(net.mode > 0)))
@@ -297,54 +376,337 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
         # the mask is a solved one between trials or moves: its hidden lines are the hides
         stopped = str(why)
         hides = [int(x) for x in np.flatnonzero((net.mode == 0) & (s.clued > 0))]
-    target = _band_range(band, score_range)
-    use = len(hides)
-    message = ""
-
-    # grades of prefixes of the hides: the shown lines of one net (no puzzle built per grade),
-    # the trials' line cache, each prefix graded once
     gnet = replace(net, mode=s.clued.copy())
-    tech = techniques(base)
-    graded: dict = {}
-
-    def scored(j):
-        if j not in graded:
-            gnet.mode[:] = s.clued
-            gnet.mode[np.asarray(hides[:j], dtype=np.int64)] = 0
-            graded[j] = grade_net(gnet, tech, run.cache)
-        return graded[j]
-
-    score, got = scored(use)
-    if target is not None:
+    grader = _Grader(gnet, techniques(base), run.cache)
+    message = ""
+    steer: dict = {}
+    if target is None or stopped:
+        mask = s.clued.copy()
+        mask[np.asarray(hides, dtype=np.int64)] = 0
+        if target is not None:  # stopped: only the bisection (no steering, no final pass)
+            mask = _fit(s, grader, hides, target, check=False)[0]
+        score, got = grader(mask)
+    else:
+        s.outer = (0.6, 1.0)
+        mask, score, got, in_band_minimal, steer = _to_band(s, grader, hides, target, line_level, logic)
+        if steer.get("stopped"):
+            stopped = steer["stopped"]
+        minimal = in_band_minimal
+    if target is not None and not _in(target, score):
         lo_s, hi_s = target
-        if score is not None and score > hi_s:
-            lo, hi = 0, use  # score(lo) <= hi_s presumably; bisect the last prefix at most hi_s
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                s_mid, _ = scored(mid)
-                if s_mid is not None and s_mid <= hi_s:
-                    lo = mid
-                else:
-                    hi = mid
-            use = lo
-            score, got = scored(use)
-    q = with_hidden(base, np.asarray(hides[:use], dtype=np.int64)) if use else base
-    if target is not None:
-        if score is None or not lo_s <= score <= hi_s:
-            message = (f"could not reach the score range {lo_s:g}..{hi_s:g} (got {score}); "
-                       f"the closest design is written")
+        want = next((b for b in BANDS if band_range(b) == (lo_s, hi_s)), None)
+        what = f"band {want!r} (score {lo_s:g} <= s < {hi_s:g})" if want else f"score range {lo_s:g} <= s < {hi_s:g}"
+        message = (f"could not reach the {what}: the design scores {score} ({got}); the closest design found "
+                   f"is written (not locally minimal within the band)")
+    if steer.get("budget"):
+        message = (message + "; " if message else "") + (
+            f"the final pass within the band ran out of its {steer['budget']} grades: not locally minimal within "
+            f"the band")
     if stopped:
         message = (message + "; " if message else "") + (
             f"stopped early ({stopped}): this design is not reproducible by its seed alone")
+    hidden_lines = np.flatnonzero((mask == 0) & (s.clued > 0))
+    q = with_hidden(base, hidden_lines) if len(hidden_lines) else base
     q.meta = dict(p.meta)
     q.colour_groups = p.colour_groups
-    q.meta["design"] = {"logic": logic, "seed": int(seed), "method": method, "hidden": len(hides[:use]),
+    q.meta["design"] = {"logic": logic, "seed": int(seed), "method": method, "hidden": int(len(hidden_lines)),
                         "score": score, "band": got}
-    stats = {"free_hides": s.pass_stats["free"], "propagations": run.trials + s.pass_stats["propagations"]}
+    stats = {"free_hides": s.pass_stats["free"], "propagations": run.trials + s.pass_stats["propagations"],
+             "grades": grader.count}
+    stats.update({k: v for k, v in steer.items() if k not in ("stopped", "budget")})
+    if target is None:
+        minimal = minimal and not stopped
+    else:
+        minimal = bool(minimal and not stopped and not steer.get("budget") and _in(target, score))
     return ColourDesign(q, logic, int(seed), int(np.count_nonzero(q.clue_kind == CKIND_NONE)), q.n_lines, score, got,
-                        minimal and not stopped and use == len(hides),
-                        run.trials + s.pass_stats["propagations"] + s.pass_stats["free"],
+                        minimal, run.trials + s.pass_stats["propagations"] + s.pass_stats["free"],
                         time.perf_counter() - t0, message, stats, method, not stopped)
+
+
+class _Grader:
+    """``grade_net`` of shown masks of one puzzle, each mask graded once (the trials' line
+    cache shared); ``count``: the grades run."""
+
+    def __init__(self, gnet, tech, cache):
+        self.gnet, self.tech, self.cache = gnet, tech, cache
+        self.memo: dict = {}
+        self.count = 0
+
+    def __call__(self, mask):
+        key = np.asarray(mask).tobytes()
+        if key not in self.memo:
+            self.gnet.mode[:] = mask
+            self.memo[key] = grade_net(self.gnet, self.tech, self.cache)
+            self.count += 1
+        return self.memo[key]
+
+
+def _fit(s: _Search, grader: _Grader, hides, target, check=True):
+    """The design of a sequence of hides from every clue (``s.clued``), brought below the
+    range's top when it scores at or above it: the longest prefix found by bisection that scores
+    below ``hi`` (every prefix solves; the score grows, roughly, with the prefix). (mask, score,
+    band, the shown lines whose hiding may still solve: all of them after a cut, none when the
+    mask is a whole pass's, which leaves no single clue that can go)."""
+    hides = np.asarray(hides, dtype=np.int64)
+
+    def mask(j):
+        m = s.clued.copy()
+        m[hides[:j]] = 0
+        return m
+    use = len(hides)
+    score, got = grader(mask(use))
+    if score is not None and score >= target[1]:
+        lo, hi = 0, use  # prefix lo scores below the top (presumably: 0 is every clue)
+        while hi - lo > 1:
+            if check:
+                s.check(0.0, "bisecting to the band")
+            mid = (lo + hi) // 2
+            s_mid, _ = grader(mask(mid))
+            if s_mid is not None and s_mid < target[1]:
+                lo = mid
+            else:
+                hi = mid
+        use = lo
+        score, got = grader(mask(use))
+    m = mask(use)
+    return m, score, got, (m > 0) if use < len(hides) else np.zeros(len(m), dtype=bool)
+
+
+def _restart(s: _Search, r: int, line_level: bool, logic: str) -> list:
+    """Restart ``r`` of the pass from every clue, in another seeded order: a random one (r % 3
+    == 0, or when only probing solves the full puzzle), else the informed order fewest first
+    (r % 3 == 1) or most first, ties broken anew. The hides, as a sequence whose every prefix
+    solves."""
+    run, net = s.run, s.run.net
+    net.mode[:] = s.clued
+    run.valid = False
+    if r % 3 == 0 or not line_level:
+        probe = run.probe
+        run.probe = probe and not line_level
+        run.solve()
+        hides = s.prune(s.rng.permutation(np.flatnonzero(net.mode > 0)), "steering to the band")
+        run.probe = probe
+    else:
+        hides = _greedy_pass(s, True, r % 3 == 2)
+    if logic == "probe" and line_level:
+        # as the design: a last pass that probes; its hides come after the line level's
+        run.solve()
+        hides = hides + s.prune(s.rng.permutation(np.flatnonzero(net.mode > 0)), "probing")
+    return hides
+
+
+def _hideable_alone(s: _Search, lines) -> np.ndarray:
+    """Per line of ``lines`` (shown): whether the puzzle still solves at the logic level with that
+    line alone hidden, by halves as ``colourprune``'s pass (the fixpoint of the shown lines
+    outside a stretch is a start for every line of it; a stretch whose start is decided is
+    hideable line by line) but hiding nothing: a pass's cost instead of a propagation per line.
+    ``net.mode`` is left as it was."""
+    run, net = s.run, s.run.net
+    lines = np.asarray(lines, dtype=np.int64)
+    out = np.zeros(len(lines), dtype=bool)
+    if len(lines) == 0:
+        return out
+    keep = net.mode.copy()
+
+    def settle(lo, hi, state):  # lines[lo:hi] hidden on entry and on return
+        s.check(lo / len(lines), "final pass within the band")
+        if decided(state).all():
+            out[lo:hi] = True
+            return
+        if hi - lo == 1:
+            if run.probe:
+                trial = state.copy()
+                out[lo] = probe(net, trial, np.zeros(2, dtype=np.int64)) == ST_OK and bool(decided(trial).all())
+            return
+        mid = (lo + hi) // 2
+        first, second = lines[lo:mid], lines[mid:hi]
+        net.mode[second] = keep[second]
+        sub = state.copy()
+        run.propagate(sub, second)
+        settle(lo, mid, sub)
+        net.mode[second] = 0
+        net.mode[first] = keep[first]
+        run.propagate(state, first)
+        settle(mid, hi, state)
+        net.mode[first] = 0
+
+    try:
+        net.mode[lines] = 0
+        state = full_state(net)
+        run.propagate(state)
+        settle(0, len(lines), state)
+    finally:
+        net.mode[:] = keep
+    return out
+
+
+def _final_pass(s: _Search, grader: _Grader, mask, target, unsure, budget: int):
+    """Hide each shown clue, in seeded orders, while the puzzle solves at the logic level and
+    the score stays in the range (short of it: moves no farther away), until a pass hides
+    nothing or ``budget`` grades are spent. ``unsure``: the shown clues whose hiding may
+    still solve (the others are known not to). Each pass screens its clues by halves
+    (``_hideable_alone``), hides at once the longest prefix of their pass (``_fit``'s bisection:
+    every prefix solves) that keeps the score, then tries and grades the rest one by one.
+    (mask, finished); ``s.final_mask`` is the last mask accepted (for a stop)."""
+    run, net = s.run, s.run.net
+    net.mode[:] = mask
+    s.final_mask = mask.copy()
+    miss = _miss(target, grader(mask)[0])
+    # hiding it does not solve: with fewer clues shown it never will (logic is monotone)
+    stuck = (mask > 0) & ~unsure
+    spent = [0]
+
+    def within(m) -> bool:
+        spent[0] += 1
+        return _miss(target, grader(m)[0]) <= miss
+
+    while True:
+        s.final_grades = spent[0]
+        if spent[0] >= budget:
+            return net.mode.copy(), False
+        hid = 0
+        cands = np.flatnonzero((net.mode > 0) & ~stuck)
+        alone = _hideable_alone(s, cands)
+        stuck[cands[~alone]] = True
+        order = s.rng.permutation(cands[alone])
+        if len(order) > 1:
+            # a batch: the pass over the candidates gives hides whose every prefix solves; the
+            # longest prefix found by bisection that keeps the score goes at once
+            start = net.mode.copy()
+            seq = np.asarray(s.prune(order, "final pass within the band"), dtype=np.int64)
+            net.mode[:] = start
+
+            def prefix(j):
+                m = start.copy()
+                m[seq[:j]] = 0
+                return m
+            lo, hi = 0, len(seq)
+            if hi and not within(prefix(hi)):
+                while hi - lo > 1 and spent[0] < budget:
+                    mid = (lo + hi) // 2
+                    if within(prefix(mid)):
+                        lo = mid
+                    else:
+                        hi = mid
+            else:
+                lo = hi
+            if lo:
+                net.mode[:] = prefix(lo)
+                miss = _miss(target, grader(net.mode)[0])
+                s.final_mask = net.mode.copy()
+                hid += lo
+        for i, li in enumerate(order):
+            s.check(i / max(len(order), 1), "final pass within the band")
+            if net.mode[li] == 0:
+                continue
+            if spent[0] >= budget:
+                s.final_grades = spent[0]
+                return net.mode.copy(), False
+            keep = net.mode[li]
+            if hid == 0:
+                net.mode[li] = 0  # the screen's answer holds: nothing was hidden since
+            elif not run.try_hide(int(li)):
+                stuck[li] = True
+                continue
+            if within(net.mode):
+                miss = _miss(target, grader(net.mode)[0])
+                s.final_mask = net.mode.copy()
+                hid += 1
+            else:
+                net.mode[li] = keep
+        if hid == 0:
+            s.final_grades = spent[0]
+            return net.mode.copy(), True
+
+
+def _steer_moves(s: _Search, grader: _Grader, best, target, n_moves: int):
+    """Up to ``n_moves`` reveal-one / hide-several moves from the best design: show a hidden
+    clue (seeded), run the pass over the other shown clues in a seeded order, grade; a move is
+    kept when it is no farther from the range and hides no fewer clues at the same distance,
+    else undone (a hill climb: too few graded moves to anneal). The best (mask, score, band).
+    ``_anneal``'s move (hide only the lines a run did not use) hid nothing more from these
+    locally minimal designs and left the score where it was (measured at 16 on the duck and
+    T-rex, k = 3); the pass after the reveal moved them 28.0 -> 30.2 and 27.9 -> 29.2."""
+    run, net = s.run, s.run.net
+    cur = best
+    net.mode[:] = cur[0]
+    run.solve()
+    for m in range(n_moves):
+        s.check(m / max(n_moves, 1), "steering to the band")
+        hidden = np.flatnonzero((cur[0] == 0) & (s.clued > 0))
+        if len(hidden) == 0 or _miss(target, cur[1]) == 0:
+            break
+        r = int(hidden[s.rng.integers(len(hidden))])
+        net.mode[:] = cur[0]
+        net.mode[r] = s.clued[r]
+        if not run.solve():
+            continue
+        # with r shown, the other shown clues in a seeded order: each hidden when the rest solves
+        others = np.flatnonzero(net.mode > 0)
+        s.prune(others[others != r][s.rng.permutation(len(others) - 1)], "steering to the band")
+        score, got = grader(net.mode)
+        unsure = np.zeros(len(net.mode), dtype=bool)
+        unsure[r] = True  # the pass left every other shown clue needed; r was not tried
+        cand = (net.mode.copy(), score, got, unsure)
+        if (_miss(target, score), -np.count_nonzero(cand[0] == 0)) <= \
+                (_miss(target, cur[1]), -np.count_nonzero(cur[0] == 0)):
+            cur = cand
+    net.mode[:] = cur[0]
+    return cur
+
+
+def _to_band(s: _Search, grader: _Grader, hides, target, line_level: bool, logic: str):
+    """Steer the design (its hides, a sequence) into the score range ``target``: too hard, the
+    bisection (``_fit``); too easy, up to STEER_RESTARTS restarts in other seeded orders, the
+    design closest to the range kept (distance, then more hides); then the final passes.
+    (mask, score, band, locally minimal within the range, stats)."""
+    info: dict = {"steer_restarts": 0, "final_grades": 0}
+
+    def key(c):
+        return _miss(target, c[1]), int(np.count_nonzero(c[0] == 0))
+    best = None
+    final = False
+    t = time.perf_counter()
+    try:
+        s.span = (0.0, 0.1)
+        best = _fit(s, grader, hides, target)
+        if _miss(target, best[1]) > 0 and best[1] is not None and best[1] < target[0]:
+            # too easy (a too hard one the bisection could not bring into the range too)
+            for r in range(STEER_RESTARTS):
+                s.span = (0.1 + 0.5 * r / STEER_RESTARTS, 0.1 + 0.5 * (r + 1) / STEER_RESTARTS)
+                info["steer_restarts"] = r + 1
+                cand = _fit(s, grader, _restart(s, r, line_level, logic), target)
+                if key(cand) < key(best):
+                    best = cand
+                if key(best)[0] == 0:
+                    break
+            if key(best)[0] > 0 and STEER_MOVES:
+                s.span = (0.6, 0.7)
+                best = _steer_moves(s, grader, best, target, STEER_MOVES)
+        info["steer_s"] = round(time.perf_counter() - t, 3)  # wall time: for benchmarks only
+        t = time.perf_counter()
+        s.span = (0.7, 1.0)
+        s.final_grades = 0
+        final = True
+        budget = max(FINAL_GRADES_MIN, FINAL_CELL_GRADES // max(s.run.net.n_cells, 1))
+        mask, finished = _final_pass(s, grader, best[0], target, best[3], budget)
+        info["final_grades"] = s.final_grades
+        info["final_s"] = round(time.perf_counter() - t, 3)
+        if not finished:
+            info["budget"] = budget
+        score, got = grader(mask)
+        return mask, score, got, finished and _in(target, score), info
+    except _Stop as why:
+        info["stopped"] = str(why)
+        info["final_grades"] = getattr(s, "final_grades", 0)
+        if best is None:
+            mask = s.clued.copy()
+            mask[np.asarray(hides, dtype=np.int64)] = 0
+        else:
+            # the best design so far, or the final pass's mask (a solved one between trials)
+            mask = s.final_mask if final else best[0]
+        score, got = grader(mask)
+        return mask, score, got, False, info
 
 
 def _solves_by_lines(run: TrialRun) -> bool:
