@@ -850,41 +850,74 @@ def grade_colour(p: ColourPuzzle, net: Optional[ColourNet] = None, cache: Option
     return grade_net(net or build_net(p), techniques(p), cache)
 
 
+@njit(cache=True)
+def _grade_rounds(state, dirty, tech, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
+                  cell_lines, c_line, c_kind, c_in, c_out, acc):
+    """``grade_colour``'s synchronous line rounds from ``state`` (changed in place) until every
+    cell is decided (returns 0), a contradiction (1) or a round that changes nothing (2: the
+    caller probes). ``acc`` += [rounds, bits of looking, technique cost, cells decided]."""
+    n = state.shape[0]
+    snap = np.empty(n, dtype=np.int64)
+    cost = np.empty(n, dtype=np.int64)
+    while True:
+        unknown = 0
+        for x in range(n):
+            if state[x] & (state[x] - 1):
+                unknown += 1
+        if unknown == 0:
+            return 0
+        snap[:] = state
+        cost[:] = 99
+        if not _grade_round(snap, state, cost, dirty, tech, k, line_start, line_cells, mode, tab_all, tab_start,
+                            cnt, rmax, c_line, c_kind, c_in, c_out):
+            return 1
+        d = 0
+        spent = 0
+        moved = False
+        for x in range(n):
+            if state[x] != snap[x]:
+                moved = True
+                if not state[x] & (state[x] - 1):
+                    d += 1
+                    spent += min(cost[x], 4)
+        if not moved:
+            return 2
+        acc[0] += 1
+        if d:
+            acc[1] += d * np.log2(unknown / d)
+            acc[2] += spent
+            acc[3] += d
+        _dirty_lines(state, snap, cell_start, cell_lines, dirty)
+
+
 def grade_net(net: ColourNet, tech: np.ndarray, cache: Optional[tuple] = None):
     """``grade_colour`` of the lines shown in ``net.mode``, ``tech`` from ``techniques`` (so a
     designer grades its masks of one puzzle without building a puzzle for each)."""
     cache = cache if cache is not None else new_cache(net)
     state = full_state(net)
-    rounds, bits_sum, tech_sum, found = 0, 0.0, 0.0, 0
+    acc = np.zeros(4, dtype=np.float64)  # rounds, bits of looking, technique cost, cells decided
     counters = np.zeros(2, dtype=np.int64)
     dirty = np.ones(len(net.mode), dtype=np.bool_)
-    while not decided(state).all():
-        snap = state.copy()
-        new = state.copy()
-        cost = np.full(net.n_cells, 99, dtype=np.int64)
-        if not _grade_round(snap, new, cost, dirty, tech, net.k, net.line_start, net.line_cells, net.mode,
-                            net.tab_all, net.tab_start, net.cnt, net.rmax, *cache):
+    while True:
+        st = _grade_rounds(state, dirty, tech, net.k, net.line_start, net.line_cells, net.mode, net.tab_all,
+                           net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, *cache, acc)
+        if st == 0:
+            break
+        if st == 1:
             return None, None
-        level_cost = None
-        if np.array_equal(new, snap):
-            st = probe(net, new, counters)
-            if st != ST_OK or np.array_equal(new, snap):
-                return None, None
-            level_cost = 4
-        changed = np.flatnonzero(decided(new) & ~decided(snap))
+        # a round of line solves changed nothing: a probing round (technique cost 4)
+        snap = state.copy()
+        if probe(net, state, counters) != ST_OK or np.array_equal(state, snap):
+            return None, None
+        d = int(np.count_nonzero(decided(state) & ~decided(snap)))
         unknown = int(np.count_nonzero(~decided(snap)))
-        d = len(changed)
-        rounds += 1
+        acc[0] += 1
         if d:
-            bits_sum += d * math.log2(unknown / d)
-            c = cost[changed] if level_cost is None else np.full(d, level_cost)
-            tech_sum += float(np.minimum(c, 4).sum())
-            found += d
-        if level_cost is not None:
-            dirty[:] = True
-        else:
-            _dirty_lines(new, snap, net.cell_start, net.cell_lines, dirty)
-        state = new
+            acc[1] += d * math.log2(unknown / d)
+            acc[2] += 4 * d
+            acc[3] += d
+        dirty[:] = True
+    rounds, bits_sum, tech_sum, found = int(acc[0]), float(acc[1]), float(acc[2]), int(acc[3])
     if found == 0:
         return 0.0, BANDS[0]
     B, T = bits_sum / found, tech_sum / found
