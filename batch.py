@@ -1011,16 +1011,8 @@ def engine_webpage() -> ModuleType:
     package = globals().get("__package__")
     if package:
         return importlib.import_module(f"{package}.engine.play.webpage")
-    name = "nonogram3d_batch_engine"
-    if name not in sys.modules:
-        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine")
-        spec = importlib.util.spec_from_file_location(name, os.path.join(here, "__init__.py"),
-                                                      submodule_search_locations=[here])
-        if spec is None or spec.loader is None:
-            raise BatchError(f"cannot import the engine from {here}")
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine")
+    name = _module_from_file("nonogram3d_batch_engine", os.path.join(here, "__init__.py"), package_dir=here).__name__
     return importlib.import_module(f"{name}.play.webpage")
 
 
@@ -1029,14 +1021,20 @@ def jobs_module() -> ModuleType:
     package = globals().get("__package__")
     if package:
         return importlib.import_module(f"{package}.batchjobs")
-    name = "nonogram3d_batchjobs"
+    return _module_from_file("nonogram3d_batchjobs", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                    "batchjobs.py"))
+
+
+def _module_from_file(name: str, path: str, package_dir: Optional[str] = None) -> ModuleType:
+    """The module ``name`` loaded from ``path`` once per process (a package when ``package_dir``
+    is its folder), registered in ``sys.modules``: Dask's pickling looks a module up by name."""
     if name not in sys.modules:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batchjobs.py")
-        spec = importlib.util.spec_from_file_location(name, path)
+        spec = importlib.util.spec_from_file_location(
+            name, path, submodule_search_locations=[package_dir] if package_dir else None)
         if spec is None or spec.loader is None:
             raise BatchError(f"cannot import {path}")
         mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod  # Dask's pickling looks the module up by name
+        sys.modules[name] = mod
         spec.loader.exec_module(mod)
     return sys.modules[name]
 

@@ -64,7 +64,7 @@ import numpy as np
 
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle, colour_puzzle_from_grid, with_hidden
 from ..solve.coloursolve import ST_OK, build_net, decided, full_state, grade_net, probe, techniques
-from ..solve.difficulty import BANDS, LOGICS, band_range
+from ..solve.difficulty import BANDS, LOGICS, band_range, in_range, range_miss
 from .colourprune import prune_by_halves
 from .colourtrials import RunTimeout, TrialRun
 
@@ -146,20 +146,6 @@ def _target(band, score_range):
     if band is not None:
         return band_range(band)
     return None
-
-
-def _miss(target, score) -> float:
-    """How far ``score`` is from the range ``target`` (0 inside; inf without a score). As the
-    black-and-white designer's: the range is lo <= s < hi and scores have one decimal, so
-    s == hi is 0.1 out."""
-    if score is None:
-        return math.inf
-    lo, hi = target
-    return max(0.0, lo - score) + (score - hi + 0.1 if score >= hi else 0.0)
-
-
-def _in(target, score) -> bool:
-    return target is None or (score is not None and target[0] <= score < target[1])
 
 
 class _Stop(Exception):
@@ -392,7 +378,7 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
         if steer.get("stopped"):
             stopped = steer["stopped"]
         minimal = in_band_minimal
-    if target is not None and not _in(target, score):
+    if target is not None and not in_range(target, score):
         lo_s, hi_s = target
         want = next((b for b in BANDS if band_range(b) == (lo_s, hi_s)), None)
         what = f"band {want!r} (score {lo_s:g} <= s < {hi_s:g})" if want else f"score range {lo_s:g} <= s < {hi_s:g}"
@@ -417,7 +403,7 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     if target is None:
         minimal = minimal and not stopped
     else:
-        minimal = bool(minimal and not stopped and not steer.get("budget") and _in(target, score))
+        minimal = bool(minimal and not stopped and not steer.get("budget") and in_range(target, score))
     return ColourDesign(q, logic, int(seed), int(np.count_nonzero(q.clue_kind == CKIND_NONE)), q.n_lines, score, got,
                         minimal, run.trials + s.pass_stats["propagations"] + s.pass_stats["free"],
                         time.perf_counter() - t0, message, stats, method, not stopped)
@@ -551,14 +537,14 @@ def _final_pass(s: _Search, grader: _Grader, mask, target, unsure, budget: int):
     run, net = s.run, s.run.net
     net.mode[:] = mask
     s.final_mask = mask.copy()
-    miss = _miss(target, grader(mask)[0])
+    miss = range_miss(target, grader(mask)[0])
     # hiding it does not solve: with fewer clues shown it never will (logic is monotone)
     stuck = (mask > 0) & ~unsure
     spent = [0]
 
     def within(m) -> bool:
         spent[0] += 1
-        return _miss(target, grader(m)[0]) <= miss
+        return range_miss(target, grader(m)[0]) <= miss
 
     while True:
         s.final_grades = spent[0]
@@ -592,7 +578,7 @@ def _final_pass(s: _Search, grader: _Grader, mask, target, unsure, budget: int):
                 lo = hi
             if lo:
                 net.mode[:] = prefix(lo)
-                miss = _miss(target, grader(net.mode)[0])
+                miss = range_miss(target, grader(net.mode)[0])
                 s.final_mask = net.mode.copy()
                 hid += lo
         for i, li in enumerate(order):
@@ -609,7 +595,7 @@ def _final_pass(s: _Search, grader: _Grader, mask, target, unsure, budget: int):
                 stuck[li] = True
                 continue
             if within(net.mode):
-                miss = _miss(target, grader(net.mode)[0])
+                miss = range_miss(target, grader(net.mode)[0])
                 s.final_mask = net.mode.copy()
                 hid += 1
             else:
@@ -634,7 +620,7 @@ def _steer_moves(s: _Search, grader: _Grader, best, target, n_moves: int):
     for m in range(n_moves):
         s.check(m / max(n_moves, 1), "steering to the band")
         hidden = np.flatnonzero((cur[0] == 0) & (s.clued > 0))
-        if len(hidden) == 0 or _miss(target, cur[1]) == 0:
+        if len(hidden) == 0 or range_miss(target, cur[1]) == 0:
             break
         r = int(hidden[s.rng.integers(len(hidden))])
         net.mode[:] = cur[0]
@@ -648,8 +634,8 @@ def _steer_moves(s: _Search, grader: _Grader, best, target, n_moves: int):
         unsure = np.zeros(len(net.mode), dtype=bool)
         unsure[r] = True  # the pass left every other shown clue needed; r was not tried
         cand = (net.mode.copy(), score, got, unsure)
-        if (_miss(target, score), -np.count_nonzero(cand[0] == 0)) <= \
-                (_miss(target, cur[1]), -np.count_nonzero(cur[0] == 0)):
+        if (range_miss(target, score), -np.count_nonzero(cand[0] == 0)) <= \
+                (range_miss(target, cur[1]), -np.count_nonzero(cur[0] == 0)):
             cur = cand
     net.mode[:] = cur[0]
     return cur
@@ -663,14 +649,14 @@ def _to_band(s: _Search, grader: _Grader, hides, target, line_level: bool, logic
     info: dict = {"steer_restarts": 0, "final_grades": 0}
 
     def key(c):
-        return _miss(target, c[1]), int(np.count_nonzero(c[0] == 0))
+        return range_miss(target, c[1]), int(np.count_nonzero(c[0] == 0))
     best = None
     final = False
     t = time.perf_counter()
     try:
         s.span = (0.0, 0.1)
         best = _fit(s, grader, hides, target)
-        if _miss(target, best[1]) > 0 and best[1] is not None and best[1] < target[0]:
+        if range_miss(target, best[1]) > 0 and best[1] is not None and best[1] < target[0]:
             # too easy (a too hard one the bisection could not bring into the range too)
             for r in range(STEER_RESTARTS):
                 s.span = (0.1 + 0.5 * r / STEER_RESTARTS, 0.1 + 0.5 * (r + 1) / STEER_RESTARTS)
@@ -695,7 +681,7 @@ def _to_band(s: _Search, grader: _Grader, hides, target, line_level: bool, logic
         if not finished:
             info["budget"] = budget
         score, got = grader(mask)
-        return mask, score, got, finished and _in(target, score), info
+        return mask, score, got, finished and in_range(target, score), info
     except _Stop as why:
         info["stopped"] = str(why)
         info["final_grades"] = getattr(s, "final_grades", 0)

@@ -41,7 +41,8 @@ from ..solve import maskprop as mp
 from .. import gate
 from ..model.cells import state_from_bool
 from ..model.clues import puzzle_from_grid
-from ..solve.difficulty import BANDS, LOGICS, Difficulty, band_range, cover_of, grade, line_costs
+from ..solve.difficulty import (BANDS, LOGICS, Difficulty, band_range, cover_of, grade, in_range, line_costs,
+                                range_miss)
 from ..solve.propagate import build_net
 from ..model.puzzle import KIND_NONE, Puzzle, with_hidden
 
@@ -422,21 +423,8 @@ def _band_value(target, n_lines):
         hidden = n_lines - int(enabled.sum())
         if diff.score is None:
             return -1e9
-        return -100.0 * _miss(target, diff.score) + hidden / max(n_lines, 1)
+        return -100.0 * range_miss(target, diff.score) + hidden / max(n_lines, 1)
     return value
-
-
-def _miss(target, score) -> float:
-    """How far ``score`` is from the range ``target`` (0 inside; inf without a score)."""
-    if score is None:
-        return math.inf
-    lo, hi = target
-    # the range is lo <= s < hi, and scores have one decimal: s == hi is 0.1 out
-    return max(0.0, lo - score) + (score - hi + 0.1 if score >= hi else 0.0)
-
-
-def _in(target, score) -> bool:
-    return target is None or (score is not None and target[0] <= score < target[1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -595,7 +583,7 @@ def _steer(s: _Search, enabled, target, minimal, anneal=False, anneal_moves=None
     ``anneal``: also anneal a mask already in range (hiding more while it stays in range)."""
     lo, hi = target
     diff = s.grade(enabled)
-    if _in(target, diff.score) and not anneal:
+    if in_range(target, diff.score) and not anneal:
         return enabled, minimal
     if diff.score is not None and diff.score >= hi:
         # too hard: show clues again. Every subset of a solving hidden set solves (monotone), so
@@ -619,7 +607,7 @@ def _steer(s: _Search, enabled, target, minimal, anneal=False, anneal_moves=None
                 b = mid
         enabled = mask(a)
         s.current = enabled
-    if anneal or not _in(target, s.grade(enabled).score):
+    if anneal or not in_range(target, s.grade(enabled).score):
         # too easy (the score grows as the deduction chains do), or annealing asked for: anneal
         # with the distance to the range first, then the hidden count, as the objective. A run
         # that ends outside the range anneals again from its best (reheated), up to
@@ -634,7 +622,7 @@ def _steer(s: _Search, enabled, target, minimal, anneal=False, anneal_moves=None
             s.span = (lo_frac + (hi_frac - lo_frac) * 0.8 * r / STEER_ROUNDS,
                       lo_frac + (hi_frac - lo_frac) * 0.8 * (r + 1) / STEER_ROUNDS)
             enabled = s.anneal(enabled, moves, objective)
-            if s.cut or _in(target, s.grade(enabled).score):
+            if s.cut or in_range(target, s.grade(enabled).score):
                 break
         s.stats["steer_rounds"] = r + 1
         s.span = (lo_frac + (hi_frac - lo_frac) * 0.8, hi_frac)
@@ -642,10 +630,10 @@ def _steer(s: _Search, enabled, target, minimal, anneal=False, anneal_moves=None
     # it; short of it: the score does not move away). The score is not monotone, so a hide can
     # let a clue rejected earlier in the pass go after all: repeat until a pass hides nothing,
     # then every kept clue was tried against the final mask
-    miss = [_miss(target, s.grade(enabled).score)]
+    miss = [range_miss(target, s.grade(enabled).score)]
 
     def closer(m):
-        d = _miss(target, s.grade(m).score)
+        d = range_miss(target, s.grade(m).score)
         if d <= miss[0]:
             miss[0] = d
             return True
@@ -668,7 +656,7 @@ def _result(s: _Search, enabled, logic, method, seed, target, stopped, minimal) 
     if rep.verdict != "unique" or rep.difficulty not in levels or not diff.solved:
         if rep.verdict != "unknown":
             raise RuntimeError(f"internal error: designed puzzle checked {rep.verdict}/{rep.difficulty}")
-    in_target = _in(target, diff.score)
+    in_target = in_range(target, diff.score)
     msg = ""
     if target is not None and not in_target:
         want = next((b for b in BANDS if band_range(b) == tuple(target)), None)

@@ -98,6 +98,20 @@ def band_range(band: str) -> tuple:
     return lo, hi
 
 
+def range_miss(target, score) -> float:
+    """How far ``score`` is from the range ``target`` (0 inside; inf without a score). The range
+    is lo <= s < hi, and scores have one decimal: s == hi is 0.1 out."""
+    if score is None:
+        return math.inf
+    lo, hi = target
+    return max(0.0, lo - score) + (score - hi + 0.1 if score >= hi else 0.0)
+
+
+def in_range(target, score) -> bool:
+    """``score`` within ``target`` (lo <= s < hi); True for no target."""
+    return target is None or (score is not None and target[0] <= score < target[1])
+
+
 def line_costs(puzzle: Puzzle) -> np.ndarray:
     """Technique cost (int8) of each line's clue as if shown: see the module docstring."""
     kind = puzzle.clue_kind.astype(np.int64)
