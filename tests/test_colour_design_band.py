@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import engine.design.colourband as colourband
 import engine.design.colourdesign as cd
+import engine.design.coloursearch as coloursearch
 from engine.design.colourdesign import design_colour
 from engine.model.colourpuzzle import CKIND_NONE, colour_puzzle_from_grid, with_hidden
 from engine.solve.coloursolve import grade_colour, solve_colour
@@ -152,8 +154,8 @@ def test_the_final_pass_budget_is_reported(monkeypatch):
     full = grade_colour(p)[0]
     target = (full, (full + free.score) / 2)
     assert design_colour(p, seed=21, score_range=target).stats["final_grades"] > 1
-    monkeypatch.setattr(cd, "FINAL_GRADES_MIN", 1)
-    monkeypatch.setattr(cd, "FINAL_CELL_GRADES", 0)
+    monkeypatch.setattr(colourband, "FINAL_GRADES_MIN", 1)
+    monkeypatch.setattr(colourband, "FINAL_CELL_GRADES", 0)
     d = design_colour(p, seed=21, score_range=target)
     assert not d.locally_minimal and "ran out of its 1 grades" in d.message
     assert d.reproducible and _solvable(p, d.puzzle.clue_kind == CKIND_NONE, "line")
@@ -221,10 +223,10 @@ def test_the_screen_by_halves_answers_as_one_trial_per_line(logic):
         run = TrialRun(net, p.colour_solution.ravel(), logic)
         if not run.solve():
             continue
-        s = cd._Search(run, seed, 0.0, None, None)
+        s = coloursearch.Search(run, seed, 0.0, None, None)
         lines = rng.permutation(np.flatnonzero(net.mode > 0))
         before = net.mode.copy()
-        got = cd._hideable_alone(s, lines)
+        got = colourband.hideable_alone(s, lines)
         assert np.array_equal(net.mode, before)
         want = []
         for li in lines:
