@@ -251,3 +251,30 @@ def test_a_design_time_limit_holds_inside_a_propagation():
     if free.hidden_count:
         mask = free.puzzle.clue_kind == CKIND_NONE
         assert _solvable(p, mask, "line")
+
+
+def test_the_pass_by_halves_alone_finds_each_line_hideable_by_itself():
+    """``alone=True``: the lines whose hiding alone (every other line shown) still solves, as one
+    from-scratch propagation per line finds them; the mask is left as it was."""
+    from engine.design.colourprune import prune_by_halves
+    checked = 0
+    for seed in range(8):
+        k = 2 + seed % 3
+        shape = (5, 4, 4) if seed % 2 else (7, 8)
+        p = colour_puzzle_from_grid(_grid(shape, k, 1700 + seed), k)
+        net = build_net(p)
+        st = full_state(net)
+        if propagate(net, st) != ST_OK or not decided(st).all():
+            continue
+        order = np.random.default_rng(seed).permutation(np.flatnonzero(net.mode > 0))
+        want = []
+        for li in order:
+            ref = build_net(p)
+            ref.mode[li] = 0
+            st = full_state(ref)
+            if propagate(ref, st) == ST_OK and decided(st).all():
+                want.append(int(li))
+        before = net.mode.copy()
+        assert prune_by_halves(net, order, alone=True) == want and np.array_equal(net.mode, before), seed
+        checked += 1
+    assert checked >= 3

@@ -9,8 +9,9 @@ import time
 
 import numpy as np
 
-from ..solve.coloursolve import ST_OK, decided, full_state, grade_net, probe
+from ..solve.coloursolve import grade_net
 from ..solve.difficulty import in_range, range_miss
+from .colourprune import prune_by_halves
 from .coloursearch import Search, Stop, greedy_pass
 
 # Restarts of the pass from every clue, in other seeded orders, when a design is short of the
@@ -107,47 +108,15 @@ def restart(s: Search, r: int, line_level: bool, logic: str) -> list:
 
 def hideable_alone(s: Search, lines) -> np.ndarray:
     """Per line of ``lines`` (shown): whether the puzzle still solves at the logic level with that
-    line alone hidden, by halves as ``colourprune``'s pass (the fixpoint of the shown lines
-    outside a stretch is a start for every line of it; a stretch whose start is decided is
-    hideable line by line) but hiding nothing: a pass's cost instead of a propagation per line.
-    ``net.mode`` is left as it was."""
-    run, net = s.run, s.run.net
+    line alone hidden (``colourprune.prune_by_halves(..., alone=True)``: a pass's cost instead of
+    a propagation per line). ``net.mode`` is left as it was."""
+    run = s.run
     lines = np.asarray(lines, dtype=np.int64)
-    out = np.zeros(len(lines), dtype=bool)
     if len(lines) == 0:
-        return out
-    keep = net.mode.copy()
-
-    def settle(lo, hi, state):  # lines[lo:hi] hidden on entry and on return
-        s.check(lo / len(lines), "final pass within the band")
-        if decided(state).all():
-            out[lo:hi] = True
-            return
-        if hi - lo == 1:
-            if run.probe:
-                trial = state.copy()
-                out[lo] = probe(net, trial, np.zeros(2, dtype=np.int64)) == ST_OK and bool(decided(trial).all())
-            return
-        mid = (lo + hi) // 2
-        first, second = lines[lo:mid], lines[mid:hi]
-        net.mode[second] = keep[second]
-        sub = state.copy()
-        run.propagate(sub, second)
-        settle(lo, mid, sub)
-        net.mode[second] = 0
-        net.mode[first] = keep[first]
-        run.propagate(state, first)
-        settle(mid, hi, state)
-        net.mode[first] = 0
-
-    try:
-        net.mode[lines] = 0
-        state = full_state(net)
-        run.propagate(state)
-        settle(0, len(lines), state)
-    finally:
-        net.mode[:] = keep
-    return out
+        return np.zeros(0, dtype=bool)
+    found = prune_by_halves(run.net, lines, run.probe, lambda done: s.check(done, "final pass within the band"),
+                            None, run.propagate, run.probes_to_solution, alone=True)
+    return np.isin(lines, np.asarray(found, dtype=np.int64))
 
 
 def final_pass(s: Search, grader: Grader, mask, target, unsure, budget: int):

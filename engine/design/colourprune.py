@@ -30,7 +30,7 @@ from ..solve.coloursolve import ST_OK, ColourNet, decided, full_state, probe, pr
 
 
 def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, stats=None,
-                    propagate_fn=None, probe_fn=None) -> list:
+                    propagate_fn=None, probe_fn=None, alone: bool = False) -> list:
     """Hide each line of ``order`` (shown lines of ``net.mode``, changed in place) when the other
     shown lines still solve the puzzle, in order; the lines hidden, in order. ``check(done)`` is
     called with the share of the order settled; it may raise to stop (time limit, cancel): the
@@ -40,7 +40,10 @@ def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, 
     ``propagate_fn(state, lines)``: the propagation (default ``coloursolve.propagate`` on ``net``;
     one that stops once every cell is decided will do, e.g. ``TrialRun.propagate``);
     ``probe_fn(state)``: whether probing from a stalled state decides every cell (default
-    ``coloursolve.probe``; ``TrialRun.probes_to_solution`` keeps the design's deadline)."""
+    ``coloursolve.probe``; ``TrialRun.probes_to_solution`` keeps the design's deadline).
+    ``alone``: hide nothing; the lines of ``order`` whose hiding *alone* (every other shown line
+    kept) still solves, in order (the same recursion: a line found hideable is shown again, so
+    each half's checkpoint takes all of its sibling's lines); ``net.mode`` is left as it was."""
     order = np.asarray([li for li in order if net.mode[li]], dtype=np.int64)
     clued = net.mode.copy()
     hidden: list = []
@@ -54,14 +57,16 @@ def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, 
     stats.setdefault("free", 0)
     restore = True
     try:
-        run = _Pass(net, clued, order, use_probe, hidden, check or (lambda done: None), stats,
+        run = _Pass(net, clued, order, use_probe, alone, hidden, check or (lambda done: None), stats,
                     propagate_fn or (lambda st, lines: propagate(net, st, lines)),
                     probe_fn or (lambda st: probe(net, st, np.zeros(2, dtype=np.int64)) == ST_OK
                                  and bool(decided(st).all())))
         run.settle(0, n, run.checkpoint(state, None))
-        restore = False
+        restore = alone
     finally:
-        if restore:  # stopped: every line not settled yet is shown again (a solved mask)
+        if alone:
+            net.mode[order] = clued[order]
+        elif restore:  # stopped: every line not settled yet is shown again (a solved mask)
             done = set(hidden)
             for li in order:
                 if li not in done and net.mode[li] == 0:
@@ -72,8 +77,8 @@ def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, 
 class _Pass:
     """One pass's fixed parts (what every level of the recursion reads)."""
 
-    def __init__(self, net, clued, order, use_probe, hidden, check, stats, propagate_fn, probe_fn):
-        self.net, self.clued, self.order, self.use_probe = net, clued, order, use_probe
+    def __init__(self, net, clued, order, use_probe, alone, hidden, check, stats, propagate_fn, probe_fn):
+        self.net, self.clued, self.order, self.use_probe, self.alone = net, clued, order, use_probe, alone
         self.hidden, self.check, self.stats, self.propagate = hidden, check, stats, propagate_fn
         self.probe_solves = probe_fn
 
@@ -92,13 +97,16 @@ class _Pass:
         self.check(lo / len(order))
         if decided(state).all():
             self.hidden.extend(int(li) for li in order[lo:hi])
-            self.stats["free"] += hi - lo if hi - lo > 1 else 0
+            if self.alone:
+                net.mode[order[lo:hi]] = clued[order[lo:hi]]
+            else:
+                self.stats["free"] += hi - lo if hi - lo > 1 else 0
             return
         if hi - lo == 1:
             li = int(order[lo])
-            if self.use_probe:
-                if self.probe_solves(state.copy()):
-                    self.hidden.append(li)
+            if self.use_probe and self.probe_solves(state.copy()):
+                self.hidden.append(li)
+                if not self.alone:
                     return
             net.mode[li] = clued[li]
             return
