@@ -156,6 +156,20 @@ def test_design_cli_takes_each_method_for_colour_puzzles(tmp_path, capsys, metho
     assert np.array_equal(load_puzzle(str(out)).clue_kind, want.puzzle.clue_kind)
 
 
+def _line_solvable_puzzles(n, base):
+    """(seed, puzzle, net, a seeded order of its lines) for small random colour puzzles, 2D and 3D,
+    that line logic solves with every clue shown."""
+    for seed in range(n):
+        k = 2 + seed % 3
+        shape = (5, 4, 4) if seed % 2 else (7, 8)
+        p = colour_puzzle_from_grid(_grid(shape, k, base + seed), k)
+        net = build_net(p)
+        st = full_state(net)
+        if propagate(net, st) != ST_OK or not decided(st).all():
+            continue
+        yield seed, p, net, np.random.default_rng(seed).permutation(np.flatnonzero(net.mode > 0))
+
+
 @pytest.mark.parametrize("logic", ["line", "probe"])
 def test_the_pass_by_halves_decides_as_trials_in_order(logic):
     """``colourprune.prune_by_halves`` hides exactly the lines that trials in order, each a
@@ -164,15 +178,7 @@ def test_the_pass_by_halves_decides_as_trials_in_order(logic):
     from engine.design.colourprune import prune_by_halves
     from engine.solve.coloursolve import probe
     checked = 0
-    for seed in range(10):
-        k = 2 + seed % 3
-        shape = (5, 4, 4) if seed % 2 else (7, 8)
-        p = colour_puzzle_from_grid(_grid(shape, k, 700 + seed), k)
-        net = build_net(p)
-        st = full_state(net)
-        if propagate(net, st) != ST_OK or not decided(st).all():
-            continue
-        order = np.random.default_rng(seed).permutation(np.flatnonzero(net.mode > 0))
+    for seed, p, net, order in _line_solvable_puzzles(10, 700):
         want, ref = [], build_net(p)
         for li in order:
             ref.mode[li] = 0
@@ -258,15 +264,7 @@ def test_the_pass_by_halves_alone_finds_each_line_hideable_by_itself():
     from-scratch propagation per line finds them; the mask is left as it was."""
     from engine.design.colourprune import prune_by_halves
     checked = 0
-    for seed in range(8):
-        k = 2 + seed % 3
-        shape = (5, 4, 4) if seed % 2 else (7, 8)
-        p = colour_puzzle_from_grid(_grid(shape, k, 1700 + seed), k)
-        net = build_net(p)
-        st = full_state(net)
-        if propagate(net, st) != ST_OK or not decided(st).all():
-            continue
-        order = np.random.default_rng(seed).permutation(np.flatnonzero(net.mode > 0))
+    for seed, p, net, order in _line_solvable_puzzles(8, 1700):
         want = []
         for li in order:
             ref = build_net(p)
