@@ -216,6 +216,9 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
     ap.add_argument("--scheduler", metavar="ADDRESS",
                     help="run the jobs on an existing Dask cluster (e.g. tcp://host:8786); its workers "
                          "must see --out and the model files at the same paths")
+    ap.add_argument("--no-pin", action="store_true",
+                    help="let the local workers share every CPU (by default each of N workers keeps to "
+                         "CPUs of its own, on Linux: docs/BATCH.md)")
     ap.add_argument("--resume", action="store_true",
                     help="skip the jobs whose outputs in --out are complete (from an earlier run)")
     ap.add_argument("--job-name", help=argparse.SUPPRESS)  # a worker's model name (batchjobs.py)
@@ -610,6 +613,10 @@ def render_png(path: str, vox, size: int, samples: int) -> list:
     # The 4.2 stubs list only the built-in engines; Cycles is an add-on engine.
     render.engine = 'CYCLES'  # type: ignore[assignment]
     scene.cycles.device = 'CPU'
+    cpus = jobs_module().worker_cpus()
+    if cpus:  # a catalogue's worker kept to CPUs of its own: Cycles would start a thread per core
+        render.threads_mode = 'FIXED'
+        render.threads = len(cpus)
     scene.cycles.samples = samples
     scene.cycles.use_denoising = False
     scene.cycles.use_adaptive_sampling = False
@@ -1041,7 +1048,7 @@ def _module_from_file(name: str, path: str, package_dir: Optional[str] = None) -
 
 # Options the catalogue run handles itself; every other option goes to each job as given.
 _CATALOGUE_OPTIONS = {"help", "input", "resolution", "out", "workers", "dask", "pool", "scheduler",
-                      "resume", "job_name"}
+                      "resume", "job_name", "no_pin"}
 
 
 def worker_options(args: argparse.Namespace) -> list:
@@ -1110,7 +1117,8 @@ def run_jobs(args: argparse.Namespace) -> int:
         rows = jobs_mod.run_catalogue(jobs, out=out, launcher=launcher, batch_py=batch_py,
                                       options=worker_options(args), workers=workers,
                                       use_dask=use_dask, scheduler=args.scheduler,
-                                      resume=args.resume, log=log, on_rows=on_rows)
+                                      resume=args.resume, log=log, on_rows=on_rows,
+                                      pin_cpus=not args.no_pin)
     except KeyboardInterrupt:
         log("interrupted: the finished jobs are in the summary; --resume runs the rest")
         return 130
@@ -1147,6 +1155,10 @@ def serve() -> int:
     at the file-descriptor level) goes to that log, and one line ``{"rc": N}`` answers on stdout.
     End of stdin ends the worker.
     """
+    if jobs_module().pin_this_process():  # before bpy makes its threads: they keep to the same CPUs
+        # what the system reports, not what was asked: the worker's log shows where it runs
+        sys.stderr.write(f"[nonogram worker] kept to CPU(s) "
+                         f"{','.join(str(c) for c in sorted(os.sched_getaffinity(0)))}\n")
     channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     saved = os.dup(1), os.dup(2)
     os.dup2(saved[1], 1)  # what the preload prints goes to the worker's log (its stderr)

@@ -133,6 +133,64 @@ def complete_rows(spec: dict) -> Optional[list]:
     return done["rows"]
 
 
+# Each local worker keeps to CPUs of its own (Linux), so N workers on N cores do not take each
+# other's time. Blender's thread pool (TBB) keeps idle threads spinning: unpinned, one batch process
+# used 1.25-1.45 cores on 2 (user + sys against wall), and two workers side by side ran every job
+# 1.18x slower than one alone; held to one core, a batch process ran the same 24 jobs 7-13 %
+# faster than unpinned (docs/BENCHMARKS.md, "Workers on CPUs of their own").
+CPUS_ENV = "NONOGRAM_WORKER_CPUS"
+
+
+def cpu_slots(n: int) -> list:
+    """The CPUs each of ``n`` local workers keeps to: disjoint sets of this process's CPUs, as
+    many each as they divide into (one each when there are more workers than CPUs, shared round
+    the CPUs), or ``None`` for every worker where there is nothing to divide (one worker, one CPU,
+    no ``sched_setaffinity``: macOS, Windows)."""
+    if n < 2 or not hasattr(os, "sched_getaffinity"):
+        return [None] * n
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return [None] * n
+    per = max(1, len(cpus) // n)
+    return [tuple(cpus[(i * per + j) % len(cpus)] for j in range(per)) for i in range(n)]
+
+
+def pin(pid: int, cpus: Optional[tuple]) -> bool:
+    """Keep process (or thread) ``pid`` to ``cpus``; False where the system refuses or cannot."""
+    if not cpus or not hasattr(os, "sched_setaffinity"):
+        return False
+    try:
+        os.sched_setaffinity(pid, cpus)
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def worker_cpus() -> Optional[tuple]:
+    """The CPUs this batch process was given (``CPUS_ENV``), or None."""
+    text = os.environ.get(CPUS_ENV, "")
+    try:
+        cpus = tuple(int(c) for c in text.split(",") if c.strip())
+    except ValueError:
+        return None
+    return cpus or None
+
+
+def pin_this_process() -> Optional[tuple]:
+    """A batch process's first step: all its threads to the CPUs it was given (the coordinator
+    also pins it as it starts; this covers a process started by a Blender binary, whose threads may
+    exist by then). Returns the CPUs, or None when not pinned."""
+    cpus = worker_cpus()
+    if cpus is None:
+        return None
+    try:
+        threads = [int(t) for t in os.listdir("/proc/self/task")]
+    except OSError:
+        threads = [0]
+    done = [pin(t, cpus) for t in threads]
+    return cpus if any(done) else None
+
+
 def _launcher(spec: dict) -> list:
     launcher = spec.get("launcher")
     if not launcher:
@@ -154,8 +212,10 @@ class Worker:
     when it is ready (``{"ready": time}`` on stdout): ``start_s`` is that start-up in seconds, which
     the first job's marker records apart from the job's own time."""
 
-    def __init__(self, log_path: str, track: Optional[Callable[[Any, bool], None]] = None):
+    def __init__(self, log_path: str, track: Optional[Callable[[Any, bool], None]] = None,
+                 cpus: Optional[tuple] = None):
         self.log_path, self.track = log_path, track
+        self.cpus = cpus     # the CPUs the process keeps to (``cpu_slots``), or None
         self.proc: Any = None
         self.started = 0.0   # wall clock (time.time) of the process's start
         self.start_s: Optional[float] = None
@@ -166,10 +226,15 @@ class Worker:
         if self.proc is not None and self.proc.poll() is None:
             return
         self.started, self.start_s, self.jobs = time.time(), None, 0
+        env = None
+        if self.cpus:
+            env = dict(os.environ, **{CPUS_ENV: ",".join(str(c) for c in self.cpus)})
         with open(self.log_path, "a", encoding="utf-8") as err:
             self.proc = subprocess.Popen(launcher + ["--", "--serve"], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=err, text=True,
-                                         start_new_session=True)
+                                         start_new_session=True, env=env)
+        # Now, while the new process is still starting Python: the threads it makes inherit it.
+        pin(self.proc.pid, self.cpus)
         if self.track is not None:
             self.track(self.proc, True)
 
@@ -382,17 +447,20 @@ def longest_first(jobs: list, specs: list) -> list:
 
 
 def run_local(jobs: list, specs: list, workers: int, progress: Progress, results: dict,
-              on_rows: Callable[[list], None]) -> None:
+              on_rows: Callable[[list], None], pin_cpus: bool = True) -> None:
     """Jobs in ``workers`` batch processes at once on this machine, into {job index: rows}.
 
     Each pool thread keeps one worker process (``Worker``) and gives it job after job; a worker
     that dies is replaced by a new one for the thread's next job. The processes all start at
-    once, before the first job is handed out, and end at once.
+    once, before the first job is handed out, and end at once. With ``pin_cpus`` each keeps to
+    CPUs of its own (``cpu_slots``).
     """
     attempts = {job.index: 0 for job in jobs}
     order = longest_first(jobs, specs)
     n = max(1, min(workers, len(order)))
-    idle = [Worker(os.path.join(specs[0]["out"], JOBS_DIR, f"worker-{i + 1}.log"), _track) for i in range(n)]
+    slots = cpu_slots(n) if pin_cpus else [None] * n
+    idle = [Worker(os.path.join(specs[0]["out"], JOBS_DIR, f"worker-{i + 1}.log"), _track, slots[i])
+            for i in range(n)]
     made = list(idle)
     for worker in made:
         worker.start(_launcher(specs[0]))  # bpy, the add-on and the kernels load from now on
@@ -484,7 +552,8 @@ def _host_worker(host: Any, spec: dict) -> Worker:
     """The batch process a Dask worker keeps for its tasks (made on first need)."""
     worker = getattr(host, _HOST_ATTR, None)
     if worker is None:
-        worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"dask-worker-{os.getpid()}.log"))
+        worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"dask-worker-{os.getpid()}.log"),
+                        cpus=_slot_of(host, spec))
         setattr(host, _HOST_ATTR, worker)  # the Dask worker outlives this task
     return worker
 
@@ -499,7 +568,7 @@ def _dask_task(spec: dict) -> dict:
     return run_job(spec, worker=_host_worker(host, spec))
 
 
-def _start_plugin(distributed: Any, spec: dict) -> Any:
+def _start_plugin(distributed: Any, spec: dict, slots: Optional[list] = None) -> Any:
     """A Dask worker plugin that starts the worker's batch process as soon as the worker joins
     (also a worker the nanny restarts), so bpy, the add-on and the kernels load while the
     cluster forms and the tasks are sent, once per worker, not per task; it ends with the worker."""
@@ -519,12 +588,25 @@ def _start_plugin(distributed: Any, spec: dict) -> Any:
             if batch_worker is not None:
                 batch_worker.close()
 
-    return StartBatchWorker(_worker_spec(spec))
+    return StartBatchWorker(_worker_spec(spec, slots))
 
 
-def _worker_spec(spec: dict) -> dict:
-    """What starting a worker's batch process needs (no job)."""
-    return {k: spec[k] for k in ("out", "launcher", "batch_py")}
+def _worker_spec(spec: dict, slots: Optional[list] = None) -> dict:
+    """What starting a worker's batch process needs (no job); ``slots``: a LocalCluster's CPUs
+    per worker name (``cpu_slots``)."""
+    found = {k: spec[k] for k in ("out", "launcher", "batch_py")}
+    if slots and any(slots):
+        found["cpu_slots"] = [list(c) if c else None for c in slots]
+    return found
+
+
+def _slot_of(host: Any, spec: dict) -> Optional[tuple]:
+    """The CPUs of the LocalCluster worker ``host`` (named 0..n-1), or None."""
+    slots = spec.get("cpu_slots") or []
+    name = getattr(host, "name", None)
+    if isinstance(name, int) and 0 <= name < len(slots) and slots[name]:
+        return tuple(slots[name])
+    return None
 
 
 # The coordinator puts the plugin's spec here while it starts a LocalCluster: the workers' preload.
@@ -620,14 +702,15 @@ def fork_workers() -> bool:
             and os.environ.get("NONOGRAM_DASK_SPAWN", "") in ("", "0"))
 
 
-def start_early(spec: dict, n: int) -> list:
+def start_early(spec: dict, n: int, slots: Optional[list] = None) -> list:
     """The LocalCluster's batch processes, started by the coordinator before it even imports
     ``distributed``: they load bpy, the add-on and the kernels while Dask starts (the own pool's
     head start). Each forked Dask worker takes over one (``dask_setup``, by its name 0..n-1)."""
     os.makedirs(os.path.join(spec["out"], JOBS_DIR), exist_ok=True)
     early = []
     for i in range(n):
-        worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"dask-worker-{i + 1}.log"), _track)
+        worker = Worker(os.path.join(spec["out"], JOBS_DIR, f"dask-worker-{i + 1}.log"), _track,
+                        slots[i] if slots else None)
         worker.start(_launcher(spec))
         early.append(worker)
     return early
@@ -669,13 +752,15 @@ def _reap_early(early: list) -> None:
 
 
 def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], progress: Progress,
-             results: dict, on_rows: Callable[[list], None]) -> None:
+             results: dict, on_rows: Callable[[list], None], pin_cpus: bool = True) -> None:
     """Jobs as Dask tasks on an existing scheduler, or on a LocalCluster of ``workers`` processes
-    (one thread each, with a nanny that restarts a worker that dies)."""
+    (one thread each, with a nanny that restarts a worker that dies; with ``pin_cpus`` each one's
+    batch process keeps to CPUs of its own, as the own pool's)."""
     fork = not scheduler and fork_workers()
     n = max(1, min(workers, len(jobs)))
+    slots = cpu_slots(n) if pin_cpus and not scheduler else [None] * n
     # Before importing distributed (0.4-0.5 s): the batch processes load while Dask starts.
-    early = start_early(specs[0], n) if fork else []
+    early = start_early(specs[0], n, slots) if fork else []
     try:
         dask, distributed = _dask()
     except BaseException:
@@ -705,7 +790,7 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
                 client = distributed.Client(scheduler, timeout=30)
             else:
                 # processes=True: a worker process each, with a nanny that restarts a dead one.
-                os.environ[PRELOAD_ENV] = json.dumps(_worker_spec(specs[0]))  # the nannies inherit it
+                os.environ[PRELOAD_ENV] = json.dumps(_worker_spec(specs[0], slots))  # the nannies inherit it
                 if early:
                     os.environ[EARLY_ENV] = _early_slots(early)  # the first n workers only
                 try:
@@ -719,7 +804,7 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
                     os.environ.pop(EARLY_ENV, None)
                     _release_early(early, ok=True)
                 client = distributed.Client(cluster)
-            _run_on_dask(distributed, client, jobs, specs, progress, results, on_rows)
+            _run_on_dask(distributed, client, jobs, specs, progress, results, on_rows, slots)
             ok = True
         finally:
             if client is not None:
@@ -744,9 +829,9 @@ QUIET_WORKERS = {"distributed.worker.profile.enabled": False,
 
 
 def _run_on_dask(distributed: Any, client: Any, jobs: list, specs: list, progress: Progress, results: dict,
-                 on_rows: Callable[[list], None]) -> None:
+                 on_rows: Callable[[list], None], slots: Optional[list] = None) -> None:
     """The jobs as Dask tasks, longest first, each retried once by us when it fails."""
-    client.register_plugin(_start_plugin(distributed, specs[0]))
+    client.register_plugin(_start_plugin(distributed, specs[0], slots))
     # A local function: Dask's plain pickle would send run_job by name (not importable there).
     task = lambda spec: _dask_task(spec)
     order = longest_first(jobs, specs)
@@ -798,8 +883,10 @@ class _Throttled:
 
 def run_catalogue(jobs: list, *, out: str, launcher: Optional[list], batch_py: str, options: list,
                   workers: int, use_dask: bool, scheduler: Optional[str], resume: bool,
-                  log: Callable[[str], None], on_rows: Callable[[list], None]) -> list:
-    """Run the jobs (skipping complete ones with ``resume``) and return all rows in job order."""
+                  log: Callable[[str], None], on_rows: Callable[[list], None],
+                  pin_cpus: bool = True) -> list:
+    """Run the jobs (skipping complete ones with ``resume``) and return all rows in job order;
+    ``pin_cpus``: each local worker keeps to CPUs of its own (``cpu_slots``)."""
     os.makedirs(os.path.join(out, JOBS_DIR), exist_ok=True)
     specs = [job_spec(job, out, launcher, batch_py, options) for job in jobs]
     results: dict = {}
@@ -819,8 +906,8 @@ def run_catalogue(jobs: list, *, out: str, launcher: Optional[list], batch_py: s
         if use_dask or scheduler:
             where = scheduler or f"a LocalCluster of {workers} worker process(es)"
             log(f"{len(todo_jobs)} job(s) on Dask: {where}")
-            run_dask(todo_jobs, todo_specs, workers, scheduler, progress, results, throttled)
+            run_dask(todo_jobs, todo_specs, workers, scheduler, progress, results, throttled, pin_cpus)
         else:
             log(f"{len(todo_jobs)} job(s) in {workers} worker process(es)")
-            run_local(todo_jobs, todo_specs, workers, progress, results, throttled)
+            run_local(todo_jobs, todo_specs, workers, progress, results, throttled, pin_cpus)
     return _ordered(results)

@@ -165,7 +165,9 @@ def makespan(times: list, workers: int, per_task: float) -> float:
 # Cycles render of the player's view, as a catalogue for a book or a game does.
 FULL_OPTIONS = "--export-html --render player --render-size 128 --render-samples 8"
 # (label, the batch's catalogue options): own pool and Dask, each with 1 and 2 worker processes.
+# workers2_nopin: the own pool's 2 workers sharing every CPU, as before each kept to its own.
 PLAN = [("workers1", ["--workers", "1", "--pool"]), ("workers2", ["--workers", "2", "--pool"]),
+        ("workers2_nopin", ["--workers", "2", "--pool", "--no-pin"]),
         ("dask1", ["--workers", "1", "--dask"]), ("dask2", ["--workers", "2"])]
 
 
@@ -202,6 +204,8 @@ def speedups(runs: dict) -> dict:
     out = {"speedup_workers2": round(w1 / runs["workers2"]["wall_s"], 2),
            "speedup_dask2": round(w1 / runs["dask2"]["wall_s"], 2),
            "speedup_dask2_vs_dask1": round(runs["dask1"]["wall_s"] / runs["dask2"]["wall_s"], 2)}
+    if "workers2_nopin" in runs:
+        out["speedup_workers2_nopin"] = round(w1 / runs["workers2_nopin"]["wall_s"], 2)
     if "sequential" in runs:
         out["speedup_workers2_vs_sequential"] = round(runs["sequential"]["wall_s"] / runs["workers2"]["wall_s"], 2)
     return out

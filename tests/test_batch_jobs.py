@@ -288,11 +288,11 @@ def test_worker_options_pass_through(models):
     argv = ["--input", "a.obj", "--resolution", "8", "--workers", "3", "--solvers", "hier+pre", "brute",
             "--slice", "z=-2", "--render", "player", "--no-robust", "--time-limit", "5", "--design", "hard",
             "--resume", "--out", "x", "--thin-parts", "none", "--colours", "8", "--clue-layer", "x=3",
-            "--reso=10", "--work", "2", "--pool"]
+            "--reso=10", "--work", "2", "--pool", "--no-pin"]
     args = batch.parse_args(argv)
     opts = batch.worker_options(args)
     assert not {"--workers", "--work", "2", "--resume", "--input", "a.obj", "--out", "x", "--reso=10",
-                "--pool"} & set(opts)
+                "--pool", "--no-pin"} & set(opts)
     again = batch.parse_args(["--input", "a.obj"] + opts)
     for key in ("solvers", "slice", "render", "no_robust", "time_limit", "design", "thin_parts", "bridge",
                 "colours", "clue_layer"):
@@ -406,3 +406,58 @@ def test_jobs_are_handed_out_longest_first(tmp_path):
     jobs = jobs_mod.make_jobs([("small", str(small)), ("big", str(big)), ("cube", "cube")], [12, 36], None)
     order = [(job.name, job.resolution) for job, _ in jobs_mod.longest_first(jobs, [None] * len(jobs))]
     assert order == [("big", 36), ("small", 36), ("cube", 36), ("big", 12), ("small", 12), ("cube", 12)]
+
+
+def test_cpu_slots_divide_the_cpus(monkeypatch):
+    """Disjoint CPUs per worker, as many each as they divide into; one each, shared round the CPUs,
+    when there are more workers than CPUs; nothing to divide for one worker or one CPU."""
+    jobs_mod = _batchjobs()
+    if not hasattr(os, "sched_getaffinity"):
+        pytest.skip("no sched_getaffinity here (macOS, Windows): workers are never pinned")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    assert jobs_mod.cpu_slots(1) == [None]
+    assert jobs_mod.cpu_slots(2) == [(0, 1), (2, 3)]
+    assert jobs_mod.cpu_slots(3) == [(0,), (1,), (2,)]
+    assert jobs_mod.cpu_slots(5) == [(0,), (1,), (2,), (3,), (0,)]
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {5})
+    assert jobs_mod.cpu_slots(2) == [None, None]
+
+
+def test_worker_cpus_from_the_environment(monkeypatch):
+    jobs_mod = _batchjobs()
+    monkeypatch.setenv(jobs_mod.CPUS_ENV, "1,3")
+    assert jobs_mod.worker_cpus() == (1, 3)
+    monkeypatch.setenv(jobs_mod.CPUS_ENV, "one")
+    assert jobs_mod.worker_cpus() is None
+    monkeypatch.delenv(jobs_mod.CPUS_ENV)
+    assert jobs_mod.worker_cpus() is None
+    assert jobs_mod.pin_this_process() is None
+
+
+def _kept_to(log: Path):
+    for line in log.read_text().splitlines():
+        if line.startswith("[nonogram worker] kept to CPU(s) "):
+            return tuple(int(c) for c in line.rsplit(" ", 1)[1].split(","))
+    return None
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="pinning needs sched_setaffinity and 2 CPUs or more")
+def test_two_workers_keep_to_cpus_of_their_own(two_workers):
+    """As the system reports it from inside each batch process, after it pinned itself."""
+    out, _ = two_workers
+    kept = [_kept_to(out / ".jobs" / f"worker-{i}.log") for i in (1, 2)]
+    assert all(kept), kept
+    assert not set(kept[0]) & set(kept[1])
+    assert set(kept[0]) | set(kept[1]) <= os.sched_getaffinity(0)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="pinning needs sched_setaffinity and 2 CPUs or more")
+def test_no_pin_leaves_the_workers_every_cpu(tmp_path):
+    out = tmp_path / "out"
+    proc = run(["--input", "cube", "--resolution", "4", "5", "--out", str(out), "--workers", "2", "--pool",
+                "--no-pin"])
+    assert proc.returncode == 0, proc.stderr
+    logs = sorted((out / ".jobs").glob("worker-*.log"))
+    assert len(logs) == 2 and not any(_kept_to(log) for log in logs)
