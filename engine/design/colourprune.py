@@ -4,9 +4,9 @@ and conquer over the order, with the verdicts of trial-by-trial propagation.
 A trial asks whether the shown lines without line ``l`` solve the puzzle, i.e. whether the
 fixpoint of their line filters is fully decided. Propagation from any state that those lines'
 filters reach from the top (everything possible) ends at that same fixpoint: their deductions are
-sound, so no state they reach lies below it (``colourtrials.py`` uses the same fact). So, for a
-stretch ``S`` of the order, the fixpoint of every shown line *outside* ``S`` (a *checkpoint*) is a
-start for the trials of every line of ``S``:
+sound, so no state they reach lies below it. So, for a stretch ``S`` of the order, the fixpoint
+of every shown line *outside* ``S`` (a *checkpoint*) is a start for the trials of every line of
+``S``:
 
 - the first half's checkpoint is the stretch's, propagated with the second half's lines (all
   still shown: they come later in the order); then the first half is settled, recursively;

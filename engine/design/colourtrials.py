@@ -40,9 +40,6 @@ class TrialRun:
         self.changes = np.zeros(len(net.mode), dtype=np.int64)
         self.cache = new_cache(net)
         self.state = full_state(net)
-        # the order lines enter the queues in (runs reach the same fixpoint in any order; the
-        # order decides which lines change cells first)
-        self.queue_order = np.arange(len(net.mode), dtype=np.int64)
         self.valid = False  # ``changes`` is a propagation-only run that solved the current mask
         self.trials = 0     # runs from scratch
         self.deadline = None  # perf_counter seconds: a propagation past it raises RunTimeout
@@ -55,7 +52,7 @@ class TrialRun:
         self.valid = False
         self.changes[:] = 0
         st = propagate(self.net, state, lines, deadline=self.deadline,
-                       order=self.queue_order if order is None else order, changes=self.changes,
+                       order=order, changes=self.changes,
                        cache=self.cache, until_decided=True)
         if st == ST_TIMEOUT:
             raise RunTimeout("time limit")
