@@ -72,11 +72,10 @@ if __name__ == "__main__":
 
 
 def batchjobs():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("bench_parts_batchjobs", ROOT / "batchjobs.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
+    """batchjobs.py, a plain module at the repository's root (no bpy, no package)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import batchjobs as mod
     return mod
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import heapq
-import importlib.util
 import json
 import os
 import platform
@@ -52,11 +51,11 @@ PREDICT = (1, 2, 8, 32, 128)
 
 
 def batchjobs():
-    """batchjobs.py (no bpy): the batch's own job order, to model it."""
-    spec = importlib.util.spec_from_file_location("bench_farm_batchjobs", ROOT / "batchjobs.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
+    """batchjobs.py (no bpy, a plain module at the repository's root): the batch's own job order,
+    to model it."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import batchjobs as mod
     return mod
 
 

@@ -389,12 +389,9 @@ def test_workers_without_dask_use_the_own_pool(tmp_path):
 
 
 def _batchjobs():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("nonogram_batchjobs_test", ROOT / "batchjobs.py")
-    jobs_mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = jobs_mod
-    spec.loader.exec_module(jobs_mod)
-    return jobs_mod
+    """batchjobs.py, a plain module at the repository's root (conftest puts the root on sys.path)."""
+    import batchjobs
+    return batchjobs
 
 
 def test_jobs_are_handed_out_longest_first(tmp_path):
