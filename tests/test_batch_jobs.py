@@ -145,6 +145,10 @@ def test_dask_local_cluster_matches_sequential(sequential, models, tmp_path, sta
         assert logs == ["dask-worker-1.log", "dask-worker-2.log"]
     else:  # each Dask worker's own, named by its process id
         assert len(logs) == 2 and "dask-worker-1.log" not in logs
+    if hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2:
+        # each batch process on CPUs of its own, also when a spawned Dask worker started it
+        kept = [_kept_to(out / ".jobs" / name) for name in logs]
+        assert all(kept) and not set(kept[0]) & set(kept[1]), kept
     seq = outputs(sequential)
     assert outputs(out) == seq
 
