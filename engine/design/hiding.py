@@ -2,7 +2,9 @@
 given voxels), stays solvable by logic alone, and lands at the difficulty the designer asks for.
 
 ``design(puzzle_or_grid, ...) -> DesignResult``; the live-editing helpers (``DesignSession``,
-``check_design``, ``suggest_clues``) are in ``session.py``. See docs/ENGINE_API.md for the
+``check_design``, ``suggest_clues``) are in ``session.py``. This module checks the input, runs the
+methods below in order and checks the result; the search's own steps are ``masksearch.py``'s
+(``Search``) and the steering into a band ``maskband.py``'s. See docs/ENGINE_API.md for the
 contract and docs/SOLVER.md ("Puzzle design") for how it works.
 
 Every trial runs in the kernels of ``maskprop.py`` on one net built from the solution's full
@@ -37,14 +39,13 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..solve import maskprop as mp
 from .. import gate
-from ..model.cells import state_from_bool
 from ..model.clues import puzzle_from_grid
-from ..solve.difficulty import (BANDS, LOGICS, Difficulty, band_range, cover_of, grade, in_range, line_costs,
-                                range_miss)
-from ..solve.propagate import build_net
 from ..model.puzzle import KIND_NONE, Puzzle, with_hidden
+from ..solve import maskprop as mp
+from ..solve.difficulty import BANDS, LOGICS, Difficulty, band_range, in_range
+from .maskband import steer
+from .masksearch import ANNEAL_MAX_MOVES, ANNEAL_MOVES_PER_LINE, ANNEAL_RESTARTS, Search, Stop
 
 METHODS = ("greedy", "anneal", "random")
 STARTS = ("full", "current")
@@ -52,35 +53,9 @@ STARTS = ("full", "current")
 # a safety stop: the work is a budget of trials and moves, so a seed fixes the design on any
 # machine; a run the limit cuts says so (``reproducible`` False).
 ANNEAL_TIME_LIMIT = 120.0
-# Restarts of the informed start before annealing (ties broken anew; the best is annealed):
-# measured at resolution 24, the best of 5 starts hides 0.2-3 points more than the first.
-ANNEAL_RESTARTS = 4
-# ... as long as they end within this share of the time limit (the rest is for annealing).
-RESTART_SHARE = 0.4
-# Annealing moves per line of the puzzle (the work budget; the time limit may stop it sooner),
-# at most ANNEAL_MAX_MOVES: a move costs about the puzzle's size, so large puzzles get fewer
-# moves per line (measured on a loaded 2-core machine: duck at 24, 10,480 moves in 20 s; at
-# 36, 23,304 moves in 270 s)
-ANNEAL_MOVES_PER_LINE = 8
-ANNEAL_MAX_MOVES = 6000
-# Annealing moves per line when steering a too easy design towards a harder band.
-STEER_MOVES_PER_LINE = 2
-# Annealing runs at most, when one ends short of the band (each from the best so far,
-# reheated): each of STEER_MOVES_PER_LINE moves per line (at most ANNEAL_MAX_MOVES)
-STEER_ROUNDS = 6
 # Default time limit when a band or score range is asked for (steering may anneal): a safety
 # stop, as ANNEAL_TIME_LIMIT.
 STEER_TIME_LIMIT = 120.0
-# Weight of log(1 + cells a line deduced) in the priority of a move's run (beside a random
-# number in [0, 1)): measured at 24, 0.5 hides 0.3 points more than random priorities alone.
-ANNEAL_CONTRIB_WEIGHT = 0.5
-# Annealing temperature (in clues): from T0 down to T1, geometric over the move budget.
-ANNEAL_T0 = 0.6
-ANNEAL_T1 = 0.05
-# Line-solver applications a probing trial may spend before it counts as failed (not proven).
-PROBE_TRIAL_APPS_PER_CELL = 2000
-PROGRESS_INTERVAL = 0.05
-
 
 class DesignError(ValueError):
     """Input design cannot work with: no solution, a solution breaking its clues, ..."""
@@ -182,7 +157,7 @@ def _target(band, score_range):
 
 
 # ---------------------------------------------------------------------------------------------
-# the search
+# kernels
 
 
 # The kernels a design runs: its own and the solver's (the final check).
@@ -196,235 +171,6 @@ def prepare(progress=None) -> float:
     if progress is not None and not gate.ready(*PARTS):
         progress(0.0, "preparing solver")
     return gate.ensure(*PARTS)
-
-
-class _Stop(Exception):
-    """The time limit or the progress callback ended the search."""
-
-
-class _Search:
-    """One design run: the net, the work arrays, limits and counters."""
-
-    def __init__(self, full: Puzzle, logic: str, seed: int, time_limit, progress):
-        self.full = full
-        self.net = build_net(full)
-        self.mw = mp.new_mask_work(self.net)
-        self.inc = mp.new_incr(full.n_cells, state_from_bool(full.solution))
-        self.costs = line_costs(full)
-        self.n_lines = full.n_lines
-        self.n_cells = full.n_cells
-        self.probe = logic == "probe"
-        self.trial_apps = PROBE_TRIAL_APPS_PER_CELL * max(self.n_cells, 1)
-        self.rng = np.random.default_rng(seed)
-        self.t0 = time.perf_counter()
-        self.time_limit = time_limit
-        self.progress = progress
-        self.last_call = self.t0
-        self.phase = ""
-        self.frac = 0.0
-        self.span = (0.0, 1.0)  # the share of the whole run the current stage fills
-        self.shown = 0.0        # the largest fraction reported: progress never runs backwards
-        self.trials = 0
-        self.free = 0
-        self.unsure = 0
-        self.stats = {}
-        self.current = None  # a mask that solves, at every moment (what a stop returns)
-        self.reserve = 0.0   # seconds kept for the final pass after annealing
-        self.cut = ""        # what a limit cut short without stopping the design
-        self.compile_s = 0.0
-
-    # limits -----------------------------------------------------------------------------
-    def stage(self, phase: str, lo: float, hi: float) -> None:
-        """Enter a stage of the run, which fills ``lo``..``hi`` of the reported progress."""
-        self.phase, self.span, self.frac = phase, (lo, hi), 0.0
-
-    def check(self, frac=None, reserve=0.0):
-        """Raise _Stop when the time is up (less ``reserve`` seconds) or the callback asks to
-        cancel."""
-        if frac is not None:
-            self.frac = frac
-        now = time.perf_counter()
-        if self.time_limit is not None and now - self.t0 >= self.time_limit - reserve:
-            raise _Stop("time limit")
-        if self.progress is not None and now - self.last_call >= PROGRESS_INTERVAL:
-            self.last_call = now
-            lo, hi = self.span
-            self.shown = max(self.shown, lo + (hi - lo) * min(max(float(self.frac), 0.0), 1.0))
-            if self.progress(self.shown, self.phase):
-                raise _Stop("cancelled")
-
-    # trials -----------------------------------------------------------------------------
-    def solves(self, enabled, probe=None) -> bool:
-        probe = self.probe if probe is None else probe
-        cover = cover_of(self.net, enabled)
-        self.trials += 1
-        st = mp.run_logic(self.net, enabled, cover, self.mw, probe, self.trial_apps)
-        return st == mp.RUN_SOLVED
-
-    def grade(self, enabled) -> Difficulty:
-        return grade(self.net, enabled, self.costs, self.mw, self.probe)
-
-    def prune(self, enabled, order, probe, accept=None):
-        """One pass of trials over ``order``: hide each clue whose line can go while the rest
-        still solves (with probing when ``probe``) and, when given, ``accept(mask)`` approves.
-        ``enabled`` is changed in place and solves at every moment. Returns True when the pass
-        proved every kept clue necessary, False when a probing trial ran out of budget."""
-        net, mw, inc = self.net, self.mw, self.inc
-        cover = cover_of(net, enabled)
-        self.current = enabled
-        order = np.ascontiguousarray(order, np.int64)
-        gst = np.zeros(mp.N_GSTATS, np.int64)
-        if accept is None:
-            self.trials += 1
-            cur = np.ones(self.n_lines, np.int64)
-            if probe:
-                if mp.run_lines(net, enabled, mw) == mp.RUN_SOLVED:
-                    cur = mw.contrib.copy()
-            elif mp.incr_init(net, enabled, mw, inc) != mp.RUN_SOLVED:
-                raise RuntimeError("internal error: a design mask stopped solving")
-            chunk = 20000
-            try:
-                while True:
-                    t = time.perf_counter()
-                    done = mp.greedy_chunk(net, enabled, order, mw, inc, cur, cover, gst, probe, self.trial_apps,
-                                           chunk)
-                    if done:
-                        break
-                    self.check(gst[mp.G_NEXT] / max(len(order), 1))
-                    chunk = _resize(chunk, time.perf_counter() - t)
-            finally:
-                self.trials += int(gst[mp.G_TRIALS])
-                self.free += int(gst[mp.G_FREE])
-                self.unsure += int(gst[mp.G_UNSURE])
-            return gst[mp.G_UNSURE] == 0
-        finished = True
-        base = False  # whether mw/inc hold a solving run of ``enabled`` (line logic)
-        for i, li in enumerate(order):
-            if not enabled[li] or mp.sole_cover(li, net.line_start, net.line_cells, cover):
-                continue
-            self.check(i / max(len(order), 1))
-            self.trials += 1
-            if probe:
-                enabled[li] = 0
-                st = mp.run_logic(net, enabled, cover, mw, True, self.trial_apps)
-                finished = finished and st != mp.RUN_BUDGET
-                ok = st == mp.RUN_SOLVED
-            else:
-                if not base:
-                    mp.incr_init(net, enabled, mw, inc)
-                    base = True
-                ok = mp.incr_try_hide(net, enabled, li, mw, inc)
-            if ok and accept(enabled):  # (grading leaves mw as it likes: the base is gone)
-                enabled[li] = 1
-                mp.set_enabled(li, False, net, enabled, cover)
-            else:
-                enabled[li] = 1
-            base = False
-        return finished
-
-    # methods ----------------------------------------------------------------------------
-    def informed_start(self):
-        """The informed start (``maskprop.build_chunk``): a mask that solves by line propagation,
-        or None when the full clue set does not."""
-        net, mw = self.net, self.mw
-        enabled = np.zeros(self.n_lines, np.uint8)
-        key = self.rng.random(self.n_lines) * 1e-3  # ties only
-        gain = np.full(self.n_lines, -1, np.int64)
-        bctl = np.zeros(2, np.int64)
-        shown = np.zeros(self.n_lines, np.int64)
-        mp.reset(net, mw)
-        steps = 16
-        while True:
-            t = time.perf_counter()
-            st = mp.build_chunk(net, enabled, key, mw, gain, bctl, shown, steps)
-            if st != mp.RUN_STALLED:
-                break
-            self.check(mw.ctl[mp.M_TLEN] / max(self.n_cells, 1))
-            steps = _resize(steps, time.perf_counter() - t)
-        return enabled if st == mp.RUN_SOLVED else None
-
-    def anneal(self, enabled, moves, objective=None):
-        """Simulated annealing from ``enabled`` (which must solve by line propagation); returns
-        the best mask seen, which ``self.current`` also holds while it runs.
-        ``objective(enabled, difficulty) -> float`` (higher is better) replaces the hidden count."""
-        net, mw = self.net, self.mw
-        n = self.n_lines
-        out = np.zeros(n, np.int64)
-        cur = enabled.copy()
-        cur_val = self._value(cur, objective)
-        mp.run_lines(net, cur, mw)
-        contrib = np.log1p(mw.contrib) * ANNEAL_CONTRIB_WEIGHT
-        best, best_val = cur.copy(), cur_val
-        self.current = best
-        accepted = 0
-        done = 0
-        try:
-            for k in range(moves):
-                try:
-                    # keep time for the final pass, so a timed-out design still ends minimal
-                    self.check(k / max(moves, 1), reserve=self.reserve)
-                except _Stop as why:
-                    if str(why) != "time limit":
-                        raise
-                    self.cut = f"annealing stopped by the time limit after {k} of {moves} moves"
-                    break
-                done = k + 1
-                hidden = np.flatnonzero(cur == 0)
-                if len(hidden) == 0:
-                    break
-                temp = ANNEAL_T0 * (ANNEAL_T1 / ANNEAL_T0) ** (k / max(moves - 1, 1))
-                reveal = int(hidden[self.rng.integers(len(hidden))])
-                # lines that deduced more go first, so the run leans on them and drops the others
-                key = self.rng.random(n) + contrib
-                self.trials += 1
-                m = mp.redundant_after_reveal(net, cur, key, reveal, mw, out)
-                if m < 0:
-                    continue
-                run_contrib = mw.contrib  # (grading below reuses mw)
-                if objective is not None:
-                    run_contrib = run_contrib.copy()
-                new = cur.copy()
-                new[reveal] = 1
-                new[out[:m]] = 0
-                val = self._value(new, objective)
-                delta = val - cur_val
-                if delta >= 0 or self.rng.random() < math.exp(delta / temp):
-                    cur, cur_val = new, val
-                    contrib = np.log1p(run_contrib) * ANNEAL_CONTRIB_WEIGHT
-                    accepted += 1
-                    if val > best_val:
-                        best, best_val = new.copy(), val
-                        self.current = best
-        finally:
-            self.stats["anneal_moves"] = self.stats.get("anneal_moves", 0) + done
-            self.stats["anneal_accepted"] = self.stats.get("anneal_accepted", 0) + accepted
-        return best
-
-    def _value(self, enabled, objective):
-        hidden = float(self.n_lines - int(enabled.sum()))
-        if objective is None:
-            return hidden
-        return objective(enabled, self.grade(enabled))
-
-
-def _resize(chunk, dt, target=PROGRESS_INTERVAL / 2):
-    """The next chunk size for a kernel loop, aiming at ``target`` seconds per call."""
-    if dt < target / 2:
-        return min(chunk * 2, 1 << 40)
-    if dt > target * 2:
-        return max(chunk // 2, 1)
-    return chunk
-
-
-def _band_value(target, n_lines):
-    """Objective for annealing towards a score range: the distance to the range dominates,
-    then (inside it) the hidden count."""
-    def value(enabled, diff: Difficulty):
-        hidden = n_lines - int(enabled.sum())
-        if diff.score is None:
-            return -1e9
-        return -100.0 * range_miss(target, diff.score) + hidden / max(n_lines, 1)
-    return value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -455,7 +201,7 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
     target, full, input_hidden, time_limit = _inputs(puzzle_or_grid, logic, band, score_range, method, start,
                                                      time_limit)
     compile_s = prepare(progress)
-    s = _Search(full, logic, int(seed), time_limit, progress)
+    s = Search(full, logic, int(seed), time_limit, progress)
     s.compile_s = compile_s
     enabled, stopped, minimal = _hide(s, logic, input_hidden, method, start, target, anneal_moves)
     return _result(s, enabled, logic, method, seed, target, stopped, minimal)
@@ -480,7 +226,7 @@ def _inputs(puzzle_or_grid, logic, band, score_range, method, start, time_limit)
     return target, full, input_hidden, time_limit
 
 
-def _hide(s: _Search, logic, input_hidden, method, start, target, anneal_moves):
+def _hide(s: Search, logic, input_hidden, method, start, target, anneal_moves):
     """The search of design(), on the mask kernels alone: (shown mask, why it stopped early or
     None, locally minimal)."""
     n = s.n_lines
@@ -534,7 +280,7 @@ def _hide(s: _Search, logic, input_hidden, method, start, target, anneal_moves):
                             s.check(reserve=s.reserve)
                             other = s.informed_start()
                             s.prune(other, s.rng.permutation(n), False)
-                        except _Stop as why:
+                        except Stop as why:
                             if str(why) != "time limit":
                                 raise
                             s.cut = f"restarts cut by the time limit after {i} of {ANNEAL_RESTARTS}"
@@ -555,8 +301,8 @@ def _hide(s: _Search, logic, input_hidden, method, start, target, anneal_moves):
                 minimal = s.prune(enabled, s.rng.permutation(n), True)
         if target is not None:
             s.stage("steering", end, 1.0)
-            enabled, minimal = _steer(s, enabled, target, minimal, method == "anneal", anneal_moves)
-    except _Stop as why:
+            enabled, minimal = steer(s, enabled, target, minimal, method == "anneal", anneal_moves)
+    except Stop as why:
         stopped = str(why)
         minimal = False
         enabled = s.current
@@ -571,81 +317,13 @@ def search_masks(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = N
     in a process that leaves the solver's kernels to another (``warmup.py``'s "masks" part)."""
     target, full, input_hidden, time_limit = _inputs(puzzle_or_grid, logic, band, None, method, start,
                                                      time_limit)
-    s = _Search(full, logic, 0, time_limit, None)
+    s = Search(full, logic, 0, time_limit, None)
     enabled, _stopped, _minimal = _hide(s, logic, input_hidden, method, start, target, anneal_moves)
     s.grade(enabled.astype(np.uint8))  # as _result grades it
     return enabled
 
 
-def _steer(s: _Search, enabled, target, minimal, anneal=False, anneal_moves=None):
-    """Bring a solving mask into the score range ``target``; returns (mask, locally minimal:
-    in range and no shown clue can go while it stays solvable and in range).
-    ``anneal``: also anneal a mask already in range (hiding more while it stays in range)."""
-    lo, hi = target
-    diff = s.grade(enabled)
-    if in_range(target, diff.score) and not anneal:
-        return enabled, minimal
-    if diff.score is not None and diff.score >= hi:
-        # too hard: show clues again. Every subset of a solving hidden set solves (monotone), so
-        # hide only a prefix of the hidden clues in a seeded order; the score grows (almost
-        # monotonically) with the prefix, so bisect for the longest prefix still below ``hi``
-        hidden = np.flatnonzero(enabled == 0)
-        hidden = hidden[s.rng.permutation(len(hidden))]
-
-        def mask(k):
-            m = np.ones(s.n_lines, np.uint8)
-            m[hidden[:k]] = 0
-            return m
-        a, b = 0, len(hidden)  # prefix a is below hi (k=0: the full clue set may be too hard too)
-        while b - a > 1:
-            s.check()
-            mid = (a + b) // 2
-            sc = s.grade(mask(mid)).score
-            if sc is not None and sc < hi:
-                a = mid
-            else:
-                b = mid
-        enabled = mask(a)
-        s.current = enabled
-    if anneal or not in_range(target, s.grade(enabled).score):
-        # too easy (the score grows as the deduction chains do), or annealing asked for: anneal
-        # with the distance to the range first, then the hidden count, as the objective. A run
-        # that ends outside the range anneals again from its best (reheated), up to
-        # STEER_ROUNDS runs: the budget is counted in moves, so the seed alone fixes the result
-        per_line = ANNEAL_MOVES_PER_LINE if anneal else STEER_MOVES_PER_LINE
-        moves = anneal_moves if anneal_moves is not None else min(per_line * s.n_lines, ANNEAL_MAX_MOVES)
-        # the final passes grade every trial: keep them a quarter of the time
-        s.reserve = max(s.reserve, 0.25 * s.time_limit) if s.time_limit is not None else s.reserve
-        lo_frac, hi_frac = s.span
-        objective = _band_value(target, s.n_lines)
-        for r in range(STEER_ROUNDS):
-            s.span = (lo_frac + (hi_frac - lo_frac) * 0.8 * r / STEER_ROUNDS,
-                      lo_frac + (hi_frac - lo_frac) * 0.8 * (r + 1) / STEER_ROUNDS)
-            enabled = s.anneal(enabled, moves, objective)
-            if s.cut or in_range(target, s.grade(enabled).score):
-                break
-        s.stats["steer_rounds"] = r + 1
-        s.span = (lo_frac + (hi_frac - lo_frac) * 0.8, hi_frac)
-    # final passes: hide what stays solvable and no farther from the range (in range: stays in
-    # it; short of it: the score does not move away). The score is not monotone, so a hide can
-    # let a clue rejected earlier in the pass go after all: repeat until a pass hides nothing,
-    # then every kept clue was tried against the final mask
-    miss = [range_miss(target, s.grade(enabled).score)]
-
-    def closer(m):
-        d = range_miss(target, s.grade(m).score)
-        if d <= miss[0]:
-            miss[0] = d
-            return True
-        return False
-    while True:
-        before = int(enabled.sum())
-        finished = s.prune(enabled, s.rng.permutation(s.n_lines), s.probe, accept=closer)
-        if int(enabled.sum()) == before:
-            return enabled, finished and miss[0] == 0.0
-
-
-def _result(s: _Search, enabled, logic, method, seed, target, stopped, minimal) -> DesignResult:
+def _result(s: Search, enabled, logic, method, seed, target, stopped, minimal) -> DesignResult:
     from ..solve.driver import solve
     hidden = enabled == 0
     diff = s.grade(enabled.astype(np.uint8))

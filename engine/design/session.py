@@ -16,7 +16,8 @@ from ..model.clues import puzzle_from_grid
 from ..solve import maskprop as mp
 from ..solve.difficulty import LOGICS, Difficulty, cover_of, grade, line_costs
 from ..solve.propagate import build_net
-from .hiding import PROBE_TRIAL_APPS_PER_CELL, DesignError, full_puzzle, prepare
+from .hiding import DesignError, full_puzzle, prepare
+from .masksearch import PROBE_TRIAL_APPS_PER_CELL
 
 
 @dataclass
