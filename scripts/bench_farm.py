@@ -220,6 +220,9 @@ def main() -> int:
                          "is single-threaded work, as a catalogue does; Cycles renders use every core)")
     ap.add_argument("--no-sequential", action="store_true", help="leave out the one-batch-process run")
     ap.add_argument("--dry-run", action="store_true", help="2 models x 2 sizes, no results file")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="run the plan N times, the rounds interleaved, and report each round's speed-ups "
+                         "and their medians (this VM's runs vary by +-15%%: one run says little)")
     ap.add_argument("--full-jobs", action="store_true",
                     help=f"also run the catalogue whose jobs write the playable page and a small player "
                          f"render ({FULL_OPTIONS}) and report both")
@@ -264,6 +267,14 @@ def main() -> int:
                   + a.batch_options.split() + FULL_OPTIONS.split(), env)
         runs = run_plan(base, tmp / "designed", env, sequential=not a.no_sequential)
         res["runs"] = runs
+        if a.repeat > 1:
+            rounds = [runs] + [run_plan(base, tmp / f"designed{r}", env, sequential=False)
+                               for r in range(1, a.repeat)]
+            res["rounds"] = [{"walls": {k: r["wall_s"] for k, r in rr.items()}, **speedups(rr)}
+                             for rr in rounds]
+            # the speed-ups every round has (only the first runs the one-process batch)
+            keys = [k for k in res["rounds"][0] if k.startswith("speedup") and all(k in r for r in res["rounds"])]
+            res["median"] = {k: round(statistics.median(r[k] for r in res["rounds"]), 2) for k in keys}
         if a.full_jobs:
             print(f"the full catalogue: {a.batch_options} {FULL_OPTIONS}", flush=True)
             full = run_plan(base + FULL_OPTIONS.split(), tmp / "full", env, sequential=False)
@@ -329,6 +340,12 @@ def print_table(res: dict) -> None:
     print(f"the designed catalogue ({res['batch_options']}): Dask 2 vs own pool 1 {res['speedup_dask2']}x, "
           f"vs Dask 1 {res['speedup_dask2_vs_dask1']}x; own pool 2 vs 1 {res['speedup_workers2']}x")
     print_runs(runs)
+    for i, r in enumerate(res.get("rounds", [])):
+        walls = ", ".join(f"{k} {v:.2f}s" for k, v in r["walls"].items())
+        print(f"round {i + 1}: own pool 2 vs 1 {r['speedup_workers2']}x, Dask 2 vs own pool 1 "
+              f"{r['speedup_dask2']}x, vs Dask 1 {r['speedup_dask2_vs_dask1']}x ({walls})")
+    if "median" in res:
+        print("median of the rounds: " + ", ".join(f"{k} {v}x" for k, v in res["median"].items()))
     if "full" in res:
         f = res["full"]
         print(f"the full catalogue ({f['batch_options']}): Dask 2 vs own pool 1 {f['speedup_dask2']}x, "
