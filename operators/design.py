@@ -34,7 +34,26 @@ def change_hidden(obj, mask) -> int:
     return n
 
 
-class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
+class _DesignJob:
+    """What the design jobs (Hide Clues, Suggest Clue, Repair) share: the nonogram and hidden
+    clues a job starts from, remembered for its end, and the engine's refusals (a puzzle it cannot
+    design, with a message meant for the user) reported as errors, not as a traceback."""
+
+    def _remember(self, obj, hidden=None) -> None:
+        self._obj_name = obj.name
+        if hidden is not None:
+            self._key = scene.mask_key(hidden)
+
+    def _conclude(self, context, job):
+        err = job.error
+        if err is not None and isinstance(err, (engine_access.design.DesignError,
+                                                engine_access.colourdesign.ColourDesignError)):
+            self.report({'ERROR'}, str(err))
+            return {'CANCELLED'}
+        return JobOperator._conclude(self, context, job)
+
+
+class NONOGRAM_OT_hide_clues(polls.Polled, _DesignJob, JobOperator, bpy.types.Operator):
     """Hide as many clues as the puzzle allows while it keeps exactly one solution and stays
     solvable by the chosen logic (in the background; Esc cancels)"""
     bl_idname = "nonogram.hide_clues"
@@ -53,7 +72,7 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return None
-        self._obj_name = obj.name
+        self._remember(obj)
         self._options = options
         self._full = full  # parsed once: finish() colours the checked cells from it
         self.cancel_is_cooperative = True  # design polls its progress callback
@@ -103,15 +122,6 @@ class NONOGRAM_OT_hide_clues(polls.Polled, JobOperator, bpy.types.Operator):
                     f"{result.hidden_count} of {result.n_lines} clues {kind}{band}"
                     + (f": {result.message}" if result.message else ""))
         return {'FINISHED'}
-
-    def _conclude(self, context, job):
-        # The engine refuses some puzzles with a message meant for the user.
-        err = job.error
-        if err is not None and isinstance(err, (engine_access.design.DesignError,
-                                                engine_access.colourdesign.ColourDesignError)):
-            self.report({'ERROR'}, str(err))
-            return {'CANCELLED'}
-        return JobOperator._conclude(self, context, job)
 
 
 class NONOGRAM_OT_show_all_clues(polls.Polled, bpy.types.Operator):
@@ -258,7 +268,7 @@ def _clues_unchanged(op, obj, key, task: str) -> bool:
     return True
 
 
-class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
+class NONOGRAM_OT_suggest_clue(polls.Polled, _DesignJob, JobOperator, bpy.types.Operator):
     """Find the hidden clue that settles the most undecided cells, and show it (or only
     select it)"""
     bl_idname = "nonogram.suggest_clue"
@@ -278,15 +288,13 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
             if got is None:
                 return None
             full, hidden, logic = got
-            self._obj_name = obj.name
-            self._key = scene.mask_key(hidden)
+            self._remember(obj, hidden)
             return Job("clue suggestion", lambda progress: colour.suggest_colour(full, hidden, logic))
         got = _hidden_clue_session(self, obj, "suggest")
         if got is None:
             return None
         hidden, sess, lock, logic = got
-        self._obj_name = obj.name
-        self._key = scene.mask_key(hidden)
+        self._remember(obj, hidden)
 
         def run(progress):
             with lock:
@@ -312,7 +320,7 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, JobOperator, bpy.types.Operator):
         return {'FINISHED'}
 
 
-class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
+class NONOGRAM_OT_repair(polls.Polled, _DesignJob, JobOperator, bpy.types.Operator):
     """Show the fewest hidden clues that make the puzzle unique and solvable by the chosen
     logic again (one undo step; the puzzle is checked again after)"""
     bl_idname = "nonogram.repair"
@@ -328,18 +336,15 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
             if got is None:
                 return None
             full, hidden, logic = got
-            self._obj_name = obj.name
-            self._key = scene.mask_key(hidden)
+            self._remember(obj, hidden)
             self._logic = logic
             return Job("repair", lambda progress: colour.repair_colour(full, hidden, logic, progress))
         got = _hidden_clue_session(self, obj, "repair")
         if got is None:
             return None
         hidden, sess, lock, logic = got
-        self._obj_name = obj.name
-        self._key = scene.mask_key(hidden)
+        self._remember(obj, hidden)
         self._logic = logic
-        self.cancel_is_cooperative = True  # repair polls its progress callback
 
         def run(progress):
             with lock:
@@ -364,11 +369,3 @@ class NONOGRAM_OT_repair(polls.Polled, JobOperator, bpy.types.Operator):
         self.report({'INFO'}, f"Showed {len(found.lines)} clue(s) ({names}): unique and solvable by "
                               f"{logic} again")
         return {'FINISHED'}
-
-    def _conclude(self, context, job):
-        err = job.error
-        if err is not None and isinstance(err, (engine_access.design.DesignError,
-                                                engine_access.colourdesign.ColourDesignError)):
-            self.report({'ERROR'}, str(err))
-            return {'CANCELLED'}
-        return JobOperator._conclude(self, context, job)

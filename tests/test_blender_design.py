@@ -327,6 +327,22 @@ def test_hide_clues_reports_what_the_engine_refuses(addon, tmp_path):
     assert not addon_module("scene").hidden_mask(obj).any()
 
 
+def test_hide_clues_reports_a_puzzle_logic_cannot_solve(addon, tmp_path):
+    # Every line of a 2x2x2 cube holds one voxel in both halves of a checkerboard: with every
+    # clue shown the puzzle has two solutions, so the engine's design refuses it in the job
+    # (DesignError), and the operator reports its message as an error, changing nothing.
+    grid = np.indices((2, 2, 2)).sum(axis=0) % 2 == 0
+    puzzle = addon_module("engine.model.clues").puzzle_from_grid(grid, name="checker")
+    path = tmp_path / "checker.json"
+    path.write_text(json.dumps(addon_module("engine.files.puzzlefile").puzzle_to_dict(puzzle)))
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    obj = bpy.context.active_object
+    # the engine's own words, not "Nonogram design failed: DesignError: ..."
+    with pytest.raises(RuntimeError, match=r"^Error: even with every clue shown this puzzle is not solvable by line"):
+        run_op(bpy.ops.nonogram.hide_clues)
+    assert not addon_module("scene").hidden_mask(obj).any()
+
+
 def test_hide_clues_runs_in_the_background_and_esc_leaves_the_scene_as_it_was(addon):
     import time
     from blender_support import Event, Recorder, drive_modal, operator_stand_in
