@@ -142,17 +142,19 @@ CPUS_ENV = "NONOGRAM_WORKER_CPUS"
 
 
 def cpu_slots(n: int) -> list:
-    """The CPUs each of ``n`` local workers keeps to: disjoint sets of this process's CPUs, as
-    many each as they divide into (one each when there are more workers than CPUs, shared round
-    the CPUs), or ``None`` for every worker where there is nothing to divide (one worker, one CPU,
-    no ``sched_setaffinity``: macOS, Windows)."""
+    """The CPUs each of ``n`` local workers keeps to: this process's CPUs cut into ``n``
+    disjoint runs whose sizes differ by one at most (every CPU used), one each shared round the
+    CPUs when there are more workers than CPUs, or ``None`` for every worker where there is
+    nothing to divide (one worker, one CPU, no ``sched_setaffinity``: macOS, Windows)."""
     if n < 2 or not hasattr(os, "sched_getaffinity"):
         return [None] * n
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) < 2:
         return [None] * n
-    per = max(1, len(cpus) // n)
-    return [tuple(cpus[(i * per + j) % len(cpus)] for j in range(per)) for i in range(n)]
+    if n >= len(cpus):
+        return [(cpus[i % len(cpus)],) for i in range(n)]
+    cuts = [len(cpus) * i // n for i in range(n + 1)]
+    return [tuple(cpus[cuts[i]:cuts[i + 1]]) for i in range(n)]
 
 
 def pin(pid: int, cpus: Optional[tuple]) -> bool:

@@ -410,16 +410,19 @@ def test_jobs_are_handed_out_longest_first(tmp_path):
 
 
 def test_cpu_slots_divide_the_cpus(monkeypatch):
-    """Disjoint CPUs per worker, as many each as they divide into; one each, shared round the CPUs,
-    when there are more workers than CPUs; nothing to divide for one worker or one CPU."""
+    """Disjoint runs of CPUs per worker, every CPU used, sizes within one; one each, shared round
+    the CPUs, when there are more workers than CPUs; nothing to divide for one worker or one CPU."""
     jobs_mod = _batchjobs()
     if not hasattr(os, "sched_getaffinity"):
         pytest.skip("no sched_getaffinity here (macOS, Windows): workers are never pinned")
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
     assert jobs_mod.cpu_slots(1) == [None]
     assert jobs_mod.cpu_slots(2) == [(0, 1), (2, 3)]
-    assert jobs_mod.cpu_slots(3) == [(0,), (1,), (2,)]
+    assert jobs_mod.cpu_slots(3) == [(0,), (1,), (2, 3)]
+    assert jobs_mod.cpu_slots(4) == [(0,), (1,), (2,), (3,)]
     assert jobs_mod.cpu_slots(5) == [(0,), (1,), (2,), (3,), (0,)]
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {2, 3, 6, 7, 8, 9, 10, 11})
+    assert jobs_mod.cpu_slots(3) == [(2, 3), (6, 7, 8), (9, 10, 11)]
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {5})
     assert jobs_mod.cpu_slots(2) == [None, None]
 
