@@ -34,10 +34,11 @@ def change_hidden(obj, mask) -> int:
     return n
 
 
-class _DesignJob:
-    """What the design jobs (Hide Clues, Suggest Clue, Repair) share: the nonogram and hidden
-    clues a job starts from, remembered for its end, and the engine's refusals (a puzzle it cannot
-    design, with a message meant for the user) reported as errors, not as a traceback."""
+class _DesignJob(JobOperator):
+    """A JobOperator with what the design jobs (Hide Clues, Suggest Clue, Repair) share: the
+    nonogram and hidden clues a job starts from, remembered for its end, and the engine's refusals
+    (a puzzle it cannot design, with a message meant for the user) reported as errors, not as a
+    traceback."""
 
     def _remember(self, obj, hidden=None) -> None:
         self._obj_name = obj.name
@@ -53,7 +54,7 @@ class _DesignJob:
         return JobOperator._conclude(self, context, job)
 
 
-class NONOGRAM_OT_hide_clues(polls.Polled, _DesignJob, JobOperator, bpy.types.Operator):
+class NONOGRAM_OT_hide_clues(polls.Polled, _DesignJob, bpy.types.Operator):
     """Hide as many clues as the puzzle allows while it keeps exactly one solution and stays
     solvable by the chosen logic (in the background; Esc cancels)"""
     bl_idname = "nonogram.hide_clues"
@@ -268,7 +269,7 @@ def _clues_unchanged(op, obj, key, task: str) -> bool:
     return True
 
 
-class NONOGRAM_OT_suggest_clue(polls.Polled, _DesignJob, JobOperator, bpy.types.Operator):
+class NONOGRAM_OT_suggest_clue(polls.Polled, _DesignJob, bpy.types.Operator):
     """Find the hidden clue that settles the most undecided cells, and show it (or only
     select it)"""
     bl_idname = "nonogram.suggest_clue"
@@ -320,7 +321,7 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, _DesignJob, JobOperator, bpy.types.
         return {'FINISHED'}
 
 
-class NONOGRAM_OT_repair(polls.Polled, _DesignJob, JobOperator, bpy.types.Operator):
+class NONOGRAM_OT_repair(polls.Polled, _DesignJob, bpy.types.Operator):
     """Show the fewest hidden clues that make the puzzle unique and solvable by the chosen
     logic again (one undo step; the puzzle is checked again after)"""
     bl_idname = "nonogram.repair"
