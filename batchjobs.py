@@ -774,7 +774,8 @@ def run_dask(jobs: list, specs: list, workers: int, scheduler: Optional[str], pr
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     # A worker that dies under a task counts once; the second death reports the task (KilledWorker).
     # Saturation 1.0: a worker holds one task at a time, the rest wait on the scheduler (in priority
-    # order, longest first) for whichever worker frees up first, none queued behind a long job.
+    # order, longest first) for whichever worker frees up first, none queued behind a long job
+    # (for a catalogue larger than twice the cluster's threads, in one task group: ``task_key``).
     config: dict = {"distributed.scheduler.allowed-failures": 1}
     if "DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION" not in os.environ:  # unless asked for another
         config["distributed.scheduler.worker-saturation"] = 1.0
@@ -830,6 +831,17 @@ QUIET_WORKERS = {"distributed.worker.profile.enabled": False,
                  "distributed.admin.tick.interval": "1s"}
 
 
+def task_key(job: Job, spec: dict, attempt: int) -> str:
+    """The Dask key of a job's ``attempt``. Dask groups tasks by the key's leading words
+    (``nonogram-duck-12-...`` would make a group per model): the job's number right after
+    ``nonogram`` puts the whole catalogue in one group, and a group larger than twice the
+    cluster's threads is what the scheduler holds back in its queue (worker saturation 1.0),
+    handing the next job, by priority, to whichever worker frees up. In groups of a model's few
+    sizes, the jobs went to the workers as they were submitted, alternately, and a worker could
+    end the run on long jobs while the other sat idle."""
+    return f"nonogram-{job.index}-{spec['key']}-{spec['signature'][:10]}-{attempt}"
+
+
 def _run_on_dask(distributed: Any, client: Any, jobs: list, specs: list, progress: Progress, results: dict,
                  on_rows: Callable[[list], None], slots: Optional[list] = None) -> None:
     """The jobs as Dask tasks, longest first, each retried once by us when it fails."""
@@ -843,8 +855,8 @@ def _run_on_dask(distributed: Any, client: Any, jobs: list, specs: list, progres
     def submit(job: Job, spec: dict, priority: int) -> Any:
         attempts[job.index] += 1
         # The retry is ours (below), not Dask's ``retries``, so that it shows in the log.
-        fut = client.submit(task, spec, key=f"nonogram-{spec['key']}-{spec['signature'][:10]}"
-                            f"-{attempts[job.index]}", pure=False, priority=priority)
+        fut = client.submit(task, spec, key=task_key(job, spec, attempts[job.index]), pure=False,
+                            priority=priority)
         futures[fut] = (job, spec, priority)
         return fut
 

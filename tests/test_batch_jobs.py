@@ -409,6 +409,48 @@ def test_jobs_are_handed_out_longest_first(tmp_path):
     assert order == [("big", 36), ("small", 36), ("cube", 36), ("big", 12), ("small", 12), ("cube", 12)]
 
 
+def test_a_dask_catalogue_waits_in_the_scheduler_and_goes_out_longest_first():
+    """The jobs' keys put the catalogue in one Dask task group, so the scheduler holds it back
+    (worker saturation 1.0) and hands the next job, by priority, to whichever worker frees up.
+    With a group per model (the keys ``nonogram-<model>-<size>-…``: 3 jobs each), Dask sent every
+    job to a worker as it was submitted and none waited: the run could end on one worker's long
+    jobs. Tasks that block on an event show where the jobs are while both workers are busy."""
+    distributed = pytest.importorskip("distributed", reason="needs dask[distributed] (requirements-dev.txt)")
+    import dask
+    jobs_mod = _batchjobs()
+    models = [(n, n) for n in ("duck", "horse", "jeep", "bunny", "teapot", "trex", "suzanne", "cube")]
+    jobs = jobs_mod.make_jobs(models, [12, 24, 36], None)
+    order = [job for job, _ in jobs_mod.longest_first(jobs, [None] * len(jobs))]
+    keys = [jobs_mod.task_key(job, {"key": job.key, "signature": "0123456789abcdef"}, 1) for job in order]
+    assert len(set(keys)) == len(jobs)
+
+    def hold(name):
+        distributed.Event(name).wait(30)
+
+    def where(dask_scheduler):
+        return ([ts.key for ts in dask_scheduler.queued.sorted()],
+                sorted(ts.key for ws in dask_scheduler.workers.values() for ts in ws.processing))
+
+    with dask.config.set({"distributed.scheduler.worker-saturation": 1.0}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                     dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        futures = [client.submit(hold, "go", key=key, pure=False, priority=len(keys) - rank)
+                   for rank, key in enumerate(keys)]
+        end = time.monotonic() + 20
+        queued, running = where_now = client.run_on_scheduler(where)
+        while len(queued) + len(running) < len(keys) and time.monotonic() < end:
+            time.sleep(0.05)
+            queued, running = where_now = client.run_on_scheduler(where)
+        distributed.Event("go").set()
+        client.gather(futures)
+    # The first few jobs go to the workers as they come (the group is not yet larger than twice
+    # the threads), the longest of all; the rest wait in the scheduler, longest first.
+    queued, running = where_now
+    assert len(running) <= 4 and sorted(running) == sorted(keys[:len(running)])
+    assert queued == keys[len(running):]
+
+
 def test_cpu_slots_divide_the_cpus(monkeypatch):
     """Disjoint runs of CPUs per worker, every CPU used, sizes within one; one each, shared round
     the CPUs, when there are more workers than CPUs; nothing to divide for one worker or one CPU."""
