@@ -613,10 +613,10 @@ def render_png(path: str, vox, size: int, samples: int) -> list:
     # The 4.2 stubs list only the built-in engines; Cycles is an add-on engine.
     render.engine = 'CYCLES'  # type: ignore[assignment]
     scene.cycles.device = 'CPU'
-    cpus = jobs_module().worker_cpus()
-    if cpus:  # a catalogue's worker kept to CPUs of its own: Cycles would start a thread per core
+    cpus = jobs_module().process_cpus()
+    if cpus:  # kept to CPUs of its own (a catalogue's worker): Cycles would start a thread per core
         render.threads_mode = 'FIXED'
-        render.threads = len(cpus)
+        render.threads = cpus
     scene.cycles.samples = samples
     scene.cycles.use_denoising = False
     scene.cycles.use_adaptive_sampling = False

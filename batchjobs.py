@@ -178,6 +178,17 @@ def worker_cpus() -> Optional[tuple]:
     return cpus or None
 
 
+def process_cpus() -> Optional[int]:
+    """How many CPUs this process may run on when that is fewer than the machine has (kept to
+    CPUs of its own: a catalogue's worker, ``taskset``, a farm's CPU set), else None. Read from
+    the system, not from ``CPUS_ENV``: a process pinned from outside counts too."""
+    try:
+        mine = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # macOS, Windows: a worker there is not pinned (``pin``)
+        return None
+    return mine if 0 < mine < (os.cpu_count() or mine + 1) else None
+
+
 def pin_this_process() -> Optional[tuple]:
     """A batch process's first step: all its threads to the CPUs it was given (the coordinator
     also pins it as it starts; this covers a process started by a Blender binary, whose threads may

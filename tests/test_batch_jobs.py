@@ -451,6 +451,24 @@ def test_a_dask_catalogue_waits_in_the_scheduler_and_goes_out_longest_first():
     assert queued == keys[len(running):]
 
 
+def test_process_cpus_reads_the_pinning_from_the_system():
+    """A render's thread count follows the CPUs the process may use (however it was pinned: by
+    the coordinator, or ``taskset`` from outside, with no environment variable), and none is set
+    for a process that has them all."""
+    if not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs Linux and 2 CPUs or more")
+    first = min(os.sched_getaffinity(0))
+    code = ("import os, sys; sys.path.insert(0, sys.argv[1]); import batchjobs; "
+            "before = batchjobs.process_cpus(); os.sched_setaffinity(0, {int(sys.argv[2])}); "
+            "print(before, batchjobs.process_cpus())")
+    env = {k: v for k, v in os.environ.items() if k != "NONOGRAM_WORKER_CPUS"}
+    out = subprocess.run([PY, "-c", code, str(ROOT), str(first)], capture_output=True, text=True,
+                         env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    whole = len(os.sched_getaffinity(0)) == os.cpu_count()
+    assert out.stdout.split() == [("None" if whole else str(len(os.sched_getaffinity(0)))), "1"]
+
+
 def test_cpu_slots_divide_the_cpus(monkeypatch):
     """Disjoint runs of CPUs per worker, every CPU used, sizes within one; one each, shared round
     the CPUs, when there are more workers than CPUs; nothing to divide for one worker or one CPU."""
