@@ -282,3 +282,17 @@ def test_verdicts_equal_cpsat(monkeypatch, after):
     assert len(seen) == 3, seen
     if after == 0 and extra:
         assert used >= 4, used
+
+
+def test_sat_chunks_grow_by_cpu_time_and_shrink_by_wall_time():
+    """A chunk that took little CPU and little wall time doubles; one that took little CPU but a
+    long wall time (a busy machine) stays, and one whose wall time ran far over halves, within
+    the bounds, so a stop is looked at within about a second."""
+    from engine.solve.search import SAT_CHUNK_S, next_chunk
+    quick, slow = SAT_CHUNK_S / 4, SAT_CHUNK_S * 3
+    assert next_chunk(1000, quick, quick) == 2000
+    assert next_chunk(1 << 22, quick, quick) == 1 << 22
+    assert next_chunk(1000, quick, SAT_CHUNK_S * 1.5) == 1000
+    assert next_chunk(1000, SAT_CHUNK_S, SAT_CHUNK_S) == 1000
+    assert next_chunk(1000, slow, slow) == 500
+    assert next_chunk(150, slow, slow) == 100

@@ -29,7 +29,7 @@ import numpy as np
 from ..lines.colourline import dfa_2d, relax_3d, solve_automaton, solve_automaton_limited, solve_dfa_dense
 from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle, check_colour_solution
 from .coloursat import HAVE_SAT, ColourSat, colour_encoding_size
-from .search import SAT_CHUNK_S, SAT_MAX_LITERALS, SAT_MIN_SLICE_S, SAT_SHARE
+from .search import SAT_CHUNK_S, SAT_MAX_LITERALS, SAT_MIN_SLICE_S, SAT_SHARE, next_chunk
 from .difficulty import BAND_EDGES, BANDS
 from .linecache import K_COMPLETE, K_FILTER, cache_slot, cache_store, new_cache
 from ..jit import njit
@@ -649,11 +649,7 @@ class _Search:
             self.sat_conflicts = cs.conflicts
             if r is None:
                 # chunks grow by CPU time, shrink by wall time (see search.SAT_CHUNK_S)
-                dt, wall = time.process_time() - c, time.perf_counter() - t
-                if dt < SAT_CHUNK_S / 2 and wall < SAT_CHUNK_S:
-                    cs.chunk = min(cs.chunk * 2, 1 << 22)
-                elif wall > SAT_CHUNK_S * 2.5:
-                    cs.chunk = max(cs.chunk // 2, 100)
+                cs.chunk = next_chunk(cs.chunk, time.process_time() - c, time.perf_counter() - t)
                 continue
             if r is False:
                 return True

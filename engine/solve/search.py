@@ -132,6 +132,17 @@ SAT_FIRST_SHARE = 4.0
 # chunk boundaries change the solver's path, a few puzzles swing either way). A stop still comes
 # within ~0.6 s (a chunk grows to at most ~2x this in CPU time).
 SAT_CHUNK_S = 0.3
+
+
+def next_chunk(chunk: int, cpu_s: float, wall_s: float) -> int:
+    """The CDCL solver's next chunk (conflicts) after one that took ``cpu_s`` of CPU and
+    ``wall_s`` of wall time (see SAT_CHUNK_S)."""
+    if cpu_s < SAT_CHUNK_S / 2 and wall_s < SAT_CHUNK_S:
+        return min(chunk * 2, 1 << 22)
+    if wall_s > SAT_CHUNK_S * 2.5:
+        return max(chunk // 2, 100)
+    return chunk
+
 # The shortest turn of the CDCL solver (s): short, as many puzzles are solved by the search soon
 # after the hand-over point.
 SAT_MIN_SLICE_S = 0.02
@@ -487,11 +498,7 @@ class _Driver:
                 # every call restarts the solver's own schedule (see SAT_CHUNK_S), so chunks are
                 # long: they grow by CPU time, as wall time on a busy machine kept them short,
                 # and shrink only when the wall time between checks grows too long
-                dt, wall = time.process_time() - c, time.perf_counter() - t
-                if dt < SAT_CHUNK_S / 2 and wall < SAT_CHUNK_S:
-                    ss.chunk = min(ss.chunk * 2, 1 << 22)
-                elif wall > SAT_CHUNK_S * 2.5:
-                    ss.chunk = max(ss.chunk // 2, 100)
+                ss.chunk = next_chunk(ss.chunk, time.process_time() - c, time.perf_counter() - t)
                 continue
             if r is False:
                 return P_CONTRADICTION
