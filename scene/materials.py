@@ -51,6 +51,23 @@ def new_node(tree, bl_idname: str) -> Any:
     return tree.nodes.new(bl_idname)
 
 
+def math_node(tree, op: str, a, b=None, vector: bool = False) -> Any:
+    """A Math (or, with ``vector``, a Vector Math) node doing ``op`` on ``a`` and ``b``, each a
+    socket to link or a value to set (None: left as it is); its result socket."""
+    n = new_node(tree, "ShaderNodeVectorMath" if vector else "ShaderNodeMath")
+    n.operation = op
+    for i, v in enumerate((a, b)):
+        if v is None:
+            continue
+        if isinstance(v, bpy.types.NodeSocket):
+            tree.links.new(v, n.inputs[i])
+        else:
+            n.inputs[i].default_value = v
+    if vector:
+        return n.outputs["Value" if op in ('DOT_PRODUCT', 'LENGTH') else "Vector"]
+    return n.outputs[0]
+
+
 def bsdf_node(tree) -> Any:
     return next(n for n in tree.nodes if n.bl_idname == "ShaderNodeBsdfPrincipled")
 

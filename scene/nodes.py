@@ -4,7 +4,7 @@ from __future__ import annotations
 import bpy
 
 from .common import CELL_COLOURS, EMPTY, FILLED, LABEL_GROUP, UNKNOWN, VOXEL_GROUP
-from .materials import new_node, own_colours, socket, tag_id, tagged, voxel_material
+from .materials import math_node, new_node, own_colours, socket, tag_id, tagged, voxel_material
 
 
 def _new_group(name, colours=None):
@@ -281,40 +281,15 @@ def _layer_inputs(ng, gin):
     return comb.outputs[0], gin.outputs["Layer"], every, gin.outputs["View Side"]
 
 
-def _vmath(ng, op, a, b=None):
-    n = new_node(ng, "ShaderNodeVectorMath")
-    n.operation = op
-    for i, v in enumerate((a, b)):
-        if v is None:
-            continue
-        if isinstance(v, bpy.types.NodeSocket):
-            ng.links.new(v, n.inputs[i])
-        else:
-            n.inputs[i].default_value = v
-    return n.outputs["Value" if op in ('DOT_PRODUCT', 'LENGTH') else "Vector"]
-
-
-def _fmath(ng, op, a, b=None):
-    n = new_node(ng, "ShaderNodeMath")
-    n.operation = op
-    for i, v in enumerate((a, b)):
-        if v is None:
-            continue
-        if isinstance(v, bpy.types.NodeSocket):
-            ng.links.new(v, n.inputs[i])
-        else:
-            n.inputs[i].default_value = v
-    return n.outputs[0]
-
-
 def _not_cut_by_layer(ng, layer_inputs):
     """True for the cells the clue layer keeps: every cell with no layer axis, else the layer
     and the layers on the far side of it from the viewer ("View Side")."""
     onehot, layer, _, view_side = layer_inputs
-    cell = _vmath(ng, 'FLOOR', new_node(ng, "GeometryNodeInputPosition").outputs[0])
-    side = _vmath(ng, 'MULTIPLY', onehot, view_side)
+    cell = math_node(ng, 'FLOOR', new_node(ng, "GeometryNodeInputPosition").outputs[0], vector=True)
+    side = math_node(ng, 'MULTIPLY', onehot, view_side, vector=True)
     # side . (cell - layer): > 0 exactly for the cells between the layer and the viewer
-    ahead = _vmath(ng, 'DOT_PRODUCT', side, _vmath(ng, 'SUBTRACT', cell, _layer_vector(ng, layer)))
+    from_layer = math_node(ng, 'SUBTRACT', cell, _layer_vector(ng, layer), vector=True)
+    ahead = math_node(ng, 'DOT_PRODUCT', side, from_layer, vector=True)
     return _compare(ng, 'FLOAT', 'LESS_THAN', ahead, 0.5)
 
 
@@ -343,7 +318,7 @@ def _layer_labels(ng, onehot, layer, view_side, camera, label_size):
     for i, a in enumerate("xyz"):
         ng.links.new(_named(ng, f"far_{a}", 'INT'), far.inputs[i])
     far = far.outputs[0]
-    on_layer = _vmath(ng, 'DOT_PRODUCT', far, onehot)
+    on_layer = math_node(ng, 'DOT_PRODUCT', far, onehot, vector=True)
     in_layer = _compare(ng, 'FLOAT', 'EQUAL', on_layer, layer)
     line_axis = _named(ng, "line_axis", 'INT')
     line_dir = new_node(ng, "ShaderNodeCombineXYZ")
@@ -352,29 +327,32 @@ def _layer_labels(ng, onehot, layer, view_side, camera, label_size):
     line_dir = line_dir.outputs[0]
     # The cell just past the line's end on the default side (the point's own cell) and past
     # its other end (``far``); a line whose axis the viewer sees from the other side swaps them.
-    near = _vmath(ng, 'FLOOR', new_node(ng, "GeometryNodeInputPosition").outputs[0])
-    flipped = _vmath(ng, 'MULTIPLY', _vmath(ng, 'SUBTRACT', (1.0, 1.0, 1.0),
-                                            _vmath(ng, 'MULTIPLY', view_side, DEFAULT_VIEW_SIDE)),
-                     (0.5, 0.5, 0.5))  # 1 where the side differs from the default, else 0
-    swap = _vmath(ng, 'DOT_PRODUCT', flipped, line_dir)
-    to_far = _vscale(ng, _vmath(ng, 'SUBTRACT', far, near), swap)
-    away = _vmath(ng, 'SUBTRACT', far, to_far)
-    toward = _vmath(ng, 'ADD', near, to_far)
+    near = math_node(ng, 'FLOOR', new_node(ng, "GeometryNodeInputPosition").outputs[0], vector=True)
+    defaults = math_node(ng, 'MULTIPLY', view_side, DEFAULT_VIEW_SIDE, vector=True)
+    flipped = math_node(ng, 'MULTIPLY', math_node(ng, 'SUBTRACT', (1.0, 1.0, 1.0), defaults, vector=True),
+                        (0.5, 0.5, 0.5), vector=True)  # 1 where the side differs from the default, else 0
+    swap = math_node(ng, 'DOT_PRODUCT', flipped, line_dir, vector=True)
+    to_far = _vscale(ng, math_node(ng, 'SUBTRACT', far, near, vector=True), swap)
+    away = math_node(ng, 'SUBTRACT', far, to_far, vector=True)
+    toward = math_node(ng, 'ADD', near, to_far, vector=True)
     # every clue: in front of the end facing the viewer
-    gap = _fmath(ng, 'MULTIPLY', _vmath(ng, 'DOT_PRODUCT', view_side, line_dir), FLOATING_LABEL_GAP)
-    floating_pos = _vmath(ng, 'ADD', _vmath(ng, 'ADD', toward, (0.5, 0.5, 0.5)), _vscale(ng, line_dir, gap))
+    gap = math_node(ng, 'MULTIPLY', math_node(ng, 'DOT_PRODUCT', view_side, line_dir, vector=True),
+                    FLOATING_LABEL_GAP)
+    floating_pos = math_node(ng, 'ADD', math_node(ng, 'ADD', toward, (0.5, 0.5, 0.5), vector=True),
+                             _vscale(ng, line_dir, gap), vector=True)
     # one layer: beside the cut-away layer, at the end away from the viewer
-    lift = _vmath(ng, 'MULTIPLY', onehot, _vmath(ng, 'MULTIPLY', view_side,
-                                                  (LAYER_LABEL_LIFT,) * 3))
-    pos = _vmath(ng, 'ADD', _vmath(ng, 'ADD', away, (0.5, 0.5, 0.5)), lift)
+    lift = math_node(ng, 'MULTIPLY', onehot, math_node(ng, 'MULTIPLY', view_side,
+                                                       (LAYER_LABEL_LIFT,) * 3, vector=True), vector=True)
+    pos = math_node(ng, 'ADD', math_node(ng, 'ADD', away, (0.5, 0.5, 0.5), vector=True), lift, vector=True)
     # The labels of a layer stand in two rows, one voxel apart, facing the camera: a label may
     # be as wide as the row's spacing seen from the camera (sqrt(1 - (row . view)^2)).
-    row = _vmath(ng, 'SUBTRACT', _vmath(ng, 'SUBTRACT', (1.0, 1.0, 1.0), line_dir), onehot)
-    view = _vmath(ng, 'NORMALIZE', _vmath(ng, 'SUBTRACT', pos, camera))
-    d = _vmath(ng, 'DOT_PRODUCT', row, view)
-    room = _fmath(ng, 'SQRT', _fmath(ng, 'MAXIMUM', _fmath(ng, 'SUBTRACT', 1.0,
-                                                           _fmath(ng, 'MULTIPLY', d, d)), 0.0))
-    scale = _fmath(ng, 'MINIMUM', label_size, _fmath(ng, 'MULTIPLY', room, LAYER_ROW_FILL))
+    row = math_node(ng, 'SUBTRACT', math_node(ng, 'SUBTRACT', (1.0, 1.0, 1.0), line_dir, vector=True), onehot,
+                    vector=True)
+    view = math_node(ng, 'NORMALIZE', math_node(ng, 'SUBTRACT', pos, camera, vector=True), vector=True)
+    d = math_node(ng, 'DOT_PRODUCT', row, view, vector=True)
+    room = math_node(ng, 'SQRT', math_node(ng, 'MAXIMUM', math_node(ng, 'SUBTRACT', 1.0,
+                                                                    math_node(ng, 'MULTIPLY', d, d)), 0.0))
+    scale = math_node(ng, 'MINIMUM', label_size, math_node(ng, 'MULTIPLY', room, LAYER_ROW_FILL))
     return in_layer, pos, floating_pos, scale
 
 

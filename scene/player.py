@@ -21,8 +21,8 @@ from mathutils import Matrix, Vector
 from .attributes import get_point_attribute, object_point_attribute, set_object_point_attribute
 from .glyphs import GLYPH_BEVEL, OUTLINE_RADIUS
 from .common import CELL_COLOURS, PLAYER_GROUP, PLAYER_MATERIAL, TAG, LABEL_GROUP, VOXEL_GROUP, NonogramError
-from .materials import (instancer_attribute, mix_colour, new_material, new_node, own_colours, socket,
-                        tagged)
+from .materials import (instancer_attribute, math_node, mix_colour, new_material, new_node, own_colours,
+                        socket, tagged)
 from .nodes import (_boolean, _compare, _named, _new_group, collection_instances,
                     get_modifier_input, set_modifier_input)
 from .store import cells_mesh, n_lines, props
@@ -103,19 +103,6 @@ def player_material(colours=None):
     return mat
 
 
-def _math(ng, op, a, b=None, vector=False):
-    n = new_node(ng, "ShaderNodeVectorMath" if vector else "ShaderNodeMath")
-    n.operation = op
-    for i, v in enumerate((a, b)):
-        if v is None:
-            continue
-        if isinstance(v, bpy.types.NodeSocket):
-            ng.links.new(v, n.inputs[i])
-        else:
-            n.inputs[i].default_value = v
-    return n.outputs[0]
-
-
 def _scale(ng, vec, factor):
     n = new_node(ng, "ShaderNodeVectorMath")
     n.operation = 'SCALE'
@@ -177,21 +164,21 @@ def _kept_block(ng, gin, points) -> dict:
     """Fields of the block the slices keep: ``cell`` (each point's cell), its first and last
     kept index per axis (``lo``, ``hi``), ``inside`` it and on its ``shell``."""
     links = ng.links
-    cell = _math(ng, 'FLOOR', new_node(ng, "GeometryNodeInputPosition").outputs[0], vector=True)
+    cell = math_node(ng, 'FLOOR', new_node(ng, "GeometryNodeInputPosition").outputs[0], vector=True)
     bbox = new_node(ng, "GeometryNodeBoundBox")
     links.new(points, bbox.inputs["Geometry"])
-    top = _math(ng, 'FLOOR', bbox.outputs["Max"], vector=True)  # last index per axis
+    top = math_node(ng, 'FLOOR', bbox.outputs["Max"], vector=True)  # last index per axis
     k = new_node(ng, "ShaderNodeCombineXYZ")
     for i, a in enumerate(AXES):
         links.new(gin.outputs[f"Slice {a}"], k.inputs[i])
     k = k.outputs[0]
-    lo = _math(ng, 'MAXIMUM', _scale(ng, k, -1.0), (0.0, 0.0, 0.0), vector=True)
-    hi = _math(ng, 'SUBTRACT', top,
-               _math(ng, 'MAXIMUM', k, (0.0, 0.0, 0.0), vector=True), vector=True)
-    below = _math(ng, 'SUBTRACT', cell, lo, vector=True)     # >= 0 inside
-    above = _math(ng, 'SUBTRACT', hi, cell, vector=True)     # >= 0 inside
-    margin = _separate(ng, _math(ng, 'MINIMUM', below, above, vector=True))
-    m = _math(ng, 'MINIMUM', _math(ng, 'MINIMUM', margin[0], margin[1]), margin[2])
+    lo = math_node(ng, 'MAXIMUM', _scale(ng, k, -1.0), (0.0, 0.0, 0.0), vector=True)
+    hi = math_node(ng, 'SUBTRACT', top,
+                   math_node(ng, 'MAXIMUM', k, (0.0, 0.0, 0.0), vector=True), vector=True)
+    below = math_node(ng, 'SUBTRACT', cell, lo, vector=True)     # >= 0 inside
+    above = math_node(ng, 'SUBTRACT', hi, cell, vector=True)     # >= 0 inside
+    margin = _separate(ng, math_node(ng, 'MINIMUM', below, above, vector=True))
+    m = math_node(ng, 'MINIMUM', math_node(ng, 'MINIMUM', margin[0], margin[1]), margin[2])
     inside = _compare(ng, 'FLOAT', 'GREATER_THAN', m, -0.5)
     shell = _boolean(ng, 'AND', inside, _compare(ng, 'FLOAT', 'LESS_THAN', m, 0.5))
     return {"cell": cell, "lo": lo, "hi": hi, "inside": inside, "shell": shell}
@@ -233,7 +220,7 @@ def _label_points(ng, gin, points, block):
     cam_info.transform_space = 'RELATIVE'  # the camera in the grid's own space
     links.new(cam.outputs[0], cam_info.inputs["Object"])
     camera = cam_info.outputs["Location"]
-    lift = _math(ng, 'ADD', _math(ng, 'MULTIPLY', gin.outputs["Cube Size"], 0.5), LABEL_LIFT)
+    lift = math_node(ng, 'ADD', math_node(ng, 'MULTIPLY', gin.outputs["Cube Size"], 0.5), LABEL_LIFT)
     ends = new_node(ng, "GeometryNodeJoinGeometry")
     for axis, a in enumerate(AXES):
         code = _named(ng, f"face_{a.lower()}", 'INT')
@@ -272,7 +259,7 @@ def _face_labels(ng, points, keep, code, axis, end, lift, camera):
     rot.inputs["Name"].default_value = "label_rotation"
     links.new(label.outputs[0], rot.inputs["Geometry"])
     if (axis, end) == (2, 1):
-        links.new(_scale(ng, (0.0, 0.0, 1.0), _math(ng, 'ADD', lift, TOP_LIFT)),
+        links.new(_scale(ng, (0.0, 0.0, 1.0), math_node(ng, 'ADD', lift, TOP_LIFT)),
                   move.inputs["Offset"])
         euler, shrink = _top_label_turn(ng, camera)
         links.new(euler, socket(rot.inputs, "Value"))
@@ -297,8 +284,8 @@ def _label_instances(ng, gin, ends):
     label points ``ends`` (a label's code is 4 × glyph + frame: 0 plain, 1 circle, 2 square)."""
     links = ng.links
     code = _named(ng, "label", 'INT')
-    glyph = _math(ng, 'FLOOR', _math(ng, 'DIVIDE', code, 4.0))
-    frame = _math(ng, 'SUBTRACT', code, _math(ng, 'MULTIPLY', glyph, 4.0))  # 0 plain, 1, 2
+    glyph = math_node(ng, 'FLOOR', math_node(ng, 'DIVIDE', code, 4.0))
+    frame = math_node(ng, 'SUBTRACT', code, math_node(ng, 'MULTIPLY', glyph, 4.0))  # 0 plain, 1, 2
     to_rot = new_node(ng, "FunctionNodeEulerToRotation")
     links.new(_named(ng, "label_rotation", 'FLOAT_VECTOR'), to_rot.inputs[0])
     # Square frames turned on the top face would reach into the next cell: they (and their
@@ -309,7 +296,7 @@ def _label_instances(ng, gin, ends):
     links.new(is_square, shrink.inputs["Switch"])
     shrink.inputs["False"].default_value = 1.0
     links.new(_named(ng, "label_shrink", 'FLOAT'), shrink.inputs["True"])
-    label_scale = _math(ng, 'MULTIPLY', gin.outputs["Label Size"], shrink.outputs[0])
+    label_scale = math_node(ng, 'MULTIPLY', gin.outputs["Label Size"], shrink.outputs[0])
 
     def instance(selection, instances, index):
         n = new_node(ng, "GeometryNodeInstanceOnPoints")
@@ -326,7 +313,7 @@ def _label_instances(ng, gin, ends):
     glyphs = instance(None, collection_instances(ng, gin.outputs["Glyphs"]), glyph)
     framed = _compare(ng, 'FLOAT', 'GREATER_THAN', frame, 0.5)
     frames = instance(framed, collection_instances(ng, gin.outputs["Outlines"]),
-                      _math(ng, 'SUBTRACT', frame, 1.0))
+                      math_node(ng, 'SUBTRACT', frame, 1.0))
     return glyphs, frames
 
 
@@ -335,15 +322,15 @@ def _top_label_turn(ng, camera):
     label's up (+Y) to point away from ``camera`` seen from above, so it reads upright; the
     shrink 1 / (|cos yaw| + |sin yaw|) keeps a turned square frame inside its cell."""
     pos = new_node(ng, "GeometryNodeInputPosition").outputs[0]
-    away = _separate(ng, _math(ng, 'SUBTRACT', pos, camera, vector=True))
+    away = _separate(ng, math_node(ng, 'SUBTRACT', pos, camera, vector=True))
     # Rz(yaw) maps +Y to (-sin yaw, cos yaw): that is ``away`` when yaw = atan2(-dx, dy)
-    yaw = _math(ng, 'ARCTAN2', _math(ng, 'MULTIPLY', away[0], -1.0), away[1])
+    yaw = math_node(ng, 'ARCTAN2', math_node(ng, 'MULTIPLY', away[0], -1.0), away[1])
     euler = new_node(ng, "ShaderNodeCombineXYZ")
     euler.inputs[0].default_value = TOP_TILT
     ng.links.new(yaw, euler.inputs[2])
-    spread = _math(ng, 'ADD', _math(ng, 'ABSOLUTE', _math(ng, 'COSINE', yaw)),
-                   _math(ng, 'ABSOLUTE', _math(ng, 'SINE', yaw)))
-    return euler.outputs[0], _math(ng, 'DIVIDE', 1.0, spread)
+    spread = math_node(ng, 'ADD', math_node(ng, 'ABSOLUTE', math_node(ng, 'COSINE', yaw)),
+                       math_node(ng, 'ABSOLUTE', math_node(ng, 'SINE', yaw)))
+    return euler.outputs[0], math_node(ng, 'DIVIDE', 1.0, spread)
 
 
 # ---------------------------------------------------------------------------------------------
