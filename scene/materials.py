@@ -8,6 +8,7 @@ import bpy
 
 from .common import (CELL_COLOURS, CLUE_COLOURS, CLUE_MATERIALS, FLOATING_CLUE_COLOURS, GN_VERSION,
                      HIDDEN_CLUE_FADE, TAG, VOXEL_MATERIAL)
+from .nodetree import new_node, socket
 
 
 def colours_key(colours) -> str:
@@ -46,38 +47,8 @@ def own_colours(colours, defaults):
     return picked
 
 
-def new_node(tree, bl_idname: str) -> Any:
-    # Any: the stubs type every node as the base Node, without its own properties.
-    return tree.nodes.new(bl_idname)
-
-
-def math_node(tree, op: str, a, b=None, vector: bool = False) -> Any:
-    """A Math (or, with ``vector``, a Vector Math) node doing ``op`` on ``a`` and ``b``, each a
-    socket to link or a value to set (None: left as it is); its result socket."""
-    n = new_node(tree, "ShaderNodeVectorMath" if vector else "ShaderNodeMath")
-    n.operation = op
-    for i, v in enumerate((a, b)):
-        if v is None:
-            continue
-        if isinstance(v, bpy.types.NodeSocket):
-            tree.links.new(v, n.inputs[i])
-        else:
-            n.inputs[i].default_value = v
-    if vector:
-        return n.outputs["Value" if op in ('DOT_PRODUCT', 'LENGTH') else "Vector"]
-    return n.outputs[0]
-
-
 def bsdf_node(tree) -> Any:
     return next(n for n in tree.nodes if n.bl_idname == "ShaderNodeBsdfPrincipled")
-
-
-def socket(sockets, name):
-    """The available socket called ``name`` (some nodes keep one hidden socket per data type)."""
-    for s in sockets:
-        if s.name == name and s.enabled:
-            return s
-    raise KeyError(name)
 
 
 def instancer_attribute(tree, name):

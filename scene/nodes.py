@@ -4,10 +4,13 @@ from __future__ import annotations
 import bpy
 
 from .common import CELL_COLOURS, EMPTY, FILLED, LABEL_GROUP, UNKNOWN, VOXEL_GROUP
-from .materials import math_node, new_node, own_colours, socket, tag_id, tagged, voxel_material
+from .materials import own_colours, tag_id, tagged, voxel_material
+from .nodetree import boolean_node, compare_node, math_node, named_attribute, new_node, socket
 
 
-def _new_group(name, colours=None):
+def new_group(name, colours=None):
+    """A new Geometry Nodes group tagged as ours, with a geometry input and output: the group,
+    its Group Input and its Group Output."""
     ng = bpy.data.node_groups.new(name, "GeometryNodeTree")  # type: ignore[arg-type]  # stub lists only 'DUMMY' 
     tag_id(ng, name, colours)
     ng.interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')
@@ -15,33 +18,6 @@ def _new_group(name, colours=None):
     gin = new_node(ng, "NodeGroupInput")
     gout = new_node(ng, "NodeGroupOutput")
     return ng, gin, gout
-
-
-def _named(ng, name, data_type):
-    n = new_node(ng, "GeometryNodeInputNamedAttribute")
-    n.data_type = data_type
-    n.inputs["Name"].default_value = name
-    return socket(n.outputs, "Attribute")
-
-
-def _compare(ng, data_type, op, a, b):
-    n = new_node(ng, "FunctionNodeCompare")
-    n.data_type = data_type
-    n.operation = op
-    for sock, v in ((socket(n.inputs, "A"), a), (socket(n.inputs, "B"), b)):
-        if isinstance(v, bpy.types.NodeSocket):
-            ng.links.new(v, sock)
-        else:
-            sock.default_value = v
-    return n.outputs[0]
-
-
-def _boolean(ng, op, a, b):
-    n = new_node(ng, "FunctionNodeBooleanMath")
-    n.operation = op
-    ng.links.new(a, n.inputs[0])
-    ng.links.new(b, n.inputs[1])
-    return n.outputs[0]
 
 
 def voxel_group(colours=None):
@@ -53,7 +29,7 @@ def voxel_group(colours=None):
     if ng is not None:
         return ng
     material = voxel_material(colours)
-    ng, gin, gout = _new_group(VOXEL_GROUP, colours)
+    ng, gin, gout = new_group(VOXEL_GROUP, colours)
     size = ng.interface.new_socket("Cube Size", in_out='INPUT', socket_type='NodeSocketFloat')
     size.default_value, size.min_value, size.max_value = 0.92, 0.05, 1.0
     links = ng.links
@@ -63,19 +39,19 @@ def voxel_group(colours=None):
     frame_in = ng.interface.new_socket("Frame", in_out='INPUT', socket_type='NodeSocketFloat')
     frame_in.default_value = 0.0
     frame = gin.outputs["Frame"]
-    known_at = _named(ng, "known_at", 'INT')
-    pending = _compare(ng, 'FLOAT', 'LESS_THAN', frame, known_at)
+    known_at = named_attribute(ng, "known_at", 'INT')
+    pending = compare_node(ng, 'FLOAT', 'LESS_THAN', frame, known_at)
     sw = new_node(ng, "GeometryNodeSwitch")
     sw.input_type = 'INT'
     links.new(pending, sw.inputs["Switch"])
-    links.new(_named(ng, "state", 'INT'), sw.inputs["False"])
+    links.new(named_attribute(ng, "state", 'INT'), sw.inputs["False"])
     sw.inputs["True"].default_value = UNKNOWN
     shown = sw.outputs[0]
-    shown_not_empty = _compare(ng, 'INT', 'NOT_EQUAL', shown, EMPTY)
-    wanted = _boolean(ng, 'OR', pending, _named(ng, "visible", 'BOOLEAN'))
-    selection = _boolean(ng, 'AND', wanted, shown_not_empty)
+    shown_not_empty = compare_node(ng, 'INT', 'NOT_EQUAL', shown, EMPTY)
+    wanted = boolean_node(ng, 'OR', pending, named_attribute(ng, "visible", 'BOOLEAN'))
+    selection = boolean_node(ng, 'AND', wanted, shown_not_empty)
     # The designer's clue layer: the layers between it and the camera are cut away.
-    selection = _boolean(ng, 'AND', selection, _not_cut_by_layer(ng, _layer_inputs(ng, gin)))
+    selection = boolean_node(ng, 'AND', selection, _not_cut_by_layer(ng, _layer_inputs(ng, gin)))
 
     # Reveal: the solution's cubes, all shown as filled (in their colours when they have one)
     reveal = ng.interface.new_socket("Reveal", in_out='INPUT', socket_type='NodeSocketBool')
@@ -84,7 +60,7 @@ def voxel_group(colours=None):
     rsel.input_type = 'BOOLEAN'
     links.new(gin.outputs["Reveal"], rsel.inputs["Switch"])
     links.new(selection, rsel.inputs["False"])
-    links.new(_named(ng, "solution", 'BOOLEAN'), rsel.inputs["True"])
+    links.new(named_attribute(ng, "solution", 'BOOLEAN'), rsel.inputs["True"])
     selection = rsel.outputs[0]
     rstate = new_node(ng, "GeometryNodeSwitch")
     rstate.input_type = 'INT'
@@ -93,8 +69,8 @@ def voxel_group(colours=None):
     rstate.inputs["True"].default_value = FILLED
     shown = rstate.outputs[0]
     # filled cubes of a coloured puzzle take their cell's colour (materials.voxel_material)
-    colour_on = _boolean(ng, 'AND', _compare(ng, 'INT', 'EQUAL', shown, FILLED),
-                         _named(ng, "coloured", 'BOOLEAN'))
+    colour_on = boolean_node(ng, 'AND', compare_node(ng, 'INT', 'EQUAL', shown, FILLED),
+                         named_attribute(ng, "coloured", 'BOOLEAN'))
 
     store = new_node(ng, "GeometryNodeStoreNamedAttribute")
     store.data_type = 'INT'
@@ -141,7 +117,7 @@ def label_group():
     ng = tagged(bpy.data.node_groups, LABEL_GROUP)
     if ng is not None:
         return ng
-    ng, gin, gout = _new_group(LABEL_GROUP)
+    ng, gin, gout = new_group(LABEL_GROUP)
     ng.interface.new_socket("Glyphs", in_out='INPUT', socket_type='NodeSocketCollection')
     ng.interface.new_socket("Outlines", in_out='INPUT', socket_type='NodeSocketCollection')
     ng.interface.new_socket("Show Zero Clues", in_out='INPUT', socket_type='NodeSocketBool')
@@ -152,13 +128,13 @@ def label_group():
     scale.default_value, scale.min_value, scale.max_value = 1.0, 0.05, 10.0
     links = ng.links
 
-    total = _named(ng, "clue_total", 'INT')
-    kind = _named(ng, "clue_kind", 'INT')
-    nonzero = _compare(ng, 'INT', 'GREATER_THAN', total, 0)
-    shown = _boolean(ng, 'OR', nonzero, gin.outputs["Show Zero Clues"])
+    total = named_attribute(ng, "clue_total", 'INT')
+    kind = named_attribute(ng, "clue_kind", 'INT')
+    nonzero = compare_node(ng, 'INT', 'GREATER_THAN', total, 0)
+    shown = boolean_node(ng, 'OR', nonzero, gin.outputs["Show Zero Clues"])
     # Hidden clues stay drawable (greyed by their material) so the designer can pick them.
-    hidden = _named(ng, "hidden", 'BOOLEAN')
-    shown = _boolean(ng, 'AND', shown, _boolean(ng, 'OR', _boolean(ng, 'NOT', hidden, hidden),
+    hidden = named_attribute(ng, "hidden", 'BOOLEAN')
+    shown = boolean_node(ng, 'AND', shown, boolean_node(ng, 'OR', boolean_node(ng, 'NOT', hidden, hidden),
                                                  gin.outputs["Show Hidden Clues"]))
 
     cam = new_node(ng, "GeometryNodeInputActiveCamera")
@@ -172,7 +148,7 @@ def label_group():
     onehot, layer, all_layers, view_side = _layer_inputs(ng, gin)
     in_layer, layer_pos, floating_pos, layer_scale = _layer_labels(
         ng, onehot, layer, view_side, info.outputs["Location"], gin.outputs["Label Size"])
-    shown = _boolean(ng, 'AND', shown, _boolean(ng, 'OR', all_layers, in_layer))
+    shown = boolean_node(ng, 'AND', shown, boolean_node(ng, 'OR', all_layers, in_layer))
 
     # The labels' material draws floating labels with light ink (see materials.clue_material).
     floating = new_node(ng, "GeometryNodeStoreNamedAttribute")
@@ -207,9 +183,9 @@ def label_group():
         return n.outputs[0]
 
     glyphs = instance(shown, collection_instances(ng, gin.outputs["Glyphs"]),
-                      _named(ng, "glyph", 'INT'))
+                      named_attribute(ng, "glyph", 'INT'))
     # Outline children are named so that circle comes first: index = kind - KIND_CIRCLE.
-    outlined = _boolean(ng, 'AND', shown, _compare(ng, 'INT', 'GREATER_EQUAL', kind, 3))
+    outlined = boolean_node(ng, 'AND', shown, compare_node(ng, 'INT', 'GREATER_EQUAL', kind, 3))
     sub = new_node(ng, "ShaderNodeMath")
     sub.operation = 'SUBTRACT'
     links.new(kind, sub.inputs[0])
@@ -276,8 +252,8 @@ def _layer_inputs(ng, gin):
                         "the 3D View): the layers on that side are cut away, the labels face it")
     comb = new_node(ng, "ShaderNodeCombineXYZ")
     for i in range(3):
-        ng.links.new(_compare(ng, 'INT', 'EQUAL', gin.outputs["Layer Axis"], i + 1), comb.inputs[i])
-    every = _compare(ng, 'INT', 'EQUAL', gin.outputs["Layer Axis"], 0)
+        ng.links.new(compare_node(ng, 'INT', 'EQUAL', gin.outputs["Layer Axis"], i + 1), comb.inputs[i])
+    every = compare_node(ng, 'INT', 'EQUAL', gin.outputs["Layer Axis"], 0)
     return comb.outputs[0], gin.outputs["Layer"], every, gin.outputs["View Side"]
 
 
@@ -290,7 +266,7 @@ def _not_cut_by_layer(ng, layer_inputs):
     # side . (cell - layer): > 0 exactly for the cells between the layer and the viewer
     from_layer = math_node(ng, 'SUBTRACT', cell, _layer_vector(ng, layer), vector=True)
     ahead = math_node(ng, 'DOT_PRODUCT', side, from_layer, vector=True)
-    return _compare(ng, 'FLOAT', 'LESS_THAN', ahead, 0.5)
+    return compare_node(ng, 'FLOAT', 'LESS_THAN', ahead, 0.5)
 
 
 def _layer_vector(ng, layer):
@@ -316,14 +292,14 @@ def _layer_labels(ng, onehot, layer, view_side, camera, label_size):
     the line's other end) and ``line_axis`` attributes."""
     far = new_node(ng, "ShaderNodeCombineXYZ")
     for i, a in enumerate("xyz"):
-        ng.links.new(_named(ng, f"far_{a}", 'INT'), far.inputs[i])
+        ng.links.new(named_attribute(ng, f"far_{a}", 'INT'), far.inputs[i])
     far = far.outputs[0]
     on_layer = math_node(ng, 'DOT_PRODUCT', far, onehot, vector=True)
-    in_layer = _compare(ng, 'FLOAT', 'EQUAL', on_layer, layer)
-    line_axis = _named(ng, "line_axis", 'INT')
+    in_layer = compare_node(ng, 'FLOAT', 'EQUAL', on_layer, layer)
+    line_axis = named_attribute(ng, "line_axis", 'INT')
     line_dir = new_node(ng, "ShaderNodeCombineXYZ")
     for i in range(3):
-        ng.links.new(_compare(ng, 'INT', 'EQUAL', line_axis, i), line_dir.inputs[i])
+        ng.links.new(compare_node(ng, 'INT', 'EQUAL', line_axis, i), line_dir.inputs[i])
     line_dir = line_dir.outputs[0]
     # The cell just past the line's end on the default side (the point's own cell) and past
     # its other end (``far``); a line whose axis the viewer sees from the other side swaps them.

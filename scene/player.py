@@ -21,10 +21,9 @@ from mathutils import Matrix, Vector
 from .attributes import get_point_attribute, object_point_attribute, set_object_point_attribute
 from .glyphs import GLYPH_BEVEL, OUTLINE_RADIUS
 from .common import CELL_COLOURS, PLAYER_GROUP, PLAYER_MATERIAL, TAG, LABEL_GROUP, VOXEL_GROUP, NonogramError
-from .materials import (instancer_attribute, math_node, mix_colour, new_material, new_node, own_colours,
-                        socket, tagged)
-from .nodes import (_boolean, _compare, _named, _new_group, collection_instances,
-                    get_modifier_input, set_modifier_input)
+from .materials import instancer_attribute, mix_colour, new_material, own_colours, tagged
+from .nodes import collection_instances, get_modifier_input, new_group, set_modifier_input
+from .nodetree import boolean_node, compare_node, math_node, named_attribute, new_node, socket
 from .store import cells_mesh, n_lines, props
 
 PLAYER_MODIFIER = "Nonogram Player"
@@ -127,7 +126,7 @@ def player_group(colours=None):
     ng = tagged(bpy.data.node_groups, PLAYER_GROUP, colours)
     if ng is not None:
         return ng
-    ng, gin, gout = _new_group(PLAYER_GROUP, colours)
+    ng, gin, gout = new_group(PLAYER_GROUP, colours)
     _player_inputs(ng)
     points = gin.outputs["Geometry"]
     block = _kept_block(ng, gin, points)
@@ -179,8 +178,8 @@ def _kept_block(ng, gin, points) -> dict:
     above = math_node(ng, 'SUBTRACT', hi, cell, vector=True)     # >= 0 inside
     margin = _separate(ng, math_node(ng, 'MINIMUM', below, above, vector=True))
     m = math_node(ng, 'MINIMUM', math_node(ng, 'MINIMUM', margin[0], margin[1]), margin[2])
-    inside = _compare(ng, 'FLOAT', 'GREATER_THAN', m, -0.5)
-    shell = _boolean(ng, 'AND', inside, _compare(ng, 'FLOAT', 'LESS_THAN', m, 0.5))
+    inside = compare_node(ng, 'FLOAT', 'GREATER_THAN', m, -0.5)
+    shell = boolean_node(ng, 'AND', inside, compare_node(ng, 'FLOAT', 'LESS_THAN', m, 0.5))
     return {"cell": cell, "lo": lo, "hi": hi, "inside": inside, "shell": shell}
 
 
@@ -193,7 +192,7 @@ def _surface_cubes(ng, gin, points, shell, colours):
     store.domain = 'POINT'
     store.inputs["Name"].default_value = "player_highlight"
     links.new(points, store.inputs["Geometry"])
-    links.new(_boolean(ng, 'AND', _named(ng, "highlight", 'BOOLEAN'),
+    links.new(boolean_node(ng, 'AND', named_attribute(ng, "highlight", 'BOOLEAN'),
                        gin.outputs["Highlight Undecided"]), socket(store.inputs, "Value"))
     cube = new_node(ng, "GeometryNodeMeshCube")
     links.new(gin.outputs["Cube Size"], cube.inputs["Size"])
@@ -223,11 +222,11 @@ def _label_points(ng, gin, points, block):
     lift = math_node(ng, 'ADD', math_node(ng, 'MULTIPLY', gin.outputs["Cube Size"], 0.5), LABEL_LIFT)
     ends = new_node(ng, "GeometryNodeJoinGeometry")
     for axis, a in enumerate(AXES):
-        code = _named(ng, f"face_{a.lower()}", 'INT')
-        shown = _boolean(ng, 'AND', block["inside"], _compare(ng, 'INT', 'GREATER_EQUAL', code, 0))
+        code = named_attribute(ng, f"face_{a.lower()}", 'INT')
+        shown = boolean_node(ng, 'AND', block["inside"], compare_node(ng, 'INT', 'GREATER_EQUAL', code, 0))
         for end, bound in ((-1, lo_axes[axis]), (1, hi_axes[axis])):
-            at_end = _compare(ng, 'FLOAT', 'EQUAL', cell_axes[axis], bound)
-            face = _face_labels(ng, points, _boolean(ng, 'AND', shown, at_end), code, axis, end,
+            at_end = compare_node(ng, 'FLOAT', 'EQUAL', cell_axes[axis], bound)
+            face = _face_labels(ng, points, boolean_node(ng, 'AND', shown, at_end), code, axis, end,
                                 lift, camera)
             links.new(face, ends.inputs[0])
     return ends.outputs[0]
@@ -240,7 +239,7 @@ def _face_labels(ng, points, keep, code, axis, end, lift, camera):
     delete = new_node(ng, "GeometryNodeDeleteGeometry")
     delete.domain = 'POINT'
     links.new(points, delete.inputs["Geometry"])
-    links.new(_boolean(ng, 'NOT', keep, keep), delete.inputs["Selection"])
+    links.new(boolean_node(ng, 'NOT', keep, keep), delete.inputs["Selection"])
     direction = [0.0, 0.0, 0.0]
     direction[axis] = float(end)
     offset = _scale(ng, tuple(direction), lift)
@@ -283,19 +282,19 @@ def _label_instances(ng, gin, ends):
     """(glyphs, frames): the clue glyphs and their circle/square outlines instanced on the
     label points ``ends`` (a label's code is 4 × glyph + frame: 0 plain, 1 circle, 2 square)."""
     links = ng.links
-    code = _named(ng, "label", 'INT')
+    code = named_attribute(ng, "label", 'INT')
     glyph = math_node(ng, 'FLOOR', math_node(ng, 'DIVIDE', code, 4.0))
     frame = math_node(ng, 'SUBTRACT', code, math_node(ng, 'MULTIPLY', glyph, 4.0))  # 0 plain, 1, 2
     to_rot = new_node(ng, "FunctionNodeEulerToRotation")
-    links.new(_named(ng, "label_rotation", 'FLOAT_VECTOR'), to_rot.inputs[0])
+    links.new(named_attribute(ng, "label_rotation", 'FLOAT_VECTOR'), to_rot.inputs[0])
     # Square frames turned on the top face would reach into the next cell: they (and their
     # numbers) shrink to fit it; other labels keep their size.
-    is_square = _compare(ng, 'FLOAT', 'GREATER_THAN', frame, 1.5)
+    is_square = compare_node(ng, 'FLOAT', 'GREATER_THAN', frame, 1.5)
     shrink = new_node(ng, "GeometryNodeSwitch")
     shrink.input_type = 'FLOAT'
     links.new(is_square, shrink.inputs["Switch"])
     shrink.inputs["False"].default_value = 1.0
-    links.new(_named(ng, "label_shrink", 'FLOAT'), shrink.inputs["True"])
+    links.new(named_attribute(ng, "label_shrink", 'FLOAT'), shrink.inputs["True"])
     label_scale = math_node(ng, 'MULTIPLY', gin.outputs["Label Size"], shrink.outputs[0])
 
     def instance(selection, instances, index):
@@ -311,7 +310,7 @@ def _label_instances(ng, gin, ends):
         return n.outputs[0]
 
     glyphs = instance(None, collection_instances(ng, gin.outputs["Glyphs"]), glyph)
-    framed = _compare(ng, 'FLOAT', 'GREATER_THAN', frame, 0.5)
+    framed = compare_node(ng, 'FLOAT', 'GREATER_THAN', frame, 0.5)
     frames = instance(framed, collection_instances(ng, gin.outputs["Outlines"]),
                       math_node(ng, 'SUBTRACT', frame, 1.0))
     return glyphs, frames
