@@ -183,15 +183,8 @@ def test_make_with_puzzle_colours(addon):
     the nonogram holds the colour puzzle grouping the reveal's colours, as the engine groups
     them; fewer Colours than Puzzle Colours is refused with the reason."""
     import json
-    from test_blender_colours import AXIS_COLOURS, principled
-    bpy.ops.mesh.primitive_cube_add(size=2.0)
-    cube = bpy.context.active_object
-    keys = list(AXIS_COLOURS)
-    for key in keys:
-        cube.data.materials.append(principled(f"m{key}", AXIS_COLOURS[key]))
-    for poly in cube.data.polygons:
-        axis = int(np.argmax(np.abs(poly.normal)))
-        poly.material_index = keys.index((int(np.sign(poly.normal[axis])), axis))
+    from test_blender_colours import six_colour_cube
+    cube = six_colour_cube()
     with pytest.raises(RuntimeError, match="set Colours to 3 or more"):
         run_op(bpy.ops.nonogram.make, resolution=5, colours=2, puzzle_colours=3)
     assert run_op(bpy.ops.nonogram.make, resolution=5, colours=8, puzzle_colours=3) == {'FINISHED'}
@@ -216,15 +209,8 @@ def test_hide_clues_with_puzzle_colours_turns_a_nonogram_into_a_colour_puzzle(ad
     """The Design panel's Puzzle Colours: Hide Clues on a black-and-white nonogram with reveal
     colours makes it the colour puzzle of that many groups (the engine's grouping), its labels
     the colour glyphs, then designs it; without reveal colours it is refused with the reason."""
-    from test_blender_colours import AXIS_COLOURS, principled
-    bpy.ops.mesh.primitive_cube_add(size=2.0)
-    cube = bpy.context.active_object
-    keys = list(AXIS_COLOURS)
-    for key in keys:
-        cube.data.materials.append(principled(f"m{key}", AXIS_COLOURS[key]))
-    for poly in cube.data.polygons:
-        axis = int(np.argmax(np.abs(poly.normal)))
-        poly.material_index = keys.index((int(np.sign(poly.normal[axis])), axis))
+    from test_blender_colours import six_colour_cube
+    cube = six_colour_cube()
     scene = addon_module("scene")
     plain = scene.make_nonogram(bpy.context, cube, resolution=4, colours=1)[0]
     plain.nonogram.design_options.puzzle_colours = 2

@@ -50,7 +50,9 @@ AXIS_COLOURS = {(-1, 0): (0.8, 0.05, 0.05), (1, 0): (0.05, 0.6, 0.05), (-1, 1): 
                 (1, 1): (0.9, 0.9, 0.05), (-1, 2): (0.05, 0.7, 0.7), (1, 2): (0.6, 0.05, 0.6)}
 
 
-def test_cube_with_six_face_materials():
+def six_colour_cube():
+    """A 2 m cube whose six faces each have a material of their own, coloured by the face's
+    outward direction (``AXIS_COLOURS``)."""
     bpy.ops.mesh.primitive_cube_add(size=2.0)
     cube = bpy.context.active_object
     keys = list(AXIS_COLOURS)
@@ -59,6 +61,11 @@ def test_cube_with_six_face_materials():
     for poly in cube.data.polygons:
         axis = int(np.argmax(np.abs(poly.normal)))
         poly.material_index = keys.index((int(np.sign(poly.normal[axis])), axis))
+    return cube
+
+
+def test_cube_with_six_face_materials():
+    cube = six_colour_cube()
     obj = make(cube, 6, 8)
     rgb, sol = cell_srgb(obj)
     assert sol.all() and sol.shape == (6, 6, 6)
@@ -156,14 +163,7 @@ def test_colour_attribute_without_material():
 
 
 def test_reveal_view_and_palette_editing():
-    bpy.ops.mesh.primitive_cube_add(size=2.0)
-    cube = bpy.context.active_object
-    keys = list(AXIS_COLOURS)
-    for key in keys:
-        cube.data.materials.append(principled(f"m{key}", AXIS_COLOURS[key]))
-    for poly in cube.data.polygons:
-        axis = int(np.argmax(np.abs(poly.normal)))
-        poly.material_index = keys.index((int(np.sign(poly.normal[axis])), axis))
+    cube = six_colour_cube()
     obj = make(cube, 4, 3)
     sc = scene_api()
     assert len(puzzle_of(obj).palette) == 3 and len(obj.nonogram.palette) == 3
