@@ -80,12 +80,17 @@ def keep(new: str, old: str) -> str:
     orphans: list = []
     last = None  # just past the previous block's end marker in ``lines``
     for anchor, heading, block in blocks(old):
+        # the anchor is looked for in the block's own section (a table's rule or a common line
+        # stands in many)
+        top = lines.index(heading) if heading and heading in lines else -1
+        end = _section_end(lines, top) if top >= 0 else len(lines)
+        found = next((k for k in range(max(top, 0), end) if lines[k] == anchor), -1) if anchor else -1
         if anchor is None and last is not None:
             at = last
-        elif anchor and anchor in lines:
-            at = _after_paragraph(lines, lines.index(anchor))
-        elif heading in lines:
-            at = _section_end(lines, lines.index(heading))
+        elif found >= 0:
+            at = _after_paragraph(lines, found)
+        elif top >= 0:
+            at = end
             while at > 0 and not lines[at - 1].strip():
                 at -= 1
         else:

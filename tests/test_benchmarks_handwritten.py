@@ -40,6 +40,17 @@ def test_blocks_in_a_row_keep_their_order_and_a_block_under_a_heading_comes_firs
     assert "## Speed\n\n" + _hand("first") + "\n\n" + _hand("second") + "\n\nTable run 2." in new
 
 
+def test_a_block_after_a_common_line_stays_in_its_own_section():
+    """A table's last line may stand in another section too: the block goes after the one in
+    its own section."""
+    generated = GENERATED.replace("Colour run 2.", "Colour run 2.\n| a | b |\n|---|---|\n| 1 | 2 |")
+    old = "\n".join(["# Benchmarks", "", "## Colour", "", "Colour run 2.", "| a | b |", "|---|---|", "| 1 | 2 |",
+                     "", _hand("Why."), ""])
+    new = hw.keep(generated, old)
+    assert "| 1 | 2 |\n\n" + _hand("Why.") + "\n\n## Notes" in new
+    assert new.index(_hand("Why.")) > new.index("## Colour")
+
+
 def test_a_block_whose_section_is_gone_is_kept_at_the_end_and_only_once():
     old = "\n".join(["# Benchmarks", "", "## Old section", "", "Gone.", "", _hand("Still true."), ""])
     new = hw.keep(GENERATED, old)

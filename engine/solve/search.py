@@ -133,16 +133,6 @@ SAT_FIRST_SHARE = 4.0
 # within ~0.6 s (a chunk grows to at most ~2x this in CPU time).
 SAT_CHUNK_S = 0.3
 
-
-def next_chunk(chunk: int, cpu_s: float, wall_s: float) -> int:
-    """The CDCL solver's next chunk (conflicts) after one that took ``cpu_s`` of CPU and
-    ``wall_s`` of wall time (see SAT_CHUNK_S)."""
-    if cpu_s < SAT_CHUNK_S / 2 and wall_s < SAT_CHUNK_S:
-        return min(chunk * 2, 1 << 22)
-    if wall_s > SAT_CHUNK_S * 2.5:
-        return max(chunk // 2, 100)
-    return chunk
-
 # The shortest turn of the CDCL solver (s): short, as many puzzles are solved by the search soon
 # after the hand-over point.
 SAT_MIN_SLICE_S = 0.02
@@ -154,6 +144,16 @@ SAT_MAX_LITERALS = 8_000_000
 # call) on the 206 ICGA 2018-2020 tournament puzzles (every 10th) that reached the hand-over:
 # 52.6 s CPU instead of 67.9 s, geometric mean of conflicts 1982 instead of 3171.
 SAT_PROBE_CLAUSES = True
+
+
+def next_chunk(chunk: int, cpu_s: float, wall_s: float) -> int:
+    """The CDCL solver's next chunk (conflicts) after one that took ``cpu_s`` of CPU and
+    ``wall_s`` of wall time (see SAT_CHUNK_S)."""
+    if cpu_s < SAT_CHUNK_S / 2 and wall_s < SAT_CHUNK_S:
+        return min(chunk * 2, 1 << 22)
+    if wall_s > SAT_CHUNK_S * 2.5:
+        return max(chunk // 2, 100)
+    return chunk
 
 
 @dataclass
