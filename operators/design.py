@@ -222,33 +222,37 @@ def toggle_line(obj, line: int) -> bool:
     return bool(mask[line])
 
 
-def _hidden_clue_session(op, obj, task: str):
-    """(hidden mask, live-check session, its lock, logic) for a job on ``obj``'s hidden clues, or
-    None after reporting why there is nothing to do."""
+def _hidden_and(op, obj, task: str, load):
+    """(hidden mask, ``load(obj)``) for a job on ``obj``'s hidden clues, or None after reporting
+    why there is nothing to do (no clue hidden, or what ``load`` refused)."""
     hidden = scene.hidden_mask(obj)
     if not hidden.any():
         op.report({'INFO'}, f"No clue is hidden: nothing to {task}")
         return None
     try:
-        sess, lock = live_check.session(obj)
+        return hidden, load(obj)
     except scene.NonogramError as e:
         op.report({'ERROR'}, str(e))
         return None
+
+
+def _hidden_clue_session(op, obj, task: str):
+    """(hidden mask, live-check session, its lock, logic) for a job on ``obj``'s hidden clues, or
+    None after reporting why there is nothing to do."""
+    got = _hidden_and(op, obj, task, live_check.session)
+    if got is None:
+        return None
+    hidden, (sess, lock) = got
     return hidden, sess, lock, scene.props(obj).design_options.logic
 
 
 def _colour_clues(op, obj, task: str):
     """(full colour puzzle, hidden mask, logic) for a job on a colour puzzle's hidden clues, or
     None after reporting why there is nothing to do."""
-    hidden = scene.hidden_mask(obj)
-    if not hidden.any():
-        op.report({'INFO'}, f"No clue is hidden: nothing to {task}")
+    got = _hidden_and(op, obj, task, scene.load_full_puzzle)
+    if got is None:
         return None
-    try:
-        full = scene.load_full_puzzle(obj)
-    except scene.NonogramError as e:
-        op.report({'ERROR'}, str(e))
-        return None
+    hidden, full = got
     return full, hidden, scene.props(obj).design_options.logic
 
 

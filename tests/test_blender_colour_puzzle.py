@@ -340,3 +340,24 @@ def test_hand_edits_of_a_colour_puzzle_are_checked_again(addon, tmp_path):
             assert not scene.live_check.stale(obj)
             seen.add((check["verdict"], check["solvable"]))
     assert len(seen) > 1  # the masks gave more than one kind of answer
+
+
+def test_a_colour_puzzles_hidden_clues_reach_its_jobs_and_none_hidden_stops_them(addon, tmp_path):
+    """Suggest Clue and Repair on a colour puzzle start from its full puzzle and hidden clues;
+    with none hidden they stop with a message."""
+    path, full, hidden = _colour_puzzle(tmp_path, shape=(4, 4, 3), seed=3, hidden_fraction=0.3)
+    assert hidden.any()
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
+    obj = bpy.context.active_object
+    design_ops = addon_module("operators.design")
+    reports = []
+
+    class Op:
+        def report(self, kind, msg):
+            reports.append((set(kind), msg))
+    got_full, got_hidden, logic = design_ops._colour_clues(Op(), obj, "repair")
+    assert np.array_equal(got_hidden, hidden) and got_full.k == full.k
+    assert np.array_equal(got_full.solution, full.solution) and reports == []
+    design_ops.change_hidden(obj, np.zeros(full.n_lines, bool))
+    assert design_ops._colour_clues(Op(), obj, "repair") is None
+    assert reports == [({'INFO'}, "No clue is hidden: nothing to repair")]

@@ -420,3 +420,27 @@ def test_undo_brings_back_clues_and_the_check_follows(addon):
     live.recheck_after_undo(bpy.context.scene)
     assert not live.stale(obj) and scene.load_check(obj)["verdict"] == "unique"
     assert live.recheck_after_undo in bpy.app.handlers.undo_post
+
+
+def test_suggest_and_repair_with_no_clue_hidden_say_so_and_change_nothing(addon):
+    """With no clue hidden there is nothing to suggest or repair: the operators stop with a
+    message and the clues stay as they are; with one hidden, the job gets the hidden clues."""
+    obj, full, _ = _random_nonogram(hidden_fraction=0.0)
+    scene = addon_module("scene")
+    design_ops = addon_module("operators.design")
+    reports = []
+
+    class Op:
+        def report(self, kind, msg):
+            reports.append((set(kind), msg))
+    assert design_ops._hidden_clue_session(Op(), obj, "suggest") is None
+    assert reports == [({'INFO'}, "No clue is hidden: nothing to suggest")]
+    for op in (bpy.ops.nonogram.suggest_clue, bpy.ops.nonogram.repair):
+        assert run_op(op) == {'CANCELLED'}
+        assert not scene.hidden_mask(obj).any()
+    mask = np.zeros(full.n_lines, bool)
+    mask[3] = True
+    scene.set_hidden(obj, mask)
+    hidden, sess, lock, logic = design_ops._hidden_clue_session(Op(), obj, "repair")
+    assert np.array_equal(hidden, mask) and logic == obj.nonogram.design_options.logic
+    assert len(reports) == 1
