@@ -44,8 +44,14 @@ def test_a_changed_module_gets_its_bytecode_again(tmp_path):
     mod.write_text("X = 1\n")
     farm.warm_bytecode(tmp_path)
     before = _pyc(mod).read_bytes()
-    mod.write_text("X = 2  # changed\n")
-    st = _pyc(mod).stat()
-    os.utime(mod, (st.st_atime, st.st_mtime + 5))  # newer than its bytecode
+    st = mod.stat()
+    mod.write_text("X = 2\n")  # the same size: only the time tells
+    os.utime(mod, (st.st_atime, st.st_mtime + 5))
     assert farm.warm_bytecode(tmp_path)["written"] == 1
     assert _pyc(mod).read_bytes() != before
+    # bytecode that Python would not use (another version's magic number) is written again
+    stale = bytearray(_pyc(mod).read_bytes())
+    stale[0] ^= 0xFF
+    _pyc(mod).write_bytes(bytes(stale))
+    assert farm.warm_bytecode(tmp_path)["written"] == 1
+    assert _pyc(mod).read_bytes()[:4] == importlib.util.MAGIC_NUMBER
