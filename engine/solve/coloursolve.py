@@ -36,7 +36,7 @@ from ..jit import njit
 
 ST_OK = 0
 ST_CONTRADICTION = 1
-ST_BUDGET = 2    # _propagate / _probe: the line-solve budget ran out (the caller checks its clock)
+ST_BUDGET = 2    # _propagate_queues / _probe: the line-solve budget ran out (the caller checks its clock)
 ST_TIMEOUT = 3   # propagate: the deadline passed first (the state is sound, not at the fixpoint)
 
 
@@ -144,35 +144,22 @@ def filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab
 _NO_ORDER = np.zeros(0, dtype=np.int64)
 _NO_CACHE = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
              np.zeros((0, 0), dtype=np.int64))
-QS_LEN = 8  # the queue state ``qs`` of ``_propagate_queues``
-
-
-@njit(cache=True)
-def _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
-               cell_lines, queued, counters, budget):
-    """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
-    (bit 1: relax queue, bit 2: exact queue) to the fixpoint. counters[0] += line solver calls,
-    counters[1] += of them the exact product solver on 3D lines. ``budget[0]``: line solves
-    left in cost units (``_work``; negative: no limit). Returns ST_OK, ST_CONTRADICTION or
-    ST_BUDGET (see ``_propagate_queues``, which goes on from there)."""
-    n_lines = mode.shape[0]
-    rq = np.empty(n_lines, dtype=np.int64)
-    xq = np.empty(n_lines, dtype=np.int64)
-    qs = np.zeros(QS_LEN, dtype=np.int64)
-    none = np.zeros(0, dtype=np.int64)
-    no_rows = np.zeros((0, 0), dtype=np.int64)
-    return _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-                             cell_start, cell_lines, queued, counters, budget, rq, xq, qs, none, none,
-                             none, none, no_rows, no_rows, False)
+QS_LEN = 8  # the queue state ``qs`` of ``_propagate_queues`` (qs[7]: its trail's length)
 
 
 @njit(cache=True)
 def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
                       cell_lines, queued, counters, budget, rq, xq, qs, order, changes, c_line, c_kind, c_in,
-                      c_out, until_decided):
-    """``_propagate`` with its two queues in the caller's arrays: ``rq``/``xq`` the relax and
-    exact queues (circular FIFOs, n_lines long), ``qs`` (QS_LEN long) = [relax head, relax length,
-    exact head, exact length, started, cut, undecided cells]. With qs[4] == 0 the queues are filled
+                      c_out, until_decided, t_cell, t_old):
+    """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
+    (bit 1: relax queue, bit 2: exact queue) to the fixpoint. counters[0] += line solver calls,
+    counters[1] += of them the exact product solver on 3D lines. ``budget[0]``: line solves
+    left in cost units (``_work``; negative: no limit). Returns ST_OK, ST_CONTRADICTION or
+    ST_BUDGET.
+
+    The two queues are in the caller's arrays: ``rq``/``xq`` the relax and exact queues
+    (circular FIFOs, n_lines long), ``qs`` (QS_LEN long) = [relax head, relax length, exact head,
+    exact length, started, cut, undecided cells, trail length]. With qs[4] == 0 the queues are filled
     from ``queued``'s flags, the lines taken in the order of ``order`` (empty: by index); on
     ST_BUDGET they are left as they are, so a call with the same arrays goes on exactly where
     this one stopped: the same line solves in the same order as one call without a budget (the
@@ -185,7 +172,11 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
     each cell the line changes; line results cached in ``c_*`` (``linecache.py``: a design re-runs
     much of the same propagation); ``until_decided``: stop once every cell is decided (the state
     is then the puzzle's solution, a fixpoint of every line, so the pops left would change nothing;
-    the counts are then not those of a run to the fixpoint)."""
+    the counts are then not those of a run to the fixpoint).
+
+    For probing (off when ``t_cell`` is empty): every cell change is written to the trail, the cell
+    to ``t_cell`` and its value before to ``t_old``, at position qs[7] (then advanced), so that the
+    caller can read what an assumption implied and undo it in O(changes), not O(cells)."""
     n_lines = mode.shape[0]
     if qs[4] == 0:
         nr = 0  # queue lengths; a line is at most once in each queue (by the flags: bit 1 relax,
@@ -216,12 +207,10 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
         hr, nr, hx, nx, undecided = qs[0], qs[1], qs[2], qs[3], qs[6]
     no_tab = np.zeros((1, 1), dtype=np.int64)
     work = np.zeros(2, dtype=np.int64)
-    longest = 0
-    for li in range(n_lines):
-        longest = max(longest, line_start[li + 1] - line_start[li])
-    buf = np.empty(longest, dtype=np.int64)
+    buf = np.empty(64, dtype=np.int64)  # grown to the longest line popped (a probe's call pops few)
     caching = c_line.shape[0] > 0
     counting = changes.shape[0] > 0
+    trailing = t_cell.shape[0] > 0
     qs[5] = 0
     while (nr > 0 or nx > 0) and undecided > 0:
         if budget[0] == 0:
@@ -241,6 +230,8 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
             exact = True
         a = line_start[li]
         b = line_start[li + 1]
+        if b - a > buf.shape[0]:
+            buf = np.empty(b - a, dtype=np.int64)
         masks = buf[:b - a]
         for j in range(b - a):
             masks[j] = state[line_cells[a + j]]
@@ -288,6 +279,11 @@ def _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start
                     changes[li] += 1
                 if until_decided and not res[j] & (res[j] - 1):
                     undecided -= 1  # (a changed cell was undecided: only undecided cells narrow)
+                if trailing:
+                    t = qs[7]
+                    t_cell[t] = c
+                    t_old[t] = masks[j]
+                    qs[7] = t + 1
                 state[c] = res[j]
                 for t in range(cell_start[c], cell_start[c + 1]):
                     lj = cell_lines[t]
@@ -337,7 +333,8 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
     n_lines = len(net.mode)
     queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(QS_LEN, dtype=np.int64))
     extra = (_NO_ORDER if order is None else np.asarray(order, dtype=np.int64),
-             _NO_ORDER if changes is None else changes, *(_NO_CACHE if cache is None else cache), bool(until_decided))
+             _NO_ORDER if changes is None else changes, *(_NO_CACHE if cache is None else cache), bool(until_decided),
+             _NO_ORDER, _NO_ORDER)
     args = (state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
             net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters)
     budget = np.full(1, -1, dtype=np.int64)
@@ -386,15 +383,49 @@ def values_of(state) -> np.ndarray:
 
 
 @njit(cache=True)
+def _undo(state, t_cell, t_old, n):
+    """Undo the trail's first ``n`` changes, newest first (a cell may have changed more than once)."""
+    for e in range(n - 1, -1, -1):
+        state[t_cell[e]] = t_old[e]
+
+
+@njit(cache=True)
+def _queue_lines_of(c, cell_start, cell_lines, mode, queued, rq, xq, qs):
+    """Queue cell ``c``'s lines as ``_propagate_queues`` queues flagged lines on its first call
+    (both queues, in line order; a 2D line only in the exact one), without its pass over every
+    line: an assumption's propagation often solves a line or two. ``queued`` must be all clear;
+    qs's trail position is kept."""
+    nr = 0
+    nx = 0
+    for t in range(cell_start[c], cell_start[c + 1]):  # a cell's lines are in line order
+        li = cell_lines[t]
+        if mode[li] == 0:
+            continue
+        if mode[li] == 2:
+            rq[nr] = li
+            nr += 1
+            queued[li] = 3
+        else:
+            queued[li] = 2
+        xq[nx] = li
+        nx += 1
+    qs[0], qs[1], qs[2], qs[3], qs[4], qs[5], qs[6] = 0, nr, 0, nx, 1, 0, 1
+
+
+@njit(cache=True)
 def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
-           counters, c_from, c_to, flags, budget):
+           counters, c_from, c_to, flags, budget, c_line, c_kind, c_in, c_out, scratch):
     """One probing pass over cells [c_from, c_to), in place (see ``probe``); flags[0] = 1 when
     something changed. Returns ST_OK, ST_CONTRADICTION, or ST_BUDGET when the assumptions'
-    line solves used up ``budget`` (as in ``_propagate``): flags[1] is then the cell to go on
-    from, and ``state`` is at the fixpoint of what was done before it."""
-    n = state.shape[0]
-    n_lines = mode.shape[0]
-    queued = np.zeros(n_lines, dtype=np.int64)
+    line solves used up ``budget`` (as in ``_propagate_queues``): flags[1] is then the cell to go
+    on from, and ``state`` is at the fixpoint of what was done before it. ``c_*``: a line cache
+    (``linecache.py``; empty: none); ``scratch``: ``probe_scratch``'s arrays, kept between calls.
+
+    Each assumption is propagated in ``state`` itself with a trail and undone after, so that it
+    costs what it changes: with a copy of the state per assumption and a pass over every cell to
+    intersect them, most of a 24^3 puzzle's probing was copying (2-10x slower)."""
+    queued, rq, xq, qs, t_cell, t_old, agree, hits, seen, touched, ids = scratch
+    none = np.zeros(0, dtype=np.int64)
     no_limit = np.full(1, -1, dtype=np.int64)
     for c in range(c_from, c_to):
         m = state[c]
@@ -402,53 +433,95 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
             continue
         # an interrupted cell is probed again from its start: its partial work is not counted
         count0, count1 = counters[0], counters[1]
-        agree = np.zeros(n, dtype=np.int64)
         ok_bits = 0
+        n_ok = 0
+        nt = 0
         for v in range(k + 1):
             if (m >> v) & 1 == 0:
                 continue
-            trial = state.copy()
-            trial[c] = np.int64(1) << v
-            queued[:] = 0
-            for t in range(cell_start[c], cell_start[c + 1]):
-                queued[cell_lines[t]] = 3
-            st = _propagate(trial, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-                            cell_start, cell_lines, queued, counters, budget)
+            t_cell[0] = c
+            t_old[0] = m
+            qs[7] = 1
+            state[c] = np.int64(1) << v
+            _queue_lines_of(c, cell_start, cell_lines, mode, queued, rq, xq, qs)
+            st = _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                                   cell_start, cell_lines, queued, counters, budget, rq, xq, qs, none, none,
+                                   c_line, c_kind, c_in, c_out, False, t_cell, t_old)
+            tl = qs[7]
+            if st == ST_OK:
+                ok_bits |= np.int64(1) << v
+                n_ok += 1
+                ids[0] += 1
+                trial_id = ids[0]
+                for e in range(tl):
+                    x = t_cell[e]
+                    if seen[x] != trial_id:
+                        seen[x] = trial_id
+                        if hits[x] == 0:
+                            touched[nt] = x
+                            nt += 1
+                        hits[x] += 1
+                        agree[x] |= state[x]
+            else:
+                queued[:] = 0  # a propagation cut short leaves lines flagged
+            _undo(state, t_cell, t_old, tl)
             if st == ST_BUDGET:
+                for i in range(nt):
+                    agree[touched[i]] = 0
+                    hits[touched[i]] = 0
                 flags[1] = c
                 counters[0], counters[1] = count0, count1
                 return ST_BUDGET
-            if st == ST_OK:
-                ok_bits |= np.int64(1) << v
-                for x in range(n):
-                    agree[x] |= trial[x]
         if ok_bits == 0:
             return ST_CONTRADICTION
-        queued[:] = 0
+        # a cell that some surviving assumption left alone keeps its values
         any_change = False
-        for x in range(n):
-            nv = state[x] & agree[x]
-            if nv != state[x]:
-                state[x] = nv
-                any_change = True
-                for t in range(cell_start[x], cell_start[x + 1]):
-                    queued[cell_lines[t]] = 3
+        for i in range(nt):
+            x = touched[i]
+            if hits[x] == n_ok:
+                nv = state[x] & agree[x]
+                if nv != state[x]:
+                    state[x] = nv
+                    any_change = True
+                    for t in range(cell_start[x], cell_start[x + 1]):
+                        queued[cell_lines[t]] = 3
+            agree[x] = 0
+            hits[x] = 0
         if any_change:
             flags[0] = 1
             # to the fixpoint whatever the budget: what the assumptions agreed on is kept whole
-            if _propagate(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-                          cell_start, cell_lines, queued, counters, no_limit) != ST_OK:
+            qs[:] = 0
+            if _propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                                 cell_start, cell_lines, queued, counters, no_limit, rq, xq, qs, none, none,
+                                 c_line, c_kind, c_in, c_out, False, none, none) != ST_OK:
                 return ST_CONTRADICTION
     return ST_OK
 
 
-def probe(net: ColourNet, state: np.ndarray, counters, deadline=None) -> int:
+def probe_scratch(n_cells: int, n_lines: int, k: int) -> tuple:
+    """``_probe``'s working arrays, made once per probe: the line flags and queues of its
+    propagations (``_propagate_queues``), the trail (a change narrows a cell, so an assumption
+    changes each cell at most k times, +1 the assumption itself), and per cell over a cell's
+    surviving assumptions the OR of its values, how many changed it, the last assumption that
+    did (numbered by ``ids[0]``) and the list of such cells. ``queued``, ``agree`` and ``hits``
+    are left clear between cells."""
+    trail = n_cells * max(k, 1) + 1
+    return (np.zeros(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64),
+            np.zeros(QS_LEN, dtype=np.int64), np.empty(trail, dtype=np.int64), np.empty(trail, dtype=np.int64),
+            np.zeros(n_cells, dtype=np.int64), np.zeros(n_cells, dtype=np.int64), np.full(n_cells, -1, dtype=np.int64),
+            np.empty(n_cells, dtype=np.int64), np.zeros(1, dtype=np.int64))
+
+
+def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None) -> int:
     """Probing to a fixpoint (in place): each value of each undecided cell is assumed and
     propagated; failed values go, and what every surviving assumption agrees on is kept.
     ST_CONTRADICTION when every value of some cell fails. The kernel runs in chunks of cells so
     that ``deadline`` (perf_counter seconds) is checked between them; past it, ST_OK with the
-    state as far as it got (still sound)."""
+    state as far as it got (still sound). ``cache``: a line cache (``linecache.new_cache``) its
+    propagations share, as a design's do."""
     n = len(state)
+    scratch = probe_scratch(n, len(net.mode), net.k)
+    c_line, c_kind, c_in, c_out = _NO_CACHE if cache is None else cache
     flags = np.zeros(2, dtype=np.int64)
     budget = np.full(1, -1, dtype=np.int64)
     size = 64  # line solves per slice when there is a deadline (see propagate)
@@ -462,7 +535,8 @@ def probe(net: ColourNet, state: np.ndarray, counters, deadline=None) -> int:
                     budget[0] = size
                 t = time.perf_counter()
                 st = _probe(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
-                            net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, c1, flags, budget)
+                            net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, c1, flags, budget,
+                            c_line, c_kind, c_in, c_out, scratch)
                 if st == ST_CONTRADICTION:
                     return ST_CONTRADICTION
                 if deadline is not None and time.perf_counter() > deadline:
