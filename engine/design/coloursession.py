@@ -21,6 +21,7 @@ import numpy as np
 from ..model.colourpuzzle import ColourPuzzle, line_names
 from ..solve.coloursolve import ST_OK, build_net, decided, full_state, probe, propagate
 from ..solve.difficulty import LOGICS
+from ..solve.linecache import new_cache
 from .colourdesign import ColourDesignError
 from .session import Repair, Suggestion
 
@@ -32,6 +33,9 @@ class ColourSession:
         self.full = full
         self.net = build_net(full)
         self.clued = self.net.mode.copy()
+        # every check re-runs much of the same propagation under another mask (a line's results
+        # depend only on its clue): one line cache for the session, as a design keeps one
+        self.cache = new_cache(self.net)
         self._names: Optional[list] = None
 
     @property
@@ -56,10 +60,10 @@ class ColourSession:
         net = self.net
         net.mode[:] = np.where(h, 0, self.clued)
         state = full_state(net)
-        if propagate(net, state) != ST_OK:
+        if propagate(net, state, cache=self.cache) != ST_OK:
             return False, state
         if not decided(state).all() and logic == "probe":
-            if probe(net, state, np.zeros(2, dtype=np.int64)) != ST_OK:
+            if probe(net, state, np.zeros(2, dtype=np.int64), cache=self.cache) != ST_OK:
                 return False, state
         return bool(decided(state).all()), state
 
@@ -72,7 +76,7 @@ class ColourSession:
         for i, li in enumerate(cands):
             net.mode[li] = self.clued[li]
             trial = state.copy()
-            if propagate(net, trial, [int(li)]) == ST_OK:
+            if propagate(net, trial, [int(li)], cache=self.cache) == ST_OK:
                 gains[i] = undecided - int(np.count_nonzero(~decided(trial)))
             net.mode[li] = 0
         return gains

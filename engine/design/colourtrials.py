@@ -76,7 +76,7 @@ class TrialRun:
     def probes_to_solution(self, state) -> bool:
         """Whether probing from ``state`` (a propagation's fixpoint; changed) decides every cell.
         Raises RunTimeout past ``deadline``."""
-        st = probe(self.net, state, np.zeros(2, dtype=np.int64), self.deadline)
+        st = probe(self.net, state, np.zeros(2, dtype=np.int64), self.deadline, cache=self.cache)
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise RunTimeout("time limit")
         return st == ST_OK and bool(decided(state).all())
