@@ -424,12 +424,16 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
     Each assumption is propagated in ``state`` itself with a trail and undone after, so that it
     costs what it changes: with a copy of the state per assumption and a pass over every cell to
     intersect them, most of a 24^3 puzzle's probing was copying (2-10x slower)."""
-    queued, rq, xq, qs, t_cell, t_old, agree, hits, seen, touched, ids = scratch
+    queued, rq, xq, qs, t_cell, t_old, agree, hits, seen, touched, probed, ids = scratch
     none = np.zeros(0, dtype=np.int64)
     no_limit = np.full(1, -1, dtype=np.int64)
     for c in range(c_from, c_to):
         m = state[c]
         if m & (m - 1) == 0:
+            continue
+        if probed[c] > ids[2]:
+            # nothing changed since this cell was probed and found nothing: it would find nothing
+            # again (mostly the pass that confirms the fixpoint)
             continue
         # an interrupted cell is probed again from its start: its partial work is not counted
         count0, count1 = counters[0], counters[1]
@@ -487,7 +491,10 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
                         queued[cell_lines[t]] = 3
             agree[x] = 0
             hits[x] = 0
+        ids[1] += 1
+        probed[c] = ids[1]
         if any_change:
+            ids[2] = ids[1]  # every cell probed so far (this one too) may find more now
             flags[0] = 1
             # to the fixpoint whatever the budget: what the assumptions agreed on is kept whole
             qs[:] = 0
@@ -503,13 +510,15 @@ def probe_scratch(n_cells: int, n_lines: int, k: int) -> tuple:
     propagations (``_propagate_queues``), the trail (a change narrows a cell, so an assumption
     changes each cell at most k times, +1 the assumption itself), and per cell over a cell's
     surviving assumptions the OR of its values, how many changed it, the last assumption that
-    did (numbered by ``ids[0]``) and the list of such cells. ``queued``, ``agree`` and ``hits``
-    are left clear between cells."""
+    did (numbered by ``ids[0]``) and the list of such cells; per cell when it was last probed,
+    on the clock ``ids[1]`` (a cell probed after the last change, ``ids[2]``, is not probed
+    again: probing is deterministic and monotone, so skipping it changes no result, only the
+    work). ``queued``, ``agree`` and ``hits`` are left clear between cells."""
     trail = n_cells * max(k, 1) + 1
     return (np.zeros(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64),
             np.zeros(QS_LEN, dtype=np.int64), np.empty(trail, dtype=np.int64), np.empty(trail, dtype=np.int64),
             np.zeros(n_cells, dtype=np.int64), np.zeros(n_cells, dtype=np.int64), np.full(n_cells, -1, dtype=np.int64),
-            np.empty(n_cells, dtype=np.int64), np.zeros(1, dtype=np.int64))
+            np.empty(n_cells, dtype=np.int64), np.full(n_cells, -1, dtype=np.int64), np.zeros(3, dtype=np.int64))
 
 
 def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None) -> int:
