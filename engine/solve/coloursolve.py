@@ -616,8 +616,10 @@ class _Search:
     (the tree exhausted, or the CDCL solver found no further one), raises _Stop on the time
     limit, or on ``node_limit`` without the CDCL solver."""
 
-    def __init__(self, puzzle, net, root, counters, want, known, deadline, use_sat, sat_after, node_limit):
+    def __init__(self, puzzle, net, root, counters, want, known, deadline, use_sat, sat_after, node_limit,
+                 cache=None):
         self.puzzle, self.net, self.root, self.counters, self.want = puzzle, net, root, counters, want
+        self.cache = cache  # a line cache its propagations share (``linecache.py``), or None
         self.known, self.deadline, self.node_limit = known, deadline, node_limit
         self.use_sat = use_sat and HAVE_SAT
         self.sat_after = SAT_AFTER_STEPS if sat_after is None else sat_after
@@ -681,7 +683,8 @@ class _Search:
                 frame[3] = i + 1
                 trial = state.copy()
                 trial[c] = 1 << vals[i]
-                st = propagate(self.net, trial, _lines_of(self.net, c), self.counters, self.deadline)
+                st = propagate(self.net, trial, _lines_of(self.net, c), self.counters, self.deadline,
+                               cache=self.cache)
                 if st == ST_TIMEOUT:
                     raise _Stop
                 if st == ST_OK:
@@ -773,8 +776,11 @@ def solve_colour(p: ColourPuzzle, *, time_limit: Optional[float] = None, want: i
     elif decided(state).all():
         verdict, level, sols = "unique", "line", [values_of(state)]
     else:
+        # below line logic, probing and the search solve many of the same lines again (a cache
+        # took a loose 8^3 puzzle's root probing from 0.5-1.7 s to 0.1-0.7 s)
+        cache = new_cache(net)
         if probing:
-            st = probe(net, state, counters, deadline)
+            st = probe(net, state, counters, deadline, cache=cache)
         if st != ST_OK:
             verdict, level = "none", "probe"
         elif decided(state).all():
@@ -784,7 +790,8 @@ def solve_colour(p: ColourPuzzle, *, time_limit: Optional[float] = None, want: i
         else:
             known = p.colour_solution if use_known else None
             logic = state.copy()
-            srch = _Search(p, net, state.copy(), counters, want, known, deadline, use_sat, sat_after, node_limit)
+            srch = _Search(p, net, state.copy(), counters, want, known, deadline, use_sat, sat_after, node_limit,
+                           cache)
             try:
                 srch.run()
                 verdict = {0: "none", 1: "unique"}.get(len(srch.sols), "multiple")
@@ -986,7 +993,7 @@ def grade_net(net: ColourNet, tech: np.ndarray, cache: Optional[tuple] = None):
             return None, None
         # a round of line solves changed nothing: a probing round (technique cost 4)
         snap = state.copy()
-        if probe(net, state, counters) != ST_OK or np.array_equal(state, snap):
+        if probe(net, state, counters, cache=cache) != ST_OK or np.array_equal(state, snap):
             return None, None
         d = int(np.count_nonzero(decided(state) & ~decided(snap)))
         unknown = int(np.count_nonzero(~decided(snap)))
