@@ -317,7 +317,7 @@ def set_palette(obj, palette, colours=None) -> None:
 
 # How an edited entry of a colour puzzle's palette re-inks its clues and cubes: set by
 # scene/colours_puzzle.py, which needs the scene builder (itself importing this module).
-colour_puzzle_entry_changed: Optional[Callable[[Any], None]] = None
+colour_puzzle_entry_changed: Optional[Callable[[Any, Any], None]] = None
 
 
 def palette_entry_changed(obj) -> None:
@@ -329,7 +329,7 @@ def palette_entry_changed(obj) -> None:
     full = load_full_puzzle(obj)
     if is_colour_puzzle(full):
         if colour_puzzle_entry_changed is not None:
-            colour_puzzle_entry_changed(obj)
+            colour_puzzle_entry_changed(obj, full)
         return
     if full.palette is None or len(pg.palette) != len(full.palette):
         return

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..jobs import engine_access
 from ..jobs.colour import regroup_check
-from .build import show_as_colour_puzzle
+from .build import recolour_colour_puzzle, show_as_colour_puzzle
 from .check import load_design, store_design
 from . import colours
 from .common import NonogramError
@@ -34,21 +34,25 @@ def changed_lines(before, after) -> int:
 def apply_colour_puzzle(context, obj, full, *, clues_changed: bool, why: str) -> None:
     """Show the (full) colour puzzle ``full`` on ``obj``: glyphs inked anew, cubes, panel
     palette; the hidden clues kept. When the clues changed, the design is marked stale with
-    ``why`` and the puzzle checked again."""
-    show_as_colour_puzzle(context, obj, full)
+    ``why`` and the puzzle checked again; when they did not, the glyphs are re-inked in place
+    where they fit (``recolour_colour_puzzle``)."""
     if not clues_changed:
+        if not recolour_colour_puzzle(obj, full):
+            show_as_colour_puzzle(context, obj, full)
         return
+    show_as_colour_puzzle(context, obj, full)
     info = load_design(obj)
     if info:
         store_design(obj, dict(info, stale=why))
     request(obj)  # the kept hidden clues, on the new clues: unique? solvable?
 
 
-def recolour_entry(obj) -> None:
+def recolour_entry(obj, full=None) -> None:
     """The panel's palette of a colour puzzle was edited (one entry's colour): its puzzle colours
-    follow, re-inking the clues and the cubes; the cells, clues and design stay."""
+    follow, re-inking the clues and the cubes; the cells, clues and design stay. ``full``: the
+    stored full puzzle, when the caller has it already (loading it is half of a re-ink)."""
     pg = props(obj)
-    full = load_full_puzzle(obj)
+    full = load_full_puzzle(obj) if full is None else full
     cg = engine_access.colourgroups
     palette, _, _ = cg.reveal_parts(full)
     if len(pg.palette) != len(palette):

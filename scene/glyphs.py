@@ -8,6 +8,7 @@ import bpy
 import numpy as np
 
 from ..jobs import engine_access
+from .common import TAG
 from .materials import clue_material
 
 
@@ -258,12 +259,7 @@ def colour_glyph_library(context, name, pts, created, clue_colours, colours=None
     distinct = sorted(set(pts["parts"]))
     lookup = {p: i for i, p in enumerate(distinct)}
     index = np.asarray([lookup[p] for p in pts["parts"]], dtype=np.int32)
-    lin = ink_colours(clue_colours)
-    raw = engine_access.colourspace.srgb_to_linear(np.asarray(clue_colours, np.float64).reshape(-1, 3))
-    inks = {0: clue_material("plain", colours)}
-    for c, (rgb, light) in enumerate(zip(lin.tolist(), floating_colours(raw).tolist()), start=1):
-        # on the cubes the darkened ink; floating over the dark background the colour, lightened
-        inks[c] = clue_material("plain", {"plain": (*rgb, 1.0)}, floating=(*light, 1.0))
+    inks = _colour_inks(clue_colours, colours)
     texts = _text_geometries(context, sorted({(n, MARK_KINDS[m]) for p in distinct for n, m, _ in p}))
     rings = {kind: _outline_geometry(kind) for kind in ("circle", "square")}
     glyphs = bpy.data.collections.new(f"{name} Glyphs")
@@ -277,12 +273,10 @@ def colour_glyph_library(context, name, pts, created, clue_colours, colours=None
         verts: list = []
         faces: list = []
         mat_of_face: list = []
-        slots: list = []
+        slots = _slots(parts, inks)
         x = -span / 2
         for (n, m, c), w in zip(parts, widths):
             pieces = [texts[(n, MARK_KINDS[m])]] + ([rings[MARK_KINDS[m]]] if m else [])
-            if inks[c] not in slots:
-                slots.append(inks[c])
             for v, f in pieces:
                 base = sum(len(a) for a in verts)
                 verts.append((np.asarray(v, np.float64) + (x + w / 2, 0.0, 0.0)) * scale)
@@ -299,5 +293,65 @@ def colour_glyph_library(context, name, pts, created, clue_colours, colours=None
         ob = bpy.data.objects.new(label, mesh)
         created.append(ob)
         ob.visible_shadow = False
+        ob[GLYPH_INDEX] = i
         glyphs.objects.link(ob)
     return glyphs, outline_library(name, created, colours), index
+
+
+# A colour glyph object's place in its library (the distinct clue it draws), for re-inking it in
+# place; a name can be cut short or take a ".001", so it is not read back.
+GLYPH_INDEX = "nonogram_glyph"
+
+
+def _colour_inks(clue_colours, colours=None) -> dict:
+    """The ink material of each puzzle colour 1..k (``clue_colours``, sRGB), and 0: zero clues
+    (no colour), inked as plain ones."""
+    lin = ink_colours(clue_colours)
+    raw = engine_access.colourspace.srgb_to_linear(np.asarray(clue_colours, np.float64).reshape(-1, 3))
+    inks = {0: clue_material("plain", colours)}
+    for c, (rgb, light) in enumerate(zip(lin.tolist(), floating_colours(raw).tolist()), start=1):
+        # on the cubes the darkened ink; floating over the dark background the colour, lightened
+        inks[c] = clue_material("plain", {"plain": (*rgb, 1.0)}, floating=(*light, 1.0))
+    return inks
+
+
+def _slots(parts, inks) -> list:
+    """A colour glyph's material slots: its parts' inks, each once, in the order of the parts."""
+    slots: list = []
+    for _, _, c in parts:
+        if inks[c] not in slots:
+            slots.append(inks[c])
+    return slots
+
+
+def reink_colour_glyphs(glyphs, pts, clue_colours, colours=None) -> bool:
+    """Re-ink the colour glyph library ``glyphs`` in place for new puzzle colours of the same
+    clues (``pts``: ``colour_clue_points``): each glyph's material slots take the new inks, and
+    ink materials no longer used by anything go. A fraction of building the library again, so a
+    palette colour can be dragged. False, with nothing changed, when the library is not the one
+    these clue points give (an older file's, or other clues): the caller builds it anew."""
+    distinct = sorted(set(pts["parts"]))
+    objs = list(glyphs.objects)
+    if len(objs) != len(distinct):
+        return False
+    inks = _colour_inks(clue_colours, colours)
+    plan = []
+    for ob in objs:
+        i = ob.get(GLYPH_INDEX)
+        mesh = ob.data
+        if not isinstance(i, int) or not 0 <= i < len(distinct) or mesh is None:
+            return False
+        slots = _slots(distinct[i], inks)
+        if len(mesh.materials) != len(slots):
+            return False  # two colours shared one ink and now differ (or the other way round)
+        plan.append((mesh, slots))
+    old = set()
+    for mesh, slots in plan:
+        for j, mat in enumerate(slots):
+            if mesh.materials[j] != mat:
+                old.add(mesh.materials[j])
+                mesh.materials[j] = mat
+    for mat in old:
+        if mat is not None and mat.users == 0 and mat.get(TAG) is not None:
+            bpy.data.materials.remove(mat)  # our ink of a colour no longer shown (a drag's steps)
+    return True
