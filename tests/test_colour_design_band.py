@@ -132,7 +132,10 @@ def test_the_range_excludes_its_top_as_for_black_and_white():
     free = design_colour(p, seed=3)
     d = design_colour(p, seed=3, score_range=(0.0, free.score))
     assert d.score < free.score
-    assert cd._target("hard", None) == band_range("hard") and cd._target("hard", (1, 2)) == (1.0, 2.0)
+    assert cd._target("hard", None) == band_range("hard") and cd._target(None, (1, 2)) == (1.0, 2.0)
+    # a band and a range at once are refused, as black-and-white refuses them
+    with pytest.raises(cd.ColourDesignError, match="not both"):
+        design_colour(p, seed=3, band="hard", score_range=(0.0, free.score))
 
 
 def test_a_band_name_out_of_reach_says_so():

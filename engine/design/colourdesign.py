@@ -109,7 +109,10 @@ class ColourDesign:
 
 def _target(band, score_range):
     """The score range asked for, ``lo <= score < hi`` (a band's from ``difficulty.band_range``,
-    the black-and-white designer's semantics), or None. A score range wins over a band."""
+    the black-and-white designer's semantics), or None. Both at once are refused, as the
+    black-and-white designer refuses them (which one was meant is a guess)."""
+    if band is not None and score_range is not None:
+        raise ColourDesignError("give a difficulty band or a score range, not both")
     if score_range is not None:
         lo, hi = (float(v) for v in score_range)
         if not lo <= hi:
@@ -127,7 +130,7 @@ def design_colour(p: ColourPuzzle, *, logic: str = "line", seed: int = 0, band: 
     """A designed copy of ``p`` (which must carry its solution); see the module docstring.
     ``resume`` False runs every trial from scratch (the reference: same design, slower).
 
-    ``band`` / ``score_range`` (the range wins when both are given): the target ``lo <= score <
+    ``band`` / ``score_range`` (one of them, not both): the target ``lo <= score <
     hi``. Too hard: the bisection along the hides; too easy: restarts in other orders and moves,
     the design closest to the range kept, a message when it stays short; then final passes that
     hide each clue that keeps the puzzle solvable and in range. ``locally_minimal`` is then True
