@@ -2,13 +2,14 @@
 import json
 import re
 import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from conftest import shared_path
 from engine.voxel import raycast
-from engine.voxel.meshio import MeshFileError, load_mesh, weld_vertices
+from engine.voxel.meshio import MeshFileError, blender_axes, load_mesh, weld_vertices
 
 QUAD_V = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1]], float)
 
@@ -217,3 +218,51 @@ def test_shared_models_match_readme_geometry(name):
     assert len(np.unique(ids[t])) == facts["welded"]
     assert np.array_equal(ids[t][:, 0] == ids[t][:, 1], wt[:, 0] == wt[:, 1])
     assert raycast.edge_stats(np.ascontiguousarray(ids[t]), n, np.zeros(len(t), np.int32), 1)[0] == facts["boundary"]
+
+
+def _tall_tetra():
+    """A tetrahedron 3 units tall along +Y (as a Y-up file stands a model), outward winding."""
+    v = np.array([[0, 0, 0], [1, 0, 0], [0, 0, 1], [0, 3, 0]], np.float64)
+    t = np.array([[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]], np.int64)
+    return v, t
+
+
+def _signed_volume(v, t):
+    a, b, c = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
+    return float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6)
+
+
+@pytest.mark.parametrize("suffix, turned", [(".obj", True), (".glb", True), (".ply", False), (".stl", False),
+                                            (".OBJ", True), (".glb#1", True)])
+def test_blender_axes_stand_y_up_formats_upright(suffix, turned):
+    """OBJ and glTF are Y-up, Blender Z-up: their vertices turn (x, y, z) -> (x, -z, y), as
+    Blender's importers place them by default; PLY and STL stay. A rotation: the winding (the
+    signed volume) is kept."""
+    v, t = _tall_tetra()
+    out = blender_axes(v, "model" + suffix)
+    if not turned:
+        assert np.array_equal(out, v)
+        return
+    assert np.array_equal(out, np.stack([v[:, 0], -v[:, 2], v[:, 1]], axis=1))
+    assert np.ptp(out, axis=0).tolist() == [1.0, 1.0, 3.0]  # standing on z
+    assert _signed_volume(v, t) > 0 and _signed_volume(out, t) == pytest.approx(_signed_volume(v, t))
+
+
+def test_the_cli_makes_a_y_up_model_stand_on_z(tmp_path):
+    """``python -m engine design`` from an OBJ: the puzzle is as tall along z as the model is
+    along the file's y (Make in Blender gives the same)."""
+    import subprocess
+    import sys
+    v, t = _tall_tetra()
+    v = np.concatenate([v, v + [2.0, 0.0, 0.0]])  # two, side by side along x
+    t = np.concatenate([t, t + 4])
+    obj = tmp_path / "tall.obj"
+    obj.write_text("".join(f"v {a} {b} {c}\n" for a, b, c in v) + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in t))
+    out = tmp_path / "tall.json"
+    root = Path(__file__).resolve().parent.parent
+    r = subprocess.run([sys.executable, "-m", "engine", "design", str(obj), "-o", str(out), "--resolution", "12"],
+                       cwd=root, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    from engine.files.puzzlefile import load_puzzle
+    x, y, z = load_puzzle(str(out)).shape
+    assert z == 12 and z > x > y, (x, y, z)

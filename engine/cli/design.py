@@ -66,13 +66,15 @@ def _load(path: str, resolution: int, colours=None, notes=None):
     if base.endswith(MESH_EXTENSIONS):
         from ..model.clues import puzzle_from_grid
         from ..colour.meshcolour import load_mesh_colours, reveal_colours
-        from ..voxel.meshio import load_mesh
+        from ..voxel.meshio import blender_axes, load_mesh
         from ..voxel.voxelize import MAKE_PIECE_DEFAULTS, voxelize
         if colours is not None:
             mc = load_mesh_colours(path)
+            mc.vertices = blender_axes(mc.vertices, path)  # upright, as Make in Blender has it
             v, t = mc.vertices, mc.triangles
         else:
             v, t = load_mesh(path)
+            v = blender_axes(v, path)
         r = voxelize(v, t, resolution=resolution, samples=1, threshold=0.5, robust=True, fit=True,
                      **MAKE_PIECE_DEFAULTS)
         if r.diagnostics.get("size_note"):

@@ -5,7 +5,12 @@
 ``weld=True`` only the vertices triangles use are kept, one per distinct position.
 Polygons are fan-triangulated.  STL repeats every vertex per facet, as the file does (weld to
 share them).  For GLB the triangles of every mesh node of the default scene are
-placed with the node's world transform.  Used by tests and benchmarks; no dependencies beyond numpy.
+placed with the node's world transform.  Used by the CLI, tests and benchmarks; no dependencies
+beyond numpy.
+
+Vertices are in the file's own axes. ``blender_axes`` turns them as Blender's importers do by
+default (OBJ and glTF are Y-up, Blender is Z-up), so that a model made into a puzzle from the
+CLI stands as it does in Blender.
 """
 import json
 import struct
@@ -50,6 +55,22 @@ def load_mesh(path, weld=False, _want_extra=False):
         first[ids.ravel()] = tris.ravel()
         return verts[first], ids
     return verts, tris
+
+
+# The formats Blender's importers turn from Y-up to its Z-up by default: glTF (+Y up by its
+# specification) and OBJ (Blender's OBJ importer: forward -Z, up Y). PLY and STL are read as
+# they are (forward Y, up Z).
+Y_UP_SUFFIXES = (".obj", ".glb")
+
+
+def blender_axes(vertices, path) -> np.ndarray:
+    """``vertices`` (n, 3) of the mesh file ``path`` in Blender's axes, as its importers place
+    them by default: (x, y, z) -> (x, -z, y) for a Y-up format, unchanged otherwise (a proper
+    rotation: triangles keep their winding)."""
+    v = np.asarray(vertices, np.float64)
+    if Path(str(path).split("#")[0]).suffix.lower() not in Y_UP_SUFFIXES:
+        return v
+    return np.ascontiguousarray(np.stack([v[:, 0], -v[:, 2], v[:, 1]], axis=1)) + 0.0  # no -0.0
 
 
 def weld_vertices(vertices, triangles):
