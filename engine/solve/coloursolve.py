@@ -505,16 +505,19 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
     return ST_OK
 
 
-def probe_scratch(n_cells: int, n_lines: int, k: int) -> tuple:
-    """``_probe``'s working arrays, made once per probe: the line flags and queues of its
-    propagations (``_propagate_queues``), the trail (a change narrows a cell, so an assumption
-    changes each cell at most k times, +1 the assumption itself), and per cell over a cell's
+def probe_scratch(state: np.ndarray, n_lines: int) -> tuple:
+    """``_probe``'s working arrays for probing from ``state``, made once per probe: the line
+    flags and queues of its propagations (``_propagate_queues``), the trail (a change takes at
+    least one value from a cell, so an assumption makes at most as many changes as the state
+    has values beyond one per cell: far fewer than k per cell once line logic has run, and a
+    large puzzle's trail stays small), and per cell over a cell's
     surviving assumptions the OR of its values, how many changed it, the last assumption that
     did (numbered by ``ids[0]``) and the list of such cells; per cell when it was last probed,
     on the clock ``ids[1]`` (a cell probed after the last change, ``ids[2]``, is not probed
     again: probing is deterministic and monotone, so skipping it changes no result, only the
     work). ``queued``, ``agree`` and ``hits`` are left clear between cells."""
-    trail = n_cells * max(k, 1) + 1
+    n_cells = len(state)
+    trail = int(np.maximum(_popcount(state) - 1, 0).sum()) + 1
     return (np.zeros(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64),
             np.zeros(QS_LEN, dtype=np.int64), np.empty(trail, dtype=np.int64), np.empty(trail, dtype=np.int64),
             np.zeros(n_cells, dtype=np.int64), np.zeros(n_cells, dtype=np.int64), np.full(n_cells, -1, dtype=np.int64),
@@ -529,7 +532,7 @@ def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None
     state as far as it got (still sound). ``cache``: a line cache (``linecache.new_cache``) its
     propagations share, as a design's do."""
     n = len(state)
-    scratch = probe_scratch(n, len(net.mode), net.k)
+    scratch = probe_scratch(state, len(net.mode))
     c_line, c_kind, c_in, c_out = _NO_CACHE if cache is None else cache
     flags = np.zeros(2, dtype=np.int64)
     budget = np.full(1, -1, dtype=np.int64)
