@@ -9,7 +9,7 @@ from engine.lines.colourline import rmax_of, solve_automaton, solve_line
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
 from colourgen import line_clue_3d
 from engine.solve import coloursolve
-from engine.solve.coloursolve import _NO_CACHE as NO_CACHE
+from engine.solve.colourprop import NO_CACHE
 from engine.solve.coloursolve import _complete_3d, grade_colour
 
 

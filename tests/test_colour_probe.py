@@ -1,4 +1,4 @@
-"""Colour probing (``coloursolve.probe``): the kernel propagates each assumption in the state itself
+"""Colour probing (``colourprobe.probe``): the kernel propagates each assumption in the state itself
 with a trail and undoes it, skips cells probed since the state last changed, and may share a
 design's line cache. It must give exactly what probing by copies gives (the plain-Python reference
 below: a copy of the state per assumption, the values every surviving assumption agrees on kept),
@@ -10,8 +10,9 @@ import numpy as np
 from colourbrute import count_solutions
 from colourgen import random_colour_puzzle
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
-from engine.solve import coloursolve
-from engine.solve.coloursolve import ST_CONTRADICTION, ST_OK, build_net, full_state, probe, propagate
+from engine.solve import colourprobe, colourprop
+from engine.solve.colourprobe import probe
+from engine.solve.colourprop import ST_CONTRADICTION, ST_OK, build_net, full_state, propagate
 from engine.solve.linecache import new_cache
 
 
@@ -142,7 +143,7 @@ def test_probe_keeps_every_solution():
 
 
 def test_the_trail_undoes_a_propagation():
-    """``_propagate_queues`` with a trail: its entries are the cells it changed (each with the value
+    """``propagate_queues`` with a trail: its entries are the cells it changed (each with the value
     it had), and undoing them restores the state exactly."""
     rng = np.random.default_rng(3)
     recorded = 0
@@ -153,11 +154,11 @@ def test_the_trail_undoes_a_propagation():
         state = start.copy()
         n_lines = len(net.mode)
         queued = np.full(n_lines, 3, dtype=np.int64)
-        qs = np.zeros(coloursolve.QS_LEN, dtype=np.int64)
+        qs = np.zeros(colourprop.QS_LEN, dtype=np.int64)
         trail = len(state) * net.k + 1
         t_cell, t_old = np.zeros(trail, dtype=np.int64), np.zeros(trail, dtype=np.int64)
         none, no_rows = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64)
-        st = coloursolve._propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all,
+        st = colourprop.propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all,
                                            net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines,
                                            queued, np.zeros(2, dtype=np.int64), np.full(1, -1, dtype=np.int64),
                                            np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64),
@@ -166,6 +167,6 @@ def test_the_trail_undoes_a_propagation():
         if st == ST_OK:
             assert set(t_cell[:n].tolist()) == set(np.flatnonzero(state != start).tolist())
         recorded += n
-        coloursolve._undo(state, t_cell, t_old, n)
+        colourprobe._undo(state, t_cell, t_old, n)
         assert np.array_equal(state, start)
     assert recorded > 0

@@ -14,7 +14,7 @@ import pytest
 
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
 from colourgen import line_clue_3d
-from engine.solve import coloursolve
+from engine.solve import colourprop
 from engine.solve.coloursolve import ST_OK, ST_TIMEOUT, build_net, full_state, probe, propagate, solve_colour
 
 
@@ -45,7 +45,7 @@ def test_a_sliced_propagation_is_the_same_propagation():
         queued = np.full(n_lines, 3, dtype=np.int64)
         counters = np.zeros(2, dtype=np.int64)
         budget = np.zeros(1, dtype=np.int64)
-        queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(coloursolve.QS_LEN, dtype=np.int64))
+        queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(colourprop.QS_LEN, dtype=np.int64))
         none = np.zeros(0, dtype=np.int64)
         no_rows = np.zeros((0, 0), dtype=np.int64)
         calls = 0
@@ -53,11 +53,11 @@ def test_a_sliced_propagation_is_the_same_propagation():
         while True:
             budget[0] = give
             calls += 1
-            st = coloursolve._propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode,
+            st = colourprop.propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode,
                                                net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
                                                net.cell_lines, queued, counters, budget, *queues, none, none,
                                                none, none, no_rows, no_rows, False, none, none)
-            if st != coloursolve.ST_BUDGET:
+            if st != colourprop.ST_BUDGET:
                 break
             assert budget[0] == 0
             # a line cut inside (its product solve needs more steps): more next time, as

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..solve.coloursolve import ST_OK, ColourNet, decided, full_state, probe, propagate
+from ..solve.colourprobe import probe
+from ..solve.colourprop import ST_OK, ColourNet, decided, full_state, propagate
 
 
 def prune_by_halves(net: ColourNet, order, use_probe: bool = False, check=None, stats=None,

@@ -19,7 +19,8 @@ from typing import Optional
 import numpy as np
 
 from ..model.colourpuzzle import ColourPuzzle, line_names
-from ..solve.coloursolve import ST_OK, build_net, decided, full_state, probe, propagate
+from ..solve.colourprobe import probe
+from ..solve.colourprop import ST_OK, build_net, decided, full_state, propagate
 from ..solve.difficulty import LOGICS
 from ..solve.linecache import new_cache
 from .colourdesign import ColourDesignError

@@ -21,7 +21,8 @@ import time
 
 import numpy as np
 
-from ..solve.coloursolve import ST_CONTRADICTION, ST_OK, ST_TIMEOUT, ColourNet, decided, full_state, probe, propagate
+from ..solve.colourprobe import probe
+from ..solve.colourprop import ST_CONTRADICTION, ST_OK, ST_TIMEOUT, ColourNet, decided, full_state, propagate
 from ..solve.linecache import new_cache
 
 

@@ -140,7 +140,7 @@ def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
     When they run out, ``work[1]`` = 1; when the states would pass STATE_CAP, ``work[1]`` = 2;
     either way the masks are returned unchanged (a sound answer that deduces nothing). A single
     line of a long 3D line of four colours took 10-25 s: the step budget lets a caller with a
-    deadline stop inside it (``coloursolve._propagate_queues``)."""
+    deadline stop inside it (``colourprop.propagate_queues``)."""
     L = masks.shape[0]
     k1 = k + 1
     out = np.zeros(L, dtype=np.int64)

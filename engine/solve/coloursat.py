@@ -39,6 +39,7 @@ import numpy as np
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..model.colourpuzzle import MARK_CIRCLE, MARK_PLAIN
 from ..model.puzzle import KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
+from .colourprop import popcount
 from .sat import HAVE_SAT, SAT_ERROR, SatSearch, blocks_clauses, encoding_size, open_lines
 
 __all__ = ["HAVE_SAT", "SAT_ERROR", "ColourSat", "pseudo_net", "colour_encoding_size", "enumerate_colour"]
@@ -46,20 +47,11 @@ __all__ = ["HAVE_SAT", "SAT_ERROR", "ColourSat", "pseudo_net", "colour_encoding_
 _MARK_KIND = {MARK_PLAIN: KIND_PLAIN, MARK_CIRCLE: KIND_CIRCLE}
 
 
-def _popcount(x):
-    x = np.asarray(x, np.int64).copy()
-    n = np.zeros(x.shape, np.int64)
-    while x.any():
-        n += x & 1
-        x >>= 1
-    return n
-
-
 def pseudo_state(state, k):
     """The black-and-white state (int8 FILLED / EMPTY / UNKNOWN) of each (cell, value)
     indicator under the colour ``state`` (bitmasks, bit v = value v possible)."""
     bits = (np.asarray(state, np.int64)[:, None] >> np.arange(k + 1)[None, :]) & 1
-    single = (_popcount(state) == 1)[:, None]
+    single = (popcount(state) == 1)[:, None]
     out = np.where(bits == 0, EMPTY, np.where(single, FILLED, UNKNOWN)).astype(np.int8)
     return out.ravel()
 
@@ -88,7 +80,7 @@ def pseudo_net(net):
 def _lines_2d(net, state):
     """The clued 2D lines with an undecided cell (at a propagation fixpoint the others hold)."""
     out = []
-    und = _popcount(state) > 1
+    und = popcount(state) > 1
     for li in np.flatnonzero(net.mode == 1).tolist():
         if und[net.line_cells[net.line_start[li]:net.line_start[li + 1]]].any():
             out.append(li)
@@ -104,7 +96,7 @@ def colour_encoding_size(net, state, clues_2d) -> int:
         n = int(net.line_start[li + 1] - net.line_start[li])
         size += 6 * n * (len(clues_2d[li]) + 1) * 4
     k1 = net.k + 1
-    return size + int(np.count_nonzero(_popcount(state) > 1)) * k1 * k1
+    return size + int(np.count_nonzero(popcount(state) > 1)) * k1 * k1
 
 
 class ColourSat:
@@ -142,7 +134,7 @@ class ColourSat:
     def _cell_clauses(self):
         """Exactly one value per undecided cell (decided ones are units already)."""
         k1, out = self.k1, []
-        for i in np.flatnonzero(_popcount(self.state) > 1).tolist():
+        for i in np.flatnonzero(popcount(self.state) > 1).tolist():
             m = int(self.state[i])
             xs = [i * k1 + v + 1 for v in range(k1) if (m >> v) & 1]
             out.append(xs)

@@ -1,0 +1,197 @@
+"""Colour probing (the colour form of FP2): for each undecided cell, each value it may take is
+assumed and propagated; a contradiction removes the value, and the cell values every surviving
+assumption agrees on are kept. Repeated to a fixpoint with propagation between.
+
+Each assumption is propagated in the state itself, its changes written to a trail and undone
+from it (``propagate_queues``' trail), so that it costs what it changes; cells probed since the
+state last changed are skipped; a line cache (``linecache.py``) may be shared with the caller.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .colourprop import NO_CACHE, QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, ColourNet, popcount, propagate_queues
+from ..jit import njit
+
+
+@njit(cache=True)
+def _undo(state, t_cell, t_old, n):
+    """Undo the trail's first ``n`` changes, newest first (a cell may have changed more than once)."""
+    for e in range(n - 1, -1, -1):
+        state[t_cell[e]] = t_old[e]
+
+
+@njit(cache=True)
+def _queue_lines_of(c, cell_start, cell_lines, mode, queued, rq, xq, qs):
+    """Queue cell ``c``'s lines as ``propagate_queues`` queues flagged lines on its first call
+    (both queues, in line order; a 2D line only in the exact one), without its pass over every
+    line: an assumption's propagation often solves a line or two. ``queued`` must be all clear;
+    qs's trail position is kept."""
+    nr = 0
+    nx = 0
+    for t in range(cell_start[c], cell_start[c + 1]):  # a cell's lines are in line order
+        li = cell_lines[t]
+        if mode[li] == 0:
+            continue
+        if mode[li] == 2:
+            rq[nr] = li
+            nr += 1
+            queued[li] = 3
+        else:
+            queued[li] = 2
+        xq[nx] = li
+        nx += 1
+    qs[0], qs[1], qs[2], qs[3], qs[4], qs[5], qs[6] = 0, nr, 0, nx, 1, 0, 1
+
+
+@njit(cache=True)
+def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
+           counters, c_from, c_to, flags, budget, c_line, c_kind, c_in, c_out, scratch):
+    """One probing pass over cells [c_from, c_to), in place (see ``probe``); flags[0] = 1 when
+    something changed. Returns ST_OK, ST_CONTRADICTION, or ST_BUDGET when the assumptions'
+    line solves used up ``budget`` (as in ``propagate_queues``): flags[1] is then the cell to go
+    on from, and ``state`` is at the fixpoint of what was done before it. ``c_*``: a line cache
+    (``linecache.py``; empty: none); ``scratch``: ``probe_scratch``'s arrays, kept between calls.
+
+    Each assumption is propagated in ``state`` itself with a trail and undone after, so that it
+    costs what it changes: with a copy of the state per assumption and a pass over every cell to
+    intersect them, most of a 24^3 puzzle's probing was copying (2-10x slower)."""
+    queued, rq, xq, qs, t_cell, t_old, agree, hits, seen, touched, probed, ids = scratch
+    none = np.zeros(0, dtype=np.int64)
+    no_limit = np.full(1, -1, dtype=np.int64)
+    for c in range(c_from, c_to):
+        m = state[c]
+        if m & (m - 1) == 0:
+            continue
+        if probed[c] > ids[2]:
+            # nothing changed since this cell was probed and found nothing: it would find nothing
+            # again (mostly the pass that confirms the fixpoint)
+            continue
+        # an interrupted cell is probed again from its start: its partial work is not counted
+        count0, count1 = counters[0], counters[1]
+        ok_bits = 0
+        n_ok = 0
+        nt = 0
+        for v in range(k + 1):
+            if (m >> v) & 1 == 0:
+                continue
+            t_cell[0] = c
+            t_old[0] = m
+            qs[7] = 1
+            state[c] = np.int64(1) << v
+            _queue_lines_of(c, cell_start, cell_lines, mode, queued, rq, xq, qs)
+            st = propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                                   cell_start, cell_lines, queued, counters, budget, rq, xq, qs, none, none,
+                                   c_line, c_kind, c_in, c_out, False, t_cell, t_old)
+            tl = qs[7]
+            if st == ST_OK:
+                ok_bits |= np.int64(1) << v
+                n_ok += 1
+                ids[0] += 1
+                trial_id = ids[0]
+                for e in range(tl):
+                    x = t_cell[e]
+                    if seen[x] != trial_id:
+                        seen[x] = trial_id
+                        if hits[x] == 0:
+                            touched[nt] = x
+                            nt += 1
+                        hits[x] += 1
+                        agree[x] |= state[x]
+            else:
+                queued[:] = 0  # a propagation cut short leaves lines flagged
+            _undo(state, t_cell, t_old, tl)
+            if st == ST_BUDGET:
+                for i in range(nt):
+                    agree[touched[i]] = 0
+                    hits[touched[i]] = 0
+                flags[1] = c
+                counters[0], counters[1] = count0, count1
+                return ST_BUDGET
+        if ok_bits == 0:
+            return ST_CONTRADICTION
+        # a cell that some surviving assumption left alone keeps its values
+        any_change = False
+        for i in range(nt):
+            x = touched[i]
+            if hits[x] == n_ok:
+                nv = state[x] & agree[x]
+                if nv != state[x]:
+                    state[x] = nv
+                    any_change = True
+                    for t in range(cell_start[x], cell_start[x + 1]):
+                        queued[cell_lines[t]] = 3
+            agree[x] = 0
+            hits[x] = 0
+        ids[1] += 1
+        probed[c] = ids[1]
+        if any_change:
+            ids[2] = ids[1]  # every cell probed so far (this one too) may find more now
+            flags[0] = 1
+            # to the fixpoint whatever the budget: what the assumptions agreed on is kept whole
+            qs[:] = 0
+            if propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+                                 cell_start, cell_lines, queued, counters, no_limit, rq, xq, qs, none, none,
+                                 c_line, c_kind, c_in, c_out, False, none, none) != ST_OK:
+                return ST_CONTRADICTION
+    return ST_OK
+
+
+def probe_scratch(state: np.ndarray, n_lines: int) -> tuple:
+    """``_probe``'s working arrays for probing from ``state``, made once per probe: the line
+    flags and queues of its propagations (``propagate_queues``), the trail (a change takes at
+    least one value from a cell, so an assumption makes at most as many changes as the state
+    has values beyond one per cell: far fewer than k per cell once line logic has run, and a
+    large puzzle's trail stays small), and per cell over a cell's
+    surviving assumptions the OR of its values, how many changed it, the last assumption that
+    did (numbered by ``ids[0]``) and the list of such cells; per cell when it was last probed,
+    on the clock ``ids[1]`` (a cell probed after the last change, ``ids[2]``, is not probed
+    again: probing is deterministic and monotone, so skipping it changes no result, only the
+    work). ``queued``, ``agree`` and ``hits`` are left clear between cells."""
+    n_cells = len(state)
+    trail = int(np.maximum(popcount(state) - 1, 0).sum()) + 1
+    return (np.zeros(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64),
+            np.zeros(QS_LEN, dtype=np.int64), np.empty(trail, dtype=np.int64), np.empty(trail, dtype=np.int64),
+            np.zeros(n_cells, dtype=np.int64), np.zeros(n_cells, dtype=np.int64), np.full(n_cells, -1, dtype=np.int64),
+            np.empty(n_cells, dtype=np.int64), np.full(n_cells, -1, dtype=np.int64), np.zeros(3, dtype=np.int64))
+
+
+def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None) -> int:
+    """Probing to a fixpoint (in place): each value of each undecided cell is assumed and
+    propagated; failed values go, and what every surviving assumption agrees on is kept.
+    ST_CONTRADICTION when every value of some cell fails. The kernel runs in chunks of cells so
+    that ``deadline`` (perf_counter seconds) is checked between them; past it, ST_OK with the
+    state as far as it got (still sound). ``cache``: a line cache (``linecache.new_cache``) its
+    propagations share, as a design's do."""
+    n = len(state)
+    scratch = probe_scratch(state, len(net.mode))
+    c_line, c_kind, c_in, c_out = NO_CACHE if cache is None else cache
+    flags = np.zeros(2, dtype=np.int64)
+    budget = np.full(1, -1, dtype=np.int64)
+    size = 64  # line solves per slice when there is a deadline (see propagate)
+    chunk = 256
+    while True:
+        flags[0] = 0
+        for c0 in range(0, n, chunk):
+            c1 = min(n, c0 + chunk)
+            while c0 < c1:
+                if deadline is not None:
+                    budget[0] = size
+                t = time.perf_counter()
+                st = _probe(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
+                            net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, c1, flags, budget,
+                            c_line, c_kind, c_in, c_out, scratch)
+                if st == ST_CONTRADICTION:
+                    return ST_CONTRADICTION
+                if deadline is not None and time.perf_counter() > deadline:
+                    return ST_OK
+                if st == ST_OK:
+                    break
+                size = int(min(max(size * SLICE_S / max(time.perf_counter() - t, 1e-6), 8), size * 4, 1 << 40))
+                if int(flags[1]) == c0:
+                    size = min(size * 4, 1 << 40)  # not one cell probed: its assumptions need more
+                c0 = int(flags[1])  # the budget ran out at this cell: on from there
+        if flags[0] == 0:
+            return ST_OK

@@ -1,0 +1,373 @@
+"""Colour line propagation: the state of a colour puzzle (an int64 bitmask per cell: bit 0 empty,
+bit c colour c), its line net, and propagation to line logic's fixpoint.
+
+``propagate`` (numba, ``propagate_queues``): a queue of lines; each changed cell requeues its
+lines. 3D lines go first through the cheap per-colour filter (``colourline.relax_3d``), and only
+when that queue is empty through the complete product solver, so the exact (and costly) solver
+mostly sees lines that are already narrow. At the fixpoint every clued line has been solved
+exactly since its last change: the state is exactly what line logic can deduce. Probing
+(``colourprobe.py``) and the search (``coloursolve.py``) build on it.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..lines.colourline import dfa_2d, relax_3d, solve_automaton_limited, solve_dfa_dense
+from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle
+from .linecache import K_COMPLETE, K_FILTER, cache_slot, cache_store
+from ..jit import njit
+
+ST_OK = 0
+ST_CONTRADICTION = 1
+ST_BUDGET = 2    # propagate_queues / _probe: the line-solve budget ran out (the caller checks its clock)
+ST_TIMEOUT = 3   # propagate: the deadline passed first (the state is sound, not at the fixpoint)
+
+
+@dataclass
+class ColourNet:
+    """The flat arrays the kernels walk (built once per puzzle)."""
+    k: int
+    n_cells: int
+    line_start: np.ndarray
+    line_cells: np.ndarray
+    mode: np.ndarray        # per line: 0 hidden, 1 2D blocks, 2 3D counts
+    tab_all: np.ndarray     # (rows, k+1) concatenated 2D automata
+    tab_start: np.ndarray   # per line: first row; (n_lines+1,)
+    cnt: np.ndarray         # (n_lines, k)
+    rmax: np.ndarray        # (n_lines, k)
+    cell_start: np.ndarray  # cell -> lines (CSR)
+    cell_lines: np.ndarray
+
+
+def build_net(p: ColourPuzzle) -> ColourNet:
+    k, n = p.k, p.n_lines
+    mode = np.zeros(n, dtype=np.int64)
+    tabs, tab_start = [], np.zeros(n + 1, dtype=np.int64)
+    cnt = np.zeros((n, k), dtype=np.int64)
+    rmax = np.zeros((n, k), dtype=np.int64)
+    rows = 0
+    counts = p.clue_kind == CKIND_COUNTS
+    if counts.any():  # every clued 3D line holds 2k numbers: (count, mark) per colour
+        idx = p.clue_start[:-1][counts][:, None] + np.arange(2 * k)[None, :]
+        data = p.clue_data[idx]
+        mode[counts] = 2
+        cnt[counts] = data[:, 0::2]
+        rmax[counts] = np.where(data[:, 0::2] > 0, data[:, 1::2] + 1, 0)
+    for i in np.flatnonzero(p.clue_kind == CKIND_BLOCKS):
+        mode[i] = 1
+        t = dfa_2d(p.clue(i), k)
+        tabs.append(t)
+        tab_start[i] = rows
+        rows += t.shape[0]
+        tab_start[i + 1] = rows
+    tab_all = np.concatenate(tabs) if tabs else np.zeros((1, k + 1), dtype=np.int64)
+    cell_start, cell_lines = _cell_index(p.line_start.astype(np.int64), p.line_cells.astype(np.int64),
+                                         int(p.n_cells))
+    return ColourNet(k, p.n_cells, p.line_start.astype(np.int64), p.line_cells.astype(np.int64), mode,
+                     np.ascontiguousarray(tab_all), tab_start, cnt, rmax, cell_start, cell_lines)
+
+
+@njit(cache=True)
+def _cell_index(line_start, line_cells, n_cells):
+    """cell -> lines as CSR (a counting sort: an argsort was most of a 36^3 puzzle's set-up)."""
+    cell_start = np.zeros(n_cells + 1, dtype=np.int64)
+    for c in line_cells:
+        cell_start[c + 1] += 1
+    for c in range(n_cells):
+        cell_start[c + 1] += cell_start[c]
+    fill = cell_start[:-1].copy()
+    cell_lines = np.empty(line_cells.shape[0], dtype=np.int64)
+    for li in range(line_start.shape[0] - 1):
+        for j in range(line_start[li], line_start[li + 1]):
+            c = line_cells[j]
+            cell_lines[fill[c]] = li
+            fill[c] += 1
+    return cell_start, cell_lines
+
+
+@njit(cache=True)
+def _work(exact3d, length, k, cnt, rmax):
+    """A line solve's cost in budget units (about a per-colour filter's on a short line): the
+    exact 3D solver walks a product of the colours' (count, runs) states per cell, which on a
+    long line of three or four colours is thousands of times a filter's work."""
+    if not exact3d:
+        return 1
+    states = 1
+    for c in range(k):
+        states *= (cnt[c] + 1) * (rmax[c] + 1)
+        if states > (1 << 40):
+            break
+    return 1 + min(states * length // 2048, 1 << 40)
+
+
+@njit(cache=True)
+def open_to_two(masks) -> bool:
+    """Whether a cell of the line may still take two colours. When none may, the colours cannot
+    compete for cells and each colour's clue constrains only its own cells: the per-colour filter
+    at its fixpoint is then exact, and the product solver has nothing to add."""
+    for j in range(masks.shape[0]):
+        col = masks[j] & ~np.int64(1)
+        if col & (col - 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab, work):
+    """Line ``li``'s filter on ``masks``: the 2D automaton (mode 1), the exact product solver
+    (``exact``, 3D; ``work`` its step budget, see ``solve_automaton_limited``), else the
+    per-colour filter. All zero states on a contradiction."""
+    if mode[li] == 1:
+        return solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
+    if exact:
+        return solve_automaton_limited(masks, 2, no_tab, k, cnt[li], rmax[li], work)
+    return relax_3d(masks, k, cnt[li], rmax[li])
+
+
+_NO_ORDER = np.zeros(0, dtype=np.int64)
+NO_CACHE = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
+             np.zeros((0, 0), dtype=np.int64))
+QS_LEN = 8  # the queue state ``qs`` of ``propagate_queues`` (qs[7]: its trail's length)
+
+
+@njit(cache=True)
+def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
+                      cell_lines, queued, counters, budget, rq, xq, qs, order, changes, c_line, c_kind, c_in,
+                      c_out, until_decided, t_cell, t_old):
+    """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
+    (bit 1: relax queue, bit 2: exact queue) to the fixpoint. counters[0] += line solver calls,
+    counters[1] += of them the exact product solver on 3D lines. ``budget[0]``: line solves
+    left in cost units (``_work``; negative: no limit). Returns ST_OK, ST_CONTRADICTION or
+    ST_BUDGET.
+
+    The two queues are in the caller's arrays: ``rq``/``xq`` the relax and exact queues
+    (circular FIFOs, n_lines long), ``qs`` (QS_LEN long) = [relax head, relax length, exact head,
+    exact length, started, cut, undecided cells, trail length]. With qs[4] == 0 the queues are filled
+    from ``queued``'s flags, the lines taken in the order of ``order`` (empty: by index); on
+    ST_BUDGET they are left as they are, so a call with the same arrays goes on exactly where
+    this one stopped: the same line solves in the same order as one call without a budget (the
+    reported line-solve counts do not depend on the clock). With a budget, the exact product
+    solver gets the budget's steps and, when they run out inside a line, the line goes back to
+    the head of its queue uncounted and qs[5] is set: the caller should give the next call a
+    larger budget (one such line can take seconds).
+
+    For the designer (each off when its array is empty / the flag False): ``changes[line]`` +=
+    each cell the line changes; line results cached in ``c_*`` (``linecache.py``: a design re-runs
+    much of the same propagation); ``until_decided``: stop once every cell is decided (the state
+    is then the puzzle's solution, a fixpoint of every line, so the pops left would change nothing;
+    the counts are then not those of a run to the fixpoint).
+
+    For probing (off when ``t_cell`` is empty): every cell change is written to the trail, the cell
+    to ``t_cell`` and its value before to ``t_old``, at position qs[7] (then advanced), so that the
+    caller can read what an assumption implied and undo it in O(changes), not O(cells)."""
+    n_lines = mode.shape[0]
+    if qs[4] == 0:
+        nr = 0  # queue lengths; a line is at most once in each queue (by the flags: bit 1 relax,
+        nx = 0  # bit 2 exact); FIFO batches a line's changes
+        for t in range(n_lines):
+            i = order[t] if order.shape[0] else t
+            if mode[i] == 0:
+                queued[i] = 0
+                continue
+            if queued[i] & 1 and mode[i] == 2:
+                rq[nr] = i
+                nr += 1
+            else:
+                queued[i] &= ~1
+            if queued[i] & 2:
+                xq[nx] = i
+                nx += 1
+        hr = 0
+        hx = 0
+        qs[4] = 1
+        undecided = 1
+        if until_decided:
+            undecided = 0
+            for c in range(state.shape[0]):
+                if state[c] & (state[c] - 1):
+                    undecided += 1
+    else:
+        hr, nr, hx, nx, undecided = qs[0], qs[1], qs[2], qs[3], qs[6]
+    no_tab = np.zeros((1, 1), dtype=np.int64)
+    work = np.zeros(2, dtype=np.int64)
+    buf = np.empty(64, dtype=np.int64)  # grown to the longest line popped (a probe's call pops few)
+    caching = c_line.shape[0] > 0
+    counting = changes.shape[0] > 0
+    trailing = t_cell.shape[0] > 0
+    qs[5] = 0
+    while (nr > 0 or nx > 0) and undecided > 0:
+        if budget[0] == 0:
+            qs[0], qs[1], qs[2], qs[3], qs[6] = hr, nr, hx, nx, undecided
+            return ST_BUDGET
+        if nr > 0:
+            li = rq[hr]
+            hr = (hr + 1) % n_lines
+            nr -= 1
+            queued[li] &= ~1
+            exact = False
+        else:
+            li = xq[hx]
+            hx = (hx + 1) % n_lines
+            nx -= 1
+            queued[li] &= ~2
+            exact = True
+        a = line_start[li]
+        b = line_start[li + 1]
+        if b - a > buf.shape[0]:
+            buf = np.empty(b - a, dtype=np.int64)
+        masks = buf[:b - a]
+        for j in range(b - a):
+            masks[j] = state[line_cells[a + j]]
+        if exact and mode[li] == 2:
+            # the per-colour filter is at its fixpoint for this line (the relax queue is empty)
+            if not open_to_two(masks):
+                continue
+            counters[1] += 1
+        counters[0] += 1
+        exact3d = exact and mode[li] == 2
+        kind = K_COMPLETE if exact else K_FILTER
+        slot, hit = 0, False
+        if caching:
+            slot, hit = cache_slot(li, kind, masks, c_line, c_kind, c_in)
+        if hit:
+            res = c_out[slot, :b - a]
+        else:
+            # steps for the product solver: the budget's units (``_work``: ~2048 steps each)
+            work[0] = min(budget[0], np.int64(1) << 40) * 2048 if budget[0] > 0 and exact3d else -1
+            work[1] = 0
+            res = filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab, work)
+            if work[1] == 1:
+                # cut inside the line: back to the head of the exact queue, not counted
+                counters[0] -= 1
+                counters[1] -= 1
+                hx = (hx - 1 + n_lines) % n_lines
+                xq[hx] = li
+                nx += 1
+                queued[li] |= 2
+                qs[0], qs[1], qs[2], qs[3], qs[5], qs[6] = hr, nr, hx, nx, 1, undecided
+                budget[0] = 0
+                return ST_BUDGET
+            if caching:
+                cache_store(slot, li, kind, masks, res, c_line, c_kind, c_in, c_out)
+        if budget[0] > 0:
+            budget[0] = max(budget[0] - _work(exact3d, b - a, k, cnt[li], rmax[li]), 0)
+        if res[0] == 0:
+            return ST_CONTRADICTION
+        changed = False
+        for j in range(b - a):
+            if res[j] != masks[j]:
+                changed = True
+                c = line_cells[a + j]
+                if counting:
+                    changes[li] += 1
+                if until_decided and not res[j] & (res[j] - 1):
+                    undecided -= 1  # (a changed cell was undecided: only undecided cells narrow)
+                if trailing:
+                    t = qs[7]
+                    t_cell[t] = c
+                    t_old[t] = masks[j]
+                    qs[7] = t + 1
+                state[c] = res[j]
+                for t in range(cell_start[c], cell_start[c + 1]):
+                    lj = cell_lines[t]
+                    if lj == li or mode[lj] == 0:
+                        continue
+                    if mode[lj] == 2 and queued[lj] & 1 == 0:
+                        queued[lj] |= 1
+                        rq[(hr + nr) % n_lines] = lj
+                        nr += 1
+                    if queued[lj] & 2 == 0:
+                        queued[lj] |= 2
+                        xq[(hx + nx) % n_lines] = lj
+                        nx += 1
+        if changed and not exact and queued[li] & 1 == 0:
+            # one pass of the per-colour filter is not its own fixpoint (a colour forced into a
+            # cell narrows the other colours' views): again, so that the fixpoint the queues reach
+            # does not depend on the order lines are taken in (the exact solver is skipped on
+            # lines the filter alone decides exactly only at the filter's fixpoint)
+            queued[li] |= 1
+            rq[(hr + nr) % n_lines] = li
+            nr += 1
+    return ST_OK
+
+
+# A deadline is checked between slices of line solves, each sized to take about this long: one
+# colour line solve on a long 3D line of three or four colours can take milliseconds, and a
+# puzzle of random colours with half its clues hidden took 7-24 s to its root fixpoint.
+SLICE_S = 0.02
+
+
+def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, deadline=None, *, order=None,
+              changes=None, cache=None, until_decided: bool = False) -> int:
+    """Propagate in place from every clued line (or from the lines ``lines``).
+
+    ``deadline`` (perf_counter seconds): checked between slices of line solves (and inside a
+    long product solve); past it, ST_TIMEOUT with the state as far as it got (sound, not at the
+    fixpoint). For the designer: ``order`` the lines' queue order, ``changes`` per-line counts of
+    cells changed (added to), ``cache`` a line cache, ``until_decided`` stop once every cell is
+    decided (see ``propagate_queues``)."""
+    queued = np.zeros(len(net.mode), dtype=np.int64)
+    if lines is None:
+        queued[:] = 3
+    else:
+        queued[np.asarray(lines, dtype=np.int64)] = 3
+    if counters is None:
+        counters = np.zeros(2, dtype=np.int64)
+    n_lines = len(net.mode)
+    queues = (np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.zeros(QS_LEN, dtype=np.int64))
+    extra = (_NO_ORDER if order is None else np.asarray(order, dtype=np.int64),
+             _NO_ORDER if changes is None else changes, *(NO_CACHE if cache is None else cache), bool(until_decided),
+             _NO_ORDER, _NO_ORDER)
+    args = (state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
+            net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters)
+    budget = np.full(1, -1, dtype=np.int64)
+    if deadline is None:
+        return int(propagate_queues(*args, budget, *queues, *extra))
+    size = 16
+    while True:
+        if time.perf_counter() > deadline:
+            return ST_TIMEOUT
+        budget[0] = size
+        t = time.perf_counter()
+        st = int(propagate_queues(*args, budget, *queues, *extra))
+        if st != ST_BUDGET:
+            return st
+        dt = time.perf_counter() - t
+        # grow at most fourfold: the next slice may hold dearer lines than this one's; fourfold
+        # when a line was cut inside (its work is redone: a geometric series, at most 4/3 of it)
+        size = int(min(max(size * SLICE_S / max(dt, 1e-6), 1), size * 4, 1 << 40))
+        if queues[2][5]:
+            size = min(size * 4, 1 << 40)
+
+
+def lines_of(net, cell):
+    return net.cell_lines[net.cell_start[cell]:net.cell_start[cell + 1]]
+
+
+def popcount(state) -> np.ndarray:
+    """How many values each cell (bitmask) may still take, in the shape of ``state``."""
+    s = np.asarray(state, np.int64).copy()
+    n = np.zeros(s.shape, dtype=np.int64)
+    while s.any():
+        n += s & 1
+        s >>= 1
+    return n
+
+
+def decided(state) -> np.ndarray:
+    return (state & (state - 1)) == 0
+
+
+def values_of(state) -> np.ndarray:
+    """The value (0..k) of each decided cell (log2 of its single bit); -1 where undecided."""
+    out = np.full(len(state), -1, dtype=np.int64)
+    d = decided(state) & (state > 0)
+    out[d] = np.log2(state[d]).round().astype(np.int64)
+    return out
+
+
+def full_state(net: ColourNet) -> np.ndarray:
+    return np.full(net.n_cells, (1 << (net.k + 1)) - 1, dtype=np.int64)
