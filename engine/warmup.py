@@ -16,6 +16,9 @@ Parts (``PARTS``), each a list of named steps (the add-on shows "Preparing solve
 - ``grade``: the difficulty score (``solve(grade=True)``);
 - ``design``: Hide Clues (both logics, its methods, a difficulty band), the live check and
   Suggest Clue (``design.prepare`` ensures it with ``solve``);
+- ``colour``: the colour puzzles' solver (line logic, probing, search, grade; ``solve_colour``
+  ensures it); ``colourdesign``: their designs and the colour Suggest Clue / Repair
+  (``design_colour`` and ``ColourSession`` ensure it with ``colour``);
 - ``masks``: the design's own kernels (``maskprop``) alone, through the same designs and checks
   minus their solves: the add-on compiles them in the process that compiled Make's while
   another compiles the solver's, and ``design`` then only loads them.
@@ -195,6 +198,48 @@ def _live_check():
     s.check(None)
 
 
+def _colour_puzzles():
+    """A 2D and a 3D colour puzzle of two colours, and the 3D one with a third of its clues
+    hidden (where line logic stalls: probing, the search)."""
+    from .model.colourpuzzle import colour_puzzle_from_grid, with_hidden
+    from .voxel.blobs import blob_grid
+    # blobs in two colours by halves: line logic solves both with every clue shown
+    flat = blob_grid((6, 5), seed=1)
+    flat = colour_puzzle_from_grid(np.where(flat, np.where(np.arange(6)[:, None] < 3, 1, 2), 0), 2)
+    solid = blob_grid((5, 5, 5), seed=1)
+    solid = colour_puzzle_from_grid(np.where(solid, np.where(np.arange(5)[:, None, None] < 2, 1, 2), 0), 2)
+    return flat, solid, with_hidden(solid, np.arange(solid.n_lines) % 3 == 0)
+
+
+def _colour_solving():
+    """Colour puzzles: line logic, probing, the search with and without the puzzle's own
+    solution, its turns with the CDCL solver, a time limit's slices, and the grade."""
+    from .solve.coloursolve import solve_colour
+    flat, solid, loose = _colour_puzzles()
+    for p in (flat, solid, loose):
+        solve_colour(p, grade=True)
+        solve_colour(p, use_known=False, time_limit=60.0, want=1)
+    solve_colour(loose, use_known=False, sat_after=0, time_limit=60.0)
+
+
+def _colour_designing():
+    """Colour designs (greedy, annealing, random; line and probing logic; a difficulty band
+    with its final passes) and the colour Suggest Clue and Repair."""
+    from .design.colourdesign import design_colour
+    from .design.coloursession import ColourSession
+    flat, solid, _ = _colour_puzzles()
+    for p in (flat, solid):
+        design_colour(p)
+        design_colour(p, logic="probe", method="anneal", anneal_moves=10, time_limit=60.0)
+        design_colour(p, band="hard", time_limit=60.0)
+        design_colour(p, method="random", resume=False)
+    s = ColourSession(solid)
+    hidden = np.arange(s.n_lines) % 2 == 0
+    for logic in ("line", "probe"):
+        s.suggest(hidden, logic)
+        s.repair(hidden, logic)
+
+
 def _masks():
     """``_designing`` and ``_live_check`` without the solver: each design's search and grade
     without its final check, live checks of masks logic settles (no search) and the gains of
@@ -222,6 +267,8 @@ gate.register({
     "grade": [("difficulty score", _grading)],
     "masks": [("design kernels", _masks)],
     "design": [("design", _designing), ("live check", _live_check)],
+    "colour": [("colour solver", _colour_solving)],
+    "colourdesign": [("colour design", _colour_designing)],
     "seed": [("seed linesolver", lambda: (_line_solving("seed"), _quick_search("seed"), _probing("seed"))),
              ("seed schedulers with the seed linesolver", lambda: _schedulers("seed"))],
 })

@@ -31,15 +31,18 @@ from . import engine_access, runtime
 # process), while the other compiles the solver's; ``design`` (Hide Clues, the live check,
 # Suggest Clue: their kernels and the solver's) then waits for ``masks`` (``AFTER``) and only
 # loads. The first Solve, which a user reaches before the design tools, waits for neither.
-GROUPS = (("make", "masks"), ("solve", "design"))
+# Colour puzzles' kernels (``colour``: their solver; ``colourdesign``: designs, Suggest / Repair)
+# come last, at a low priority, in the solver's process: Make's may be stopped in ``masks`` for
+# the solver's to take over (``_take_over``), and would leave them undone.
+GROUPS = (("make", "masks"), ("solve", "design", "colour", "colourdesign"))
 PARTS = tuple(p for group in GROUPS for p in group)
 AFTER = {"design": ("masks",)}  # part -> parts another process must have finished first
 # On a busy machine the design kernels must not take CPU from the solver's, which the first
 # Solve waits for: they compile at a lower priority (measured with other jobs on the 2 cores:
 # the first Solve waited up to 8.3 s when both compiled at the same priority). Once the solver's
 # process is done, it takes over what is left of them at the normal priority (``_take_over``).
-NICE = {"masks": 10}
-ONE_THREAD = ("make", "solve", "masks", "design")  # the order when Blender compiles them itself
+NICE = {"masks": 10, "colour": 10, "colourdesign": 10}
+ONE_THREAD = ("make", "solve", "masks", "design", "colour", "colourdesign")  # the order when Blender compiles them itself
 
 _state: dict[str, Any] = {"state": "idle", "done": 0, "total": 0, "error": "", "seconds": 0.0, "where": "",
                           "loaded": ()}

@@ -65,7 +65,7 @@ _PLATFORM_RULES = (
 ADDON_REPO = "bl_ext.user_default"
 PREBUILT_FOLDER = "engine/prebuilt"
 # engine/warmup.py's parts compiled into the zip: all of them (the seed's too)
-PREBUILT_PARTS = ("make", "masks", "solve", "design", "grade", "schedulers", "seed")
+PREBUILT_PARTS = ("make", "masks", "solve", "design", "grade", "schedulers", "seed", "colour", "colourdesign")
 # platform -> the baseline CPU its prebuilt kernels are compiled for (engine/jit.py's BASELINES)
 BASELINE = {"linux-x64": "x86-64-v2", "windows-x64": "x86-64-v2", "macos-x64": "x86-64-v2"}
 

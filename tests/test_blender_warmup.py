@@ -137,7 +137,8 @@ def test_the_solver_process_takes_over_design_kernels_still_compiling(fresh_warm
     st = warm.status()
     assert time.perf_counter() - t0 < 300  # the masks process was stopped, not waited for
     assert st["state"] == "ready" and st["where"] == "process" and not st["error"], st
-    assert st["done"] == st["total"] == 3  # make, solve, design: masks' step went with it
+    # make, solve, design and the colour parts after them: masks' step went with it
+    assert st["done"] == st["total"] == 5
     assert eng.ready("make", "masks", "solve", "design")
     assert st["loaded"].index("design") < st["loaded"].index("masks")
 
@@ -215,7 +216,7 @@ def test_the_take_over_holds_when_the_design_kernels_were_not_started(fresh_warm
     assert time.perf_counter() - t0 < 120
     st = warm.status()
     assert st["state"] == "ready" and st["where"] == "process" and not st["error"], st
-    assert st["done"] == st["total"] == 3, st  # make, solve, design: masks' step went with it
+    assert st["done"] == st["total"] == 5, st  # make, solve, design, colour, colourdesign: masks' step went with it
     assert eng.ready("make", "masks", "solve", "design")
     assert "masks" in warm._taken
 
@@ -272,7 +273,7 @@ for part in parts:
     warm.start().join(60)
     st = warm.status()
     assert st["state"] == "ready" and st["where"] == "process" and not st["error"], st
-    assert order[0] == "solve" and sorted(order) == ["design", "make", "masks", "solve"], order
+    assert order[0] == "solve" and sorted(order) == ["colour", "colourdesign", "design", "make", "masks", "solve"], order
     assert st["loaded"][0] == "solve"
 
 

@@ -268,3 +268,61 @@ def test_a_dp_session_never_compiles_the_seed_code():
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["seed"] == 0 and got["schedulers"] == 0
     assert got["compile_s"] == 0.0 and got["verdict"] in ("unique", "multiple")
+
+
+COLOUR_AFTER_WARM_UP = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[1] + "/tests")
+import numpy as np
+from numba.core.registry import CPUDispatcher
+from engine import warmup
+
+
+def compiled():
+    return {(v.py_func.__module__, v.py_func.__qualname__, str(sig))
+            for m in list(sys.modules.values()) if (m.__name__ or "").startswith("engine.")
+            for v in vars(m).values() if isinstance(v, CPUDispatcher)
+            for sig, n in v._cache_misses.items() if n}
+
+
+warmup.ensure("colour")
+before = compiled()
+from colourgen import random_colour_puzzle
+from engine.design.colourdesign import design_colour
+from engine.design.coloursession import ColourSession
+from engine.model.colourpuzzle import colour_puzzle_from_grid
+from engine.solve.coloursolve import solve_colour
+rng = np.random.default_rng(11)
+verdicts = set()
+for i in range(24):  # 2D and 3D, k = 2..4, hidden lines, mixed clues: every verdict and level
+    p = random_colour_puzzle(rng, 2 + i % 2, 2 + i % 3)
+    verdicts.add(solve_colour(p, grade=True, time_limit=30).verdict)
+    solve_colour(p, sat_after=0 if i % 4 == 0 else None, want=1 if i % 5 == 0 else 2, time_limit=30)
+solving = compiled() - before  # a solve alone needs the solver's part only
+warmup.ensure("colourdesign")
+before = compiled()
+grid = rng.integers(0, 4, (6, 6, 5)) * (rng.random((6, 6, 5)) < 0.7)
+p = colour_puzzle_from_grid(grid, 3)
+for kw in ({}, {"logic": "probe"}, {"method": "anneal", "anneal_moves": 20}, {"method": "random"},
+           {"band": "hard"}, {"score_range": (0.0, 30.0)}):
+    design_colour(p, time_limit=60.0, **kw)
+s = ColourSession(p)
+for logic in ("line", "probe"):
+    s.suggest(np.arange(s.n_lines) % 2 == 0, logic)
+    s.repair(np.arange(s.n_lines) % 2 == 0, logic)
+print(json.dumps({"verdicts": sorted(verdicts), "new": sorted(map(list, (compiled() - before) | solving))}))
+"""
+
+
+def test_real_colour_work_compiles_nothing_after_the_colour_warm_up(tmp_path):
+    """The ``colour`` and ``colourdesign`` parts compile what colour solves, designs and the
+    colour Suggest / Repair use (so the zip ships them built and the add-on prepares them ahead):
+    in a process of its own with an empty cache, nothing compiles after them (numba's cache
+    misses counted, as above)."""
+    out = subprocess.run([sys.executable, "-c", COLOUR_AFTER_WARM_UP, str(ROOT)], capture_output=True,
+                         text=True, timeout=900, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr[-3000:]
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    assert set(found["verdicts"]) == {"unique", "multiple", "none"}
+    assert not found["new"], f"kernels compiled after the colour warm-up: {found['new']}"

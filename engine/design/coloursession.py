@@ -18,12 +18,13 @@ from typing import Optional
 
 import numpy as np
 
+from .. import gate
 from ..model.colourpuzzle import ColourPuzzle, line_names
 from ..solve.colourprobe import probe
 from ..solve.colourprop import ST_OK, build_net, decided, full_state, propagate
 from ..solve.difficulty import LOGICS
 from ..solve.linecache import new_cache
-from .colourdesign import ColourDesignError
+from .colourdesign import COLOUR_PARTS, ColourDesignError
 from .session import Repair, Suggestion
 
 
@@ -31,6 +32,7 @@ class ColourSession:
     def __init__(self, full: ColourPuzzle):
         if full.colour_solution is None:
             raise ColourDesignError("suggesting and repairing clues need the puzzle's solution")
+        gate.ensure(*COLOUR_PARTS)  # compiled (or loaded) first, as a design does
         self.full = full
         self.net = build_net(full)
         self.clued = self.net.mode.copy()
