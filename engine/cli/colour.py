@@ -2,22 +2,15 @@
 from __future__ import annotations
 
 import json
-import time
-
-import numpy as np
 
 from ..files.colourfile import colour_solution_text
 from ..model.colourpuzzle import COLOUR_CHARS, ColourPuzzle
 
 
-def warm_colour_kernels() -> float:
-    """Compile (or load) the colour kernels; seconds taken."""
-    from ..model.colourpuzzle import colour_puzzle_from_grid
-    from ..solve.coloursolve import solve_colour
-    t = time.perf_counter()
-    solve_colour(colour_puzzle_from_grid(np.array([[1, 0], [2, 1]]), 2))
-    solve_colour(colour_puzzle_from_grid(np.array([[[1, 0], [2, 1]]]), 2))
-    return time.perf_counter() - t
+def warm_colour_kernels(parts=("colour",)) -> float:
+    """Compile (or load) the colour kernels of the warm-up ``parts``; seconds taken."""
+    from .. import gate
+    return gate.ensure(*parts)
 
 
 def solve_main(p: ColourPuzzle, args) -> int:
@@ -56,7 +49,8 @@ def design_main(p: ColourPuzzle, args, progress) -> int:
     import sys
     from ..design.colourdesign import ColourDesignError, design_colour
     from ..files.puzzlefile import PuzzleFileError, save_puzzle
-    compile_s = warm_colour_kernels()
+    from ..design.colourdesign import COLOUR_PARTS
+    compile_s = warm_colour_kernels(COLOUR_PARTS)
     progress = progress()  # started after compiling, so that its clock is the design's
     try:
         r = design_colour(p, logic=args.logic, seed=args.seed, band=args.difficulty,
