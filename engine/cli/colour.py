@@ -47,9 +47,8 @@ def design_main(p: ColourPuzzle, args, progress) -> int:
     """``python -m engine design`` on a colour puzzle file (--method greedy/anneal/random,
     --logic, --difficulty, --score-range, --seed, --time-limit, --start)."""
     import sys
-    from ..design.colourdesign import ColourDesignError, design_colour
+    from ..design.colourdesign import COLOUR_PARTS, ColourDesignError, design_colour
     from ..files.puzzlefile import PuzzleFileError, save_puzzle
-    from ..design.colourdesign import COLOUR_PARTS
     compile_s = warm_colour_kernels(COLOUR_PARTS)
     progress = progress()  # started after compiling, so that its clock is the design's
     try:
