@@ -198,7 +198,7 @@ def recolour_colour_puzzle(obj, puzzle) -> bool:
     one shown (an edited or merged palette entry of one puzzle colour): the glyphs re-inked in
     place, the cubes recoloured, the puzzle stored. ``show_as_colour_puzzle`` builds the glyph
     library anew, 0.5-1 s at 24³, too slow for every step of a colour picker's drag. False, with
-    nothing changed, when the shown glyphs do not fit (then ``show_as_colour_puzzle``)."""
+    no glyph changed, when the shown glyphs do not fit (then ``show_as_colour_puzzle``)."""
     pg = props(obj)
     if pg.glyphs is None or pg.labels is None or tuple(pg.shape) != tuple(puzzle.shape):
         return False

@@ -328,8 +328,9 @@ def reink_colour_glyphs(glyphs, pts, clue_colours, colours=None) -> bool:
     """Re-ink the colour glyph library ``glyphs`` in place for new puzzle colours of the same
     clues (``pts``: ``colour_clue_points``): each glyph's material slots take the new inks, and
     ink materials no longer used by anything go. A fraction of building the library again, so a
-    palette colour can be dragged. False, with nothing changed, when the library is not the one
-    these clue points give (an older file's, or other clues): the caller builds it anew."""
+    palette colour can be dragged. False, with no glyph changed, when the library is not the one
+    these clue points give (an older file's, or other clues): the caller builds it anew, with
+    the inks made here."""
     distinct = sorted(set(pts["parts"]))
     objs = list(glyphs.objects)
     if len(objs) != len(distinct):
