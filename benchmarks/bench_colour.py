@@ -174,7 +174,7 @@ def stages(mc, r, repeat):
     tris = np.ascontiguousarray(mc.triangles, np.int64)
     # the surface sweep: mask, slots and the fill's first sweep along x
     t_surface, (surface, slot, idx, d, arg) = best(lambda: colour.surface_arrays(grid), repeat)
-    t_near, _ = best(lambda: colour._nearest_for_voxels(surface, idx, r.origin, r.voxel_size,
+    t_near, _ = best(lambda: colour.nearest_for_voxels(surface, idx, r.origin, r.voxel_size,
                                                         verts, tris, slot), repeat)
     colours = np.zeros(grid.shape + (3,), np.float32)
     site_colours = np.random.default_rng(0).random((len(idx), 3)).astype(np.float32)

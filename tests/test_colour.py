@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from engine.colour import capture as colour
+from engine.colour import fill, sampling
 from engine.colour.capture import ColourError, Source, capture_colours, nearest_surface
 from engine.voxel.voxelize import voxelize
 
@@ -189,7 +190,7 @@ def test_non_finite_pixels_sample_as_black():
     for u, v in [(0.3, 0.2), (0.75, 0.6), (0.1, 0.9), (0.5, 0.5)]:
         colour.sample_image(pixels, offs[0], ws[0], hs[0], u, v, out)
         np.testing.assert_allclose(out, ref_bilinear(clean, u, v), atol=1e-6)
-        colour.sample_closest(pixels, offs[0], ws[0], hs[0], u, v, out)
+        sampling.sample_closest(pixels, offs[0], ws[0], hs[0], u, v, out)
         np.testing.assert_allclose(out, clean[int(v * 2), int(u * 2)], atol=1e-6)
 
 
@@ -211,7 +212,7 @@ def test_nearest_for_voxels_of_a_voxelized_mesh_is_the_bucket_answer():
     surface = np.empty(r.grid.shape, bool)
     colour.surface_mask(r.grid, surface)
     idx = np.argwhere(surface)
-    tri, bary = colour._nearest_for_voxels(surface, idx, r.origin, r.voxel_size, verts, tris)
+    tri, bary = colour.nearest_for_voxels(surface, idx, r.origin, r.voxel_size, verts, tris)
     want, wbary, _ = nearest_surface(r.origin + (idx + 0.5) * r.voxel_size, verts, tris)
     np.testing.assert_array_equal(tri, want)
     np.testing.assert_allclose(bary, wbary, atol=1e-12)
@@ -233,9 +234,9 @@ def test_run_kernels_match_the_1d_reference(seed):
             arg[base::stride] = np.arange(n) + 100  # the site of each voxel
             buf = [np.empty(n + 1, np.int64) for _ in range(5)]
             if kernel == "envelope":
-                colour._run_envelope(d, arg, base, stride, n, *buf)
+                fill._run_envelope(d, arg, base, stride, n, *buf)
             else:
-                colour._run_window(d, arg, base, stride, n, buf[0], buf[1])
+                fill._run_window(d, arg, base, stride, n, buf[0], buf[1])
             got, site = d[base::stride], arg[base::stride] - 100
             np.testing.assert_array_equal(got, want, err_msg=kernel)
             np.testing.assert_array_equal((np.arange(n) - site) ** 2 + f[site], want)
@@ -433,7 +434,7 @@ def test_triangle_first_pass_gives_the_bucket_answer(seed):
     colour.surface_mask(g, surface)
     idx = np.argwhere(surface)
     origin, vs = np.array([-2.0, -2.0, -1.5]), 0.45
-    tri, bary = colour._nearest_for_voxels(surface, idx, origin, vs, verts, tris)
+    tri, bary = colour.nearest_for_voxels(surface, idx, origin, vs, verts, tris)
     want, wbary, d2 = nearest_surface(origin + (idx + 0.5) * vs, verts, tris)
     np.testing.assert_array_equal(tri, want)
     np.testing.assert_allclose(bary, wbary, atol=1e-12)
