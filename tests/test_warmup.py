@@ -101,13 +101,14 @@ def _real_designs():
         yield s.suggest(hidden, logic, k=2)
 
 
-DESIGNS_AFTER_WARM_UP = r"""
+# The start of a script run in a process of its own (the checkout in argv[1]): ``compiled()``,
+# the kernels (module, name, signature) numba compiled in it so far (its cache misses).
+COMPILED_IN_PROCESS = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[1] + "/tests")
 from numba.core.registry import CPUDispatcher
 from engine import warmup
-import test_warmup
 
 
 def compiled():
@@ -115,7 +116,10 @@ def compiled():
             for m in list(sys.modules.values()) if (m.__name__ or "").startswith("engine.")
             for v in vars(m).values() if isinstance(v, CPUDispatcher)
             for sig, n in v._cache_misses.items() if n}
+"""
 
+DESIGNS_AFTER_WARM_UP = COMPILED_IN_PROCESS + r"""
+import test_warmup
 
 warmup.ensure("solve", "design")
 before = compiled()
@@ -270,21 +274,8 @@ def test_a_dp_session_never_compiles_the_seed_code():
     assert got["compile_s"] == 0.0 and got["verdict"] in ("unique", "multiple")
 
 
-COLOUR_AFTER_WARM_UP = r"""
-import json, sys
-sys.path.insert(0, sys.argv[1])
-sys.path.insert(0, sys.argv[1] + "/tests")
+COLOUR_AFTER_WARM_UP = COMPILED_IN_PROCESS + r"""
 import numpy as np
-from numba.core.registry import CPUDispatcher
-from engine import warmup
-
-
-def compiled():
-    return {(v.py_func.__module__, v.py_func.__qualname__, str(sig))
-            for m in list(sys.modules.values()) if (m.__name__ or "").startswith("engine.")
-            for v in vars(m).values() if isinstance(v, CPUDispatcher)
-            for sig, n in v._cache_misses.items() if n}
-
 
 warmup.ensure("colour")
 before = compiled()
