@@ -68,7 +68,8 @@ def test_cli_design_voxelizes_with_the_default(tmp_path):
     from engine.cli import design as cli_design
     v, t = P.stegosaurus()
     path = tmp_path / "stego.obj"
-    path.write_text("".join(f"v {a} {b} {c}\n" for a, b, c in v)
+    # an OBJ is Y-up: written so, the CLI turns it back to these (Z-up) vertices, as Blender does
+    path.write_text("".join(f"v {x} {z} {-y}\n" for x, y, z in v)
                     + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in t))
     puzzle = cli_design._load(str(path), 36)
     ref = voxelize(v, t, resolution=36, **MAKE_PIECE_DEFAULTS)
