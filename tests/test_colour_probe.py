@@ -159,10 +159,10 @@ def test_the_trail_undoes_a_propagation():
         t_cell, t_old = np.zeros(trail, dtype=np.int64), np.zeros(trail, dtype=np.int64)
         none, no_rows = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64)
         st = colourprop.propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all,
-                                           net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines,
-                                           queued, np.zeros(2, dtype=np.int64), np.full(1, -1, dtype=np.int64),
-                                           np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64),
-                                           qs, none, none, none, none, no_rows, no_rows, False, t_cell, t_old)
+                                         net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines,
+                                         queued, np.zeros(2, dtype=np.int64), np.full(1, -1, dtype=np.int64),
+                                         np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64),
+                                         qs, none, none, none, none, no_rows, no_rows, False, t_cell, t_old)
         n = int(qs[7])
         if st == ST_OK:
             assert set(t_cell[:n].tolist()) == set(np.flatnonzero(state != start).tolist())

@@ -54,9 +54,9 @@ def test_a_sliced_propagation_is_the_same_propagation():
             budget[0] = give
             calls += 1
             st = colourprop.propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode,
-                                               net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
-                                               net.cell_lines, queued, counters, budget, *queues, none, none,
-                                               none, none, no_rows, no_rows, False, none, none)
+                                             net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
+                                             net.cell_lines, queued, counters, budget, *queues, none, none,
+                                             none, none, no_rows, no_rows, False, none, none)
             if st != colourprop.ST_BUDGET:
                 break
             assert budget[0] == 0

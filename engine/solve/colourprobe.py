@@ -83,8 +83,8 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
             state[c] = np.int64(1) << v
             _queue_lines_of(c, cell_start, cell_lines, mode, queued, rq, xq, qs)
             st = propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-                                   cell_start, cell_lines, queued, counters, budget, rq, xq, qs, none, none,
-                                   c_line, c_kind, c_in, c_out, False, t_cell, t_old)
+                                  cell_start, cell_lines, queued, counters, budget, rq, xq, qs, none, none,
+                                  c_line, c_kind, c_in, c_out, False, t_cell, t_old)
             tl = qs[7]
             if st == ST_OK:
                 ok_bits |= np.int64(1) << v
@@ -133,8 +133,8 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
             # to the fixpoint whatever the budget: what the assumptions agreed on is kept whole
             qs[:] = 0
             if propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-                                 cell_start, cell_lines, queued, counters, no_limit, rq, xq, qs, none, none,
-                                 c_line, c_kind, c_in, c_out, False, none, none) != ST_OK:
+                                cell_start, cell_lines, queued, counters, no_limit, rq, xq, qs, none, none,
+                                c_line, c_kind, c_in, c_out, False, none, none) != ST_OK:
                 return ST_CONTRADICTION
     return ST_OK
 

@@ -129,14 +129,14 @@ def filter_line(li, exact, masks, k, mode, tab_all, tab_start, cnt, rmax, no_tab
 
 _NO_ORDER = np.zeros(0, dtype=np.int64)
 NO_CACHE = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
-             np.zeros((0, 0), dtype=np.int64))
+            np.zeros((0, 0), dtype=np.int64))
 QS_LEN = 8  # the queue state ``qs`` of ``propagate_queues`` (qs[7]: its trail's length)
 
 
 @njit(cache=True)
 def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
-                      cell_lines, queued, counters, budget, rq, xq, qs, order, changes, c_line, c_kind, c_in,
-                      c_out, until_decided, t_cell, t_old):
+                     cell_lines, queued, counters, budget, rq, xq, qs, order, changes, c_line, c_kind, c_in,
+                     c_out, until_decided, t_cell, t_old):
     """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
     (bit 1: relax queue, bit 2: exact queue) to the fixpoint. counters[0] += line solver calls,
     counters[1] += of them the exact product solver on 3D lines. ``budget[0]``: line solves
