@@ -70,8 +70,11 @@ PREBUILT_PARTS = ("make", "masks", "solve", "design", "grade", "schedulers", "se
 BASELINE = {"linux-x64": "x86-64-v2", "windows-x64": "x86-64-v2", "macos-x64": "x86-64-v2"}
 
 # Copying these into the staging tree would only cost time: the builder excludes them anyway.
+# ".venv*": the test venvs of the other Blender versions too (.venv-bpy42, .venv-bpy45, ~1.2 GB
+# each), which the manifest's ".*" keeps out of the zip but which were copied into every staging
+# tree (twice per build, one per Python; a full disk failed a CI run's build tests).
 _STAGING_IGNORE = shutil.ignore_patterns(
-    ".git", ".venv", "venv", "wheels", "dist", "out", "build", "__pycache__", ".mypy_cache",
+    ".git", ".venv*", "venv", "wheels", "dist", "out", "build", "__pycache__", ".mypy_cache",
     ".pytest_cache", ".hypothesis", "*.zip", "*.blend1", "node_modules")
 
 

@@ -91,6 +91,16 @@ def test_build_excludes_development_files():
     assert "paths" not in manifest()["build"]
 
 
+def test_staging_skips_the_venvs():
+    """The build's staging copy leaves out every venv (the other Blender versions' test venvs,
+    .venv-bpy42 and .venv-bpy45, are over a gigabyte each) but keeps the add-on's files."""
+    names = [".venv", ".venv-bpy42", ".venv-bpy45", "venv", ".git", "engine", "scene", "__init__.py",
+             "blender_manifest.toml"]
+    skipped = build_extension._STAGING_IGNORE(".", names)
+    assert {".venv", ".venv-bpy42", ".venv-bpy45", "venv", ".git"} <= skipped
+    assert not skipped & {"engine", "scene", "__init__.py", "blender_manifest.toml"}
+
+
 
 def test_wheel_platforms_and_manifest_rewrite():
     f = build_extension.wheel_fields
