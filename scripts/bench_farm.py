@@ -2,11 +2,14 @@
 Dask LocalCluster of 1 and of 2 worker processes (2: the default of ``--workers 2``), and a model
 predicting 8/32/128 workers from the measured figures.
 
-    .venv/bin/python scripts/bench_farm.py [--sizes 12 24 36] [--models DIR] [--extra suzanne]
+    .venv/bin/python scripts/bench_farm.py [--sizes 24 36 48] [--models DIR] [--extra suzanne]
                                            [--dry-run] [--no-sequential] [--full-jobs]
 
 The catalogue: every model in ../shared/models plus the built-ins given by --extra (7 + 1), at
-three sizes: 24 jobs, each designed (clues hidden), no renders. ``--full-jobs`` runs it a second
+three sizes: 24 jobs, each designed (clues hidden), no renders. The sizes are 24, 36 and 48: at
+12, 24 and 36 (the default until 2026-11-27; ``--sizes 12 24 36``) the jobs add up to about 10 s,
+eight times one worker's start-up, so that catalogue measures mostly the start-up that every
+worker pays at once (docs/BATCH.md, "Throughput"), not how the jobs spread over the workers. ``--full-jobs`` runs it a second
 time with every job also writing its playable page (and the run its index.html) and a small Cycles
 render of the player's view (``FULL_OPTIONS``), and reports both. Dask's 2 workers are compared with
 the own pool's 1 worker and with Dask's own 1 worker. The numba cache is warmed first (its
@@ -259,7 +262,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", default=str(ROOT.parent / "shared" / "models"))
     ap.add_argument("--extra", nargs="*", default=["suzanne"], help="built-in models added")
-    ap.add_argument("--sizes", nargs="+", default=["12", "24", "36"])
+    ap.add_argument("--sizes", nargs="+", default=["24", "36", "48"])
     ap.add_argument("--batch-options", default="--design --time-limit 20",
                     help="the batch's options for every job (default: '--design --time-limit 20': design "
                          "is single-threaded work, as a catalogue does; Cycles renders use every core)")
