@@ -39,6 +39,7 @@ class ColourSession:
         # every check re-runs much of the same propagation under another mask (a line's results
         # depend only on its clue): one line cache for the session, as a design keeps one
         self.cache = new_cache(self.net)
+        self.probe_order = np.arange(self.net.n_cells, dtype=np.int64)  # see TrialRun.probe_order
         self._names: Optional[list] = None
 
     @property
@@ -66,7 +67,8 @@ class ColourSession:
         if propagate(net, state, cache=self.cache) != ST_OK:
             return False, state
         if not decided(state).all() and logic == "probe":
-            if probe(net, state, np.zeros(2, dtype=np.int64), cache=self.cache) != ST_OK:
+            if probe(net, state, np.zeros(2, dtype=np.int64), cache=self.cache,
+                     order=self.probe_order) != ST_OK:
                 return False, state
         return bool(decided(state).all()), state
 

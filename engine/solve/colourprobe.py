@@ -48,20 +48,22 @@ def _queue_lines_of(c, cell_start, cell_lines, mode, queued, rq, xq, qs):
 
 @njit(cache=True)
 def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
-           counters, c_from, c_to, flags, budget, c_line, c_kind, c_in, c_out, scratch):
-    """One probing pass over cells [c_from, c_to), in place (see ``probe``); flags[0] = 1 when
-    something changed. Returns ST_OK, ST_CONTRADICTION, or ST_BUDGET when the assumptions'
-    line solves used up ``budget`` (as in ``propagate_queues``): flags[1] is then the cell to go
-    on from, and ``state`` is at the fixpoint of what was done before it. ``c_*``: a line cache
-    (``linecache.py``; empty: none); ``scratch``: ``probe_scratch``'s arrays, kept between calls.
+           counters, c_from, c_to, flags, budget, c_line, c_kind, c_in, c_out, scratch, order):
+    """One probing pass over the cells ``order[c_from:c_to]``, in place (see ``probe``); flags[0]
+    = 1 when something changed. Returns ST_OK, ST_CONTRADICTION, or ST_BUDGET when the
+    assumptions' line solves used up ``budget`` (as in ``propagate_queues``): flags[1] is then the
+    position in ``order`` to go on from, and ``state`` is at the fixpoint of what was done before
+    it. ``c_*``: a line cache (``linecache.py``; empty: none); ``scratch``: ``probe_scratch``'s
+    arrays, kept between calls; the cells whose probing narrowed the state are listed in it.
 
     Each assumption is propagated in ``state`` itself with a trail and undone after, so that it
     costs what it changes: with a copy of the state per assumption and a pass over every cell to
     intersect them, most of a 24^3 puzzle's probing was copying (2-10x slower)."""
-    queued, rq, xq, qs, t_cell, t_old, agree, hits, seen, touched, probed, ids = scratch
+    queued, rq, xq, qs, t_cell, t_old, agree, hits, seen, touched, probed, ids, paid, found = scratch
     none = np.zeros(0, dtype=np.int64)
     no_limit = np.full(1, -1, dtype=np.int64)
-    for c in range(c_from, c_to):
+    for pos in range(c_from, c_to):
+        c = order[pos]
         m = state[c]
         if m & (m - 1) == 0:
             continue
@@ -107,7 +109,7 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
                 for i in range(nt):
                     agree[touched[i]] = 0
                     hits[touched[i]] = 0
-                flags[1] = c
+                flags[1] = pos
                 counters[0], counters[1] = count0, count1
                 return ST_BUDGET
         if ok_bits == 0:
@@ -128,6 +130,10 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
         ids[1] += 1
         probed[c] = ids[1]
         if any_change:
+            if paid[c] == 0:
+                paid[c] = 1
+                found[ids[3]] = c
+                ids[3] += 1
             ids[2] = ids[1]  # every cell probed so far (this one too) may find more now
             flags[0] = 1
             # to the fixpoint whatever the budget: what the assumptions agreed on is kept whole
@@ -149,24 +155,48 @@ def probe_scratch(state: np.ndarray, n_lines: int) -> tuple:
     did (numbered by ``ids[0]``) and the list of such cells; per cell when it was last probed,
     on the clock ``ids[1]`` (a cell probed after the last change, ``ids[2]``, is not probed
     again: probing is deterministic and monotone, so skipping it changes no result, only the
-    work). ``queued``, ``agree`` and ``hits`` are left clear between cells."""
+    work); the cells whose probing narrowed the state (``paid`` marks them, ``found`` lists them
+    in the order found, ``ids[3]`` long). ``queued``, ``agree`` and ``hits`` are left clear
+    between cells."""
     n_cells = len(state)
     trail = int(np.maximum(popcount(state) - 1, 0).sum()) + 1
     return (np.zeros(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64),
             np.zeros(QS_LEN, dtype=np.int64), np.empty(trail, dtype=np.int64), np.empty(trail, dtype=np.int64),
             np.zeros(n_cells, dtype=np.int64), np.zeros(n_cells, dtype=np.int64), np.full(n_cells, -1, dtype=np.int64),
-            np.empty(n_cells, dtype=np.int64), np.full(n_cells, -1, dtype=np.int64), np.zeros(3, dtype=np.int64))
+            np.empty(n_cells, dtype=np.int64), np.full(n_cells, -1, dtype=np.int64), np.zeros(4, dtype=np.int64),
+            np.zeros(n_cells, dtype=np.int8), np.empty(n_cells, dtype=np.int64))
 
 
-def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None) -> int:
+def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None, order=None) -> int:
     """Probing to a fixpoint (in place): each value of each undecided cell is assumed and
     propagated; failed values go, and what every surviving assumption agrees on is kept.
     ST_CONTRADICTION when every value of some cell fails. The kernel runs in chunks of cells so
     that ``deadline`` (perf_counter seconds) is checked between them; past it, ST_OK with the
     state as far as it got (still sound). ``cache``: a line cache (``linecache.new_cache``) its
-    propagations share, as a design's do."""
+    propagations share, as a design's do.
+
+    ``order`` (int64, a permutation of the cells; default: cell order) is the order the cells
+    are probed in, and is changed in place: the cells whose probing narrowed the state move to
+    its front, in the order they did. The fixpoint is the same in any order (probing only
+    removes values, and a deduction stays valid in any narrower state), but the work is not:
+    most probes find nothing, and a cell that paid off in one state usually pays off in the
+    next, similar one, whose probing then reaches the fixpoint sooner (a designer's trials)."""
     n = len(state)
+    if order is None:
+        order = np.arange(n, dtype=np.int64)
     scratch = probe_scratch(state, len(net.mode))
+    try:
+        return _probe_to_fixpoint(net, state, counters, deadline, cache, order, scratch)
+    finally:
+        ids, paid, found = scratch[11], scratch[12], scratch[13]
+        if ids[3]:
+            rest = order[paid[order] == 0]
+            order[:ids[3]] = found[:ids[3]]
+            order[ids[3]:] = rest
+
+
+def _probe_to_fixpoint(net, state, counters, deadline, cache, order, scratch) -> int:
+    n = len(state)
     c_line, c_kind, c_in, c_out = NO_CACHE if cache is None else cache
     flags = np.zeros(2, dtype=np.int64)
     budget = np.full(1, -1, dtype=np.int64)
@@ -182,7 +212,7 @@ def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None
                 t = time.perf_counter()
                 st = _probe(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
                             net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, c1, flags, budget,
-                            c_line, c_kind, c_in, c_out, scratch)
+                            c_line, c_kind, c_in, c_out, scratch, order)
                 if st == ST_CONTRADICTION:
                     return ST_CONTRADICTION
                 if deadline is not None and time.perf_counter() > deadline:
@@ -192,6 +222,6 @@ def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None
                 size = int(min(max(size * SLICE_S / max(time.perf_counter() - t, 1e-6), 8), size * 4, 1 << 40))
                 if int(flags[1]) == c0:
                     size = min(size * 4, 1 << 40)  # not one cell probed: its assumptions need more
-                c0 = int(flags[1])  # the budget ran out at this cell: on from there
+                c0 = int(flags[1])  # the budget ran out at this position: on from there
         if flags[0] == 0:
             return ST_OK
