@@ -87,7 +87,8 @@ class Api:
 
     def __init__(self):
         import importlib.util
-        self.old = importlib.util.find_spec("engine.design.colourdesign") is not None
+        self.old = importlib.util.find_spec("engine.design.colourdesign") is not None and \
+            importlib.util.find_spec("engine.solve.kinds") is None
         from engine.design.hiding import design
         from engine.solve.driver import solve
         self._design, self._solve = design, solve

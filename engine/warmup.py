@@ -16,9 +16,10 @@ Parts (``PARTS``), each a list of named steps (the add-on shows "Preparing solve
 - ``grade``: the difficulty score (``solve(grade=True)``);
 - ``design``: Hide Clues (both logics, its methods, a difficulty band), the live check and
   Suggest Clue (``design.prepare`` ensures it with ``solve``);
-- ``colour``: the colour puzzles' solver (line logic, probing, search, grade; ``solve_colour``
-  ensures it); ``colourdesign``: their designs and the colour Suggest Clue / Repair
-  (``design_colour`` and ``ColourSession`` ensure it with ``colour``);
+- ``colour``: the colour kind's solver kernels (line logic, probing, search, grade; ``solve``
+  ensures it for a colour puzzle); ``colourdesign``: the colour kind's design kernels, through
+  designs of colour puzzles and their live check, Suggest Clue and Repair (``design`` and
+  ``DesignSession`` ensure it with ``colour`` for a colour puzzle);
 - ``masks``: the design's own kernels (``maskprop``) alone, through the same designs and checks
   minus their solves: the add-on compiles them in the process that compiled Make's while
   another compiles the solver's, and ``design`` then only loads them.
@@ -214,28 +215,30 @@ def _colour_puzzles():
 def _colour_solving():
     """Colour puzzles: line logic, probing, the search with and without the puzzle's own
     solution, its turns with the CDCL solver, a time limit's slices, and the grade."""
-    from .solve.coloursolve import solve_colour
+    from .solve.driver import solve
     flat, solid, loose = _colour_puzzles()
     for p in (flat, solid, loose):
-        solve_colour(p, grade=True)
-        solve_colour(p, use_known=False, time_limit=60.0, want=1)
-    solve_colour(loose, use_known=False, sat_after=0, time_limit=60.0)
+        solve(p, grade=True)
+        solve(p, use_known=False, time_limit=60.0, want=1)
+    solve(loose, use_known=False, sat_after=0, time_limit=60.0)
+    solve(loose, use_known=False, time_limit=60.0, grade=True, progress=lambda f, m: False)
 
 
 def _colour_designing():
     """Colour designs (greedy, annealing, random; line and probing logic; a difficulty band
     with its final passes) and the colour Suggest Clue and Repair."""
-    from .design.colourdesign import design_colour
-    from .design.coloursession import ColourSession
+    from .design.hiding import design
+    from .design.session import DesignSession
     flat, solid, _ = _colour_puzzles()
     for p in (flat, solid):
-        design_colour(p)
-        design_colour(p, logic="probe", method="anneal", anneal_moves=10, time_limit=60.0)
-        design_colour(p, band="hard", time_limit=60.0)
-        design_colour(p, method="random", resume=False)
-    s = ColourSession(solid)
+        design(p)
+        design(p, logic="probe", method="anneal", anneal_moves=10, time_limit=60.0)
+        design(p, band="hard", anneal_moves=10, time_limit=60.0)
+        design(p, method="random")
+    s = DesignSession(solid)
     hidden = np.arange(s.n_lines) % 2 == 0
     for logic in ("line", "probe"):
+        s.check(hidden, logic, search_time=10.0)
         s.suggest(hidden, logic)
         s.repair(hidden, logic)
 

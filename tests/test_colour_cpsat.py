@@ -12,7 +12,7 @@ import pytest
 from colourbrute import count_solutions
 from colourgen import random_colour_puzzle
 from engine.model.colourpuzzle import check_colour_solution, colour_puzzle_from_grid, with_hidden
-from engine.solve.coloursolve import solve_colour
+from engine.solve.driver import solve
 
 cpsat = pytest.importorskip("benchmarks.cpsat_colour", reason="benchmarks/cpsat_colour.py not importable")
 if not cpsat.HAVE_ORTOOLS:
@@ -46,7 +46,7 @@ def test_engine_verdicts_match_cpsat(dim, k):
     for i in range(27):
         p = random_colour_puzzle(rng, dim, k)
         ref = cpsat.cpsat_solve_colour(p, time_limit=20)
-        r = solve_colour(p, time_limit=20)
+        r = solve(p, time_limit=20)
         assert r.verdict == ref.verdict, (dim, k, i, r.verdict, ref.verdict)
         for s in r.solutions:
             assert not check_colour_solution(p, s)
@@ -64,6 +64,6 @@ def test_time_limit_holds_on_a_hard_colour_puzzle():
     p = with_hidden(colour_puzzle_from_grid(g, 3), rng.random(243) < 0.8)
     p.colour_solution = None
     t = time.perf_counter()
-    r = solve_colour(p, time_limit=0.3)
+    r = solve(p, time_limit=0.3)
     assert time.perf_counter() - t < 1.5
     assert r.verdict in ("unknown", "multiple")

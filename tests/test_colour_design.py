@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from engine.design.colourdesign import ColourDesignError, design_colour
+from engine.design.hiding import DesignError, design
 from engine.model.colourpuzzle import CKIND_NONE, colour_puzzle_from_grid, with_hidden
-from engine.solve.coloursolve import solve_colour
+from engine.solve.driver import solve
 from engine.files.puzzlefile import load_puzzle, save_puzzle
 
 
@@ -28,33 +28,33 @@ def _blob(shape, k, seed):
                                            ((10, 8), 3, "line"), ((5, 5, 5), 3, "probe")])
 def test_design_is_unique_logic_solvable_and_locally_minimal(shape, k, logic):
     p = colour_puzzle_from_grid(_blob(shape, k, 1), k)
-    d = design_colour(p, logic=logic, seed=3)
+    d = design(p, logic=logic, seed=3)
     q = d.puzzle
     assert d.hidden_count > 0 and d.locally_minimal
-    r = solve_colour(q, use_known=False)
+    r = solve(q, use_known=False)
     assert r.verdict == "unique" and np.array_equal(r.solution, p.colour_solution)
     assert r.difficulty == "line" if logic == "line" else r.difficulty in ("line", "probe")
     # locally minimal: hiding any one more clue loses logic solvability (checked on a sample)
     shown = np.flatnonzero(q.clue_kind != CKIND_NONE)
     for li in np.random.default_rng(0).choice(shown, size=min(8, len(shown)), replace=False):
-        r2 = solve_colour(with_hidden(q, [li]), use_known=False, probing=(logic == "probe"))
+        r2 = solve(with_hidden(q, [li]), use_known=False, probing=(logic == "probe"))
         assert r2.difficulty not in ("line", "probe")
     # deterministic by seed
-    assert design_colour(p, logic=logic, seed=3).puzzle.clues() == q.clues()
+    assert design(p, logic=logic, seed=3).puzzle.clues() == q.clues()
 
 
 def test_design_needs_a_solution_and_a_solvable_start():
     p = colour_puzzle_from_grid(_blob((4, 4, 4), 2, 0), 2)
     p.colour_solution = None  # unique: the designer solves it first
-    assert design_colour(p).puzzle.colour_solution is not None
+    assert design(p).puzzle.colour_solution is not None
     q = colour_puzzle_from_grid(np.array([[1, 0], [0, 1]]), 1)
     q.colour_solution = None  # two solutions and no solution given
-    with pytest.raises(ColourDesignError, match="verdict is multiple"):
-        design_colour(q)
+    with pytest.raises(DesignError, match="verdict is multiple"):
+        design(q)
     # two 2x2 checkerboards of one colour: not solvable by line logic with all clues
     g = np.array([[1, 0], [0, 1]])
-    with pytest.raises(ColourDesignError, match="not solved by line logic"):
-        design_colour(colour_puzzle_from_grid(g, 1))
+    with pytest.raises(DesignError, match="not solvable by line logic"):
+        design(colour_puzzle_from_grid(g, 1))
 
 
 def test_design_cli(tmp_path):
@@ -66,5 +66,5 @@ def test_design_cli(tmp_path):
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     q = load_puzzle(out)
-    assert d["hidden"] == int(np.count_nonzero(q.clue_kind == CKIND_NONE)) > 0
-    assert solve_colour(q, use_known=False).difficulty == "line"
+    assert d["hidden_count"] == int(np.count_nonzero(q.clue_kind == CKIND_NONE)) > 0
+    assert solve(q, use_known=False).difficulty == "line"

@@ -1,6 +1,6 @@
-"""Colour design to a band (issue #24): a design too hard for the range asked for is bisected
-down, one too easy is steered up (restarts of the pass in other orders, then reveal-one /
-hide-several moves), and final passes make it locally minimal within the range. On small random
+"""Colour design to a band (issue #24, the one pipeline of issue #38): a design too hard for the
+range asked for is bisected down, one too easy is steered up (annealing towards the range), and
+final passes make it locally minimal within the range. On small random
 colour puzzles, 2D and 3D: unique (CP-SAT), solvable at the logic level, the range's semantics
 ``lo <= score < hi`` (as black-and-white), deterministic by seed, and, when reported locally
 minimal, no single shown clue can go (brute force) while the puzzle stays solvable and in range;
@@ -10,13 +10,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import engine.design.colourband as colourband
-import engine.design.colourdesign as cd
-import engine.design.coloursearch as coloursearch
-from engine.design.colourdesign import design_colour
+import engine.design.band as band
+from engine.design.hiding import DesignError, _target, design
+from engine.design.search import Search
 from engine.model.colourpuzzle import CKIND_NONE, colour_puzzle_from_grid, with_hidden
-from engine.solve.coloursolve import grade_colour, solve_colour
+from engine.solve.colourkind import ColourKind
+from engine.solve.driver import solve
 from engine.solve.difficulty import band_range
+
+
+def grade_colour(p, logic="line"):
+    """(score, band) of the clues ``p`` shows (the colour kind's grade)."""
+    d = ColourKind(p).grade(logic == "probe")
+    return d.score, d.band
 
 cpsat = pytest.importorskip("benchmarks.cpsat_colour", reason="benchmarks/cpsat_colour.py not importable")
 
@@ -27,7 +33,7 @@ def _grid(shape, k, seed, fill=0.65):
 
 
 def _solvable(p, mask, logic):
-    r = solve_colour(with_hidden(p, mask), probing=logic == "probe", use_known=False)
+    r = solve(with_hidden(p, mask), probing=logic == "probe", use_known=False)
     return r.verdict == "unique" and r.difficulty in (("line",) if logic == "line" else ("line", "probe"))
 
 
@@ -45,7 +51,7 @@ def _check(p, d, logic, target, seed):
     mask = d.puzzle.clue_kind == CKIND_NONE
     assert d.reproducible and d.hidden_count == int(mask.sum())
     # its score is the grade of what it shows
-    assert grade_colour(with_hidden(p, mask))[0] == d.score
+    assert grade_colour(with_hidden(p, mask), logic)[0] == d.score
     # unique by the CP-SAT reference (not told the solution), and solvable at the level
     q = with_hidden(p, mask)
     q.colour_solution = None
@@ -61,11 +67,10 @@ def _check(p, d, logic, target, seed):
             more = mask.copy()
             more[li] = True
             if _solvable(p, more, logic):
-                assert not _in(target, grade_colour(with_hidden(p, more))[0]), li
-    # the same seed, the same design; with the passes' trials in order (from scratch) too
-    for resume in (True, False):
-        again = design_colour(p, logic=logic, seed=seed, score_range=target, resume=resume)
-        assert np.array_equal(again.puzzle.clue_kind, d.puzzle.clue_kind) and again.score == d.score
+                assert not _in(target, grade_colour(with_hidden(p, more), logic)[0]), li
+    # the same seed, the same design
+    again = design(p, logic=logic, seed=seed, score_range=target)
+    assert np.array_equal(again.puzzle.clue_kind, d.puzzle.clue_kind) and again.score == d.score
     return mask
 
 
@@ -85,12 +90,12 @@ def test_a_range_above_the_free_design_is_steered_towards(shape, k, logic, seed)
     """Too easy: the design comes no farther from the range than the free design, closer or in
     it where steering finds a way; short of it, its message says so."""
     p = _puzzle(shape, k, logic, seed)
-    free = design_colour(p, logic=logic, seed=seed)
+    free = design(p, logic=logic, seed=seed)
     target = (free.score + 2.0, free.score + 6.0)
-    d = design_colour(p, logic=logic, seed=seed, score_range=target)
+    d = design(p, logic=logic, seed=seed, score_range=target)
     _check(p, d, logic, target, seed)
     assert _miss(target, d.score) <= _miss(target, free.score)
-    assert d.stats["steer_restarts"] >= 1
+    assert d.stats["steer_rounds"] >= 1
 
 
 def test_steering_gets_closer_on_some_puzzles():
@@ -101,9 +106,9 @@ def test_steering_gets_closer_on_some_puzzles():
         p = colour_puzzle_from_grid(_grid(shape, k, seed), k)
         if not _solvable(p, np.zeros(p.n_lines, bool), logic):
             continue
-        free = design_colour(p, logic=logic, seed=seed)
+        free = design(p, logic=logic, seed=seed)
         target = (free.score + 2.0, free.score + 6.0)
-        d = design_colour(p, logic=logic, seed=seed, score_range=target)
+        d = design(p, logic=logic, seed=seed, score_range=target)
         closer += _miss(target, d.score) < _miss(target, free.score)
     assert closer >= 2, closer
 
@@ -113,12 +118,12 @@ def test_a_range_below_the_free_design_is_bisected_then_made_locally_minimal(sha
     """Too hard: the bisection shows clues again until the score is in the range, then the
     final passes hide what stays solvable and in range: locally minimal within the range."""
     p = _puzzle(shape, k, logic, seed)
-    free = design_colour(p, logic=logic, seed=seed)
+    free = design(p, logic=logic, seed=seed)
     full = grade_colour(p)[0]
     if free.score - full < 1.0:
         pytest.skip("no room between every clue's score and the free design's")
     target = (full, (full + free.score) / 2)
-    d = design_colour(p, logic=logic, seed=seed, score_range=target)
+    d = design(p, logic=logic, seed=seed, score_range=target)
     _check(p, d, logic, target, seed)
     assert d.hidden_count < free.hidden_count
     if _in(target, d.score):
@@ -129,20 +134,20 @@ def test_the_range_excludes_its_top_as_for_black_and_white():
     """``lo <= score < hi``: asking for scores below the free design's own score changes the
     design (the old ``<=`` kept it)."""
     p = colour_puzzle_from_grid(_grid((4, 5, 3), 2, 3), 2)
-    free = design_colour(p, seed=3)
-    d = design_colour(p, seed=3, score_range=(0.0, free.score))
+    free = design(p, seed=3)
+    d = design(p, seed=3, score_range=(0.0, free.score))
     assert d.score < free.score
-    assert cd._target("hard", None) == band_range("hard") and cd._target(None, (1, 2)) == (1.0, 2.0)
+    assert _target("hard", None) == band_range("hard") and _target(None, (1, 2)) == (1.0, 2.0)
     # a band and a range at once are refused, as black-and-white refuses them
-    with pytest.raises(cd.ColourDesignError, match="not both"):
-        design_colour(p, seed=3, band="hard", score_range=(0.0, free.score))
+    with pytest.raises(ValueError, match="not both"):
+        design(p, seed=3, band="hard", score_range=(0.0, free.score))
 
 
 def test_a_band_name_out_of_reach_says_so():
     """A named band a small puzzle cannot reach: the closest design, with a message naming the
     band, not locally minimal."""
     p = colour_puzzle_from_grid(_grid((4, 5, 3), 2, 3), 2)
-    d = design_colour(p, seed=3, band="expert")
+    d = design(p, seed=3, band="expert")
     lo, _ = band_range("expert")
     if d.score >= lo:
         pytest.skip("this puzzle reaches expert")
@@ -153,13 +158,13 @@ def test_a_band_name_out_of_reach_says_so():
 def test_the_final_pass_budget_is_reported(monkeypatch):
     """A final pass cut by its grade budget: not locally minimal, and the message says why."""
     p = colour_puzzle_from_grid(_grid((6, 6, 5), 3, 21), 3)
-    free = design_colour(p, seed=21)
+    free = design(p, seed=21)
     full = grade_colour(p)[0]
     target = (full, (full + free.score) / 2)
-    assert design_colour(p, seed=21, score_range=target).stats["final_grades"] > 1
-    monkeypatch.setattr(colourband, "FINAL_GRADES_MIN", 1)
-    monkeypatch.setattr(colourband, "FINAL_CELL_GRADES", 0)
-    d = design_colour(p, seed=21, score_range=target)
+    assert design(p, seed=21, score_range=target).stats["final_grades"] > 1
+    monkeypatch.setattr(band, "FINAL_GRADES_MIN", 1)
+    monkeypatch.setattr(band, "FINAL_CELL_GRADES", 0)
+    d = design(p, seed=21, score_range=target)
     assert not d.locally_minimal and "ran out of its 1 grades" in d.message
     assert d.reproducible and _solvable(p, d.puzzle.clue_kind == CKIND_NONE, "line")
 
@@ -172,24 +177,26 @@ def test_a_band_design_can_be_cancelled():
 
     def progress(frac, what):
         seen.append((frac, what))
-        return "band" in what or "final" in what
+        return "steering" in what or "final" in what
 
-    free = design_colour(p, seed=21)
-    d = design_colour(p, seed=21, score_range=(free.score + 2, free.score + 6), progress=progress)
-    assert any("band" in w or "final" in w for _, w in seen)
+    free = design(p, seed=21)
+    d = design(p, seed=21, score_range=(free.score + 2, free.score + 6), progress=progress)
+    assert any("steering" in w or "final" in w for _, w in seen)
     assert not d.reproducible and "cancelled" in d.message and not d.locally_minimal
     assert _solvable(p, d.puzzle.clue_kind == CKIND_NONE, "line")
     assert all(0.0 <= f <= 1.0 for f, _ in seen)
 
 
-def test_a_cancel_in_the_final_pass_keeps_a_solvable_design_in_range():
+def test_a_cancel_in_the_final_pass_keeps_a_solvable_design_in_range(monkeypatch):
     """Cancelled during the final pass within the range (after the bisection): the mask it had
     reached, solvable and still in the range, not locally minimal, not reproducible."""
+    import engine.design.search as search
+    monkeypatch.setattr(search, "PROGRESS_INTERVAL", 0.0)  # report at every check
     p = colour_puzzle_from_grid(_grid((6, 6, 5), 3, 21), 3)
-    free = design_colour(p, seed=21)
+    free = design(p, seed=21)
     full = grade_colour(p)[0]
     target = (full, (full + free.score) / 2)
-    whole = design_colour(p, seed=21, score_range=target)
+    whole = design(p, seed=21, score_range=target)
     calls = []
 
     def progress(frac, what):
@@ -197,21 +204,20 @@ def test_a_cancel_in_the_final_pass_keeps_a_solvable_design_in_range():
             calls.append(frac)
         return len(calls) > 3
 
-    d = design_colour(p, seed=21, score_range=target, progress=progress)
+    d = design(p, seed=21, score_range=target, progress=progress)
     assert len(calls) == 4 and "cancelled" in d.message and not d.locally_minimal and not d.reproducible
     mask = d.puzzle.clue_kind == CKIND_NONE
     assert _solvable(p, mask, "line") and _in(target, d.score)
     assert grade_colour(with_hidden(p, mask))[0] == d.score
+    assert all(b >= a for a, b in zip(calls, calls[1:]))  # progress never runs backwards
     assert d.hidden_count <= whole.hidden_count
 
 
 @pytest.mark.parametrize("logic", ["line", "probe"])
 def test_the_screen_by_halves_answers_as_one_trial_per_line(logic):
-    """``_hideable_alone`` (the final pass's screen): a line is hideable alone exactly when the
-    puzzle with only it hidden still solves at the logic level (from-scratch trials); the mask
-    is left as it was."""
-    from engine.design.colourtrials import TrialRun
-    from engine.solve.coloursolve import build_net
+    """``Search.hideable_alone`` (the final pass's screen): a line is hideable alone exactly when
+    the puzzle with only it hidden still solves at the logic level (from-scratch runs); the
+    mask is left as it was."""
     checked = 0
     for seed in range(8):
         k = 2 + seed % 3
@@ -220,21 +226,22 @@ def test_the_screen_by_halves_answers_as_one_trial_per_line(logic):
         if not _solvable(p, np.zeros(p.n_lines, bool), logic):
             continue
         # a design's hidden lines, half of them shown again: a solving mask with lines to find
-        hidden = np.flatnonzero(design_colour(p, logic=logic, seed=seed).puzzle.clue_kind == CKIND_NONE)
+        hidden = np.flatnonzero(design(p, logic=logic, seed=seed).puzzle.clue_kind == CKIND_NONE)
         rng = np.random.default_rng(seed)
-        net = build_net(with_hidden(p, hidden[rng.random(len(hidden)) < 0.5]))
-        run = TrialRun(net, p.colour_solution.ravel(), logic)
-        if not run.solve():
+        mask = np.ones(p.n_lines, np.uint8)
+        mask[hidden[rng.random(len(hidden)) < 0.5]] = 0
+        s = Search(ColourKind(p), logic, seed, None, None)
+        if not s.solves(mask):
             continue
-        s = coloursearch.Search(run, seed, 0.0, None, None)
-        lines = rng.permutation(np.flatnonzero(net.mode > 0))
-        before = net.mode.copy()
-        got = colourband.hideable_alone(s, lines)
-        assert np.array_equal(net.mode, before)
+        lines = rng.permutation(np.flatnonzero(mask))
+        before = mask.copy()
+        got = s.hideable_alone(mask, lines)
+        assert np.array_equal(mask, before)
         want = []
         for li in lines:
-            want.append(run.try_hide(int(li)))
-            net.mode[:] = before
+            m = mask.copy()
+            m[li] = 0
+            want.append(s.solves(m))
         assert got.tolist() == want, seed
         assert any(want) and not all(want)
         checked += 1

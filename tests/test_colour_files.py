@@ -166,8 +166,8 @@ def test_olsak_g(tmp_path):
     assert isinstance(p, ColourPuzzle) and p.k == 2 and p.shape == (3, 2)
     assert p.clues() == [[(1, 1), (1, 2)], [(2, 2)], [(1, 1)], [(2, 2)], [(1, 2)]]
     assert p.meta["colour_names"] == ["black", "#ff0000"]
-    from engine.solve.coloursolve import solve_colour
-    r = solve_colour(p)
+    from engine.solve.driver import solve
+    r = solve(p)
     assert r.verdict == "unique" and list(r.solution) == [1, 2, 0, 0, 2, 2]
     f.write_text(OLSAK.replace("1 1r\n", "1 1q\n"))
     with pytest.raises(PuzzleFileError, match="undefined colour 'q'"):

@@ -1,6 +1,7 @@
-"""The colour difficulty grade (``coloursolve.grade_colour``): its numba rounds against the plain
-Python rounds it replaced (every dirty line solved by the complete line solver from the round's
-start), on random colour puzzles, 2D and 3D, with and without hidden clues."""
+"""The colour kind's difficulty grade (``colourkind.ColourKind.grade``): its numba rounds against
+plain Python rounds (every dirty line solved by the complete line solver from the round's start, a
+probing round when one changes nothing), read by the one score (``difficulty.from_rounds``), on
+random colour puzzles, 2D and 3D, with and without hidden clues."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,33 +9,59 @@ import numpy as np
 from engine.lines.colourline import rmax_of, solve_automaton, solve_line
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
 from colourgen import line_clue_3d
-from engine.solve import coloursolve
-from engine.solve.colourprop import NO_CACHE
-from engine.solve.coloursolve import _complete_3d, grade_colour
+from engine.solve.colourkind import ColourKind, _complete_3d, techniques
+from engine.solve.colourprobe import probe
+from engine.solve.colourprop import NO_CACHE, ST_OK, build_net, decided, full_state
+from engine.solve.difficulty import from_rounds
+from engine.solve.maskprop import N_RSTATS, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED
 
 
-def _python_rounds(p):
-    """``_grade_round`` and ``_dirty_lines`` as the plain Python they replaced: every dirty clued
-    line solved by the complete line solver (``solve_line``, from the clue) from the round's start."""
-    def grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, *rest):
-        for i in np.flatnonzero(dirty & (mode > 0)):
+def _python_grade(p):
+    """The synchronous rounds in plain Python: every dirty clued line solved by ``solve_line``
+    (from its clue) on the round's start, its narrowings applied together; a probing round
+    (``colourprobe.probe``) when a round changes nothing."""
+    net, n, tech = build_net(p), p.n_cells, techniques(p)
+    state = full_state(net)
+    dirty = np.ones(p.n_lines, bool)
+    stats = np.zeros((n + 1, N_RSTATS), np.int64)
+    cell_round = np.full(n, -1, np.int32)
+    cell_cost = np.zeros(n, np.int8)
+    r, status = 0, RUN_STALLED
+    while True:
+        und = ~decided(state)
+        if not und.any():
+            status = RUN_SOLVED
+            break
+        snap, cost = state.copy(), np.full(n, 99)
+        for i in np.flatnonzero(dirty & (net.mode > 0)):
             cells = p.line(i)
             res = solve_line(snap[cells], p.clue(i), p.k, p.is_3d)
             if res[0] == 0:
-                return False
+                return from_rounds(RUN_CONTRADICTION, r, stats[:r], cell_round, cell_cost, n)
             ch = res != snap[cells]
-            new[cells] &= res
+            state[cells] &= res
             cost[cells[ch]] = np.minimum(cost[cells[ch]], tech[i])
-        return True
-
-    def dirty_lines(new, snap, cell_start, cell_lines, dirty):
+        changed = state != snap
+        probing = not changed.any()
+        if probing:
+            if probe(net, state, np.zeros(2, np.int64)) != ST_OK:
+                return from_rounds(RUN_CONTRADICTION, r, stats[:r], cell_round, cell_cost, n)
+            changed = state != snap
+            if not changed.any():
+                break
+            cost[:] = 4
+        new = changed & decided(state)
+        stats[r, :3] = (int(und.sum()), int(new.sum()), int(probing))
+        cell_round[new] = r
+        cell_cost[new] = np.minimum(cost[new], 4)
         dirty[:] = False
-        for x in np.flatnonzero(new != snap):
-            dirty[cell_lines[cell_start[x]:cell_start[x + 1]]] = True
-    return grade_round, dirty_lines
+        for x in np.flatnonzero(changed):
+            dirty[net.cell_lines[net.cell_start[x]:net.cell_start[x + 1]]] = True
+        r += 1
+    return from_rounds(status, r, stats[:r], cell_round, cell_cost, n)
 
 
-def test_grade_matches_the_python_rounds(monkeypatch):
+def test_grade_matches_the_python_rounds():
     rng = np.random.default_rng(11)
     graded = 0
     for trial in range(40):
@@ -44,17 +71,10 @@ def test_grade_matches_the_python_rounds(monkeypatch):
         p = colour_puzzle_from_grid(g, k)
         if trial % 4 >= 2:
             p = with_hidden(p, rng.random(p.n_lines) < 0.3)
-        got = grade_colour(p)
-        with monkeypatch.context() as m:
-            grade_round, dirty_lines = _python_rounds(p)
-            m.setattr(coloursolve, "_grade_round", grade_round)
-            m.setattr(coloursolve, "_dirty_lines", dirty_lines)
-            # the rounds' loop as plain Python, so that it calls the two above
-            m.setattr(coloursolve, "_grade_rounds", getattr(coloursolve._grade_rounds, "py_func",
-                                                            coloursolve._grade_rounds))
-            want = grade_colour(p)
-        assert got == want, trial
-        graded += want[0] is not None
+        got = ColourKind(p).grade(True)
+        want = _python_grade(p)
+        assert got.to_dict() == want.to_dict(), trial
+        graded += want.score is not None
     assert graded >= 10
 
 

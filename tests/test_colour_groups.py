@@ -5,7 +5,7 @@ import numpy as np
 
 from engine.model.clues import puzzle_from_grid
 from engine.design.colourgroups import colour_puzzle_from_reveal, group_palette
-from engine.solve.coloursolve import solve_colour
+from engine.solve.driver import solve
 from engine.files.puzzlefile import load_puzzle, save_puzzle
 
 
@@ -30,7 +30,7 @@ def test_colour_puzzle_from_reveal_round_trip(tmp_path):
     save_puzzle(q, tmp_path / "q.json")
     r = load_puzzle(tmp_path / "q.json")
     assert r.colour_groups == q.colour_groups and r.clues() == q.clues()
-    assert solve_colour(r).verdict in ("unique", "multiple")
+    assert solve(r).verdict in ("unique", "multiple")
 
 
 # --- the grouping's criterion (docs/ADDON.md, "Puzzle colours"): groups visibly apart, each with

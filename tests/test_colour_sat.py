@@ -1,6 +1,6 @@
 """The colour SAT fallback (engine/solve/coloursat.py): the CNF alone against brute-force
 enumeration and the CP-SAT reference (benchmarks/cpsat_colour.py, its own encoding), and the colour
-search's hand-over to it (coloursolve.solve_colour) with the same verdicts."""
+search's hand-over to it (``solve``, the search of every kind) with the same verdicts."""
 from __future__ import annotations
 
 import time
@@ -11,9 +11,11 @@ import pytest
 from colourbrute import count_solutions
 from colourgen import random_colour_puzzle
 from engine.model.colourpuzzle import check_colour_solution, colour_puzzle_from_grid, with_hidden
-from engine.solve import coloursolve
 from engine.solve.coloursat import HAVE_SAT, SAT_ERROR, enumerate_colour, pseudo_state
-from engine.solve.coloursolve import ST_OK, build_net, full_state, probe, propagate, solve_colour
+from engine.solve import search
+from engine.solve.colourprobe import probe
+from engine.solve.colourprop import ST_OK, build_net, full_state, propagate
+from engine.solve.driver import solve
 
 if not HAVE_SAT:
     pytest.skip(f"python-sat is not available ({SAT_ERROR})", allow_module_level=True)
@@ -76,7 +78,7 @@ def test_cnf_alone_and_hand_over_match_cpsat(dim, k):
         if propagate(net, state) == ST_OK and probe(net, state, np.zeros(2, np.int64)) == ST_OK:
             _agrees(p, *enumerate_colour(net, state, p.clues()), ref)
         for kw in ({"sat_after": 0}, {"sat_after": 1}, {}):
-            r = solve_colour(p, time_limit=20, **kw)
+            r = solve(p, time_limit=20, **kw)
             _agrees(p, r.verdict, r.solutions, ref)
         seen.add(ref.verdict)
     assert seen == {"unique", "multiple", "none"}
@@ -112,18 +114,20 @@ def _noise_2d():
 def test_sat_settles_what_the_search_does_not_within_its_budget(make):
     p = make()
     ref = cpsat.cpsat_solve_colour(p, time_limit=20)
-    alone = solve_colour(p, use_sat=False, node_limit=2, time_limit=20)
-    assert alone.verdict == "unknown" and alone.nodes == 2 and alone.stats["sat_conflicts"] == -1
-    r = solve_colour(p, node_limit=2, time_limit=20)
+    # a node budget the search alone cannot settle the puzzle within
+    limit = next(n for n in (2, 1, 0) if solve(p, sat=False, node_limit=n, time_limit=20).verdict == "unknown")
+    alone = solve(p, sat=False, node_limit=limit, time_limit=20)
+    assert alone.verdict == "unknown" and alone.stats["nodes"] == limit and alone.stats["sat_conflicts"] == -1
+    r = solve(p, node_limit=limit, time_limit=20)
     assert r.stats["sat_conflicts"] >= 0 and r.difficulty == "search"
     _agrees(p, r.verdict, r.solutions, ref)
 
 
 def test_without_python_sat_the_search_goes_on_alone(monkeypatch):
     p = _loose_3d()
-    monkeypatch.setattr(coloursolve, "HAVE_SAT", False)
-    r = solve_colour(p, sat_after=0, time_limit=20)
-    assert r.stats["sat_conflicts"] == -1 and r.nodes > 0
+    monkeypatch.setattr(search, "HAVE_SAT", False)
+    r = solve(p, sat_after=0, time_limit=20)
+    assert r.stats["sat_conflicts"] == -1 and r.stats["nodes"] > 0
     assert r.verdict == cpsat.cpsat_solve_colour(p, time_limit=20).verdict
 
 
@@ -131,13 +135,13 @@ def test_time_limit_holds_in_the_sat_solver():
     """A 9^3 puzzle with most clues hidden, the CDCL solver alone from the root: the stop comes
     within the limit plus a chunk of conflicts (warm: python-sat's import and the kernels' first
     load are one-off costs)."""
-    solve_colour(_loose_3d(), sat_after=0)
+    solve(_loose_3d(), sat_after=0)
     rng = np.random.default_rng(5)
     g = np.where(rng.random((9, 9, 9)) < 0.6, rng.integers(1, 4, (9, 9, 9)), 0)
     p = with_hidden(colour_puzzle_from_grid(g, 3), rng.random(243) < 0.3)
     p.colour_solution = None
     t = time.perf_counter()
-    r = solve_colour(p, time_limit=0.3, sat_after=0, probing=False)
+    r = solve(p, time_limit=0.3, sat_after=0, probing=False)
     assert time.perf_counter() - t < 1.5
     assert r.verdict in ("unknown", "multiple")
     for s in r.solutions:
@@ -148,7 +152,7 @@ def test_a_cnf_over_the_size_limit_leaves_the_search_alone(monkeypatch):
     """Past SAT_MAX_LITERALS the CDCL solver is not built: the forced path searches instead (same
     verdict), and a spent node budget gives ``unknown``, never a verdict from no solver at all."""
     p = _loose_3d()
-    monkeypatch.setattr(coloursolve, "SAT_MAX_LITERALS", 0)
-    r = solve_colour(p, sat_after=0, time_limit=20)
-    assert r.verdict == cpsat.cpsat_solve_colour(p, time_limit=20).verdict and r.nodes > 0
-    assert solve_colour(p, node_limit=2, time_limit=20).verdict == "unknown"
+    monkeypatch.setattr(search, "SAT_MAX_LITERALS", 0)
+    r = solve(p, sat_after=0, time_limit=20)
+    assert r.verdict == cpsat.cpsat_solve_colour(p, time_limit=20).verdict and r.stats["nodes"] > 0
+    assert solve(p, node_limit=2, time_limit=20).verdict == "unknown"

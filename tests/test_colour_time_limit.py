@@ -15,7 +15,9 @@ import pytest
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
 from colourgen import line_clue_3d
 from engine.solve import colourprop
-from engine.solve.coloursolve import ST_OK, ST_TIMEOUT, build_net, full_state, probe, propagate, solve_colour
+from engine.solve.colourprobe import probe
+from engine.solve.colourprop import ST_OK, ST_TIMEOUT, build_net, full_state, propagate
+from engine.solve.driver import solve
 
 
 def _slow_puzzle(seed=1, n=20):
@@ -26,7 +28,7 @@ def _slow_puzzle(seed=1, n=20):
 
 def _warm():
     # compile (or load) the kernels on a small puzzle first: compiling is not solving
-    solve_colour(_slow_puzzle(n=4), time_limit=5)
+    solve(_slow_puzzle(n=4), time_limit=5)
 
 
 def test_a_sliced_propagation_is_the_same_propagation():
@@ -54,7 +56,7 @@ def test_a_sliced_propagation_is_the_same_propagation():
             budget[0] = give
             calls += 1
             st = colourprop.propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode,
-                                             net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
+                                             net.shown, net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
                                              net.cell_lines, queued, counters, budget, *queues, none, none,
                                              none, none, no_rows, no_rows, False, none, none)
             if st != colourprop.ST_BUDGET:
@@ -98,7 +100,7 @@ def test_a_solve_returns_within_its_time_limit():
     _warm()
     p = _slow_puzzle(seed=2)
     t = time.perf_counter()
-    rep = solve_colour(p, time_limit=0.3)
+    rep = solve(p, time_limit=0.3)
     took = time.perf_counter() - t
     assert took < 1.5, took
     if rep.verdict != "unknown":  # a fast machine may settle it: then it must be right
@@ -147,6 +149,6 @@ def test_the_time_limit_holds_inside_one_long_line():
     lengths = np.diff(p.line_start)
     p = with_hidden(p, np.flatnonzero(lengths != 36))
     t = time.perf_counter()
-    r = solve_colour(p, time_limit=0.3)
+    r = solve(p, time_limit=0.3)
     dt = time.perf_counter() - t
     assert r.verdict == "unknown" and dt < 1.5, (r.verdict, dt)

@@ -132,7 +132,7 @@ def test_a_seed_gives_the_same_design_on_a_slower_machine(monkeypatch):
 
 def test_thorough_progress_never_runs_backwards(monkeypatch):
     import engine.design.hiding as dz
-    import engine.design.masksearch as search
+    import engine.design.search as search
     from engine.voxel.blobs import blob_grid
     monkeypatch.setattr(search, "PROGRESS_INTERVAL", 0.0)  # report at every check
     g = blob_grid((12, 11, 10), seed=4, fill=0.45)
@@ -166,9 +166,9 @@ def test_band_steering_uses_its_budget(shared):
     p = _model(shared, "trex.glb", 16)
     r = dz.design(p, band="expert", seed=0)
     assert not r.in_target and not r.locally_minimal and "could not reach band 'expert'" in r.message
-    from engine.design import maskband
-    assert r.stats["steer_rounds"] == maskband.STEER_ROUNDS
-    assert r.stats["anneal_moves"] == maskband.STEER_ROUNDS * maskband.STEER_MOVES_PER_LINE * p.n_lines
+    from engine.design import band
+    assert r.stats["steer_rounds"] == band.STEER_ROUNDS
+    assert r.stats["anneal_moves"] == band.STEER_ROUNDS * band.STEER_MOVES_PER_LINE * p.n_lines
 
 
 def test_a_design_short_of_its_band_is_not_called_locally_minimal():

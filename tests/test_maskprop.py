@@ -81,7 +81,11 @@ def test_probing_is_sound():
     assert probed > 0  # the sample does exercise probing
 
 
-def test_incremental_trials_match_runs_from_scratch():
+def test_the_pass_by_halves_matches_runs_from_scratch():
+    """The plain kind's pass by halves (``prop_step``: propagation from a checkpoint, undone
+    through the trail) hides exactly what trials in order, each a run from scratch, hide."""
+    from engine.design.search import pass_by_halves
+    from engine.solve.plainkind import PlainKind
     rng = np.random.default_rng(3)
     for k in range(40):
         grid = rng.random(tuple(int(v) for v in rng.integers(2, 7, size=3))) < rng.uniform(0.3, 0.7)
@@ -91,23 +95,21 @@ def test_incremental_trials_match_runs_from_scratch():
         if mp.run_lines(net, np.ones(p.n_lines, np.uint8), mw) != mp.RUN_SOLVED:
             continue
         order = rng.permutation(p.n_lines).astype(np.int64)
-        a = np.ones(p.n_lines, np.uint8)
-        inc = mp.new_incr(p.n_cells, state_from_bool(grid))
-        mw_a = mp.new_mask_work(net)  # the incremental base lives in mw_a across trials
-        mp.incr_init(net, a, mw_a, inc)
         b = np.ones(p.n_lines, np.uint8)
+        want = []
         for li in order:
-            hidden = mp.incr_try_hide(net, a, li, mw_a, inc)
             b[li] = 0
-            ok = mp.run_lines(net, b, mw) == mp.RUN_SOLVED
-            assert hidden == ok, (k, li)
-            if not ok:
+            if mp.run_lines(net, b, mw) == mp.RUN_SOLVED:
+                want.append(int(li))
+            else:
                 b[li] = 1
-            assert np.array_equal(a, b)
-            # the base stays a solved state: the solution, with a deducing line per cell
-            assert np.array_equal(mw_a.state, state_from_bool(grid))
-            assert (mw_a.who >= 0).all() and a[mw_a.who].all()
-            assert np.array_equal(np.bincount(mw_a.who, minlength=p.n_lines), mw_a.contrib)
+        K = PlainKind(p)
+        got, _ = pass_by_halves(K, order, False, lambda done: None, {})
+        assert got == want and np.array_equal(K.shown, b), k
+        # a run of the result: the solution, with a deducing line per cell
+        assert mp.run_lines(net, b, mw) == mp.RUN_SOLVED
+        assert np.array_equal(mw.state, state_from_bool(grid))
+        assert (mw.who >= 0).all() and b[mw.who].all()
 
 
 def _permuted(p, perm):

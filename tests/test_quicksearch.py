@@ -3,7 +3,7 @@ runs against one-shot runs, and the ``full`` reports with and without it."""
 import numpy as np
 import pytest
 
-from engine.solve import search
+from engine.solve import plainkind
 from engine.model.cells import FILLED
 from engine.solve.propagate import LS_DP, build_net, new_work, propagate, queue_all
 from engine.solve.quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search
@@ -85,15 +85,15 @@ def test_full_with_and_without_quick_search_agree(shapes, seed, monkeypatch):
     difficulty), budget spent (probing and guided search go on)."""
     rng = np.random.default_rng(seed)
     puzzles = list(random_puzzles(rng, 100, shapes, mixed_share=0.2, hide_max=0.5))
-    monkeypatch.setattr(search, "QUICK_STEPS_PER_CELL", 0)
+    monkeypatch.setattr(plainkind, "QUICK_STEPS_PER_CELL", 0)
     # the walk would settle most puzzles whose quick budget is spent (tests/test_walk.py)
-    monkeypatch.setattr(search, "WALK_FLIPS_PER_CELL", 0)
+    monkeypatch.setattr(plainkind, "WALK_FLIPS_PER_CELL", 0)
     # use_known=False: a known solution would run the quick search with a budget of its own
     without = [solve(p, use_known=False) for p in puzzles]
     routes = set()
     for per_cell, per_line in ((4, 2), (1, 0)):  # the default budget, and a tiny one
-        monkeypatch.setattr(search, "QUICK_STEPS_PER_CELL", per_cell)
-        monkeypatch.setattr(search, "QUICK_STEPS_PER_LINE", per_line)
+        monkeypatch.setattr(plainkind, "QUICK_STEPS_PER_CELL", per_cell)
+        monkeypatch.setattr(plainkind, "QUICK_STEPS_PER_LINE", per_line)
         for p, b in zip(puzzles, without):
             a = solve(p, use_known=False)
             assert b.stats["quick_nodes"] == 0

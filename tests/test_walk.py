@@ -13,7 +13,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from engine.solve import search
+from engine.solve import plainkind, search
 from engine.model.cells import EMPTY, FILLED, UNKNOWN
 from engine.model.clues import puzzle_from_grid
 from engine.solve.propagate import LS_DP, build_net, new_work, propagate, queue_all, satisfies_all
@@ -98,7 +98,7 @@ def test_solve_with_the_walk_first_matches_cpsat(monkeypatch):
     """The quick search off (and no stored solution), so every 3D puzzle that line solving does
     not settle meets the walk;
     random puzzles beyond enumeration (lines of 4-7 cells, hidden lines, contradictory mixes)."""
-    monkeypatch.setattr(search, "QUICK_STEPS_PER_CELL", 0)
+    monkeypatch.setattr(plainkind, "QUICK_STEPS_PER_CELL", 0)
     calls = []
     real = search._Driver.walk
 

@@ -242,7 +242,8 @@ def test_the_masks_part_compiles_the_design_kernels_without_the_solver():
     got = json.loads(out.stdout.strip().splitlines()[-1])
     masks, later = set(got["masks"]), set(got["design"])
     assert {"engine.solve.maskprop.run_lines", "engine.solve.maskprop.probe_closure", "engine.solve.maskprop.rounds",
-            "engine.solve.maskprop.greedy_chunk", "engine.solve.maskprop.reveal_gains"} <= masks
+            "engine.solve.maskprop.prop_step", "engine.solve.maskprop.best_gain", "engine.solve.maskprop.show_line",
+            "engine.solve.maskprop.reveal_gains"} <= masks
     assert not {k for k in masks if k.startswith(("engine.solve.probe.", "engine.solve.quicksearch.", "engine.solve.search."))}
     assert "engine.solve.propagate.propagate_arrays" not in masks
     # the solver came after, as the design's check needs it (kernels loaded from the cache show
@@ -280,16 +281,17 @@ import numpy as np
 warmup.ensure("colour")
 before = compiled()
 from colourgen import random_colour_puzzle
-from engine.design.colourdesign import design_colour
-from engine.design.coloursession import ColourSession
+from engine.design.hiding import design
+from engine.design.session import DesignSession
 from engine.model.colourpuzzle import colour_puzzle_from_grid
-from engine.solve.coloursolve import solve_colour
+from engine.solve.driver import solve
 rng = np.random.default_rng(11)
 verdicts = set()
 for i in range(24):  # 2D and 3D, k = 2..4, hidden lines, mixed clues: every verdict and level
     p = random_colour_puzzle(rng, 2 + i % 2, 2 + i % 3)
-    verdicts.add(solve_colour(p, grade=True, time_limit=30).verdict)
-    solve_colour(p, sat_after=0 if i % 4 == 0 else None, want=1 if i % 5 == 0 else 2, time_limit=30)
+    verdicts.add(solve(p, grade=True, time_limit=30).verdict)
+    solve(p, sat_after=0 if i % 4 == 0 else None, want=1 if i % 5 == 0 else 2, time_limit=30,
+          progress=(lambda f, m: False) if i % 3 == 0 else None)
 solving = compiled() - before  # a solve alone needs the solver's part only
 warmup.ensure("colourdesign")
 before = compiled()
@@ -297,9 +299,10 @@ grid = rng.integers(0, 4, (6, 6, 5)) * (rng.random((6, 6, 5)) < 0.7)
 p = colour_puzzle_from_grid(grid, 3)
 for kw in ({}, {"logic": "probe"}, {"method": "anneal", "anneal_moves": 20}, {"method": "random"},
            {"band": "hard"}, {"score_range": (0.0, 30.0)}):
-    design_colour(p, time_limit=60.0, **kw)
-s = ColourSession(p)
+    design(p, time_limit=60.0, **kw)
+s = DesignSession(p)
 for logic in ("line", "probe"):
+    s.check(np.arange(s.n_lines) % 2 == 0, logic, search_time=10.0)
     s.suggest(np.arange(s.n_lines) % 2 == 0, logic)
     s.repair(np.arange(s.n_lines) % 2 == 0, logic)
 print(json.dumps({"verdicts": sorted(verdicts), "new": sorted(map(list, (compiled() - before) | solving))}))
@@ -308,7 +311,7 @@ print(json.dumps({"verdicts": sorted(verdicts), "new": sorted(map(list, (compile
 
 def test_real_colour_work_compiles_nothing_after_the_colour_warm_up(tmp_path):
     """The ``colour`` and ``colourdesign`` parts compile what colour solves, designs and the
-    colour Suggest / Repair use (so the zip ships them built and the add-on prepares them ahead):
+    live check, Suggest and Repair of colour puzzles use (so the zip ships them built and the add-on prepares them ahead):
     in a process of its own with an empty cache, nothing compiles after them (numba's cache
     misses counted, as above)."""
     out = subprocess.run([sys.executable, "-c", COLOUR_AFTER_WARM_UP, str(ROOT)], capture_output=True,

@@ -21,14 +21,14 @@ COLOURS = [[0.98, 0.82, 0.05], [0.1, 0.25, 0.85]]   # a light and a dark clue co
 @pytest.fixture(scope="module")
 def designed():
     """The ring model of tests/webplayer.py in two colours, designed (clues hidden)."""
-    from engine.design.colourdesign import design_colour
+    from engine.design.hiding import design
     from engine.model.colourpuzzle import colour_puzzle_from_grid
     g = webplayer.ring_grid(8)
     x, _, z = np.indices(g.shape)
     grid = np.where(g, np.where((x + z) % 3 == 0, 2, 1), 0)
     # the random-order pass: the greedy default hides so many clues that few shown lines hold
     # both colours, which the clue drawing test wants
-    p = design_colour(colour_puzzle_from_grid(grid, 2, COLOURS, name="ring8c"), seed=3, method="random").puzzle
+    p = design(colour_puzzle_from_grid(grid, 2, COLOURS, name="ring8c"), seed=3, method="random").puzzle
     p.name = "ring8c"
     p.meta["_reveal"] = {"palette": ["#e01010", "#10c020"],
                          "colours": "".join(".." if v == 0 else f"{v - 1:02x}" for v in grid.ravel())}

@@ -17,7 +17,7 @@ import sys
 import time
 
 from .. import warmup
-from ..design.hiding import METHODS, PARTS, DesignError, design
+from ..design.hiding import COLOUR_PARTS, METHODS, PARTS, DesignError, design
 from ..solve.difficulty import BANDS, LOGICS
 
 # every mesh format engine/voxel/meshio.py reads
@@ -127,7 +127,7 @@ def main(argv) -> int:
                  f"got {args.resolution}")
     # compile (or load) the kernels while the input is read; the design's time_s and time limit
     # do not count them
-    warm = warmup.start(PARTS)
+    warm = warmup.start(PARTS if args.puzzle_colours == 1 else COLOUR_PARTS)
     from ..voxel.meshio import MeshFileError
     from ..files.puzzlefile import PuzzleFileError, save_puzzle
     from ..voxel.voxelize import VoxelizeError
@@ -146,9 +146,6 @@ def main(argv) -> int:
         except ValueError as exc:
             sys.stderr.write(f"error: --puzzle-colours: {exc}\n")
             return 2
-    if isinstance(src, ColourPuzzle):
-        from .colour import design_main
-        return design_main(src, args, _Progress)
     progress = _Progress()
     try:
         r = design(src, logic=args.logic, band=args.difficulty,
@@ -169,7 +166,7 @@ def main(argv) -> int:
         d = r.to_dict()
         d["output"] = args.output
         d["compile_s"] = round(compile_s, 4)
-        if r.puzzle.palette is not None:
+        if getattr(r.puzzle, "palette", None) is not None:
             from ..colour.colourspace import to_hex
             d["palette"] = to_hex(r.puzzle.palette)
             d["colour_notes"] = notes
@@ -177,7 +174,8 @@ def main(argv) -> int:
     else:
         p = r.puzzle
         shape = "x".join(str(s) for s in p.shape)
-        print(f"{p.name or args.input}: {shape}, {r.n_lines} clues, {r.hidden_count} hidden "
+        what = f" colour puzzle, {p.k} colours," if r.is_colour else ""
+        print(f"{p.name or args.input}: {shape}{what} {r.n_lines} clues, {r.hidden_count} hidden "
               f"({100 * r.hidden_fraction:.1f}%), logic {r.logic}, method {r.method}, seed {r.seed}")
         print(f"difficulty: score {r.score} ({r.band}), {r.difficulty.rounds} rounds")
         print(f"trials: {r.trials}, time: {r.time_s:.3f} s"
@@ -185,7 +183,7 @@ def main(argv) -> int:
               + ("" if r.reproducible else " (cut short: not reproducible by its seed)"))
         if r.message:
             print(r.message)
-        if r.puzzle.palette is not None:
+        if getattr(r.puzzle, "palette", None) is not None:
             from ..colour.palette import describe
             print(f"palette: {describe(r.puzzle.palette)}")
             for note in notes:

@@ -56,18 +56,11 @@ def cmd_stats(args) -> int:
     for src in args.puzzles:
         puzzles = load_puzzles(src)
         for p in puzzles:
-            from ..model.colourpuzzle import ColourPuzzle, colour_stats
-            if isinstance(p, ColourPuzzle):
-                s = colour_stats(p)
-                if args.difficulty:
-                    from ..solve.coloursolve import grade_colour
-                    s["score"], s["band"] = grade_colour(p)
-                results.append((p.name or src, s))
-                continue
-            s = puzzle_stats(p)
+            from ..model.colourpuzzle import colour_stats, is_colour
+            s = colour_stats(p) if is_colour(p) else puzzle_stats(p)
             if args.difficulty:
-                from ..solve.difficulty import difficulty
-                d = difficulty(p, args.difficulty)
+                from ..solve.kinds import kind_for
+                d = kind_for(p).grade(args.difficulty == "probe")
                 s["score"], s["band"] = d.score, d.band
             results.append((p.name or src, s))
     if args.json:

@@ -9,6 +9,7 @@ import json
 import sys
 
 from .. import warmup
+from ..model.colourpuzzle import COLOUR_CHARS, colour_solution_text
 from ..solve.driver import COMPARE_CONFIGS, COUNTINGS, METHODS, REFERENCE_METHODS, compare, solve
 
 
@@ -45,7 +46,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _summary(name, p, r) -> str:
     shape = "x".join(str(s) for s in p.shape)
-    lines = [f"{name}: {shape}, {p.n_cells} cells, {p.n_lines} lines",
+    what = f" colour puzzle, {p.k} colours," if r.is_colour else ""
+    lines = [f"{name}: {shape}{what} {p.n_cells} cells, {p.n_lines} lines",
              f"verdict: {r.verdict}" + (f" (difficulty: {r.difficulty})" if r.difficulty else ""),
              *([f"score: {r.score} ({r.band})"] if r.score is not None else []),
              f"linesolvers: {r.linesolvers}, idle (deduced nothing): {r.bad_guesses} "
@@ -58,7 +60,10 @@ def _summary(name, p, r) -> str:
     if p.dim == 2 and r.verdict in ("unique", "solved") and p.n_cells <= 100 * 100:
         W, H = p.shape
         sol = r.solutions[0].reshape(H, W)
-        lines += ["".join("#" if v else "." for v in row) for row in sol]
+        cell = (lambda v: "." if v == 0 else COLOUR_CHARS[int(v)]) if r.is_colour else (lambda v: "#" if v else ".")
+        lines += ["".join(cell(v) for v in row) for row in sol]
+    elif r.is_colour and r.verdict in ("unique", "solved") and p.n_cells <= 200:
+        lines.append("solution: " + colour_solution_text(r.solutions[0]))
     return "\n".join(lines)
 
 
@@ -76,10 +81,12 @@ def main(argv) -> int:
         return 2
     warm.join()
     compile_s = warmup.status()["seconds"]
-    from ..model.colourpuzzle import ColourPuzzle
-    if isinstance(p, ColourPuzzle):
-        from .colour import solve_main
-        return solve_main(p, args)
+    from ..model.colourpuzzle import is_colour
+    if is_colour(p) and p.k > 1 and (args.compare or args.solver != "full" or args.prepass
+                                     or args.linesolver != "dp"):
+        sys.stderr.write("error: a colour puzzle is solved by the full method with the complete line solvers "
+                         "(--solver, --prepass, --linesolver and --compare are for plain puzzles)\n")
+        return 2
     if args.compare:
         rows = compare(p, linesolver=args.linesolver, configs=COMPARE_CONFIGS,
                        max_iterations=args.max_iterations, step_limit=args.step_limit,
@@ -99,6 +106,7 @@ def main(argv) -> int:
               step_limit=args.step_limit, seed_exit=args.seed_exit, cache=not args.no_cache,
               use_known=not args.no_known, want=want, sat=not args.no_sat, grade=True,
               counting=args.counting)
+    compile_s += r.stats.get("compile_s", 0.0)
     if args.json:
         d = r.to_dict()
         d["puzzle"] = p.name or args.puzzle

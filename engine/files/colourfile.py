@@ -15,9 +15,9 @@ import re
 import numpy as np
 
 from ..model.colourpuzzle import (CKIND_NONE, COLOUR_CHARS, MARK_SUFFIX, MAX_COLOURS, SUFFIX_MARK, ColourPuzzle,
-                           check_colour_solution, colour_text, make_colour_puzzle)
+                                  check_colour_solution, colour_solution_text, colour_text, make_colour_puzzle)
 from ..model.puzzle import PuzzleError
-from .common import PuzzleFileError, parse_shape
+from .common import PuzzleFileError, parse_shape, reveal_colours
 
 FORMAT_NAME = "nonogram"
 FORMAT_VERSION = 1
@@ -153,8 +153,8 @@ def colour_puzzle_from_dict(d: dict, where: str) -> ColourPuzzle:
     if "palette" in d:
         reveal["palette"] = parse_hex_colours(d["palette"], where, "palette", 1, MAX_PALETTE)
     if "colours" in d:
-        if not isinstance(d["colours"], str) or len(d["colours"]) != 2 * n:
-            raise E(f"{where}: 'colours' must be a string of 2 hex digits per cell ({2 * n} characters)")
+        # the reveal's keys are every kind's: checked by the one reader (cell by cell)
+        reveal_colours(d, None if sol is None else sol > 0, where)
         reveal["colours"] = d["colours"]
     if "colour_groups" in d:
         g = d["colour_groups"]
@@ -172,10 +172,6 @@ def colour_puzzle_from_dict(d: dict, where: str) -> ColourPuzzle:
         more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
         raise E(f"{where}: solution: the solution does not satisfy the clues of {', '.join(bad[:5])}{more}")
     return p
-
-
-def colour_solution_text(sol) -> str:
-    return "".join(COLOUR_CHARS[int(v)] for v in np.asarray(sol).ravel())
 
 
 def colour_puzzle_to_dict(p: ColourPuzzle) -> dict:

@@ -21,6 +21,7 @@ from ..model.puzzle import Clue3D, Puzzle, PuzzleError, make_2d, make_3d
 from .common import MAX_CELLS as MAX_CELLS, MAX_FILE_BYTES as MAX_FILE_BYTES
 from .common import PuzzleFileError as PuzzleFileError, PuzzleFileWarning as PuzzleFileWarning
 from .common import check_solution as check_solution, require_consistent as require_consistent
+from .common import colour_fields as colour_fields, reveal_colours
 from .common import file_kind, is_int, parse_shape, read_text, solution_text
 
 FORMAT_NAME = "nonogram"
@@ -46,92 +47,12 @@ def _clue3d_text(clue) -> Optional[str]:
     return None if clue is None else str(clue)
 
 
-_HEX_DIGITS = np.frombuffer(b"0123456789abcdef", np.uint8)
-_HEX_VALUE = np.full(256, -1, np.int16)
-_HEX_VALUE[_HEX_DIGITS] = np.arange(16)
-
-
-def colour_fields(p: Puzzle) -> tuple:
-    """(``palette`` list of "#rrggbb", ``colours`` string) of a puzzle's reveal colours."""
-    from ..colour.colourspace import to_hex
-    where = f"puzzle {p.name!r}"
-    if p.palette is None or p.colours is None:
-        raise PuzzleFileError(f"{where}: reveal colours need both a palette and per-cell colours")
-    if p.solution is None:
-        raise PuzzleFileError(f"{where}: 'colours' needs the solution (colours sit on its filled cells)")
-    pal = np.asarray(p.palette, np.float64)
-    if pal.ndim != 2 or pal.shape[1] != 3 or not 1 <= len(pal) <= 256 or not np.isfinite(pal).all():
-        raise PuzzleFileError(f"{where}: 'palette' must hold 1 to 256 RGB colours, got shape {pal.shape}")
-    sol = np.asarray(p.solution, bool).ravel()
-    col = np.asarray(p.colours).ravel()
-    if col.size != sol.size:
-        raise PuzzleFileError(f"{where}: 'colours' has {col.size} cells, the puzzle {sol.size}")
-    if sol.any() and int(col[sol].max()) >= len(pal):
-        raise PuzzleFileError(f"{where}: 'colours' uses palette entry {int(col[sol].max())}, the "
-                              f"palette has {len(pal)}")
-    c = col.astype(np.int64) & 255
-    text = np.full((sol.size, 2), ord("."), np.uint8)
-    text[sol, 0] = _HEX_DIGITS[c[sol] >> 4]
-    text[sol, 1] = _HEX_DIGITS[c[sol] & 15]
-    return to_hex(np.clip(pal, 0.0, 1.0)), text.tobytes().decode("ascii")
-
-
-def _colours(d, solution, where):
-    """(palette float32 (k, 3), colours uint8 (n,)) from the optional 'palette'/'colours' keys."""
-    from ..colour.colourspace import from_hex
-    pal, col = d.get("palette"), d.get("colours")
-    if pal is None and col is None:
-        return None, None
-    if pal is None or col is None:
-        have, need = ("colours", "palette") if pal is None else ("palette", "colours")
-        raise PuzzleFileError(f"{where}: '{have}' needs '{need}' beside it")
-    if not isinstance(pal, list) or not 1 <= len(pal) <= 256:
-        got = f"{len(pal)} entries" if isinstance(pal, list) else type(pal).__name__
-        raise PuzzleFileError(f"{where}: 'palette' must be a list of 1 to 256 \"#rrggbb\" colours, got {got}")
-    try:
-        palette = from_hex(pal)
-    except ValueError as e:
-        raise PuzzleFileError(f"{where}: 'palette': {e}") from None
-    if solution is None:
-        raise PuzzleFileError(f"{where}: 'colours' needs 'solution' (colours sit on its filled cells)")
-    n = solution.size
-    if not isinstance(col, str):
-        raise PuzzleFileError(f"{where}: 'colours' must be a string, got {type(col).__name__}")
-    if len(col) != 2 * n:
-        raise PuzzleFileError(f"{where}: 'colours' has {len(col)} characters; the puzzle's {n} cells "
-                              f"need {2 * n} (two hex digits or \"..\" per cell)")
-    if not col.isascii():
-        raise PuzzleFileError(f"{where}: 'colours' holds a character other than 0-9, a-f and '.'")
-    b = np.frombuffer(col.encode("ascii"), np.uint8).reshape(n, 2)
-    dots = b == ord(".")
-    vals = _HEX_VALUE[b]
-    bad = ~dots & (vals < 0)
-    if bad.any():
-        i = int(np.flatnonzero(bad.any(axis=1))[0])
-        raise PuzzleFileError(f"{where}: 'colours' cell {i} is {col[2 * i:2 * i + 2]!r}; expected two "
-                              f"lowercase hex digits or \"..\"")
-    empty = dots.all(axis=1)
-    half = dots.any(axis=1) & ~empty
-    if half.any():
-        i = int(np.flatnonzero(half)[0])
-        raise PuzzleFileError(f"{where}: 'colours' cell {i} is {col[2 * i:2 * i + 2]!r}; expected two "
-                              f"lowercase hex digits or \"..\"")
-    wrong = empty == solution
-    if wrong.any():
-        i = int(np.flatnonzero(wrong)[0])
-        what = "has no colour but is filled" if solution[i] else "has a colour but is empty"
-        raise PuzzleFileError(f"{where}: 'colours' cell {i} {what} in 'solution' "
-                              f"({int(wrong.sum())} such cells)")
-    idx = np.where(empty, 0, vals[:, 0] * 16 + vals[:, 1]).astype(np.int64)
-    if idx.max() >= len(palette):
-        i = int(np.argmax(idx))
-        raise PuzzleFileError(f"{where}: 'colours' cell {i} uses palette entry {idx[i]}, the palette "
-                              f"has {len(palette)}")
-    return palette, idx.astype(np.uint8)
-
-
-def puzzle_to_dict(p: Puzzle) -> dict:
-    """The JSON object of a puzzle (keys in the documented order)."""
+def puzzle_to_dict(p) -> dict:
+    """The JSON object of a puzzle, plain or colour (keys in the documented order)."""
+    from ..model.colourpuzzle import is_colour
+    if is_colour(p):
+        from .colourfile import colour_puzzle_to_dict
+        return colour_puzzle_to_dict(p)
     d: dict = {"format": FORMAT_NAME, "version": FORMAT_VERSION}
     if p.name:
         d["name"] = p.name
@@ -264,7 +185,7 @@ def puzzle_from_dict(d, source: str = "<dict>") -> Puzzle:
     except PuzzleError as e:
         raise PuzzleFileError(f"{where}: {e}") from None
     p.meta = copy.deepcopy(meta)
-    p.palette, p.colours = _colours(d, solution, where)
+    p.palette, p.colours = reveal_colours(d, solution, where)
     return require_consistent(p, where)
 
 
@@ -274,8 +195,9 @@ def _dump_rows(rows) -> str:
     return "[\n" + ",\n".join("    " + json.dumps(r) for r in rows) + "\n  ]"
 
 
-def dumps_json(p: Puzzle) -> str:
-    """Canonical JSON text: one clue row per text line, so that diffs of puzzle files stay readable."""
+def dumps_json(p) -> str:
+    """Canonical JSON text (any kind): one clue row per text line, so that diffs of puzzle files
+    stay readable."""
     d = puzzle_to_dict(p)
     parts = []
     for k, v in d.items():
@@ -401,11 +323,8 @@ def format_puzzles(puzzles, path) -> str:
     if ext == ".xml":
         from . import webpbn
         return webpbn.format_xml(puzzles[0], path)
-    if isinstance(puzzles[0], ColourPuzzle):
-        if ext != ".json":
-            raise PuzzleFileError(f"{path}: a colour puzzle is written as .json or (2D) .xml, not {ext}")
-        from .colourfile import dumps_colour_json
-        return dumps_colour_json(puzzles[0])
+    if isinstance(puzzles[0], ColourPuzzle) and ext != ".json":
+        raise PuzzleFileError(f"{path}: a colour puzzle is written as .json or (2D) .xml, not {ext}")
     if ext == ".json":
         return dumps_json(puzzles[0])
     if any(p.palette is not None for p in puzzles):

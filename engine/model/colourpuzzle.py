@@ -323,3 +323,40 @@ def format_colour_stats(name: str, s: dict) -> str:
                  else f", {r['blocks']} blocks")
         rows.append(f"  colour {r['colour']}: on {r['lines']} lines, {r['cells']} cells by the clues{extra}\n")
     return head + "".join(rows)
+
+
+def colour_solution_text(sol) -> str:
+    """A solution as the file writes it: one character per cell, ``0`` empty, ``1``-``9`` then
+    ``a``-``z`` colour 1..35."""
+    return "".join(COLOUR_CHARS[int(v)] for v in np.asarray(sol).ravel())
+
+
+def is_colour(puzzle) -> bool:
+    """Whether ``puzzle`` is a colour puzzle (a ``ColourPuzzle``, of any number of colours)."""
+    return isinstance(puzzle, ColourPuzzle)
+
+
+def as_plain(p: ColourPuzzle):
+    """The plain puzzle a 1-colour puzzle is: the same cells, lines and clues (a 2D block of
+    colour 1 is a block; a 3D count of colour 1 with its mark is a plain / circle / square clue),
+    its solution the cells of colour 1, name and meta kept. A colour puzzle of several colours is
+    refused (``PuzzleError``)."""
+    from .puzzle import Clue3D, make_2d, make_3d
+    if p.k != 1:
+        raise PuzzleError(f"a puzzle of {p.k} colours is not a plain puzzle")
+    names = {MARK_PLAIN: "plain", MARK_CIRCLE: "circle", MARK_SQUARE: "square"}
+    clues = [None if c is None else ([n for n, _ in c] if not p.is_3d else Clue3D(c[0][0], names[c[0][1]]))
+             for c in p.clues()]
+    sol = None if p.colour_solution is None else p.colour_solution > 0
+    if p.is_3d:
+        X, Y, Z = p.shape
+        nx, ny = Y * Z, X * Z
+        x = [clues[y * Z:(y + 1) * Z] for y in range(Y)]
+        y = [clues[nx + i * Z:nx + (i + 1) * Z] for i in range(X)]
+        z = [clues[nx + ny + i * Y:nx + ny + (i + 1) * Y] for i in range(X)]
+        q = make_3d(p.shape, x, y, z, sol, p.name)
+    else:
+        W, H = p.shape
+        q = make_2d(clues[:H], clues[H:H + W], sol, p.name)
+    q.meta = dict(p.meta)
+    return q

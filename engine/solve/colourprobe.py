@@ -24,7 +24,7 @@ def _undo(state, t_cell, t_old, n):
 
 
 @njit(cache=True)
-def _queue_lines_of(c, cell_start, cell_lines, mode, queued, rq, xq, qs):
+def _queue_lines_of(c, cell_start, cell_lines, mode, shown, queued, rq, xq, qs):
     """Queue cell ``c``'s lines as ``propagate_queues`` queues flagged lines on its first call
     (both queues, in line order; a 2D line only in the exact one), without its pass over every
     line: an assumption's propagation often solves a line or two. ``queued`` must be all clear;
@@ -33,7 +33,7 @@ def _queue_lines_of(c, cell_start, cell_lines, mode, queued, rq, xq, qs):
     nx = 0
     for t in range(cell_start[c], cell_start[c + 1]):  # a cell's lines are in line order
         li = cell_lines[t]
-        if mode[li] == 0:
+        if mode[li] == 0 or shown[li] == 0:
             continue
         if mode[li] == 2:
             rq[nr] = li
@@ -47,7 +47,7 @@ def _queue_lines_of(c, cell_start, cell_lines, mode, queued, rq, xq, qs):
 
 
 @njit(cache=True)
-def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
+def probe_cells(state, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
            counters, c_from, c_to, flags, budget, c_line, c_kind, c_in, c_out, scratch, order):
     """One probing pass over the cells ``order[c_from:c_to]``, in place (see ``probe``); flags[0]
     = 1 when something changed. Returns ST_OK, ST_CONTRADICTION, or ST_BUDGET when the
@@ -83,8 +83,8 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
             t_old[0] = m
             qs[7] = 1
             state[c] = np.int64(1) << v
-            _queue_lines_of(c, cell_start, cell_lines, mode, queued, rq, xq, qs)
-            st = propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+            _queue_lines_of(c, cell_start, cell_lines, mode, shown, queued, rq, xq, qs)
+            st = propagate_queues(state, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax,
                                   cell_start, cell_lines, queued, counters, budget, rq, xq, qs, none, none,
                                   c_line, c_kind, c_in, c_out, False, t_cell, t_old)
             tl = qs[7]
@@ -138,7 +138,7 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
             flags[0] = 1
             # to the fixpoint whatever the budget: what the assumptions agreed on is kept whole
             qs[:] = 0
-            if propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+            if propagate_queues(state, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax,
                                 cell_start, cell_lines, queued, counters, no_limit, rq, xq, qs, none, none,
                                 c_line, c_kind, c_in, c_out, False, none, none) != ST_OK:
                 return ST_CONTRADICTION
@@ -146,7 +146,7 @@ def _probe(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax
 
 
 def probe_scratch(state: np.ndarray, n_lines: int) -> tuple:
-    """``_probe``'s working arrays for probing from ``state``, made once per probe: the line
+    """``probe_cells``'s working arrays for probing from ``state``, made once per probe: the line
     flags and queues of its propagations (``propagate_queues``), the trail (a change takes at
     least one value from a cell, so an assumption makes at most as many changes as the state
     has values beyond one per cell: far fewer than k per cell once line logic has run, and a
@@ -167,7 +167,7 @@ def probe_scratch(state: np.ndarray, n_lines: int) -> tuple:
             np.zeros(n_cells, dtype=np.int8), np.empty(n_cells, dtype=np.int64))
 
 
-def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None, order=None) -> int:
+def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None, order=None, budget=None) -> int:
     """Probing to a fixpoint (in place): each value of each undecided cell is assumed and
     propagated; failed values go, and what every surviving assumption agrees on is kept.
     ST_CONTRADICTION when every value of some cell fails. The kernel runs in chunks of cells so
@@ -180,13 +180,17 @@ def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None
     its front, in the order they did. The fixpoint is the same in any order (probing only
     removes values, and a deduction stays valid in any narrower state), but the work is not:
     most probes find nothing, and a cell that paid off in one state usually pays off in the
-    next, similar one, whose probing then reaches the fixpoint sooner (a designer's trials)."""
+    next, similar one, whose probing then reaches the fixpoint sooner (a designer's trials).
+
+    ``budget``: line solves (``counters[0]``) the probing may spend, checked between chunks of
+    cells; past it, ST_BUDGET with the state sound but not at the fixpoint."""
     n = len(state)
     if order is None:
         order = np.arange(n, dtype=np.int64)
     scratch = probe_scratch(state, len(net.mode))
     try:
-        return _probe_to_fixpoint(net, state, counters, deadline, cache, order, scratch)
+        return _probe_to_fixpoint(net, state, counters, deadline, cache, order, scratch,
+                                  None if budget is None else int(counters[0]) + int(budget))
     finally:
         ids, paid, found = scratch[11], scratch[12], scratch[13]
         if ids[3]:
@@ -195,7 +199,7 @@ def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None
             order[ids[3]:] = rest
 
 
-def _probe_to_fixpoint(net, state, counters, deadline, cache, order, scratch) -> int:
+def _probe_to_fixpoint(net, state, counters, deadline, cache, order, scratch, stop_at) -> int:
     n = len(state)
     c_line, c_kind, c_in, c_out = NO_CACHE if cache is None else cache
     flags = np.zeros(2, dtype=np.int64)
@@ -205,12 +209,14 @@ def _probe_to_fixpoint(net, state, counters, deadline, cache, order, scratch) ->
     while True:
         flags[0] = 0
         for c0 in range(0, n, chunk):
+            if stop_at is not None and counters[0] > stop_at:
+                return ST_BUDGET
             c1 = min(n, c0 + chunk)
             while c0 < c1:
                 if deadline is not None:
                     budget[0] = size
                 t = time.perf_counter()
-                st = _probe(state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
+                st = probe_cells(state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.tab_all, net.tab_start,
                             net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, c1, flags, budget,
                             c_line, c_kind, c_in, c_out, scratch, order)
                 if st == ST_CONTRADICTION:

@@ -6,7 +6,7 @@ lines. 3D lines go first through the cheap per-colour filter (``colourline.relax
 when that queue is empty through the complete product solver, so the exact (and costly) solver
 mostly sees lines that are already narrow. At the fixpoint every clued line has been solved
 exactly since its last change: the state is exactly what line logic can deduce. Probing
-(``colourprobe.py``) and the search (``coloursolve.py``) build on it.
+(``colourprobe.py``) and the colour kind (``colourkind.py``) build on it.
 """
 from __future__ import annotations
 
@@ -26,6 +26,11 @@ ST_BUDGET = 2    # propagate_queues / _probe: the line-solve budget ran out (the
 ST_TIMEOUT = 3   # propagate: the deadline passed first (the state is sound, not at the fixpoint)
 
 
+class Deadline(Exception):
+    """A propagation (``colourkind.ColourKind``'s) passed its deadline: the state is sound, not
+    at the fixpoint; the pipeline that set the deadline stops."""
+
+
 @dataclass
 class ColourNet:
     """The flat arrays the kernels walk (built once per puzzle)."""
@@ -33,13 +38,14 @@ class ColourNet:
     n_cells: int
     line_start: np.ndarray
     line_cells: np.ndarray
-    mode: np.ndarray        # per line: 0 hidden, 1 2D blocks, 2 3D counts
+    mode: np.ndarray        # per line: 0 no clue, 1 2D blocks, 2 3D counts
     tab_all: np.ndarray     # (rows, k+1) concatenated 2D automata
     tab_start: np.ndarray   # per line: first row; (n_lines+1,)
     cnt: np.ndarray         # (n_lines, k)
     rmax: np.ndarray        # (n_lines, k)
     cell_start: np.ndarray  # cell -> lines (CSR)
     cell_lines: np.ndarray
+    shown: np.ndarray       # uint8 per line: 1 = its clue takes part (a designer hides clues here)
 
 
 def build_net(p: ColourPuzzle) -> ColourNet:
@@ -67,7 +73,8 @@ def build_net(p: ColourPuzzle) -> ColourNet:
     cell_start, cell_lines = _cell_index(p.line_start.astype(np.int64), p.line_cells.astype(np.int64),
                                          int(p.n_cells))
     return ColourNet(k, p.n_cells, p.line_start.astype(np.int64), p.line_cells.astype(np.int64), mode,
-                     np.ascontiguousarray(tab_all), tab_start, cnt, rmax, cell_start, cell_lines)
+                     np.ascontiguousarray(tab_all), tab_start, cnt, rmax, cell_start, cell_lines,
+                     (mode > 0).astype(np.uint8))
 
 
 @njit(cache=True)
@@ -134,7 +141,7 @@ QS_LEN = 8  # the queue state ``qs`` of ``propagate_queues`` (qs[7]: its trail's
 
 
 @njit(cache=True)
-def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
+def propagate_queues(state, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax, cell_start,
                      cell_lines, queued, counters, budget, rq, xq, qs, order, changes, c_line, c_kind, c_in,
                      c_out, until_decided, t_cell, t_old):
     """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
@@ -145,7 +152,8 @@ def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start,
 
     The two queues are in the caller's arrays: ``rq``/``xq`` the relax and exact queues
     (circular FIFOs, n_lines long), ``qs`` (QS_LEN long) = [relax head, relax length, exact head,
-    exact length, started, cut, undecided cells, trail length]. With qs[4] == 0 the queues are filled
+    exact length, started, cut, undecided cells, trail length]. counters[2] (when there is one) +=
+    the line solves that changed nothing (or found a contradiction). With qs[4] == 0 the queues are filled
     from ``queued``'s flags, the lines taken in the order of ``order`` (empty: by index); on
     ST_BUDGET they are left as they are, so a call with the same arrays goes on exactly where
     this one stopped: the same line solves in the same order as one call without a budget (the
@@ -169,7 +177,7 @@ def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start,
         nx = 0  # bit 2 exact); FIFO batches a line's changes
         for t in range(n_lines):
             i = order[t] if order.shape[0] else t
-            if mode[i] == 0:
+            if mode[i] == 0 or shown[i] == 0:
                 queued[i] = 0
                 continue
             if queued[i] & 1 and mode[i] == 2:
@@ -184,7 +192,7 @@ def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start,
         hx = 0
         qs[4] = 1
         undecided = 1
-        if until_decided:
+        if until_decided:  # (a caller that queues with ``queue_lines`` keeps the count in qs[6])
             undecided = 0
             for c in range(state.shape[0]):
                 if state[c] & (state[c] - 1):
@@ -198,7 +206,7 @@ def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start,
     counting = changes.shape[0] > 0
     trailing = t_cell.shape[0] > 0
     qs[5] = 0
-    while (nr > 0 or nx > 0) and undecided > 0:
+    while (nr > 0 or nx > 0) and (undecided > 0 or not until_decided):
         if budget[0] == 0:
             qs[0], qs[1], qs[2], qs[3], qs[6] = hr, nr, hx, nx, undecided
             return ST_BUDGET
@@ -255,6 +263,9 @@ def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start,
         if budget[0] > 0:
             budget[0] = max(budget[0] - _work(exact3d, b - a, k, cnt[li], rmax[li]), 0)
         if res[0] == 0:
+            if counters.shape[0] > 2:
+                counters[2] += 1  # a contradiction deduces nothing either (as the plain counts)
+            _drain(queued, rq, xq, qs, hr, nr, hx, nx, undecided)
             return ST_CONTRADICTION
         changed = False
         for j in range(b - a):
@@ -263,7 +274,7 @@ def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start,
                 c = line_cells[a + j]
                 if counting:
                     changes[li] += 1
-                if until_decided and not res[j] & (res[j] - 1):
+                if not res[j] & (res[j] - 1):
                     undecided -= 1  # (a changed cell was undecided: only undecided cells narrow)
                 if trailing:
                     t = qs[7]
@@ -273,7 +284,7 @@ def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start,
                 state[c] = res[j]
                 for t in range(cell_start[c], cell_start[c + 1]):
                     lj = cell_lines[t]
-                    if lj == li or mode[lj] == 0:
+                    if lj == li or mode[lj] == 0 or shown[lj] == 0:
                         continue
                     if mode[lj] == 2 and queued[lj] & 1 == 0:
                         queued[lj] |= 1
@@ -291,7 +302,57 @@ def propagate_queues(state, k, line_start, line_cells, mode, tab_all, tab_start,
             queued[li] |= 1
             rq[(hr + nr) % n_lines] = li
             nr += 1
+        if not changed and counters.shape[0] > 2:
+            counters[2] += 1  # an idle line solve: it deduced nothing
+    _drain(queued, rq, xq, qs, hr, nr, hx, nx, undecided)
     return ST_OK
+
+
+@njit(cache=True)
+def _drain(queued, rq, xq, qs, hr, nr, hx, nx, undecided):
+    """Leave the queues empty (a stop once every cell is decided, or a contradiction, leaves
+    lines in them) with their flags clear, and their positions in ``qs``: a caller that keeps the
+    arrays queues the next lines behind them (``queue_lines``)."""
+    n_lines = queued.shape[0]
+    for i in range(nr):
+        queued[rq[(hr + i) % n_lines]] = 0
+    for i in range(nx):
+        queued[xq[(hx + i) % n_lines]] = 0
+    qs[0], qs[1], qs[2], qs[3], qs[6] = hr, 0, hx, 0, undecided
+
+
+@njit(cache=True)
+def queue_lines(lines, mode, shown, queued, rq, xq, qs):
+    """Queue ``lines`` (the shown clued ones) behind what the queues of ``propagate_queues`` hold,
+    3D lines in both queues, 2D lines in the exact one, as its first call queues flagged lines;
+    marks the queues started (qs[4])."""
+    n_lines = mode.shape[0]
+    for li in lines:
+        if mode[li] == 0 or shown[li] == 0:
+            continue
+        if mode[li] == 2 and queued[li] & 1 == 0:
+            queued[li] |= 1
+            rq[(qs[0] + qs[1]) % n_lines] = li
+            qs[1] += 1
+        if queued[li] & 2 == 0:
+            queued[li] |= 2
+            xq[(qs[2] + qs[3]) % n_lines] = li
+            qs[3] += 1
+    qs[4] = 1
+
+
+@njit(cache=True)
+def undo_trail(state, t_cell, t_old, qs, mark):
+    """Undo the trail of ``propagate_queues`` back to position ``mark``, newest first (a cell may
+    have changed more than once), keeping qs[6], the count of undecided cells, in step."""
+    und = qs[6]
+    for e in range(qs[7] - 1, mark - 1, -1):
+        c = t_cell[e]
+        if not state[c] & (state[c] - 1) and t_old[e] & (t_old[e] - 1):
+            und += 1
+        state[c] = t_old[e]
+    qs[6] = und
+    qs[7] = mark
 
 
 # A deadline is checked between slices of line solves, each sized to take about this long: one
@@ -321,7 +382,7 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
     extra = (_NO_ORDER if order is None else np.asarray(order, dtype=np.int64),
              _NO_ORDER if changes is None else changes, *(NO_CACHE if cache is None else cache), bool(until_decided),
              _NO_ORDER, _NO_ORDER)
-    args = (state, net.k, net.line_start, net.line_cells, net.mode, net.tab_all, net.tab_start,
+    args = (state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.tab_all, net.tab_start,
             net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters)
     budget = np.full(1, -1, dtype=np.int64)
     if deadline is None:

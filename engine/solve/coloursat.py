@@ -1,6 +1,6 @@
 """CNF encoding of colour puzzles and a CDCL search over it (python-sat, optional as in ``sat.py``).
 
-The colour search (``coloursolve.py``) closes every node under the complete line solver, which
+The search (``search.py`` on ``colourkind.ColourSolver``) closes every node under the complete line solver, which
 settles most puzzles in a few guesses; when it wanders, it hands over to CaDiCaL as the
 black-and-white search does (``search.py``), so that a colour puzzle too has a solver that
 learns from its conflicts.
@@ -57,7 +57,7 @@ def pseudo_state(state, k):
 
 
 def pseudo_net(net):
-    """The 3D lines of a ``coloursolve.ColourNet`` as a black-and-white net over the indicator
+    """The 3D lines of a ``colourprop.ColourNet`` as a black-and-white net over the indicator
     pseudo-cells (a tuple in ``sat.py``'s order: line_start, line_cells, clue_kind, clue_start,
     clue_data): per clued 3D line and colour c, the line of c's indicators with c's clue."""
     k1 = net.k + 1
@@ -101,7 +101,7 @@ def colour_encoding_size(net, state, clues_2d) -> int:
 
 class ColourSat:
     """A CDCL solver over a colour puzzle's CNF under ``state`` (a propagation fixpoint of
-    ``coloursolve``, or the full state), built and run in chunks like ``sat.SatSearch`` (which it
+    ``colourprop``, or the full state), built and run in chunks like ``sat.SatSearch`` (which it
     uses for the 3D lines and the solver itself): ``feed``, then ``step``; ``block`` excludes a
     found solution. ``clues_2d``: the puzzle's clues by line (only 2D ones are read)."""
 
@@ -201,11 +201,11 @@ class ColourSat:
 
 
 def enumerate_colour(net, state, clues, want: int = 2, time_limit=None):
-    """The CNF alone: (verdict, solutions) by CDCL from ``state`` (``coloursolve.full_state``
+    """The CNF alone: (verdict, solutions) by CDCL from ``state`` (``colourprop.full_state``
     for nothing known, else a propagation fixpoint), enumerating up to ``want`` solutions and
     blocking each. Verdict ``unique`` / ``multiple`` / ``none``, ``unknown`` past ``time_limit``
     (checked between chunks of conflicts). For tests and the benchmark; the search's hand-over
-    is in ``coloursolve.solve_colour``."""
+    is the search's (``search.py``)."""
     t_end = None if time_limit is None else time.perf_counter() + time_limit
     cs = ColourSat(net, state, clues)
     try:

@@ -150,10 +150,14 @@ def grade(net, enabled, costs, mw, probe: bool, cover=None) -> Difficulty:
     stats = np.zeros((n + 1, mp.N_RSTATS), np.int64)
     st, nr = mp.rounds(net, np.asarray(enabled, np.uint8), cover, mw, bool(probe), costs,
                        np.int8(COST_PROBE), cell_round, cell_cost, stats)
-    return _from_rounds(st, nr, stats[:nr], cell_round, cell_cost, n)
+    return from_rounds(st, nr, stats[:nr], cell_round, cell_cost, n)
 
 
-def _from_rounds(st, nr, stats, cell_round, cell_cost, n) -> Difficulty:
+def from_rounds(st, nr, stats, cell_round, cell_cost, n) -> Difficulty:
+    """The score of a synchronous solve of any puzzle kind: ``st`` its RUN_* status, ``nr``
+    rounds, per round ``stats`` (``maskprop.R_*``: undecided cells at its start, cells it decided,
+    whether it probed), per cell the round it was decided in (-1 never) and the cheapest
+    technique that decided it; ``n`` cells."""
     known = cell_round >= 0
     n_known = int(np.count_nonzero(known))
     solved = st == mp.RUN_SOLVED
@@ -161,7 +165,8 @@ def _from_rounds(st, nr, stats, cell_round, cell_cost, n) -> Difficulty:
     if n_known:
         u = stats[:, mp.R_UNKNOWN].astype(np.float64)
         d = stats[:, mp.R_DEDUCED].astype(np.float64)
-        search = float((d * np.log2(u / d)).sum() / n_known)
+        some = d > 0  # (a colour round may narrow cells without deciding one)
+        search = float((d[some] * np.log2(u[some] / d[some])).sum() / n_known)
         costs = cell_cost[known].astype(np.float64)
         technique = float(costs.mean())
         shares = np.bincount(cell_cost[known].astype(np.int64), minlength=len(TECHNIQUES)) / n_known

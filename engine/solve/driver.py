@@ -20,9 +20,13 @@ from typing import Callable, Optional
 import numpy as np
 
 from .. import gate
-from ..model.cells import FILLED, UNKNOWN
-from .propagate import (CHUNK_GROWTH, DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD, S_CACHE_HITS,
-                        S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
+from ..model.cells import EMPTY, FILLED, UNKNOWN
+from ..model.colourpuzzle import colour_solution_text, is_colour
+from .colourkind import ColourSolver
+from .kinds import kind_for, plain_puzzle
+from .plainkind import PlainSolver
+from .propagate import (CHUNK_GROWTH, DEFAULT_CACHE_SLOTS, DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD,
+                        S_CACHE_HITS, S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
                         S_TLEN, S_TOO_LARGE, build_net, check_all, first_chunk, new_work, prepass_lines,
                         budget_arg)
 from ..model.puzzle import Puzzle
@@ -49,8 +53,11 @@ COMPARE_CONFIGS = SEED_CONFIGS + (("Learned", "learned", False), ("Learned+Pre",
 
 @dataclass
 class SolveReport:
-    """What a solve found. ``state`` holds what logic deduced (int8 cell states, UNKNOWN where
-    the method could not decide); ``solutions`` the solution(s) as bool arrays."""
+    """What a solve found, for every puzzle kind. ``state`` holds what logic deduced (the
+    engine's int8 cell codes: EMPTY, FILLED — for a colour puzzle, some colour —, UNKNOWN where
+    the method could not decide); ``solutions`` the solution(s): bool arrays for a plain puzzle,
+    values (0 empty, 1..k) for a colour puzzle, whose ``values`` gives per cell its value where
+    known (-1 elsewhere)."""
     verdict: str
     difficulty: Optional[str]
     linesolvers: int
@@ -67,6 +74,13 @@ class SolveReport:
     stats: dict = field(default_factory=dict)
     score: Optional[float] = None   # difficulty score (``difficulty.py``), when graded and logic solves it
     band: Optional[str] = None
+    kind: str = "plain"             # "plain" or "colour": the puzzle asked about
+    colours: int = 1                # its puzzle colours
+    values: Optional[np.ndarray] = None  # colour puzzles: per cell 0..k where known, -1 elsewhere
+
+    @property
+    def is_colour(self) -> bool:
+        return self.kind == "colour"
 
     @property
     def solution(self):
@@ -88,18 +102,21 @@ class SolveReport:
         return self.bad_guess_rate
 
     def to_dict(self) -> dict:
-        """JSON-ready summary; solutions as 0/1 strings in the puzzle file's cell order."""
+        """JSON-ready summary; solutions as strings in the puzzle file's cell order (0/1; a colour
+        puzzle's one character per cell, as its file writes them)."""
+        text = colour_solution_text if self.is_colour else _bits
         d = {
             "verdict": self.verdict, "difficulty": self.difficulty, "method": self.method,
             "linesolvers": self.linesolvers, "bad_guesses": self.bad_guesses,
             "bad_guess_rate": self.bad_guess_rate, "idle_line_solves": self.bad_guesses,
             "idle_rate": self.bad_guess_rate, "known_fraction": self.known_fraction,
             "time_s": self.time_s,
-            "solution": _bits(self.solutions[0]) if len(self.solutions) == 1 else None,
-            "solutions": [_bits(s) for s in self.solutions],
+            "solution": text(self.solutions[0]) if len(self.solutions) == 1 else None,
+            "solutions": [text(s) for s in self.solutions],
             "differing_cells": [int(c) for c in self.differing_cells],
             "options": dict(self.options), "stats": dict(self.stats),
-            "score": self.score, "band": self.band,
+            "score": self.score, "band": self.band, "kind": self.kind, "colours": self.colours,
+            "colour": self.is_colour,
         }
         return d
 
@@ -115,13 +132,17 @@ def _ls_id(linesolver: str) -> int:
         raise ValueError(f"unknown linesolver {linesolver!r} (choose from {', '.join(LINESOLVERS)})")
 
 
-def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, linesolver: str = "dp",
+def solve(puzzle, *, method: str = "full", prepass: bool = False, linesolver: str = "dp",
           max_iterations: int = 100, time_limit: Optional[float] = None,
           step_limit: Optional[int] = None, progress: Optional[Callable] = None,
           seed_exit: bool = False, cache: bool = True,
           seed_budget: int = DEFAULT_SEED_BUDGET, use_known: bool = True, want: int = 2,
-          sat: bool = True, grade: bool = False, counting: str = "strict") -> SolveReport:
-    """Solve ``puzzle`` with ``method``; see the module docstring and docs/SOLVER.md.
+          sat: bool = True, grade: bool = False, counting: str = "strict",
+          sat_after: Optional[int] = None, node_limit: Optional[int] = None,
+          probing: bool = True) -> SolveReport:
+    """Solve ``puzzle`` (plain or colour: ``kinds.py``) with ``method``; see the module docstring
+    and docs/SOLVER.md. A colour puzzle takes the full method with the complete line solvers (a
+    1-colour puzzle is its plain puzzle and takes any).
 
     ``step_limit`` bounds line-solver applications (including probes and consistency checks);
     ``time_limit`` (seconds) and ``progress`` (returning True) stop every method between chunks
@@ -136,11 +157,21 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     (``difficulty.py``; one more logical solve).
     ``counting``: ``"seed"`` runs brute force and the hierarchical solver as the seed counted
     them (every line every sweep; a plain FIFO), see ``schedulers.py``; same deductions.
+    ``sat_after``: the full method's search's line solves before the CDCL solver takes turns with
+    it (default ``search.sat_after_steps``; 0: the CDCL solver alone after the logic);
+    ``node_limit``: the search's guesses, then the CDCL solver alone (without it: ``unknown``).
+    ``probing`` False: ``full`` skips probing at the root (logic is then line solving alone).
     """
-    if method not in METHODS + REFERENCE_METHODS:
-        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS + REFERENCE_METHODS)})")
     if want not in (1, 2):
         raise ValueError(f"want must be 1 (first solution) or 2 (uniqueness), not {want!r}")
+    original = puzzle
+    puzzle = plain_puzzle(puzzle)  # a 1-colour puzzle is its plain puzzle
+    colour = is_colour(puzzle)
+    if method not in METHODS + REFERENCE_METHODS:
+        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS + REFERENCE_METHODS)})")
+    if colour and (method != "full" or linesolver != "dp" or prepass):
+        raise ValueError("a colour puzzle is solved by the full method with the complete line solvers "
+                         "(the seed study's schedulers, pre-pass and line solver are for plain puzzles)")
     ls_id = _ls_id(linesolver)
     if counting not in COUNTINGS:
         raise ValueError(f"unknown counting {counting!r} (choose from {', '.join(COUNTINGS)})")
@@ -149,38 +180,47 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
                "cache": bool(cache), "use_known": bool(use_known), "want": int(want),
                "sat": bool(sat), "counting": counting}
     # compile (or load) the kernels first: neither time_s nor time_limit counts it
-    parts = gate.parts_for(method, linesolver, bool(grade))
+    parts = ("colour",) if colour else gate.parts_for(method, linesolver, bool(grade))
     if progress is not None and not gate.ready(*parts) and progress(0.0, "preparing solver"):
-        return _cancelled_report(puzzle, method, options, time.perf_counter())
+        return _kind_report(original, _cancelled_report(puzzle, method, options, time.perf_counter()))
     compile_s = gate.ensure(*parts)
     t0 = time.perf_counter()
-    net = build_net(puzzle)
     n = puzzle.n_cells
-    budget = budget_arg(ls_id, seed_budget)
     if method == "full":
         limits = Limits(t0, n, time_limit, step_limit, progress)
         if progress is not None:
             limits.last_call = time.perf_counter()
             if progress(0.0, "propagating"):
                 limits.cancelled = True
-                return _cancelled_report(puzzle, method, options, t0, compile_s)
-        known = puzzle.solution if use_known else None
-        res, w = run_full(net, ls_id, budget, limits, use_cache=cache, known=known, want=want, use_sat=sat)
+                return _kind_report(original, _cancelled_report(puzzle, method, options, t0, compile_s))
+        if colour:
+            S = ColourSolver(puzzle, known=puzzle.colour_solution if use_known else None, cache=cache)
+        else:
+            S = PlainSolver(build_net(puzzle), ls_id, budget_arg(ls_id, seed_budget), cache, DEFAULT_CACHE_SLOTS,
+                            known=puzzle.solution if use_known else None)
+        res = run_full(S, limits, want=want, use_sat=sat, sat_after=sat_after, node_limit=node_limit,
+                       probing=probing)
         sols = res.solutions
         differing = (np.flatnonzero(sols[0] != sols[1]) if len(sols) == 2 else np.zeros(0, np.int64))
-        stats = _stats(w)
+        stats = S.stats()
         stats.update(nodes=res.nodes, max_depth=res.max_depth, probe_fixed=res.probe_fixed,
                      quick_nodes=res.quick_nodes, restarts=res.restarts, known_solution=res.known_used,
                      sat_conflicts=res.sat_conflicts,
                      cancelled=res.cancelled, compile_s=compile_s)
-        return _graded(puzzle, grade, _report(res.verdict, res.difficulty, w, res.state, list(sols), differing,
-                                              res.order, method, options, t0, stats))
+        ls, bad = S.counts()
+        report = _report(res.verdict, res.difficulty, ls, bad, res.state, list(sols), differing, res.order, method,
+                         options, t0, stats)
+        if colour:
+            report.values = _values(S, report)
+        return _kind_report(original, _graded(puzzle, grade, report))
+    net = build_net(puzzle)
+    budget = budget_arg(ls_id, seed_budget)
     # the seed's schedulers
     t_call = time.perf_counter()  # progress is called about every 0.05 s from here on
     if progress is not None and progress(0.0, "line solving"):
         report = _cancelled_report(puzzle, method, options, t0, compile_s)
         report.stats["stopped"] = True
-        return report
+        return _kind_report(original, report)
     w = new_work(net)
     step = int(step_limit) if step_limit else 0
     # the kernels check step_limit themselves (exactly); Limits checks time and progress
@@ -205,16 +245,39 @@ def solve(puzzle: Puzzle, *, method: str = "full", prepass: bool = False, lineso
     stats["compile_s"] = compile_s
     if progress is not None and not limits.cancelled:
         progress(float(np.count_nonzero(w.state != UNKNOWN)) / max(n, 1), "done")
-    return _graded(puzzle, grade, _report(verdict, difficulty, w, w.state.copy(), sols, np.zeros(0, np.int64),
-                                          w.trail[:w.stats[S_TLEN]].copy(), method, options, t0, stats))
+    report = _report(verdict, difficulty, int(w.stats[S_LINESOLVERS]), int(w.stats[S_BAD]), w.state.copy(), sols,
+                     np.zeros(0, np.int64), w.trail[:w.stats[S_TLEN]].copy(), method, options, t0, stats)
+    return _kind_report(original, _graded(puzzle, grade, report))
 
 
 def _graded(puzzle, grade, report):
-    """The report with the difficulty score of a puzzle logic solved (when asked)."""
+    """The report with the difficulty score of a puzzle logic solved (when asked): the kind's
+    synchronous round solve (``difficulty.from_rounds``, one score for every kind)."""
     if grade and report.verdict in ("unique", "solved") and report.difficulty in ("line", "probe"):
-        from .difficulty import difficulty
-        d = difficulty(puzzle, report.difficulty)
+        d = kind_for(puzzle).grade(report.difficulty == "probe")
         report.score, report.band = d.score, d.band
+    return report
+
+
+def _values(S, report):
+    """Per cell of a colour puzzle what logic decided of its value (0 empty, 1..k), -1 where it did
+    not: the cells of ``state`` with their colours."""
+    from .colourprop import values_of
+    return values_of(S.reported)
+
+
+def _kind_report(original, report):
+    """The report in the terms of the puzzle asked about: a 1-colour puzzle's solutions as values
+    (0 empty, 1 colour 1), like every colour puzzle's."""
+    if is_colour(original):
+        report.kind = "colour"
+        report.colours = int(original.k)
+        if original.k == 1:
+            report.solutions = [np.asarray(sol, np.uint8) for sol in report.solutions]
+            vals = np.full(len(report.state), -1, np.int64)
+            vals[report.state == EMPTY] = 0
+            vals[report.state == FILLED] = 1
+            report.values = vals
     return report
 
 
@@ -301,7 +364,7 @@ def _in_chunks(run, chunk, cap, w, limits):
             return status, chunk
         dt = time.perf_counter() - t
         chunk = max(1, min(int(chunk * target / max(dt, 1e-6)), 16 * chunk, cap))
-        if limits.stop(w, "line solving"):
+        if limits.stop_at(int(w.stats[S_LINESOLVERS] + w.stats[S_CHECKS]), int(w.stats[S_TLEN]), "line solving"):
             return ST_PAUSED, chunk
 
 
@@ -312,9 +375,7 @@ def _stats(w) -> dict:
             "cache_hits": int(s[S_CACHE_HITS]), "cache_lookups": int(s[S_CACHE_LOOKUPS])}
 
 
-def _report(verdict, difficulty, w, state, sols, differing, order, method, options, t0, stats):
-    ls = int(w.stats[S_LINESOLVERS])
-    bad = int(w.stats[S_BAD])
+def _report(verdict, difficulty, ls, bad, state, sols, differing, order, method, options, t0, stats):
     n = len(state)
     return SolveReport(verdict, difficulty, ls, bad, (bad / ls) if ls else 0.0,
                        float(np.count_nonzero(state != UNKNOWN)) / max(n, 1),

@@ -29,7 +29,7 @@ def cache_size(n_lines: int, longest: int) -> int:
 
 
 def new_cache(net) -> tuple:
-    """An empty cache for the lines of ``net`` (a ``coloursolve.ColourNet``)."""
+    """An empty cache for the lines of ``net`` (a ``colourprop.ColourNet``)."""
     longest = int(np.diff(net.line_start).max()) if len(net.mode) else 1
     size = cache_size(len(net.mode), longest)
     return (np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64),

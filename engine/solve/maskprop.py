@@ -1,19 +1,20 @@
-"""Line propagation on one shared net with a per-line "clue enabled" mask: the kernels of puzzle
-design (``design.py``) and of the difficulty score (``difficulty.py``).
+"""Line propagation on one shared net with a per-line "clue enabled" mask: the plain kind's kernels
+for the design pipeline (``plainkind.PlainKind``, ``design/search.py``) and the difficulty score
+(``difficulty.py``).
 
 Every design trial asks "with these clues shown, does logic alone determine every cell?". The
 net (``propagate.build_net``) is built once from the full clue set of the solution; a trial only
-flips bytes of ``enabled`` (one per line) and propagates from scratch, so no Python puzzle is
-built per trial. A line whose clue is disabled is never queued and never solved.
+flips bytes of ``enabled`` (one per line) and propagates, so no Python puzzle is built per trial.
+A line whose clue is disabled is never queued and never solved.
 
-Why a fresh propagation per trial is enough, and why one pass of trials is enough: with complete
-line solvers propagation reaches the same fixpoint whatever the order lines are taken in, and a
-fixpoint that knows every cell is the puzzle's only solution (every step was a sound deduction,
-and the grid the clues were made from satisfies them all). Hiding clues only removes deductions,
-so what a trial learns is monotone in the shown set: a clue that could not be hidden once cannot
-be hidden later either. ``contrib[li]`` counts the cells line ``li`` deduced in the last run: a
-run that solved the puzzle without a deduction by ``li`` is still a valid run once ``li`` is
-hidden, so such a line is hidden without a trial (``greedy_chunk``, ``redundant_after_reveal``).
+Why a propagation from any state those lines reach is enough, and why one pass of trials is
+enough: with complete line solvers propagation reaches the same fixpoint whatever the order lines
+are taken in, and a fixpoint that knows every cell is the puzzle's only solution (every step was a
+sound deduction, and the grid the clues were made from satisfies them all). Hiding clues only
+removes deductions, so what a trial learns is monotone in the shown set: a clue that could not be
+hidden once cannot be hidden later either. ``contrib[li]`` counts the cells line ``li`` deduced in
+the last run: a run that solved the puzzle without a deduction by ``li`` is still a valid run once
+``li`` is hidden (the annealing move hides such lines).
 
 Probing (logic level ``probe``) is the closure of line propagation under "assume a cell, and if
 propagation then contradicts, the cell takes its other value; cells both assumptions agree on
@@ -341,103 +342,8 @@ def probe_closure(net, enabled, cover, mw, max_apps):
     return RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED
 
 
-def run_logic(net, enabled, cover, mw, probe, max_apps):
-    """Line propagation, then (``probe``) probing when it stalls; a RUN_* status. Plain Python
-    over the two kernels: a kernel calling them would compile the line solvers once more."""
-    st = run_lines(net, enabled, mw)
-    if st == RUN_STALLED and probe:
-        st = probe_closure(net, enabled, cover, mw, max_apps)
-    return st
-
-
 # ---------------------------------------------------------------------------------------------
-# design: one pass of trials, the informed start, annealing moves
-
-# greedy_chunk counters (``gstats``)
-G_TRIALS = 0     # trials run (propagation, and probing for logic ``probe``)
-G_FREE = 1       # clues hidden without a trial (their line deduced nothing in a solving run)
-G_COVER = 2      # clues kept without a trial (the only clue left on some cell)
-G_HIDDEN = 3     # clues hidden
-G_UNSURE = 4     # trials that ran out of their probing budget (clue kept, minimality not proven)
-G_NEXT = 5       # position in ``order`` to go on from
-N_GSTATS = 6
-
-
-@njit
-def sole_cover(li, ls, lc, cover):
-    """Whether line li is the only enabled line through one of its cells."""
-    for j in range(ls[li], ls[li + 1]):
-        if cover[lc[j]] <= 1:
-            return True
-    return False
-
-
-@njit
-def set_enabled(li, on, net, enabled, cover):
-    """Show (on) or hide line li's clue, keeping ``cover`` (enabled lines per cell) in step."""
-    ls, lc = net[0], net[1]
-    if (enabled[li] != 0) == on:
-        return
-    enabled[li] = 1 if on else 0
-    d = 1 if on else -1
-    for j in range(ls[li], ls[li + 1]):
-        cover[lc[j]] += d
-
-
-@njit
-def greedy_chunk(net, enabled, order, mw, inc, cur_contrib, cover, gstats, probe, trial_apps, chunk_apps):
-    """Try to hide the clues of lines ``order[gstats[G_NEXT]:]`` in turn, keeping each hidden when
-    the rest still solves at the logic level; return after about ``chunk_apps`` line-solver
-    applications (resume with the same arguments). True when the whole order was tried.
-    ``cover`` counts enabled lines per cell.
-
-    Logic line (``probe`` False): incremental trials (``incr_try_hide``) from the base run in
-    ``mw``/``inc`` (``incr_init`` with the current ``enabled``). Logic probe: a run from scratch,
-    then probing, per trial; ``cur_contrib`` is ``contrib`` of a run that solved by line
-    propagation alone with the current ``enabled``, or all ones when unknown."""
-    ls, lc = net[0], net[1]
-    ctl = mw[10]
-    apps0 = ctl[M_APPS]
-    i = gstats[G_NEXT]
-    while i < len(order):
-        if ctl[M_APPS] - apps0 >= chunk_apps:
-            gstats[G_NEXT] = i
-            return False
-        li = order[i]
-        i += 1
-        if not enabled[li]:
-            continue
-        if sole_cover(li, ls, lc, cover):
-            gstats[G_COVER] += 1
-            continue
-        contrib = cur_contrib if probe else mw[9]
-        if contrib[li] == 0:
-            gstats[G_FREE] += 1
-        else:
-            gstats[G_TRIALS] += 1
-        if probe:
-            enabled[li] = 0
-            ok = True
-            if cur_contrib[li] != 0:
-                st = run_lines(net, enabled, mw)
-                if st == RUN_SOLVED:
-                    _copy_into(cur_contrib, mw[9])
-                elif st == RUN_STALLED:
-                    st = probe_closure(net, enabled, cover, mw, trial_apps)
-                    # a probe's contradiction is no deduction, so contrib says nothing about need
-                    cur_contrib[:] = 1
-                ok = st == RUN_SOLVED
-                if st == RUN_BUDGET:
-                    gstats[G_UNSURE] += 1
-            enabled[li] = 1
-        else:
-            ok = incr_try_hide(net, enabled, li, mw, inc)
-            enabled[li] = 1
-        if ok:
-            set_enabled(li, False, net, enabled, cover)
-            gstats[G_HIDDEN] += 1
-    gstats[G_NEXT] = i
-    return True
+# the informed start's gains
 
 
 @njit(inline="always")
@@ -452,74 +358,66 @@ def _gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
     return g
 
 
+# ---------------------------------------------------------------------------------------------
+# steps of the design pipeline (``design/search.py``): on plain arrays, as Python calls them once
+# per step of a pass or of the informed start (a kernel taking the ``net`` and ``MaskWork``
+# tuples pays ~10 us per call to unpack them)
+
+
 @njit
-def build_chunk(net, enabled, key, mw, gain, bctl, order_out, max_steps):
-    """The informed start, a few steps at a time: show no clue; then, while line propagation of
-    the shown clues leaves cells unknown, show the clue of the line that would deduce the most
-    cells right now (ties by ``key``) and propagate. Every clue shown was needed at the moment
-    it was added, and what is shown solves the puzzle by construction.
-
-    Start with ``reset``, ``enabled`` all 0, ``gain`` all -1 (= to be computed), ``bctl`` zeros.
-    The lines shown are appended to ``order_out`` (count in bctl[0]). Returns RUN_SOLVED,
-    RUN_STALLED (call again) or RUN_CONTRADICTION (no line can deduce anything)."""
-    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
-    n = len(state)
-    for _ in range(max_steps):
-        if ctl[M_TLEN] == n:
-            return RUN_SOLVED
-        best = -1
-        best_s = 0.0
-        for li in range(len(kinds)):
-            if enabled[li] or unk[li] == 0 or kinds[li] == 0:
-                continue
-            if gain[li] < 0:
-                ctl[M_APPS] += 1
-                gain[li] = _gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words)
-            if gain[li] > 0:
-                s = gain[li] + key[li]
-                if best < 0 or s > best_s:
-                    best = li
-                    best_s = s
-        if best < 0:
-            return RUN_CONTRADICTION
-        mark = ctl[M_TLEN]
-        enabled[best] = 1
-        order_out[bctl[0]] = best
-        bctl[0] += 1
-        queue_push_arrays(best, q, inq)
-        if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-                      words, who, contrib, ctl):
-            return RUN_CONTRADICTION
-        # a candidate's gain changes only when one of its cells does
-        for t in range(mark, ctl[M_TLEN]):
-            c = trail[t]
-            for k in range(cs[c], cs[c + 1]):
-                gain[cl[k]] = -1
-    return RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED
-
-
-def redundant_after_reveal(net, enabled, key, reveal, mw, out):
-    """The annealing move's core: with line ``reveal`` shown as well, run propagation taking
-    ``reveal`` first and the other lines by ``key``; the shown lines that then deduced nothing
-    are written to ``out`` (they can all be hidden together), in line order. Returns their
-    count, or -1 when the run did not solve (``enabled`` must solve the puzzle). ``enabled`` is
-    left as it was. Plain Python, for the reason given at ``run_logic``."""
-    was = enabled[reveal]
-    enabled[reveal] = 1
-    k0 = key[reveal]
-    key[reveal] = np.inf
-    st = run_prio(net, enabled, key, mw)
-    key[reveal] = k0
-    enabled[reveal] = was
-    if st != RUN_SOLVED:
+def prop_step(lines, undo_to, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
+              buf_out, words, who, contrib, ctl):
+    """Undo the trail back to ``undo_to`` (when >= 0), then propagate from the state with the
+    enabled ones of ``lines`` queued: the trail length (cells known), or -1 on a contradiction."""
+    if undo_to >= 0:
+        undo_arrays(undo_to, state, trail, unk, ctl, cs, cl)
+    for li in lines:
+        if enabled[li]:
+            queue_push_arrays(li, q, inq)
+    if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+                  words, who, contrib, ctl):
         return -1
-    shown = enabled != 0
-    shown[reveal] = True
-    idle = np.flatnonzero(shown & (mw.contrib == 0))
-    out[:len(idle)] = idle
-    return len(idle)
+    return ctl[M_TLEN]
+
+
+@njit
+def best_gain(key, gain, enabled, ls, lc, kinds, cst, cd, state, unk, buf_in, buf_out, words, ctl):
+    """The hidden clued line one application of which, on the current state, deduces the most
+    cells (``gain``, plus ``key`` to break ties), or -1 when none deduces anything (a
+    contradiction counts as nothing). ``gain`` caches each line's count: -1 = to be computed
+    (``show_line`` resets the lines through the cells it changes)."""
+    best = -1
+    best_s = 0.0
+    for li in range(len(kinds)):
+        if enabled[li] or unk[li] == 0 or kinds[li] == 0:
+            continue
+        if gain[li] < 0:
+            ctl[M_APPS] += 1
+            gain[li] = max(_gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words), 0)
+        if gain[li] > 0:
+            s = gain[li] + key[li]
+            if best < 0 or s > best_s:
+                best = li
+                best_s = s
+    return best
+
+
+@njit
+def show_line(li, gain, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+              words, who, contrib, ctl):
+    """Show line ``li`` and propagate from the state; the gains of the lines through the cells it
+    changed are to be computed again (-1). False on a contradiction."""
+    mark = ctl[M_TLEN]
+    enabled[li] = 1
+    queue_push_arrays(li, q, inq)
+    if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
+                  words, who, contrib, ctl):
+        return False
+    for t in range(mark, ctl[M_TLEN]):
+        c = trail[t]
+        for k in range(cs[c], cs[c + 1]):
+            gain[cl[k]] = -1
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -638,117 +536,6 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
                     nd += 1
         r += 1
     return (RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED), r
-
-
-# ---------------------------------------------------------------------------------------------
-# incremental trials: re-use the solving run, re-deduce only what depended on the hidden line
-
-Incr = namedtuple("Incr", "pos inv saved saved_who sol ictl")
-
-
-def new_incr(n_cells: int, solution_state) -> Incr:
-    """Scratch of ``incr_try_hide``; ``solution_state`` holds the solution as cell states."""
-    return Incr(np.zeros(n_cells, np.int64), np.zeros(n_cells, np.uint8), np.zeros(n_cells, np.int64),
-                np.zeros(n_cells, np.int64), np.asarray(solution_state, np.int8).copy(), np.zeros(2, np.int64))
-
-
-def incr_init(net, enabled, mw, inc):
-    """Run line propagation from scratch and keep it as the base of incremental trials: every
-    cell's position in the run (``pos``) and the line that deduced it (``mw.who``). Plain
-    Python, for the reason given at ``run_logic``."""
-    st = run_lines(net, enabled, mw)
-    tlen = int(mw.ctl[M_TLEN])
-    inc.pos[mw.trail[:tlen]] = np.arange(tlen)
-    inc.ictl[0] = tlen
-    return st
-
-
-@njit
-def incr_try_hide(net, enabled, hide, mw, inc):
-    """Hide line ``hide`` if line propagation still solves without it; True when hidden.
-
-    The base is a solving run (``incr_init`` or the last successful call): each cell with the
-    line that deduced it and its position. Without ``hide``, a cell's deduction stays valid
-    unless ``hide`` made it or its line then saw a cell (known earlier in the run) that is
-    itself invalid; the valid cells are a sound partial state, so propagating from them with
-    the lines through the invalid cells queued reaches the same fixpoint as a run from scratch,
-    at the cost of the region that depended on ``hide`` only. On failure everything is
-    restored."""
-    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
-    pos, inv, saved, saved_who, sol, ictl = inc[0], inc[1], inc[2], inc[3], inc[4], inc[5]
-    n = len(state)
-    enabled[hide] = 0
-    if contrib[hide] == 0:
-        return True  # the run never used it: it is still a valid run without it
-    t_first = 0
-    while who[trail[t_first]] != hide:
-        t_first += 1
-    m = n - t_first
-    for t in range(t_first, n):
-        c = trail[t]
-        saved[t - t_first] = c
-        li = who[c]
-        saved_who[t - t_first] = li
-        bad = li == hide
-        if not bad and li >= 0:
-            pc = pos[c]
-            for j in range(ls[li], ls[li + 1]):
-                d = lc[j]
-                if inv[d] and pos[d] < pc:
-                    bad = True
-                    break
-        if bad:
-            inv[c] = 1
-    k = t_first
-    for t in range(m):
-        c = saved[t]
-        if inv[c]:
-            state[c] = UNKNOWN
-            for kk in range(cs[c], cs[c + 1]):
-                unk[cl[kk]] += 1
-            contrib[saved_who[t]] -= 1
-        else:
-            trail[k] = c
-            k += 1
-    ctl[M_TLEN] = k
-    for t in range(m):
-        c = saved[t]
-        if inv[c]:
-            for kk in range(cs[c], cs[c + 1]):
-                if enabled[cl[kk]]:
-                    queue_push_arrays(cl[kk], q, inq)
-    ctl[M_RUNS] += 1
-    ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-                words, who, contrib, ctl)
-    if ok and ctl[M_TLEN] == n:
-        for t in range(k, n):
-            pos[trail[t]] = ictl[0]
-            ictl[0] += 1
-        for t in range(m):
-            inv[saved[t]] = 0
-        return True
-    # restore the base run
-    for t in range(k, ctl[M_TLEN]):
-        c = trail[t]
-        state[c] = UNKNOWN
-        for kk in range(cs[c], cs[c + 1]):
-            unk[cl[kk]] += 1
-        contrib[who[c]] -= 1
-    for t in range(m):
-        c = saved[t]
-        who[c] = saved_who[t]
-        trail[t_first + t] = c
-        if inv[c]:
-            inv[c] = 0
-            state[c] = sol[c]
-            for kk in range(cs[c], cs[c + 1]):
-                unk[cl[kk]] -= 1
-            contrib[saved_who[t]] += 1
-    ctl[M_TLEN] = n
-    enabled[hide] = 1
-    return False
 
 
 @njit
