@@ -314,10 +314,7 @@ class Addon:
         self.jit = engine.jit
         self.webpage = engine.webpage
         self.colourgroups = engine.colourgroups
-        self.colourdesign = engine.colourdesign
-        self.coloursolve = engine.coloursolve
         self.colourpuzzle = engine.colourpuzzle
-        self.colour_jobs = importlib.import_module(f"{name}.jobs.colour")
         runtime = importlib.import_module(f"{name}.jobs.runtime")
         for module in (self.solve, self.design, self.stats, self.puzzlefile, self.jit, self.webpage):
             runtime.load(module)  # now: a broken engine is a set-up error, not a row's
@@ -709,12 +706,10 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         addon.puzzlefile.save_puzzle(puzzle, puzzle_file)
         row["puzzle_file"] = os.path.relpath(puzzle_file, out)
         colour = colour_puzzle(addon, args, puzzle, base, row) if args.puzzle_colours > 1 else None
-        if not args.design:
-            designed = None
-        elif colour is not None:
-            designed = design_colour_puzzle(addon, args, colour, base, row)
-        else:
-            designed = design_puzzle(addon, args, puzzle, base, row, obj)
+        # one design for every kind: the colour puzzle's when there is one (shown on its own
+        # object below), else the nonogram's clues are hidden in place
+        designed = design_puzzle(addon, args, colour if colour is not None else puzzle, base, row,
+                                 obj if colour is None else None) if args.design else None
         if args.export_html:
             export_page(addon, colour if colour is not None else puzzle, base, row, out)
 
@@ -751,8 +746,8 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
                 shown = addon.puzzlefile.load_puzzle(os.path.join(out, row["design_file"]))
             colour_obj = scene_api.build_from_puzzle(bpy.context, shown, name=f"{name} colour",
                                                      origin=vox.origin, voxel_size=vox.voxel_size)
-            # its cells as the colour solver leaves them (the designer's view draws them), as Solve does
-            solved = addon.colour_jobs.solve_colour(shown, time_limit=args.time_limit)
+            # its cells as the solver leaves them (the designer's view draws them), as Solve does
+            solved = addon.solve.solve(shown, time_limit=args.time_limit, grade=True)
             scene_api.apply_solve_result(colour_obj, solved)
             scene_api.store_report(colour_obj, solved.to_dict())
             scene_api.clear_nonogram(obj)
@@ -783,22 +778,14 @@ def process(addon: Addon, args, name: str, source_obj, resolution: int, row: dic
         scene_api.clear_nonogram(obj)
 
 
-_warm = {"design": False, "colour": False}
-
-
 def design_puzzle(addon: Addon, args, puzzle, base: str, row: dict, obj=None) -> Optional[dict]:
-    """``--design``: hide clues of the puzzle, write ``<model>-<res>.designed.json`` and fill the
-    row's design columns; returns the design summary for the report (None when it failed).
-    With ``obj`` (its nonogram) the clues are hidden there too, so a render or .blend shows the
-    designed puzzle."""
+    """``--design``: hide clues of the puzzle (plain, or the ``--puzzle-colours`` colour puzzle),
+    write ``<model>-<res>.designed.json`` and fill the row's design columns; returns the design
+    summary for the report (None when it failed). With ``obj`` (its nonogram) the clues are hidden
+    there too, so a render or .blend shows the designed puzzle. The design compiles (or loads) its
+    kernels before its time limit starts."""
     band = None if args.design == "any" else args.design
     row["design_target"] = args.design
-    if not _warm["design"]:
-        # compile (or load) the design kernels first, so the time limit measures designing
-        import numpy as np
-        tiny = np.array([[[1, 0], [0, 1]], [[1, 1], [0, 1]]], bool)
-        addon.design.design(tiny, band=band, method=args.design_method, logic=args.design_logic)
-        _warm["design"] = True
     try:
         r = addon.design.design(puzzle, band=band, method=args.design_method, logic=args.design_logic,
                                 time_limit=args.time_limit)
@@ -815,8 +802,9 @@ def design_puzzle(addon: Addon, args, puzzle, base: str, row: dict, obj=None) ->
                design_score=r.score, design_band=r.band or "", design_in_target=r.in_target,
                design_locally_minimal=r.locally_minimal, design_time_s=round(r.time_s, 4),
                design_message=r.message, design_file=os.path.relpath(path, os.path.abspath(args.out)))
-    log(f"  design: {r.hidden_count} of {r.n_lines} clues hidden ({100 * r.hidden_fraction:.1f}%), "
-        f"score {r.score} ({r.band}), {r.time_s:.2f} s" + (f"; {r.message}" if r.message else ""))
+    log(f"  design{' (colour)' if r.is_colour else ''}: {r.hidden_count} of {r.n_lines} clues hidden "
+        f"({100 * r.hidden_fraction:.1f}%), score {r.score} ({r.band}), {r.time_s:.2f} s"
+        + (f"; {r.message}" if r.message else ""))
     return r.to_dict()
 
 
@@ -838,42 +826,10 @@ def colour_puzzle(addon: Addon, args, puzzle, base: str, row: dict):
         raise BatchError(f"--puzzle-colours {k}: {e}") from None
     path = base + ".colour.json"
     addon.puzzlefile.save_puzzle(cp, path)
-    r = addon.coloursolve.solve_colour(cp, time_limit=args.time_limit, grade=True)
+    r = addon.solve.solve(cp, time_limit=args.time_limit, grade=True)
     row.update(colour_puzzle_file=os.path.relpath(path, os.path.abspath(args.out)), colour_verdict=r.verdict)
     log(f"  colour puzzle: {k} colours, {r.verdict} ({r.difficulty}), {r.time_s:.2f} s: {path}")
     return cp
-
-
-def design_colour_puzzle(addon: Addon, args, cp, base: str, row: dict) -> Optional[dict]:
-    """``--design`` with ``--puzzle-colours``: the colour puzzle designed (``--design-method``)
-    into ``<model>-<res>.designed.json``; the row's design columns as for
-    black-and-white."""
-    band = None if args.design == "any" else args.design
-    row["design_target"] = args.design
-    if not _warm["colour"]:
-        # compile (or load) the colour kernels first, so the time limit measures designing
-        import numpy as np
-        tiny = addon.colourpuzzle.colour_puzzle_from_grid(np.array([[[1, 0], [2, 1]]]), 2)
-        addon.colourdesign.design_colour(tiny, logic=args.design_logic)
-        _warm["colour"] = True
-    try:
-        r = addon.colourdesign.design_colour(cp, logic=args.design_logic, band=band, time_limit=args.time_limit,
-                                             method=args.design_method)
-    except addon.colourdesign.ColourDesignError as e:
-        row["design_message"] = str(e)
-        log(f"  design: {e}")
-        return None
-    path = base + ".designed.json"
-    addon.puzzlefile.save_puzzle(r.puzzle, path)
-    fraction = r.hidden_count / max(r.n_lines, 1)
-    in_target = band is None or r.band == band
-    row.update(design_hidden=r.hidden_count, design_hidden_pct=round(100.0 * fraction, 2),
-               design_score=r.score, design_band=r.band or "", design_in_target=in_target,
-               design_locally_minimal=r.locally_minimal, design_time_s=round(r.time_s, 4),
-               design_message=r.message, design_file=os.path.relpath(path, os.path.abspath(args.out)))
-    log(f"  design (colour): {r.hidden_count} of {r.n_lines} clues hidden ({100 * fraction:.1f}%), "
-        f"score {r.score} ({r.band}), {r.time_s:.2f} s" + (f"; {r.message}" if r.message else ""))
-    return r.to_dict()
 
 
 def export_page(addon: Addon, puzzle, base: str, row: dict, out: str) -> None:

@@ -18,23 +18,18 @@ if TYPE_CHECKING:
     from ..engine import jit
     from ..engine import warmup as kernels_warmup
     from ..engine.colour import capture as colour, colourspace, palette
-    from ..engine.design import colourdesign, colourgroups, hiding as design, session as design_session
-    from ..engine.design import coloursession
-    from ..engine.files import colourfile, puzzlefile
+    from ..engine.design import colourgroups, hiding as design, session as design_session
+    from ..engine.files import puzzlefile
     from ..engine.model import cells, clues, colourpuzzle, puzzle, stats
     from ..engine.play import webpage
-    from ..engine.solve import coloursolve, driver as solve
+    from ..engine.solve import driver as solve
     from ..engine.voxel import pieces, voxelize
 else:
     cells = lazy("model.cells")
     clues = lazy("model.clues")
     colour = lazy("colour.capture")
-    colourdesign = lazy("design.colourdesign")
-    colourfile = lazy("files.colourfile")
     colourgroups = lazy("design.colourgroups")
     colourpuzzle = lazy("model.colourpuzzle")
-    coloursession = lazy("design.coloursession")
-    coloursolve = lazy("solve.coloursolve")
     colourspace = lazy("colour.colourspace")
     design = lazy("design.hiding")
     design_session = lazy("design.session")
@@ -49,7 +44,7 @@ else:
     voxelize = lazy("voxel.voxelize")
     webpage = lazy("play.webpage")
 
-__all__ = ["cells", "clues", "colour", "colourdesign", "colourfile", "colourgroups",
-           "colourpuzzle", "coloursession", "coloursolve", "colourspace", "design", "design_session", "jit",
+__all__ = ["cells", "clues", "colour", "colourgroups",
+           "colourpuzzle", "colourspace", "design", "design_session", "jit",
            "kernels_warmup", "palette", "pieces", "puzzle", "puzzlefile", "solve", "stats",
            "voxelize", "webpage"]

@@ -4,7 +4,7 @@ chosen logic? its score; which cells logic leaves undecided). A newer request fo
 nonogram cancels the one still running.
 
 The check is the engine's ``DesignSession.check`` on a session kept per nonogram (built once
-from the stored full puzzle): building its net costs more than a check. The scene side
+from the stored full puzzle, plain or colour): building its net costs more than a check. The scene side
 (``scene/live_check.py``) reads the object, starts checks here and writes their results back
 from a timer on the main thread; nothing here touches bpy.
 """
@@ -14,8 +14,6 @@ import threading
 import time
 from collections import OrderedDict
 from typing import Callable, Optional
-
-import numpy as np
 
 from . import engine_access
 
@@ -49,37 +47,6 @@ def check_mask(sess, lock, hidden, logic: str):
     summary = {k: v for k, v in c.to_dict().items() if k != "difficulty"}
     summary["logic"] = logic
     return summary, c
-
-
-class ColourCheck:
-    """What a colour puzzle's check leaves for the cells: the ones logic did not decide."""
-
-    def __init__(self, undecided):
-        self.undecided = undecided
-
-
-def check_colour_mask(full, hidden, logic: str):
-    """(summary dict, ``ColourCheck``) of colour puzzle ``full`` with clues ``hidden``: the colour
-    solver's verdict in the live check's terms (colour puzzles have no ``DesignSession``: a
-    check builds its net anew, cheap at the sizes colour puzzles are played at). Solvable means
-    the colour solver's logic, up to ``logic`` ('line', or 'probe' with probing), decides every
-    cell; the search past it, bounded by ``SEARCH_TIME``, gives the verdict."""
-    t0 = time.perf_counter()
-    cs = engine_access.coloursolve
-    p = engine_access.colourpuzzle.with_hidden(full, hidden)
-    rep = cs.solve_colour(p, time_limit=SEARCH_TIME, grade=True, probing=logic == "probe")
-    undecided = ~cs.decided(rep.state)
-    shown = np.repeat(~np.asarray(hidden, dtype=bool), np.diff(p.line_start))
-    covered = np.zeros(p.n_cells, dtype=bool)
-    covered[p.line_cells[shown]] = True
-    solvable = rep.difficulty in (("line",) if logic == "line" else ("line", "probe"))
-    summary = {"verdict": rep.verdict, "solvable": bool(solvable),
-               "level": rep.difficulty if solvable else None, "score": rep.score, "band": rep.band,
-               "undecided": int(undecided.sum()), "uncovered": int((~covered).sum()),
-               "hidden_count": int(np.count_nonzero(hidden)), "lines": int(p.n_lines),
-               "time_s": round(time.perf_counter() - t0, 4), "compile_s": 0.0, "logic": logic,
-               "colour": True}
-    return summary, ColourCheck(undecided)
 
 
 class Check:

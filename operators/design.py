@@ -7,7 +7,6 @@ from bpy.props import BoolProperty, EnumProperty
 
 from .. import scene
 from ..scene import live_check, polls
-from ..scene.store import holds_colour_puzzle
 from ..jobs import colour, engine_access
 from ..jobs import live_check as checks
 from ..jobs.worker import Job
@@ -47,8 +46,7 @@ class _DesignJob(JobOperator):
 
     def _conclude(self, context, job):
         err = job.error
-        if err is not None and isinstance(err, (engine_access.design.DesignError,
-                                                engine_access.colourdesign.ColourDesignError)):
+        if err is not None and isinstance(err, engine_access.design.DesignError):
             self.report({'ERROR'}, str(err))
             return {'CANCELLED'}
         return JobOperator._conclude(self, context, job)
@@ -73,41 +71,41 @@ class NONOGRAM_OT_hide_clues(polls.Polled, _DesignJob, bpy.types.Operator):
         except scene.NonogramError as e:
             self.report({'ERROR'}, str(e))
             return None
-        self._remember(obj)
-        self._options = options
-        self._full = full  # parsed once: finish() colours the checked cells from it
-        self.cancel_is_cooperative = True  # design polls its progress callback
         k = int(opts.puzzle_colours)
-        if colour.is_colour_puzzle(full) or k > 1:
-            why = colour.regroup_check(full, k) if colour.needs_regroup(full, k) else ""
+        regroup = colour.needs_regroup(full, k)
+        if regroup:
+            why = colour.regroup_check(full, k)
             if why:
                 self.report({'ERROR'}, why)
                 return None
-            # the colour designer's kernels compile without polling: Esc abandons it
-            self.cancel_is_cooperative = False
-            return Job("design", lambda progress: colour.design_colour(full, progress=progress,
-                                                                       puzzle_colours=k, **options))
+        self._remember(obj)
+        self._options = options
+        self._full = full  # parsed once: finish() colours the checked cells from it
+        self._regroup = regroup
+        self.cancel_is_cooperative = True  # design polls its progress callback
 
         def run(progress):
             # design() compiles (or waits for the add-on's warm-up) before its time limit starts,
             # reporting "preparing solver" meanwhile, which Esc abandons at once
-            return design(full, progress=progress, **options)
+            puzzle = colour.regrouped(full, k) if regroup else full
+            return design(puzzle, progress=progress, **options), puzzle
         return Job("design", run)
 
-    def finish(self, context: bpy.types.Context, result):
+    def finish(self, context: bpy.types.Context, found):
+        result, full = found
         obj: "bpy.types.Object | None" = bpy.data.objects.get(self._obj_name)
         if obj is None or scene.nonogram_of(obj) is not obj:
             self.report({'ERROR'}, "The nonogram was deleted while its clues were being hidden")
             return {'CANCELLED'}
-        if isinstance(result, colour.ColourHiding) and result.regrouped:
+        if self._regroup:
             try:
-                scene.show_as_colour_puzzle(context, obj, result.full)
+                scene.show_as_colour_puzzle(context, obj, full)
             except scene.NonogramError as e:
                 self.report({'ERROR'}, str(e))
                 return {'CANCELLED'}
-            self._full = result.full
+            self._full = full
         scene.set_hidden(obj, result.hidden)  # refuses a mask that no longer fits the puzzle
-        proven = result.proven() if isinstance(result, colour.ColourHiding) else checks.proven(result)
+        proven = checks.proven(result)
         if proven is not None:  # the design proved these clues: no need to check them again
             live_check.apply_proven(obj, proven, self._full)
         else:
@@ -115,9 +113,8 @@ class NONOGRAM_OT_hide_clues(polls.Polled, _DesignJob, bpy.types.Operator):
         info = {k: v for k, v in result.to_dict().items() if k != "stats"}
         scene.store_design(obj, dict(info, options=self._options))
         kind = "hidden" + (" (stopped early: best so far)" if result.stopped_early else "")
-        if isinstance(result, colour.ColourHiding):
-            kind += (f" of a new {result.full.k}-colour puzzle" if result.regrouped else "")
-            kind += f" by the colour designer ({result.method})"
+        if self._regroup:
+            kind += f" of a new {result.colours}-colour puzzle"
         band = f", {result.band} ({result.score})" if result.score is not None else ""
         self.report({'WARNING' if result.message else 'INFO'},
                     f"{result.hidden_count} of {result.n_lines} clues {kind}{band}"
@@ -246,16 +243,6 @@ def _hidden_clue_session(op, obj, task: str):
     return hidden, sess, lock, scene.props(obj).design_options.logic
 
 
-def _colour_clues(op, obj, task: str):
-    """(full colour puzzle, hidden mask, logic) for a job on a colour puzzle's hidden clues, or
-    None after reporting why there is nothing to do."""
-    got = _hidden_and(op, obj, task, scene.load_full_puzzle)
-    if got is None:
-        return None
-    hidden, full = got
-    return full, hidden, scene.props(obj).design_options.logic
-
-
 def _nonogram_named(op, name: str):
     """The nonogram a finished job worked on, or None (reported) when it was deleted meanwhile."""
     obj: "bpy.types.Object | None" = bpy.data.objects.get(name)
@@ -288,13 +275,6 @@ class NONOGRAM_OT_suggest_clue(polls.Polled, _DesignJob, bpy.types.Operator):
         obj = scene.nonogram_of(context.active_object)
         # The engine's suggestion does not poll for cancellation (it takes milliseconds).
         self.cancel_is_cooperative = False
-        if holds_colour_puzzle(obj):
-            got = _colour_clues(self, obj, "suggest")
-            if got is None:
-                return None
-            full, hidden, logic = got
-            self._remember(obj, hidden)
-            return Job("clue suggestion", lambda progress: colour.suggest_colour(full, hidden, logic))
         got = _hidden_clue_session(self, obj, "suggest")
         if got is None:
             return None
@@ -336,14 +316,6 @@ class NONOGRAM_OT_repair(polls.Polled, _DesignJob, bpy.types.Operator):
     def make_job(self, context: bpy.types.Context):
         obj = scene.nonogram_of(context.active_object)
         self.cancel_is_cooperative = True  # repair polls its progress callback
-        if holds_colour_puzzle(obj):
-            got = _colour_clues(self, obj, "repair")
-            if got is None:
-                return None
-            full, hidden, logic = got
-            self._remember(obj, hidden)
-            self._logic = logic
-            return Job("repair", lambda progress: colour.repair_colour(full, hidden, logic, progress))
         got = _hidden_clue_session(self, obj, "repair")
         if got is None:
             return None

@@ -45,13 +45,10 @@ class NONOGRAM_OT_solve(polls.Polled, SolveOptions, JobOperator, bpy.types.Opera
             self.report({'ERROR'}, str(e))
             return None
         self._obj_name = obj.name
-        if colour.is_colour_puzzle(puzzle):
-            # the colour solver: no method or line solver to choose, and no progress to poll
-            # (Esc abandons it; its time limit stops it)
-            self.cancel_is_cooperative = False
-            limit = options["time_limit"]
-            return Job("solve", lambda progress: colour.solve_colour(puzzle, time_limit=limit))
         solve = engine_access.solve.solve
+        if colour.is_colour(puzzle) and puzzle.k > 1:
+            # a colour puzzle takes the full method with the complete line solvers
+            options = {"time_limit": options["time_limit"]}
         # Every method polls the progress callback, so Esc stops the engine (cooperative cancel).
         self.cancel_is_cooperative = True
         return Job("solve", lambda progress: solve(puzzle, progress=progress, **options))
@@ -64,8 +61,7 @@ class NONOGRAM_OT_solve(polls.Polled, SolveOptions, JobOperator, bpy.types.Opera
         scene.apply_solve_result(obj, report)
         scene.store_report(obj, report_summary(report))
         known = float(report.known_fraction)
-        self.report({'INFO'}, ("Solved (colour solver)" if isinstance(report, colour.ColourSolve) else "Solved")
-                    + f": {report.verdict}"
+        self.report({'INFO'}, f"Solved: {report.verdict}"
                     + (f" ({report.difficulty})" if report.difficulty else "")
                     + f", {known:.0%} of cells known, {report.linesolvers} line solves, "
                     f"{report.time_s:.2f} s")

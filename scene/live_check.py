@@ -15,7 +15,7 @@ from ..jobs import live_check as checks
 from .check import apply_check, load_check
 from .common import EMPTY, FILLED, UNKNOWN
 from .hidden import hidden_mask, mask_key
-from .store import holds_colour_puzzle, load_full_puzzle, nonogram_of, props
+from .store import load_full_puzzle, nonogram_of, props
 
 SEARCH_TIME = checks.SEARCH_TIME
 
@@ -34,11 +34,7 @@ def request(obj, *, wait: Optional[bool] = None) -> None:
         wait = bpy.app.background
     mask = hidden_mask(obj)
     logic = props(obj).design_options.logic
-    if holds_colour_puzzle(obj):  # the colour solver, on the full puzzle with these clues hidden
-        job = checks.Check(obj.name, mask_key(mask), (load_full_puzzle(obj), mask, logic),
-                           check=checks.check_colour_mask)
-    else:
-        job = checks.Check(obj.name, mask_key(mask), (*session(obj), mask, logic))
+    job = checks.Check(obj.name, mask_key(mask), (*session(obj), mask, logic))
     if wait:
         checks.replace(job)
         job.run()
@@ -79,9 +75,8 @@ def _apply(obj, job) -> None:
 def _cell_states(job) -> np.ndarray:
     """Each cell's state as the check leaves it: logic deduces only true values, so a cell it
     did not leave undecided is known."""
-    full = getattr(job.session, "full", job.session)  # a DesignSession's, or a colour puzzle
     _summary, c = job.result
-    solution = np.asarray(full.solution, dtype=bool)
+    solution = np.asarray(job.session.full.solution, dtype=bool)
     state = np.where(solution, FILLED, EMPTY).astype(np.int32)
     state[c.undecided] = UNKNOWN
     return state

@@ -68,21 +68,38 @@ def n_lines(obj) -> int:
 
 
 def is_colour_puzzle(puzzle) -> bool:
-    """A colour puzzle (clues per puzzle colour, issue #24), not a black-and-white one."""
-    return getattr(puzzle, "clue_colours", None) is not None
+    """A colour puzzle (clues per puzzle colour, issue #24), not a black-and-white one: the
+    engine's answer (``colourpuzzle.is_colour``), the one the results give too."""
+    return engine_access.colourpuzzle.is_colour(puzzle)
+
+
+# (object name, stored puzzle text) -> whether it is a colour puzzle: the stored puzzle parsed once
+# per text, as polls and panels ask on every redraw
+_KINDS: dict = {}
 
 
 def holds_colour_puzzle(obj) -> bool:
-    """Whether the puzzle stored on ``obj`` is a colour puzzle (without parsing it)."""
-    return '"clue_colours":' in props(obj).puzzle
+    """Whether the puzzle stored on ``obj`` is a colour puzzle (the parsed puzzle's answer, kept
+    per stored text; a damaged one is not)."""
+    text = props(obj).puzzle
+    if not text:
+        return False
+    key = (obj.name, text)
+    found = _KINDS.get(key)
+    if found is None:
+        try:
+            found = is_colour_puzzle(load_full_puzzle(obj))
+        except NonogramError:
+            found = False
+        if len(_KINDS) > 32:
+            _KINDS.clear()
+        _KINDS[key] = found
+    return found
 
 
 def store_puzzle(obj, puzzle) -> None:
     pg = props(obj)
-    if is_colour_puzzle(puzzle):
-        d = engine_access.colourfile.colour_puzzle_to_dict(puzzle)
-    else:
-        d = engine_access.puzzlefile.puzzle_to_dict(puzzle)
+    d = engine_access.puzzlefile.puzzle_to_dict(puzzle)  # one writer for every kind
     pg.puzzle = json.dumps(d, separators=(",", ":"))
     if len(puzzle.shape) == 3:
         pg.shape = tuple(int(v) for v in puzzle.shape)

@@ -126,7 +126,7 @@ def test_merging_two_puzzle_colours_changes_the_clues_keeps_the_hidden_and_check
     obj, reveal = _import(tmp_path)
     scene = addon_module("scene")
     cp = addon_module("engine.model.colourpuzzle")
-    cs = addon_module("engine.solve.coloursolve")
+    solve = addon_module("engine.solve.driver").solve
     before = scene.load_full_puzzle(obj)
     mask = scene.hidden_mask(obj)
     # the blue (puzzle colour 2) merged into the yellow: its cells turn puzzle colour 1
@@ -145,7 +145,7 @@ def test_merging_two_puzzle_colours_changes_the_clues_keeps_the_hidden_and_check
     assert "merged into colour 1" in design["stale"] and "lines changed" in design["stale"]
     assert "design" not in scene.load_stored_puzzle(obj).meta  # no longer claimed
     check = scene.load_check(obj)  # checked again, on the new clues
-    rep = cs.solve_colour(cp.with_hidden(after, mask), time_limit=120.0, grade=True)
+    rep = solve(cp.with_hidden(after, mask), time_limit=120.0, grade=True)
     assert check["verdict"] == rep.verdict and check["mask"] == scene.mask_key(mask)
     # two entries of one puzzle colour: the clues stay
     assert run_op(bpy.ops.nonogram.merge_colours, keep=1, drop=2) == {'FINISHED'}
@@ -164,7 +164,7 @@ def test_puzzle_colours_regroup_a_colour_puzzle(addon, tmp_path):
     obj, _ = _import(tmp_path)
     scene = addon_module("scene")
     cg = addon_module("engine.design.colourgroups")
-    cd = addon_module("engine.design.colourdesign")
+    design_of = addon_module("engine.design.hiding").design
     two = scene.load_full_puzzle(obj)
     opts = obj.nonogram.design_options
     opts.puzzle_colours, opts.seed, opts.time_limit = 3, 1, 600.0
@@ -172,7 +172,7 @@ def test_puzzle_colours_regroup_a_colour_puzzle(addon, tmp_path):
     three = scene.load_full_puzzle(obj)
     want = cg.regroup(two, 3)
     assert three.k == 3 and three.clues() == want.clues() and three.colour_groups == want.colour_groups
-    design = cd.design_colour(want, logic="line", seed=1)
+    design = design_of(want, logic="line", seed=1)
     assert scene.hidden_mask(obj).tolist() == (design.puzzle.clue_kind == 0).tolist()
     assert scene.load_check(obj)["verdict"] == "unique" and not scene.load_design(obj).get("stale")
     assert [e.group for e in obj.nonogram.palette] == three.colour_groups

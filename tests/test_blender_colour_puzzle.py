@@ -111,30 +111,29 @@ def test_import_shows_colour_clues_in_their_colours(addon, tmp_path):
 
 
 @pytest.mark.parametrize("hidden_fraction, verdict", [(0.0, "unique"), (0.6, "multiple")])
-def test_solve_gives_the_colour_solvers_verdict(addon, tmp_path, hidden_fraction, verdict):
-    """Solve on a colour puzzle: the colour solver's verdict stored and reported, the cells it
-    decided shown as known (a cell whose colour is still open but not empty counts as filled)."""
+def test_solve_gives_the_solvers_verdict_on_a_colour_puzzle(addon, tmp_path, hidden_fraction, verdict):
+    """Solve on a colour puzzle: the engine's one solver's verdict stored and reported with its
+    idle line solves (the Solve panel's third figure), the cells it decided shown as known (a cell
+    whose colour is still open but not empty counts as filled)."""
     path, full, hidden = _colour_puzzle(tmp_path, seed=2, hidden_fraction=hidden_fraction)
     assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
     obj = bpy.context.active_object
     assert run_op(bpy.ops.nonogram.solve) == {'FINISHED'}
     scene = addon_module("scene")
-    cs = addon_module("engine.solve.coloursolve")
     player_puzzle = scene.load_stored_puzzle(obj)
-    want = cs.solve_colour(player_puzzle, grade=True)
+    want = addon_module("engine.solve.driver").solve(player_puzzle, time_limit=60.0)
     report = scene.load_stored_report(obj)
-    assert report["verdict"] == want.verdict and report["method"] == "colour"
+    assert report["verdict"] == want.verdict and report["kind"] == "colour" and report["colours"] == full.k
     assert want.verdict == verdict  # the test covers both: every cell known, and some not
     assert report["linesolvers"] == want.linesolvers
+    assert report["bad_guess_rate"] == want.bad_guess_rate > 0  # the panel's idle share, no longer 0
     state = point_attribute(obj, "state")
     common = addon_module("scene.common")
     if want.verdict == "unique":
         sol = np.asarray(want.solutions[0])
         assert (state == np.where(sol > 0, common.FILLED, common.EMPTY)).all()
     else:
-        bits = np.asarray(want.state)
-        assert ((bits == 1) == (state == common.EMPTY)).all()
-        assert (((bits & 1) == 0) == (state == common.FILLED)).all()
+        assert (state == np.asarray(want.state)).all()
         assert (state == common.UNKNOWN).any()
 
 
@@ -149,16 +148,18 @@ def test_hide_clues_runs_the_colour_design(addon, tmp_path):
     opts = obj.nonogram.design_options
     opts.logic, opts.method, opts.seed = 'line', 'greedy', 4
     assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
-    want = addon_module("engine.design.colourdesign").design_colour(scene.load_full_puzzle(obj), logic="line",
-                                                                    seed=4)
+    want = addon_module("engine.design.hiding").design(scene.load_full_puzzle(obj), logic="line", seed=4)
     got = scene.hidden_mask(obj)
     assert got.tolist() == (want.puzzle.clue_kind == 0).tolist() and want.hidden_count > 0
     info = scene.load_design(obj)
-    assert (info["hidden"], info["score"], info["band"]) == (want.hidden_count, want.score, want.band)
+    # the keys the Design panel reads ("Hidden: N of M clues"), the same for every kind
+    assert (info["hidden_count"], info["lines"], info["score"], info["band"]) == \
+        (want.hidden_count, want.n_lines, want.score, want.band)
+    assert info["kind"] == "colour"
     check = scene.load_check(obj)
     assert (check["verdict"], check["solvable"], check["undecided"]) == ("unique", True, 0)
     played = scene.load_stored_puzzle(obj)
-    report = addon_module("engine.solve.coloursolve").solve_colour(played)
+    report = addon_module("engine.solve.driver").solve(played)
     assert (report.verdict, report.difficulty) == ("unique", "line")
     # the labels follow: the player's faces show exactly the shown clues
     assert run_op(bpy.ops.nonogram.set_view, view='PLAYER') == {'FINISHED'}
@@ -173,7 +174,7 @@ def test_hide_clues_runs_the_colour_design(addon, tmp_path):
     path = tmp_path / "two.json"
     addon_module("engine.files.puzzlefile").save_puzzle(two_ways, str(path))
     assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
-    with pytest.raises(RuntimeError, match="not solved by line logic"):
+    with pytest.raises(RuntimeError, match="not solvable by line logic"):
         run_op(bpy.ops.nonogram.hide_clues)
     assert not scene.hidden_mask(bpy.context.active_object).any()
 
@@ -227,7 +228,7 @@ def test_hide_clues_with_puzzle_colours_turns_a_nonogram_into_a_colour_puzzle(ad
     stored = scene.load_full_puzzle(obj)
     want = addon_module("engine.design.colourgroups").colour_puzzle_from_reveal(bw, 2)
     assert stored.k == 2 and stored.clues() == want.clues()
-    design = addon_module("engine.design.colourdesign").design_colour(want, logic="line", seed=3)
+    design = addon_module("engine.design.hiding").design(want, logic="line", seed=3)
     assert scene.hidden_mask(obj).tolist() == (design.puzzle.clue_kind == 0).tolist()
     assert scene.load_check(obj)["verdict"] == "unique"
     names = [o.name for o in obj.nonogram.glyphs.objects]
@@ -274,7 +275,7 @@ def test_suggest_clue_and_repair_work_on_colour_puzzles(addon, tmp_path):
     scene = addon_module("scene")
     design_ops = addon_module("operators.design")
     cp = addon_module("engine.model.colourpuzzle")
-    cs = addon_module("engine.solve.coloursolve")
+    solve = addon_module("engine.solve.driver").solve
     for name in ("suggest_clue", "repair"):
         cls = getattr(bpy.types, f"NONOGRAM_OT_{name}")
         assert cls.bl_options >= {'REGISTER', 'UNDO'}
@@ -283,7 +284,7 @@ def test_suggest_clue_and_repair_work_on_colour_puzzles(addon, tmp_path):
     obj.nonogram.design_options.logic = 'line'
 
     def undecided(mask):
-        return int((~cs.decided(cs.solve_colour(cp.with_hidden(full, mask), probing=False).state)).sum())
+        return int((solve(cp.with_hidden(full, mask), probing=False).values < 0).sum())
     rng = np.random.default_rng(1)
     broken = rng.random(full.n_lines) < 0.7
     assert undecided(broken) > 0
@@ -301,7 +302,7 @@ def test_suggest_clue_and_repair_work_on_colour_puzzles(addon, tmp_path):
     assert len(shown) == 1 and settled[int(shown[0])] == best
     assert scene.load_check(obj)["undecided"] == undecided(broken) - best  # the live check followed
     design_ops.change_hidden(obj, broken)
-    want = addon_module("engine.design.coloursession").repair_colour(full, broken, "line")
+    want = addon_module("engine.design.session").DesignSession(full).repair(broken, "line")
     assert want.lines
     assert run_op(bpy.ops.nonogram.repair) == {'FINISHED'}
     now = scene.hidden_mask(obj)
@@ -314,15 +315,15 @@ def test_suggest_clue_and_repair_work_on_colour_puzzles(addon, tmp_path):
 
 def test_hand_edits_of_a_colour_puzzle_are_checked_again(addon, tmp_path):
     """Toggling clues of a colour puzzle (``change_hidden``, as Toggle and Pick Clues do) runs
-    the live check with the colour solver: the stored verdict, solvability and undecided cells
-    are the colour solver's on the puzzle as the player gets it, for each logic level."""
+    the live check: the stored verdict, solvability and undecided cells are the solver's on the
+    puzzle as the player gets it (its logic's state, probing or not), for each logic level."""
     path, full, _ = _colour_puzzle(tmp_path, seed=3, hidden_fraction=0.0)
     assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(path)) == {'FINISHED'}
     obj = bpy.context.active_object
     scene = addon_module("scene")
     design = addon_module("operators.design")
     cp = addon_module("engine.model.colourpuzzle")
-    cs = addon_module("engine.solve.coloursolve")
+    solve = addon_module("engine.solve.driver").solve
     rng = np.random.default_rng(0)
     seen = set()
     for fraction in (0.2, 0.5, 0.8):
@@ -331,8 +332,8 @@ def test_hand_edits_of_a_colour_puzzle_are_checked_again(addon, tmp_path):
             obj.nonogram.design_options.logic = logic
             assert design.change_hidden(obj, mask) == int(mask.sum())
             check = scene.load_check(obj)
-            rep = cs.solve_colour(cp.with_hidden(full, mask), time_limit=1.0, probing=logic == 'probe')
-            undecided = int((~cs.decided(rep.state)).sum())
+            rep = solve(cp.with_hidden(full, mask), time_limit=1.0, probing=logic == 'probe')
+            undecided = int((rep.values < 0).sum())
             solvable = rep.difficulty in (('line',) if logic == 'line' else ('line', 'probe'))
             assert (check["verdict"], check["solvable"], check["undecided"]) == (rep.verdict, solvable,
                                                                                   undecided)
@@ -355,9 +356,9 @@ def test_a_colour_puzzles_hidden_clues_reach_its_jobs_and_none_hidden_stops_them
     class Op:
         def report(self, kind, msg):
             reports.append((set(kind), msg))
-    got_full, got_hidden, logic = design_ops._colour_clues(Op(), obj, "repair")
-    assert np.array_equal(got_hidden, hidden) and got_full.k == full.k
-    assert np.array_equal(got_full.solution, full.solution) and reports == []
+    got_hidden, sess, _lock, logic = design_ops._hidden_clue_session(Op(), obj, "repair")
+    assert np.array_equal(got_hidden, hidden) and sess.full.k == full.k and sess.kind == "colour"
+    assert np.array_equal(sess.full.solution, full.solution) and reports == []
     design_ops.change_hidden(obj, np.zeros(full.n_lines, bool))
-    assert design_ops._colour_clues(Op(), obj, "repair") is None
+    assert design_ops._hidden_clue_session(Op(), obj, "repair") is None
     assert reports == [({'INFO'}, "No clue is hidden: nothing to repair")]

@@ -121,7 +121,8 @@ def test_repair_brings_a_hand_broken_design_back_in_one_step(addon):
     assert design_ops.NONOGRAM_OT_repair.bl_options >= {'REGISTER', 'UNDO'}
     sess, broken, _ = _hand_broken(1)
     scene = addon_module("scene")
-    puzzle = addon_module("engine.model.clues").puzzle_from_grid(sess.grid, name="broken")
+    grid = np.asarray(sess.full.solution, bool).reshape(sess.full.grid_shape())
+    puzzle = addon_module("engine.model.clues").puzzle_from_grid(grid, name="broken")
     obj = scene.build_from_puzzle(bpy.context, puzzle, name="broken", voxel_size=0.3)
     design_ops.change_hidden(obj, broken)
     assert not scene.load_check(obj)["solvable"]
