@@ -362,3 +362,23 @@ def test_a_colour_puzzles_hidden_clues_reach_its_jobs_and_none_hidden_stops_them
     design_ops.change_hidden(obj, np.zeros(full.n_lines, bool))
     assert design_ops._hidden_clue_session(Op(), obj, "repair") is None
     assert reports == [({'INFO'}, "No clue is hidden: nothing to repair")]
+
+
+def test_import_puzzle_refuses_a_damaged_reveal_with_a_message(addon, tmp_path):
+    """A colour puzzle file whose reveal ``colours`` string is damaged: Import Puzzle reports the
+    reader's message (the key and the cell), no traceback, and builds nothing."""
+    import json
+    path, full, _ = _colour_puzzle(tmp_path, seed=2, hidden_fraction=0.0)
+    d = json.loads(path.read_text())
+    d["palette"] = ["#102030", "#405060"]
+    d["colours"] = "".join(".." if v == 0 else f"{(v - 1) % 2:02x}" for v in full.colour_solution)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(d))
+    d["colours"] = d["colours"][:-2] + "zz"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(d))
+    before = len(bpy.data.objects)
+    with pytest.raises(RuntimeError, match=r"'colours' cell \d+ is 'zz'") as err:
+        run_op(bpy.ops.nonogram.import_puzzle, filepath=str(bad))
+    assert "Traceback" not in str(err.value) and len(bpy.data.objects) == before
+    assert run_op(bpy.ops.nonogram.import_puzzle, filepath=str(good)) == {'FINISHED'}

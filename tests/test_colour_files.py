@@ -177,3 +177,30 @@ def test_olsak_g(tmp_path):
         load_puzzle(f)
     f.write_text(": rows\n1\n: columns\n1\n")
     assert isinstance(load_puzzle(f), Puzzle)
+
+
+def test_a_damaged_reveal_string_is_refused_by_every_path(tmp_path):
+    """One reader and validator for every kind (issue #38): a colour puzzle whose reveal ``colours``
+    string is damaged (``zz`` at the end) is the plain files' error, naming the key and the cell,
+    from the reader and from every command that reads puzzles (exit 2, one line on stderr, no
+    traceback), where the colour reader checked only its length."""
+    g = np.array([[[1, 0], [2, 1]], [[0, 2], [1, 1]]])
+    p = colour_puzzle_from_grid(g, 2, name="damaged")
+    text = "".join(".." if v == 0 else f"{v - 1:02x}" for v in g.ravel())
+    p.meta["_reveal"] = {"palette": ["#102030", "#405060"], "colours": text}
+    save_puzzle(p, tmp_path / "good.json")
+    assert load_puzzle(tmp_path / "good.json").meta["_reveal"]["colours"] == text
+    d = json.loads((tmp_path / "good.json").read_text())
+    d["colours"] = d["colours"][:-2] + "zz"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(d))
+    last = g.size - 1
+    with pytest.raises(PuzzleFileError, match=rf"'colours' cell {last} is 'zz'"):
+        load_puzzle(bad)
+    for cmd in (["solve", str(bad)], ["stats", str(bad)], ["convert", str(bad), str(tmp_path / "o.json")],
+                ["export-html", str(bad), "-o", str(tmp_path / "o.html")]):
+        r = subprocess.run([sys.executable, "-m", "engine", *cmd], cwd=ROOT, capture_output=True, text=True,
+                           timeout=300)
+        assert r.returncode == 2, (cmd, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and f"'colours' cell {last}" in lines[0] and "Traceback" not in r.stderr, cmd

@@ -89,3 +89,33 @@ def test_2d_dense_and_sparse_automata_agree(case):
     tab = dfa_2d(clue, k)
     none = np.zeros(1, dtype=np.int64)
     assert np.array_equal(solve_dfa_dense(masks, tab), solve_automaton(masks, 1, tab, k, none, none))
+
+
+def test_3d_dense_and_sparse_product_solvers_agree(monkeypatch):
+    """The product solver over dense marks (``_solve_3d_dense``, every product space up to
+    ``DENSE_STATES``) and over sorted sparse states (larger spaces) give the same answers and
+    spend the same budget steps, on random 3D lines of 2-4 colours up to 24 cells (beyond
+    enumeration's reach), with random knowledge."""
+    import engine.lines.colourline as cl
+    rng = np.random.default_rng(8)
+    no_tab = np.zeros((1, 1), dtype=np.int64)
+    sparse = getattr(cl.solve_automaton_limited, "py_func", cl.solve_automaton_limited)
+    monkeypatch.setattr(cl, "DENSE_STATES", 0)  # the plain-Python function: the sparse states
+    for trial in range(60):
+        k = 2 + trial % 3
+        n = int(rng.integers(4, 25))
+        line = np.where(rng.random(n) < 0.7, rng.integers(1, k + 1, n), 0)
+        cnt, rmax = rmax_of(clue_of_line(line if trial % 4 else rng.permutation(line), k, True))
+        full = (1 << (k + 1)) - 1
+        masks = np.where(rng.random(n) < 0.3, np.int64(1) << line, full).astype(np.int64)
+        masks[rng.random(n) < 0.2] &= ~np.int64(2)
+        masks[masks == 0] = 1
+        w_dense, w_sparse = np.array([-1, 0], np.int64), np.array([-1, 0], np.int64)
+        dense = cl.solve_automaton_limited(masks, 2, no_tab, k, cnt, rmax, w_dense)
+        assert np.array_equal(dense, sparse(masks, 2, no_tab, k, cnt, rmax, w_sparse)), trial
+        assert w_dense[0] == w_sparse[0] == -1
+        budget = int(rng.integers(1, 400))
+        w_dense, w_sparse = np.array([budget, 0], np.int64), np.array([budget, 0], np.int64)
+        a = cl.solve_automaton_limited(masks, 2, no_tab, k, cnt, rmax, w_dense)
+        b = sparse(masks, 2, no_tab, k, cnt, rmax, w_sparse)
+        assert np.array_equal(a, b) and list(w_dense) == list(w_sparse), trial

@@ -193,7 +193,7 @@ def test_the_trail_undoes_a_propagation():
         trail = len(state) * net.k + 1
         t_cell, t_old = np.zeros(trail, dtype=np.int64), np.zeros(trail, dtype=np.int64)
         none, no_rows = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64)
-        st = colourprop.propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.tab_all,
+        st = colourprop.propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.clue_id, net.tab_all,
                                          net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines,
                                          queued, np.zeros(2, dtype=np.int64), np.full(1, -1, dtype=np.int64),
                                          np.empty(n_lines, dtype=np.int64), np.empty(n_lines, dtype=np.int64),

@@ -56,7 +56,7 @@ def test_a_sliced_propagation_is_the_same_propagation():
             budget[0] = give
             calls += 1
             st = colourprop.propagate_queues(state, net.k, net.line_start, net.line_cells, net.mode,
-                                             net.shown, net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
+                                             net.shown, net.clue_id, net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start,
                                              net.cell_lines, queued, counters, budget, *queues, none, none,
                                              none, none, no_rows, no_rows, False, none, none)
             if st != colourprop.ST_BUDGET:
@@ -132,12 +132,15 @@ def test_the_product_solver_gives_up_when_its_steps_run_out():
     # past the state cap (the plain-Python function, with a tiny cap): left as given
     py = getattr(solve_automaton_limited, "py_func", solve_automaton_limited)
     import engine.lines.colourline as cl
+    dense, dense_states = cl._solve_3d_dense, cl.DENSE_STATES
     try:
         cl.STATE_CAP = 40
-        work = np.array([-1, 0], dtype=np.int64)
-        assert np.array_equal(py(masks, 2, no_tab, k, cnt, rmax, work), masks) and work[1] == 2
+        cl._solve_3d_dense = getattr(dense, "py_func", dense)
+        for cl.DENSE_STATES in (0, dense_states):  # the sparse states, and the dense marks
+            work = np.array([-1, 0], dtype=np.int64)
+            assert np.array_equal(py(masks, 2, no_tab, k, cnt, rmax, work), masks) and work[1] == 2
     finally:
-        cl.STATE_CAP = STATE_CAP
+        cl.STATE_CAP, cl._solve_3d_dense, cl.DENSE_STATES = STATE_CAP, dense, dense_states
 
 
 def test_the_time_limit_holds_inside_one_long_line():

@@ -241,6 +241,16 @@ def pass_by_halves(K, order, probe: bool, check, stats: dict, alone: bool = Fals
     propagations (``"propagations"``) and the lines a decided checkpoint hid at once (``"free"``)."""
     order = np.asarray(order, np.int64)
     order = order[K.shown[order] > 0]
+    # a line that is the only shown line through a cell is never hidden (nothing could decide
+    # the cell without it; covers only shrink as lines go): it is left out of the recursion,
+    # shown throughout, which changes no decision and saves two propagations per such line (two
+    # thirds of the shown lines after the informed start)
+    lens = np.diff(K.line_start)
+    cover = K.cover()
+    sole = np.zeros(K.n_lines, bool)
+    some = lens > 0
+    sole[some] = np.minimum.reduceat(cover[K.line_cells], K.line_start[:-1][some]) <= 1
+    order = order[~sole[order]]
     hidden: list = []
     unsure = [0]
     n = len(order)
@@ -252,8 +262,18 @@ def pass_by_halves(K, order, probe: bool, check, stats: dict, alone: bool = Fals
     settled = False
     shown[order] = 0  # invariant: the stretch being settled is hidden, the rest as it stands
 
-    def settle(lo, hi):
+    def propagate(lines, undo_to=-1):
+        stats["propagations"] += 1
+        if not K.propagate(lines, undo_to):
+            raise AssertionError("a design pass met a contradiction: the clues do not fit the solution")
+
+    def settle(lo, hi, pending):
+        """Settle ``order[lo:hi]``: the state is the fixpoint of the shown lines outside it but
+        ``pending`` (shown, not propagated yet: the top's, see below)."""
         check(lo / n)
+        if len(pending) and (hi - lo == 1 or K.undecided() == 0):
+            propagate(pending)
+            pending = pending[:0]
         if K.undecided() == 0:
             hidden.extend(int(li) for li in order[lo:hi])
             if alone:
@@ -277,24 +297,20 @@ def pass_by_halves(K, order, probe: bool, check, stats: dict, alone: bool = Fals
         second = order[mid:hi]
         shown[second] = 1
         mark = K.mark()
-        stats["propagations"] += 1
-        if not K.propagate(second):
-            raise AssertionError("a design pass met a contradiction: the clues do not fit the solution")
-        settle(lo, mid)
+        propagate(np.concatenate((pending, second)))
+        settle(lo, mid, pending[:0])
         first = order[lo:mid]
         kept = first[shown[first] > 0]
         shown[second] = 0
-        stats["propagations"] += 1
-        if not K.propagate(kept, undo_to=mark):
-            raise AssertionError("a design pass met a contradiction: the clues do not fit the solution")
-        settle(mid, hi)
+        propagate(np.concatenate((pending, kept)), undo_to=mark)
+        settle(mid, hi, pending[:0])
 
     try:
         K.reset()
-        stats["propagations"] += 1
-        if not K.propagate():
-            raise AssertionError("a design pass met a contradiction: the clues do not fit the solution")
-        settle(0, n)
+        # the shown lines outside the order are not propagated alone (lines of one axis, say,
+        # with nothing across them: a colour line's product solve is dearest with nothing known),
+        # but with the first half's, and again with the second's
+        settle(0, n, np.flatnonzero(shown).astype(np.int64))
         settled = True
     finally:
         if alone:

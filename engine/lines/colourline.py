@@ -134,6 +134,92 @@ def solve_automaton(masks, mode, tab, k, cnt, rmax):
 STATE_CAP = 1 << 24
 
 
+# 3D lines whose product space (every count, run number and last value of every colour) has at
+# most this many states are solved over dense marks (``_solve_3d_dense``): int32 marks per state,
+# 24 MB at most, which a 64-long line of two colours never nears (~200k states).
+DENSE_STATES = 1 << 21
+
+
+@njit(cache=True)
+def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
+    """``solve_automaton_limited`` of a 3D line (mode 2) whose product space has ``space`` states,
+    with the same answers, budget steps and cap: each layer's states found once through marks
+    indexed by state (no sort), their cells still to place carried along (no loop over the
+    colours per step), and the backward pass's alive states marked per layer (no search)."""
+    L = masks.shape[0]
+    k1 = k + 1
+    out = np.zeros(L, dtype=np.int64)
+    seen = np.full(space, -1, dtype=np.int32)       # the forward layer a state was last added to
+    alive = np.full((2, space), -1, dtype=np.int32)  # the backward layer a state is alive in
+    states = np.empty(64, dtype=np.int64)
+    need = np.empty(64, dtype=np.int64)
+    lstart = np.zeros(L + 2, dtype=np.int64)
+    total = 0
+    for c in range(k):
+        total += cnt[c]
+    states[0] = 0
+    need[0] = total
+    lstart[1] = 1
+    for i in range(L):
+        a, b = lstart[i], lstart[i + 1]
+        if work[0] >= 0:
+            work[0] -= (b - a) * k1
+            if work[0] < 0:
+                work[1] = 1
+                return masks.copy()
+        if b + (b - a) * k1 > STATE_CAP:
+            work[1] = 2
+            return masks.copy()
+        states = _grow(states, b + (b - a) * k1)
+        need = _grow(need, b + (b - a) * k1)
+        nb = b
+        left = L - i - 1
+        mi = masks[i]
+        for j in range(a, b):
+            q = states[j]
+            nd = need[j]
+            for s in range(k1):
+                if (mi >> s) & 1 == 0:
+                    continue
+                nq = _step3(q, s, k, cnt, base, mult)
+                if nq < 0:
+                    continue
+                nn = nd - 1 if s > 0 else nd
+                if nn > left or seen[nq] == i:
+                    continue
+                seen[nq] = i
+                states[nb] = nq
+                need[nb] = nn
+                nb += 1
+        if nb == b:
+            return out
+        lstart[i + 2] = nb
+    a, b = lstart[L], lstart[L + 1]
+    found = False
+    for j in range(a, b):
+        q = states[j]
+        if q // k1 == accept:
+            alive[L & 1, q] = L
+            found = True
+    if not found:
+        return out
+    for i in range(L - 1, -1, -1):
+        a, b = lstart[i], lstart[i + 1]
+        nxt = alive[(i + 1) & 1]
+        now = alive[i & 1]
+        mi = masks[i]
+        for j in range(a, b):
+            q = states[j]
+            for s in range(k1):
+                if (mi >> s) & 1 == 0:
+                    continue
+                nq = _step3(q, s, k, cnt, base, mult)
+                if nq >= 0 and nxt[nq] == i + 1:
+                    out[i] |= np.int64(1) << s
+                    now[q] = i
+    return out
+
+
 @njit(cache=True)
 def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
     """``solve_automaton`` that can give up: ``work[0]`` state steps allowed (-1: any number).
@@ -156,6 +242,9 @@ def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
                 mult[c] = mult[c - 1] * base[c - 1]
             acc += (cnt[c] + (cnt[c] + 1) * (rmax[c] if cnt[c] > 0 else 0)) * mult[c]
         accept = acc
+        space = mult[k - 1] * base[k - 1] * k1
+        if space <= DENSE_STATES:
+            return _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work)
     else:
         m = tab.shape[0] - 1
     # forward layers, flat: states[lstart[i]:lstart[i+1]] reachable before cell i

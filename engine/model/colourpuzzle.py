@@ -255,9 +255,50 @@ def colour_puzzle_from_grid(grid, k: Optional[int] = None, clue_colours=None, na
         k = max(int(g.max()) if g.size else 1, 1)
     shape = (g.shape[1], g.shape[0]) if g.ndim == 2 else tuple(g.shape)
     flat = g.ravel()
+    if g.ndim == 3 and g.size and 0 <= g.min() and g.max() <= k and 1 <= k <= MAX_COLOURS:
+        return _from_grid_3d(g, k, clue_colours, name)
     start, cells, _ = grid_lines_2d(*shape) if g.ndim == 2 else grid_lines_3d(*shape)
     clues = [clue_of_line(flat[cells[start[i]:start[i + 1]]], k, g.ndim == 3) for i in range(len(start) - 1)]
     return make_colour_puzzle(shape, clues, k, clue_colours, flat, name)
+
+
+def clue_data_3d(values, line_start, line_cells, k) -> np.ndarray:
+    """The 3D clue numbers of every line of a filled grid (``values`` per cell, 0..k), in the
+    model's order: per line and colour its count and mark (``clue_of_line``'s), as numpy rows
+    per axis (lines of one axis have one length), (n_lines, 2k)."""
+    n_lines = len(line_start) - 1
+    out = np.zeros((n_lines, 2 * k), dtype=INDEX)
+    lens = np.diff(line_start)
+    a = 0
+    while a < n_lines:
+        b = a + int(np.argmax(lens[a:] != lens[a])) if (lens[a:] != lens[a]).any() else n_lines
+        L = int(lens[a])
+        v = values[line_cells[line_start[a]:line_start[b]]].reshape(b - a, L)
+        for c in range(1, k + 1):
+            on = v == c
+            starts = on.copy()
+            starts[:, 1:] &= ~on[:, :-1]
+            runs = starts.sum(axis=1)
+            out[a:b, 2 * (c - 1)] = on.sum(axis=1)
+            out[a:b, 2 * c - 1] = np.where(runs <= 1, MARK_PLAIN, np.where(runs == 2, MARK_CIRCLE, MARK_SQUARE))
+        a = b
+    return out
+
+
+def _from_grid_3d(g, k, clue_colours, name) -> ColourPuzzle:
+    """``colour_puzzle_from_grid`` of a 3D grid, its clues counted with numpy (a Python loop per
+    line took most of a 64^3 colour design's set-up)."""
+    shape = tuple(int(v) for v in g.shape)
+    flat = g.ravel()
+    start, cells, axis = grid_lines_3d(*shape)
+    data = clue_data_3d(flat, start, cells, k)
+    n_lines = len(start) - 1
+    cols = default_colours(k) if clue_colours is None else np.asarray(clue_colours, np.float32).reshape(-1, 3)
+    if len(cols) != k:
+        raise PuzzleError(f"{len(cols)} clue colours for a puzzle of {k} colours")
+    return ColourPuzzle(shape, int(flat.size), int(k), cols, start, cells, axis,
+                        np.full(n_lines, CKIND_COUNTS, np.int8), np.arange(n_lines + 1, dtype=INDEX) * 2 * k,
+                        data.ravel(), flat.astype(np.uint8), name)
 
 
 def check_colour_solution(p: ColourPuzzle, solution=None) -> list:
@@ -265,6 +306,15 @@ def check_colour_solution(p: ColourPuzzle, solution=None) -> list:
     sol = p.colour_solution if solution is None else np.asarray(solution).ravel()
     if sol is None:
         return []
+    sol = np.asarray(sol).astype(np.int64)
+    if p.is_3d and sol.size == p.n_cells and (sol.min(initial=0) >= 0) and sol.max(initial=0) <= p.k:
+        # 3D: every line's clue of the solution counted with numpy, compared with the shown ones
+        want = clue_data_3d(sol, p.line_start, p.line_cells, p.k)
+        shown = p.clue_kind == CKIND_COUNTS
+        got = p.clue_data[p.clue_start[:-1][shown][:, None] + np.arange(2 * p.k)[None, :]]
+        bad = np.flatnonzero(shown)[(got != want[shown]).any(axis=1)]
+        names = line_names(p)
+        return [names[i] for i in bad]
     names = line_names(p)
     bad = []
     for i in range(p.n_lines):
@@ -277,11 +327,17 @@ def check_colour_solution(p: ColourPuzzle, solution=None) -> list:
 
 
 def with_hidden(p: ColourPuzzle, hidden) -> ColourPuzzle:
-    """A copy with the clues of the given lines removed (bool mask or indices)."""
+    """A copy with the clues of the given lines removed (bool mask or indices); the shown clues'
+    numbers kept as they are (they were checked when the puzzle was made)."""
     mask = np.zeros(p.n_lines, dtype=bool)
     mask[np.asarray(hidden)] = True
-    clues = [None if mask[i] else p.clue(i) for i in range(p.n_lines)]
-    q = make_colour_puzzle(p.shape, clues, p.k, p.clue_colours, p.colour_solution, p.name)
+    keep = np.repeat(~mask, np.diff(p.clue_start))
+    counts = np.where(mask, 0, np.diff(p.clue_start))
+    start = np.zeros(p.n_lines + 1, dtype=INDEX)
+    np.cumsum(counts, out=start[1:])
+    sol = None if p.colour_solution is None else p.colour_solution.copy()
+    q = ColourPuzzle(p.shape, p.n_cells, p.k, p.clue_colours, p.line_start, p.line_cells, p.line_axis,
+                     np.where(mask, CKIND_NONE, p.clue_kind).astype(np.int8), start, p.clue_data[keep], sol, p.name)
     q.meta, q.colour_groups = dict(p.meta), p.colour_groups
     return q
 

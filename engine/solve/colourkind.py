@@ -19,7 +19,7 @@ import numpy as np
 
 from ..jit import njit
 from ..lines.colourline import relax_3d, solve_automaton, solve_dfa_dense
-from ..model.colourpuzzle import ColourPuzzle
+from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle
 from .colourprobe import probe as _probe_state
 from .colourprop import (QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, Deadline, build_net, decided,
                          open_to_two, propagate_queues, queue_lines, undo_trail)
@@ -33,9 +33,9 @@ PROBE_TRIAL_SOLVES_PER_CELL = 2000
 
 
 @njit(cache=True)
-def prop_step(lines, undo_to, until, state, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax,
-              cell_start, cell_lines, queued, counters, budget, rq, xq, qs, changes, c_line, c_kind, c_in, c_out,
-              t_cell, t_old):
+def prop_step(lines, undo_to, until, state, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start,
+              cnt, rmax, cell_start, cell_lines, queued, counters, budget, rq, xq, qs, changes, c_line, c_kind, c_in,
+              c_out, t_cell, t_old):
     """Undo the trail back to ``undo_to`` (when >= 0), queue ``lines`` (the shown clued ones), and
     propagate until the fixpoint (or, ``until``, until every cell is decided): a
     ``colourprop.ST_*`` status (ST_BUDGET: ``budget`` ran out, call again with no lines to go
@@ -43,7 +43,7 @@ def prop_step(lines, undo_to, until, state, k, line_start, line_cells, mode, sho
     if undo_to >= 0:
         undo_trail(state, t_cell, t_old, qs, undo_to)
     queue_lines(lines, mode, shown, queued, rq, xq, qs)
-    return propagate_queues(state, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax,
+    return propagate_queues(state, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start, cnt, rmax,
                             cell_start, cell_lines, queued, counters, budget, rq, xq, qs, _NONE, changes, c_line,
                             c_kind, c_in, c_out, until, t_cell, t_old)
 
@@ -61,13 +61,14 @@ def set_cell(state, c, v, t_cell, t_old, qs):
 
 
 @njit(cache=True)
-def _cached_solve(li, kind, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out):
-    """The per-colour filter (``kind`` K_FILTER) or the product solver (K_COMPLETE) on 3D line
-    ``li``, through the line cache when it has slots (a copy: a later store may reuse the slot)."""
+def _cached_solve(cid, kind, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out):
+    """The per-colour filter (``kind`` K_FILTER) or the product solver (K_COMPLETE) on a 3D line of
+    clue ``cid``, through the line cache when it has slots (a copy: a later store may reuse the
+    slot)."""
     caching = c_line.shape[0] > 0
     s = 0
     if caching:
-        s, hit = cache_slot(li, kind, masks, c_line, c_kind, c_in)
+        s, hit = cache_slot(cid, kind, masks, c_line, c_kind, c_in)
         if hit:
             return c_out[s, :masks.shape[0]].copy()
     if kind == K_FILTER:
@@ -75,12 +76,12 @@ def _cached_solve(li, kind, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c
     else:
         res = solve_automaton(masks, 2, no_tab, k, cnt, rmax)
     if caching:
-        cache_store(s, li, kind, masks, res, c_line, c_kind, c_in, c_out)
+        cache_store(s, cid, kind, masks, res, c_line, c_kind, c_in, c_out)
     return res
 
 
 @njit(cache=True)
-def _complete_3d(masks, k, cnt, rmax, no_tab, li, c_line, c_kind, c_in, c_out):
+def _complete_3d(masks, k, cnt, rmax, no_tab, cid, c_line, c_kind, c_in, c_out):
     """The complete 3D line solve (``solve_automaton``'s answer), cheaper: the per-colour filter
     to its fixpoint first, and the product solver only when a cell is still open to two colours
     (else the colours cannot compete for cells and the filter's fixpoint is exact, as in
@@ -88,7 +89,7 @@ def _complete_3d(masks, k, cnt, rmax, no_tab, li, c_line, c_kind, c_in, c_out):
     from the given ones, the filter being sound)."""
     cur = masks
     while True:
-        res = _cached_solve(li, K_FILTER, cur, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
+        res = _cached_solve(cid, K_FILTER, cur, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
         if res[0] == 0:
             return res
         same = True
@@ -100,24 +101,25 @@ def _complete_3d(masks, k, cnt, rmax, no_tab, li, c_line, c_kind, c_in, c_out):
         if same:
             break
     if open_to_two(cur):
-        return _cached_solve(li, K_COMPLETE, cur, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
+        return _cached_solve(cid, K_COMPLETE, cur, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
     return cur
 
 
 @njit(cache=True)
-def _complete(li, masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out):
-    """Line ``li``'s complete line solve on ``masks`` (all zero on a contradiction), cached."""
-    s, hit = cache_slot(li, K_COMPLETE, masks, c_line, c_kind, c_in)
+def _complete(li, cid, masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out):
+    """Line ``li``'s complete line solve on ``masks`` (all zero on a contradiction), cached by its
+    clue ``cid``."""
+    s, hit = cache_slot(cid, K_COMPLETE, masks, c_line, c_kind, c_in)
     if hit:
         return c_out[s, :masks.shape[0]].copy()
     if mode[li] == 1:
         res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
     else:
-        res = _complete_3d(masks, k, cnt[li], rmax[li], np.zeros((1, 1), dtype=np.int64), li, c_line, c_kind,
+        res = _complete_3d(masks, k, cnt[li], rmax[li], np.zeros((1, 1), dtype=np.int64), cid, c_line, c_kind,
                            c_in, c_out)
     # the slot again: the filter's and product solver's own entries may have taken it
-    s, hit = cache_slot(li, K_COMPLETE, masks, c_line, c_kind, c_in)
-    cache_store(s, li, K_COMPLETE, masks, res, c_line, c_kind, c_in, c_out)
+    s, hit = cache_slot(cid, K_COMPLETE, masks, c_line, c_kind, c_in)
+    cache_store(s, cid, K_COMPLETE, masks, res, c_line, c_kind, c_in, c_out)
     return res
 
 
@@ -140,8 +142,8 @@ def _filter_fixpoint(masks, k, cnt, rmax):
 
 
 @njit(cache=True)
-def best_gain(key, gain, shown, state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, c_line,
-              c_kind, c_in, c_out, counters):
+def best_gain(key, gain, shown, clue_id, state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
+              c_line, c_kind, c_in, c_out, counters):
     """The hidden clued line whose solve, on the current state, narrows the most cells
     (``gain``, plus ``key`` to break ties), or -1 when none narrows anything. ``gain`` caches each
     line's count: -1 = to be computed (``show_line`` resets the lines through the cells it
@@ -169,7 +171,8 @@ def best_gain(key, gain, shown, state, k, line_start, line_cells, mode, tab_all,
                     # differed on one model in five, by 4 of 1,310 clues)
                     res = _filter_fixpoint(masks, k, cnt[li], rmax[li])
                 else:
-                    res = _complete(li, masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out)
+                    res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind,
+                                    c_in, c_out)
                 if res[0] != 0:
                     for j in range(b - a):
                         if res[j] != masks[j]:
@@ -198,8 +201,8 @@ def reset_gains(gain, t_cell, frm, to, cell_start, cell_lines):
 
 
 @njit(cache=True)
-def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax,
-                 c_line, c_kind, c_in, c_out):
+def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start,
+                 cnt, rmax, c_line, c_kind, c_in, c_out):
     """One synchronous round: every dirty shown line solved completely from ``snap``, its
     narrowings ANDed into ``new``; ``cost`` per changed cell: the cheapest technique (``tech`` per
     line) that changed it. False on a contradiction."""
@@ -211,7 +214,7 @@ def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, 
         masks = np.empty(b - a, dtype=np.int64)
         for j in range(b - a):
             masks[j] = snap[line_cells[a + j]]
-        res = _complete(li, masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out)
+        res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out)
         if res[0] == 0:
             return False
         for j in range(b - a):
@@ -223,7 +226,7 @@ def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, 
 
 
 @njit(cache=True)
-def grade_rounds(state, dirty, tech, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax,
+def grade_rounds(state, dirty, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start, cnt, rmax,
                  cell_start, cell_lines, c_line, c_kind, c_in, c_out, round_stats, cell_round, cell_cost, r):
     """Synchronous line rounds from ``state`` (changed in place), numbered from ``r``, until every
     cell is decided (status 0), a contradiction (1) or a round that changes nothing (2: the
@@ -242,7 +245,7 @@ def grade_rounds(state, dirty, tech, k, line_start, line_cells, mode, shown, tab
             return 0, r
         snap[:] = state
         cost[:] = 99
-        if not _grade_round(snap, state, cost, dirty, tech, k, line_start, line_cells, mode, shown, tab_all,
+        if not _grade_round(snap, state, cost, dirty, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all,
                             tab_start, cnt, rmax, c_line, c_kind, c_in, c_out):
             return 1, r
         d = 0
@@ -281,9 +284,21 @@ def _technique(p: ColourPuzzle, i: int, length: int) -> int:
 def techniques(p: ColourPuzzle) -> np.ndarray:
     """Per line, the technique cost its deductions count at in the score: 0 a line its clue alone
     fills, 1 a 2D block list or a 3D clue of plain counts, 2 with a circle, 3 with a square (the
-    plain puzzles' costs, ``difficulty.line_costs``)."""
-    return np.array([_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) for i in range(p.n_lines)],
-                    dtype=np.int64)
+    plain puzzles' costs, ``difficulty.line_costs``); 9 for a hidden line."""
+    if not p.is_3d:
+        return np.array([_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) for i in range(p.n_lines)],
+                        dtype=np.int64)
+    # 3D clues hold (count, mark) per colour: counted with numpy (a Python loop per line was a
+    # tenth of a 64^3 design's set-up)
+    out = np.full(p.n_lines, 9, dtype=np.int64)
+    shown = np.flatnonzero(p.clue_kind != CKIND_NONE)
+    data = p.clue_data[p.clue_start[:-1][shown][:, None] + np.arange(2 * p.k)[None, :]]
+    counts, marks = data[:, 0::2], data[:, 1::2]
+    total = counts.sum(axis=1)
+    lens = np.diff(p.line_start)[shown]
+    cost = 1 + np.where(counts > 0, marks, 0).max(axis=1)
+    out[shown] = np.where((total == 0) | (total == lens), 0, cost)
+    return out
 
 
 class ColourKind:
@@ -326,9 +341,9 @@ class ColourKind:
 
     def _args(self):
         net = self.net
-        return (self.state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.tab_all, net.tab_start,
-                net.cnt, net.rmax, net.cell_start, net.cell_lines, self.queued, self.counters, self.budget, self.rq,
-                self.xq, self.qs)
+        return (self.state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.clue_id, net.tab_all,
+                net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, self.queued, self.counters,
+                self.budget, self.rq, self.xq, self.qs)
 
     # state ----------------------------------------------------------------------------------
     def reset(self) -> None:
@@ -440,8 +455,8 @@ class ColourKind:
     # the informed start and Suggest Clue ---------------------------------------------------
     def best_gain(self, key, gain) -> int:
         net = self.net
-        return int(best_gain(key, gain, net.shown, self.state, net.k, net.line_start, net.line_cells, net.mode,
-                             net.tab_all, net.tab_start, net.cnt, net.rmax, *self.cache, self.counters))
+        return int(best_gain(key, gain, net.shown, net.clue_id, self.state, net.k, net.line_start, net.line_cells,
+                             net.mode, net.tab_all, net.tab_start, net.cnt, net.rmax, *self.cache, self.counters))
 
     def show(self, li: int, gain) -> bool:
         mark = self.mark()
@@ -476,7 +491,7 @@ class ColourKind:
         r = 0
         while True:
             st, r = grade_rounds(state, dirty, self.costs, net.k, net.line_start, net.line_cells, net.mode, net.shown,
-                                 net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines,
+                                 net.clue_id, net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines,
                                  *self.cache, stats, cell_round, cell_cost, r)
             if st != 2 or not probe:
                 break
@@ -628,7 +643,8 @@ class ColourSolver:
                     c1 = min(n, c0 + chunk)
                     while c0 < c1:
                         budget[0] = max(self._slice, 8)
-                        st = probe_cells(state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.tab_all,
+                        st = probe_cells(state, net.k, net.line_start, net.line_cells, net.mode, net.shown,
+                                         net.clue_id, net.tab_all,
                                     net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, K.counters,
                                     c0, c1, flags, budget, *K.cache, scratch, K.probe_order)
                         if st == ST_CONTRADICTION:

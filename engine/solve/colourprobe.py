@@ -47,8 +47,8 @@ def _queue_lines_of(c, cell_start, cell_lines, mode, shown, queued, rq, xq, qs):
 
 
 @njit(cache=True)
-def probe_cells(state, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
-           counters, c_from, c_to, flags, budget, c_line, c_kind, c_in, c_out, scratch, order):
+def probe_cells(state, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start, cnt, rmax, cell_start,
+                cell_lines, counters, c_from, c_to, flags, budget, c_line, c_kind, c_in, c_out, scratch, order):
     """One probing pass over the cells ``order[c_from:c_to]``, in place (see ``probe``); flags[0]
     = 1 when something changed. Returns ST_OK, ST_CONTRADICTION, or ST_BUDGET when the
     assumptions' line solves used up ``budget`` (as in ``propagate_queues``): flags[1] is then the
@@ -84,7 +84,7 @@ def probe_cells(state, k, line_start, line_cells, mode, shown, tab_all, tab_star
             qs[7] = 1
             state[c] = np.int64(1) << v
             _queue_lines_of(c, cell_start, cell_lines, mode, shown, queued, rq, xq, qs)
-            st = propagate_queues(state, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax,
+            st = propagate_queues(state, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start, cnt, rmax,
                                   cell_start, cell_lines, queued, counters, budget, rq, xq, qs, none, none,
                                   c_line, c_kind, c_in, c_out, False, t_cell, t_old)
             tl = qs[7]
@@ -138,7 +138,7 @@ def probe_cells(state, k, line_start, line_cells, mode, shown, tab_all, tab_star
             flags[0] = 1
             # to the fixpoint whatever the budget: what the assumptions agreed on is kept whole
             qs[:] = 0
-            if propagate_queues(state, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax,
+            if propagate_queues(state, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start, cnt, rmax,
                                 cell_start, cell_lines, queued, counters, no_limit, rq, xq, qs, none, none,
                                 c_line, c_kind, c_in, c_out, False, none, none) != ST_OK:
                 return ST_CONTRADICTION
@@ -216,7 +216,8 @@ def _probe_to_fixpoint(net, state, counters, deadline, cache, order, scratch, st
                 if deadline is not None:
                     budget[0] = size
                 t = time.perf_counter()
-                st = probe_cells(state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.tab_all, net.tab_start,
+                st = probe_cells(state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.clue_id,
+                                 net.tab_all, net.tab_start,
                             net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, c1, flags, budget,
                             c_line, c_kind, c_in, c_out, scratch, order)
                 if st == ST_CONTRADICTION:

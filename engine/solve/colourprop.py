@@ -46,6 +46,8 @@ class ColourNet:
     cell_start: np.ndarray  # cell -> lines (CSR)
     cell_lines: np.ndarray
     shown: np.ndarray       # uint8 per line: 1 = its clue takes part (a designer hides clues here)
+    clue_id: np.ndarray     # per line: lines of one id have the same clue (length, counts and marks,
+    #                         or 2D blocks): the line cache's key, as a line's results depend on no more
 
 
 def build_net(p: ColourPuzzle) -> ColourNet:
@@ -74,7 +76,24 @@ def build_net(p: ColourPuzzle) -> ColourNet:
                                          int(p.n_cells))
     return ColourNet(k, p.n_cells, p.line_start.astype(np.int64), p.line_cells.astype(np.int64), mode,
                      np.ascontiguousarray(tab_all), tab_start, cnt, rmax, cell_start, cell_lines,
-                     (mode > 0).astype(np.uint8))
+                     (mode > 0).astype(np.uint8), _clue_ids(p, mode, cnt, rmax, tab_all, tab_start))
+
+
+def _clue_ids(p, mode, cnt, rmax, tab_all, tab_start) -> np.ndarray:
+    """Per line an id shared by exactly the lines of the same clue (and length): a 3D line's
+    counts and marks, a 2D line's block automaton. Lines of one clue answer every input alike,
+    so the line cache keyed by it serves each from the others' results (a design's grade solves
+    every line from nothing known first: the torus knot's 5,337 shown lines at 64 have 851
+    clues)."""
+    lens = np.diff(p.line_start).astype(np.int64)
+    ids = np.full(len(mode), -1, dtype=np.int64)
+    keys: dict = {}
+    rows = np.concatenate([lens[:, None], mode[:, None], cnt, rmax], axis=1)
+    for li in np.flatnonzero(mode > 0):
+        key = rows[li].tobytes() if mode[li] == 2 else \
+            (int(lens[li]), tab_all[tab_start[li]:tab_start[li + 1]].tobytes())
+        ids[li] = keys.setdefault(key, len(keys))
+    return ids
 
 
 @njit(cache=True)
@@ -141,9 +160,9 @@ QS_LEN = 8  # the queue state ``qs`` of ``propagate_queues`` (qs[7]: its trail's
 
 
 @njit(cache=True)
-def propagate_queues(state, k, line_start, line_cells, mode, shown, tab_all, tab_start, cnt, rmax, cell_start,
-                     cell_lines, queued, counters, budget, rq, xq, qs, order, changes, c_line, c_kind, c_in,
-                     c_out, until_decided, t_cell, t_old):
+def propagate_queues(state, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start, cnt, rmax,
+                     cell_start, cell_lines, queued, counters, budget, rq, xq, qs, order, changes, c_line, c_kind,
+                     c_in, c_out, until_decided, t_cell, t_old):
     """Propagate ``state`` (int64 masks, changed in place) from the lines flagged in ``queued``
     (bit 1: relax queue, bit 2: exact queue) to the fixpoint. counters[0] += line solver calls,
     counters[1] += of them the exact product solver on 3D lines. ``budget[0]``: line solves
@@ -239,7 +258,7 @@ def propagate_queues(state, k, line_start, line_cells, mode, shown, tab_all, tab
         kind = K_COMPLETE if exact else K_FILTER
         slot, hit = 0, False
         if caching:
-            slot, hit = cache_slot(li, kind, masks, c_line, c_kind, c_in)
+            slot, hit = cache_slot(clue_id[li], kind, masks, c_line, c_kind, c_in)
         if hit:
             res = c_out[slot, :b - a]
         else:
@@ -259,7 +278,7 @@ def propagate_queues(state, k, line_start, line_cells, mode, shown, tab_all, tab
                 budget[0] = 0
                 return ST_BUDGET
             if caching:
-                cache_store(slot, li, kind, masks, res, c_line, c_kind, c_in, c_out)
+                cache_store(slot, clue_id[li], kind, masks, res, c_line, c_kind, c_in, c_out)
         if budget[0] > 0:
             budget[0] = max(budget[0] - _work(exact3d, b - a, k, cnt[li], rmax[li]), 0)
         if res[0] == 0:
@@ -382,8 +401,8 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
     extra = (_NO_ORDER if order is None else np.asarray(order, dtype=np.int64),
              _NO_ORDER if changes is None else changes, *(NO_CACHE if cache is None else cache), bool(until_decided),
              _NO_ORDER, _NO_ORDER)
-    args = (state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.tab_all, net.tab_start,
-            net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters)
+    args = (state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.clue_id, net.tab_all,
+            net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters)
     budget = np.full(1, -1, dtype=np.int64)
     if deadline is None:
         return int(propagate_queues(*args, budget, *queues, *extra))

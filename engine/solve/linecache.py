@@ -1,11 +1,13 @@
-"""A cache of line solver results by (line, solver, the line's input states), for the colour
-designer: its trials and grades run much of the same propagation again (99 % of the per-colour
-filter's calls in a design at 24^3 had been made before with the same input).
+"""A cache of colour line solver results by (clue, solver, the line's input states), for the
+colour kind (``colourkind.py``): a design's trials and grades run much of the same propagation
+again (99 % of the per-colour filter's calls in a design at 24^3 had been made before with the
+same input), and many lines share a clue (``colourprop.ColourNet.clue_id``).
 
-Four arrays, ``new_cache``: per slot the line (-1: free), the solver kind, the input states and
+Four arrays, ``new_cache``: per slot the clue id (-1: free), the solver kind, the input states and
 the result. A key is compared in full, so a hit is the solver's own answer, never a guess from a
-hash. The results of one line's solver depend only on its clue, so a cache may serve any puzzle
-whose shown lines have the same clues (the designer's masks of one puzzle).
+hash. The results of a line's solver depend only on its clue and input, so a cache may serve any
+line of the same clue, and any puzzle whose shown lines have the same clues (the designer's masks
+of one puzzle).
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ def new_cache(net) -> tuple:
 
 @njit(cache=True)
 def cache_slot(li, kind, masks, c_line, c_kind, c_in):
-    """Where (line ``li``, filter ``kind``, input ``masks``) is or goes in the line cache: (slot,
+    """Where (clue id ``li``, filter ``kind``, input ``masks``) is or goes in the line cache: (slot,
     found). The key is checked in full (the input masks), so a hit is exact, never a hash guess."""
     n = masks.shape[0]
     h = np.uint64(1469598103934665603) ^ np.uint64(li * 4 + kind)
@@ -63,7 +65,7 @@ def cache_slot(li, kind, masks, c_line, c_kind, c_in):
 
 @njit(cache=True)
 def cache_store(s, li, kind, masks, res, c_line, c_kind, c_in, c_out):
-    """Put (line ``li``, ``kind``, ``masks``) -> ``res`` in slot ``s`` (from ``cache_slot``)."""
+    """Put (clue id ``li``, ``kind``, ``masks``) -> ``res`` in slot ``s`` (from ``cache_slot``)."""
     c_line[s] = li
     c_kind[s] = kind
     for j in range(masks.shape[0]):
