@@ -6,11 +6,11 @@ RGB (Blender's and glTF's working space); palettes and files hold *sRGB* (what a
 and a web page show).  OKLab (Ottosson 2020) is the perceptual space the palette reduction
 measures distances in.
 """
-import re
 
 import numpy as np
 
-_HEX_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+# ``#rrggbb`` text lives with the model (puzzle files read and write it, below this part)
+from ..model.colourpuzzle import from_hex as from_hex, to_hex as to_hex
 
 
 def srgb_to_linear(c):
@@ -41,22 +41,6 @@ def linear_to_oklab(c):
 def oklab_to_linear(lab):
     lms = (np.asarray(lab, np.float64) @ _M2_INV.T) ** 3
     return lms @ _M1_INV.T
-
-
-def to_hex(srgb) -> list:
-    """``#rrggbb`` strings (lowercase) of sRGB colours in 0..1, shape (k, 3)."""
-    b = np.clip(np.rint(np.asarray(srgb, np.float64).reshape(-1, 3) * 255.0), 0, 255).astype(int)
-    return [f"#{r:02x}{g:02x}{bl:02x}" for r, g, bl in b]
-
-
-def from_hex(texts) -> np.ndarray:
-    """sRGB float32 (k, 3) in 0..1 from ``#rrggbb`` strings; ValueError naming the bad entry."""
-    out = np.empty((len(texts), 3), np.float32)
-    for i, t in enumerate(texts):
-        if not isinstance(t, str) or not _HEX_RE.match(t):
-            raise ValueError(f"entry {i} is {t!r}, not a colour \"#rrggbb\"")
-        out[i] = [int(t[j:j + 2], 16) / 255.0 for j in (1, 3, 5)]
-    return out
 
 
 def quantize_srgb(srgb) -> np.ndarray:

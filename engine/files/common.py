@@ -155,7 +155,7 @@ _HEX_VALUE[_HEX_DIGITS] = np.arange(16)
 
 def colour_fields(p) -> tuple:
     """(``palette`` list of "#rrggbb", ``colours`` string) of a puzzle's reveal colours."""
-    from ..colour.colourspace import to_hex
+    from ..model.colourpuzzle import to_hex
     where = f"puzzle {p.name!r}"
     if p.palette is None or p.colours is None:
         raise PuzzleFileError(f"{where}: reveal colours need both a palette and per-cell colours")
@@ -182,7 +182,7 @@ def reveal_colours(d, solution, where):
     """(palette float32 (k, 3), colours uint8 (n,)) from the optional 'palette'/'colours' keys of
     a puzzle file of any kind (``solution``: its filled cells, bool); PuzzleFileError naming the
     key and the cell on any problem."""
-    from ..colour.colourspace import from_hex
+    from ..model.colourpuzzle import from_hex
     pal, col = d.get("palette"), d.get("colours")
     if pal is None and col is None:
         return None, None

@@ -18,6 +18,7 @@ Clue kinds (``clue_kind[i]``; numbers in ``clue_data[clue_start[i]:clue_start[i+
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
@@ -35,6 +36,8 @@ MARK_SQUARE = 2
 MARK_SUFFIX = {MARK_PLAIN: "", MARK_CIRCLE: "o", MARK_SQUARE: "s"}
 SUFFIX_MARK = {v: k for k, v in MARK_SUFFIX.items()}
 
+# A colour as puzzle files write it (palettes, clue colours).
+_HEX_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 # One character per colour in the solution string: 0 empty, 1-9 then a-z.
 COLOUR_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 MAX_COLOURS = len(COLOUR_CHARS) - 1  # 35
@@ -99,6 +102,22 @@ class ColourPuzzle:
 
 def line_names(p: ColourPuzzle) -> list:
     return line_names_2d(*p.shape) if p.dim == 2 else line_names_3d(*p.shape)
+
+
+def to_hex(srgb) -> list:
+    """``#rrggbb`` strings (lowercase) of sRGB colours in 0..1, shape (k, 3)."""
+    b = np.clip(np.rint(np.asarray(srgb, np.float64).reshape(-1, 3) * 255.0), 0, 255).astype(int)
+    return [f"#{r:02x}{g:02x}{bl:02x}" for r, g, bl in b]
+
+
+def from_hex(texts) -> np.ndarray:
+    """sRGB float32 (k, 3) in 0..1 from ``#rrggbb`` strings; ValueError naming the bad entry."""
+    out = np.empty((len(texts), 3), np.float32)
+    for i, t in enumerate(texts):
+        if not isinstance(t, str) or not _HEX_RE.match(t):
+            raise ValueError(f"entry {i} is {t!r}, not a colour \"#rrggbb\"")
+        out[i] = [int(t[j:j + 2], 16) / 255.0 for j in (1, 3, 5)]
+    return out
 
 
 def colour_text(rgb) -> str:

@@ -423,10 +423,6 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
             size = min(size * 4, 1 << 40)
 
 
-def lines_of(net, cell):
-    return net.cell_lines[net.cell_start[cell]:net.cell_start[cell + 1]]
-
-
 def popcount(state) -> np.ndarray:
     """How many values each cell (bitmask) may still take, in the shape of ``state``."""
     s = np.asarray(state, np.int64).copy()
