@@ -5,16 +5,13 @@
 Each model voxelized as the add-on does and coloured as ``colour_bench`` colours it (Voronoi
 regions). Per puzzle, in the same process (so the machine's load hits both alike):
 
-- ``before``: a random-order pass of trials in order, each propagated from scratch
-  (``method="random", resume=False``: the reference, the same design);
-- ``random``: the same pass by halves (``colourprune.py``; the same design, so the time is the
-  speed-up alone);
+- ``random``: the pass by halves in a random order (the one design pipeline's, ``design/search.py``);
 - then each ``--methods`` (default: greedy, the default method).
 
 With ``--band B`` only each ``--methods`` to band B: time, hidden %, score, whether locally
 minimal within the band, and the band stage's time (steering; final passes and their grades).
 
-Times are wall seconds of ``design_colour`` after the kernels were compiled (compile printed
+Times are wall seconds of ``design`` after the kernels were compiled (compile printed
 apart); hidden fraction = hidden clues / lines. Line logic, seed 0.
 """
 from __future__ import annotations
@@ -31,13 +28,12 @@ from benchmarks.colour_bench import _warm, colourize
 def main(argv=None) -> int:
     from benchmarks.bench_design import grids
     from benchmarks.common import SHARED
-    from engine.design.colourdesign import design_colour
+    from engine.design.hiding import design as design_colour
     from engine.model.colourpuzzle import colour_puzzle_from_grid
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_colour_design")
     ap.add_argument("--res", type=int, nargs="+", default=[16, 24])
     ap.add_argument("--methods", nargs="+", default=["greedy"])
     ap.add_argument("--models", nargs="*", default=None)
-    ap.add_argument("--no-before", action="store_true", help="skip the from-scratch reference")
     ap.add_argument("--band", default=None, help="design each --methods to this difficulty band (the "
                     "steering, bisection and final passes; prints score, hidden %% and whether locally "
                     "minimal, and the band stage's seconds)")
@@ -49,8 +45,7 @@ def main(argv=None) -> int:
     t = time.perf_counter()
     _warm()
     print(f"engine compile (numba, before the designs): {time.perf_counter() - t:.2f} s", flush=True)
-    runs = ([] if args.no_before else [("before", {"method": "random", "resume": False})]) + \
-        [("random", {"method": "random"})] + [(m, {"method": m}) for m in args.methods if m != "random"]
+    runs = [("random", {"method": "random"})] + [(m, {"method": m}) for m in args.methods if m != "random"]
     if args.band:
         runs = [(f"{m}@{args.band}", {"method": m, "band": args.band}) for m in args.methods]
     rows = []

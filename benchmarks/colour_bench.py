@@ -31,14 +31,15 @@ import numpy as np
 
 from benchmarks.common import RESULTS, SHARED, load_json, machine_info, save_json
 from engine.model.colourpuzzle import colour_puzzle_from_grid
-from engine.solve.coloursolve import solve_colour
+from engine.solve.driver import solve as solve_colour  # (one solver for every kind)
 from engine.files.puzzlefile import PuzzleFileError, load_puzzle, save_puzzle
 
 
 def _warm() -> float:
     """Compile every kernel the runs use (solve, probe, grade, design) before anything is timed."""
-    from engine.design.colourdesign import design_colour
-    from engine.solve.coloursolve import build_net, full_state, probe
+    from engine.design.hiding import design as design_colour
+    from engine.solve.colourprobe import probe
+    from engine.solve.colourprop import build_net, full_state
     t = time.perf_counter()
     for g in (np.array([[1, 0, 2], [2, 1, 0]]), np.array([[[1, 0], [2, 1]], [[0, 2], [1, 1]]])):
         p = colour_puzzle_from_grid(g, 2)
@@ -163,7 +164,7 @@ def colourize(g, k, seed=0):
 def bench_3d(args) -> int:
     from benchmarks.bench_design import grids
     from benchmarks.cpsat_colour import HAVE_ORTOOLS, cpsat_solve_colour
-    from engine.design.colourdesign import design_colour
+    from engine.design.hiding import design as design_colour
     if not (SHARED / "models").exists():
         print(f"shared models not found under {SHARED}; nothing to do")
         return 0

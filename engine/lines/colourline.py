@@ -140,6 +140,22 @@ STATE_CAP = 1 << 24
 DENSE_STATES = 1 << 21
 
 
+@njit(inline="always")
+def _spent(work, a, b, k1) -> bool:
+    """A layer of ``b - a`` states about to be expanded: take its steps from ``work[0]`` (when it
+    counts) and say whether the budget ran out (``work[1]`` = 1) or the states would pass
+    STATE_CAP (``work[1]`` = 2)."""
+    if work[0] >= 0:
+        work[0] -= (b - a) * k1
+        if work[0] < 0:
+            work[1] = 1
+            return True
+    if b + (b - a) * k1 > STATE_CAP:
+        work[1] = 2
+        return True
+    return False
+
+
 @njit(cache=True)
 def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
     """``solve_automaton_limited`` of a 3D line (mode 2) whose product space has ``space`` states,
@@ -162,13 +178,7 @@ def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
     lstart[1] = 1
     for i in range(L):
         a, b = lstart[i], lstart[i + 1]
-        if work[0] >= 0:
-            work[0] -= (b - a) * k1
-            if work[0] < 0:
-                work[1] = 1
-                return masks.copy()
-        if b + (b - a) * k1 > STATE_CAP:
-            work[1] = 2
+        if _spent(work, a, b, k1):
             return masks.copy()
         states = _grow(states, b + (b - a) * k1)
         need = _grow(need, b + (b - a) * k1)
@@ -255,13 +265,7 @@ def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
     cand = np.empty(64, dtype=np.int64)
     for i in range(L):
         a, b = lstart[i], lstart[i + 1]
-        if work[0] >= 0:
-            work[0] -= (b - a) * k1
-            if work[0] < 0:
-                work[1] = 1
-                return masks.copy()
-        if b + (b - a) * k1 > STATE_CAP:
-            work[1] = 2
+        if _spent(work, a, b, k1):
             return masks.copy()
         cand = _grow(cand, (b - a) * k1)
         nc = 0

@@ -25,7 +25,8 @@ from .colourprop import (QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, De
                          open_to_two, propagate_queues, queue_lines, undo_trail)
 from .difficulty import COST_PROBE, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, cache_slot, cache_store, new_cache
-from .maskprop import N_RSTATS, R_DEDUCED, R_PROBE, R_UNKNOWN, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED
+from .maskprop import (N_RSTATS, R_DEDUCED, R_PROBE, R_UNKNOWN, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED,
+                       pick)
 
 _NONE = np.zeros(0, dtype=np.int64)
 # Line solves a probing trial may spend (as plainkind's, per cell) before it counts as failed.
@@ -87,19 +88,9 @@ def _complete_3d(masks, k, cnt, rmax, no_tab, cid, c_line, c_kind, c_in, c_out):
     (else the colours cannot compete for cells and the filter's fixpoint is exact, as in
     ``propagate_queues``; the product solver from the filtered states gives the same answer as
     from the given ones, the filter being sound)."""
-    cur = masks
-    while True:
-        res = _cached_solve(cid, K_FILTER, cur, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
-        if res[0] == 0:
-            return res
-        same = True
-        for j in range(res.shape[0]):
-            if res[j] != cur[j]:
-                same = False
-                break
-        cur = res
-        if same:
-            break
+    cur = _filter_fixpoint(cid, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
+    if cur[0] == 0:
+        return cur
     if open_to_two(cur):
         return _cached_solve(cid, K_COMPLETE, cur, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
     return cur
@@ -124,11 +115,12 @@ def _complete(li, cid, masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_
 
 
 @njit(cache=True)
-def _filter_fixpoint(masks, k, cnt, rmax):
-    """The per-colour filter (``relax_3d``) to its fixpoint on a 3D line."""
+def _filter_fixpoint(cid, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out):
+    """The per-colour filter (``relax_3d``) to its fixpoint on a 3D line of clue ``cid``, each
+    pass through the line cache; all zero on a contradiction."""
     cur = masks
     while True:
-        res = relax_3d(cur, k, cnt, rmax)
+        res = _cached_solve(cid, K_FILTER, cur, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
         if res[0] == 0:
             return res
         same = True
@@ -148,6 +140,7 @@ def best_gain(key, gain, shown, clue_id, state, k, line_start, line_cells, mode,
     (``gain``, plus ``key`` to break ties), or -1 when none narrows anything. ``gain`` caches each
     line's count: -1 = to be computed (``show_line`` resets the lines through the cells it
     changes)."""
+    no_tab = np.zeros((1, 1), dtype=np.int64)
     best = -1
     best_s = 0.0
     for li in range(mode.shape[0]):
@@ -169,7 +162,8 @@ def best_gain(key, gain, shown, clue_id, state, k, line_start, line_cells, mode,
                     # the per-colour filter's changes: the complete solve's cost 3x the design's
                     # time at 24^3 and picked the same lines nearly always (k = 2, 3: the hides
                     # differed on one model in five, by 4 of 1,310 clues)
-                    res = _filter_fixpoint(masks, k, cnt[li], rmax[li])
+                    res = _filter_fixpoint(clue_id[li], masks, k, cnt[li], rmax[li], no_tab, c_line, c_kind, c_in,
+                                           c_out)
                 else:
                     res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind,
                                     c_in, c_out)
@@ -178,11 +172,7 @@ def best_gain(key, gain, shown, clue_id, state, k, line_start, line_cells, mode,
                         if res[j] != masks[j]:
                             g += 1
             gain[li] = g
-        if gain[li] > 0:
-            s = gain[li] + key[li]
-            if best < 0 or s > best_s:
-                best = li
-                best_s = s
+        best, best_s = pick(li, gain[li], key, best, best_s)
     return best
 
 

@@ -380,6 +380,17 @@ def prop_step(lines, undo_to, enabled, ls, lc, kinds, cst, cd, cs, cl, state, tr
     return ctl[M_TLEN]
 
 
+@njit(inline="always")
+def pick(li, g, key, best, best_s):
+    """The informed start's rule, for every kind: the line of the most cells ``g`` (> 0), ties
+    broken by ``key``; (best line so far, its value) after looking at line ``li``."""
+    if g > 0:
+        s = g + key[li]
+        if best < 0 or s > best_s:
+            return li, s
+    return best, best_s
+
+
 @njit
 def best_gain(key, gain, enabled, ls, lc, kinds, cst, cd, state, unk, buf_in, buf_out, words, ctl):
     """The hidden clued line one application of which, on the current state, deduces the most
@@ -394,11 +405,7 @@ def best_gain(key, gain, enabled, ls, lc, kinds, cst, cd, state, unk, buf_in, bu
         if gain[li] < 0:
             ctl[M_APPS] += 1
             gain[li] = max(_gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words), 0)
-        if gain[li] > 0:
-            s = gain[li] + key[li]
-            if best < 0 or s > best_s:
-                best = li
-                best_s = s
+        best, best_s = pick(li, gain[li], key, best, best_s)
     return best
 
 
