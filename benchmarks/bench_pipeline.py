@@ -4,6 +4,7 @@ plain puzzles and colour puzzles (k = 2, 3) on the shared models, and the design
     python -m benchmarks.bench_pipeline table [--res 16 24 36] [--kinds plain 2 3] [--json OUT]
     python -m benchmarks.bench_pipeline scale [--cases duck:96:plain torus_knot:64:2 ...] [--json OUT]
     python -m benchmarks.bench_pipeline worst [--res 32 48 64] [--kinds plain]
+    python -m benchmarks.bench_pipeline solve [--res 16 24] [--kinds plain 2 3] [--repeat 3]
 
 ``table``: per model, size and kind, a greedy line-logic design (seed 0) from every clue: hidden
 fraction, CPU seconds of the work (``time.process_time``; compiling is done by a warm-up first and
@@ -17,6 +18,10 @@ child), hidden fraction, and whether the progress callback's fraction ever went 
 
 ``worst``: plain (or colour) greedy designs at the given sizes of every model, with the growth
 exponent of the CPU time against the line count (which shapes scale worst).
+
+``solve``: the solver alone on the same puzzles for every engine: each model's full-clue puzzle
+and the same with a seeded 40 % of its clues hidden, without the stored solution's guidance
+(CPU seconds, best of ``--repeat``).
 
 The engine is imported from ``--engine ROOT`` (default: this checkout), so the same script runs
 against another worktree (the code before a change) for interleaved before/after runs. It works
@@ -179,6 +184,48 @@ def run_table(args) -> int:
     return 0
 
 
+def run_solve(args) -> int:
+    """The solver alone on fixed puzzles (the same for both engines): each model's full-clue
+    puzzle and the same with a seeded 40 % of its clues hidden (needs probing or search), plain and
+    colour: verdict, level, line solves, CPU seconds (best of ``--repeat``)."""
+    import numpy as np
+    _setup(args.engine)
+    api = Api()
+    print(f"engine {'before' if api.old else 'after'} #38 at {args.engine}; load {os.getloadavg()}", flush=True)
+    print(f"warm-up (compile or load kernels): {warm(api):.2f} CPU s", flush=True)
+    rows = []
+    for res in args.res:
+        for model, _ in MODELS:
+            if args.models and model not in args.models:
+                continue
+            g = grid_of(model, res)
+            for kind in args.kinds:
+                full = puzzle_of(g, kind)
+                hide = np.random.default_rng(res).random(full.n_lines) < 0.4
+                if api.is_colour(full):
+                    from engine.model.colourpuzzle import with_hidden as colour_hidden
+                    hidden = colour_hidden(full, hide)
+                else:
+                    from engine.model.puzzle import with_hidden
+                    hidden = with_hidden(full, hide)
+                for label, p in (("full", full), ("hidden40", hidden)):
+                    best = None
+                    for _ in range(args.repeat):
+                        t = time.process_time()
+                        r = api.solve(p, time_limit=args.limit, use_known=False)
+                        dt = time.process_time() - t
+                        best = dt if best is None else min(best, dt)
+                    row = {"model": model, "res": res, "kind": kind, "puzzle": label, "cpu_s": round(best, 4),
+                           "verdict": r.verdict, "level": r.difficulty, "linesolvers": int(r.linesolvers)}
+                    rows.append(row)
+                    print(f"{model:<11}{res:>4}{kind:>6} {label:<9} {r.verdict:>9} {r.difficulty!s:>7} "
+                          f"{r.linesolvers:>9} {best:>9.4f}s", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"load": os.getloadavg(), "engine": args.engine, "rows": rows},
+                                              indent=1))
+    return 0
+
+
 def one_case(args) -> int:
     """A scale case in this process (the child of ``scale``): one JSON line on stdout."""
     _setup(args.engine)
@@ -263,16 +310,17 @@ def run_worst(args) -> int:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_pipeline")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("table", "scale", "worst", "_case"):
+    for name in ("table", "scale", "worst", "solve", "_case"):
         s = sub.add_parser(name)
         s.add_argument("--engine", default=str(HERE.parent), help="the checkout whose engine is measured")
         s.add_argument("--method", default="greedy")
         s.add_argument("--limit", type=float, default=600.0, help="design time limit (a safety stop), s")
         s.add_argument("--json", default=None)
         s.add_argument("--models", nargs="*", default=None)
-        if name == "table":
+        if name in ("table", "solve"):
             s.add_argument("--res", type=int, nargs="+", default=[16, 24, 36])
             s.add_argument("--kinds", nargs="+", default=["plain", "2", "3"])
+            s.add_argument("--repeat", type=int, default=3)
         if name == "worst":
             s.add_argument("--res", type=int, nargs="+", default=[32, 48, 64])
             s.add_argument("--kinds", nargs="+", default=["plain"])
@@ -281,7 +329,8 @@ def main(argv=None) -> int:
         if name == "_case":
             s.add_argument("case")
     args = ap.parse_args(argv)
-    return {"table": run_table, "scale": run_scale, "worst": run_worst, "_case": one_case}[args.cmd](args)
+    return {"table": run_table, "scale": run_scale, "worst": run_worst, "solve": run_solve,
+            "_case": one_case}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -270,7 +270,7 @@ gate.register({
     "grade": [("difficulty score", _grading)],
     "masks": [("design kernels", _masks)],
     "design": [("design", _designing), ("live check", _live_check)],
-    "colour": [("colour solver", _colour_solving)],
+    "colour": [("colour puzzles' solver", _colour_solving)],
     "colourdesign": [("colour design", _colour_designing)],
     "seed": [("seed linesolver", lambda: (_line_solving("seed"), _quick_search("seed"), _probing("seed"))),
              ("seed schedulers with the seed linesolver", lambda: _schedulers("seed"))],

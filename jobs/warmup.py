@@ -31,7 +31,8 @@ from . import engine_access, runtime
 # process), while the other compiles the solver's; ``design`` (Hide Clues, the live check,
 # Suggest Clue: their kernels and the solver's) then waits for ``masks`` (``AFTER``) and only
 # loads. The first Solve, which a user reaches before the design tools, waits for neither.
-# Colour puzzles' kernels (``colour``: their solver; ``colourdesign``: designs, Suggest / Repair)
+# The colour kind's kernels (``colour``: its solver's; ``colourdesign``: its design's, for designs,
+# the live check, Suggest / Repair)
 # come last, at a low priority, in the solver's process: Make's may be stopped in ``masks`` for
 # the solver's to take over (``_take_over``), and would leave them undone.
 GROUPS = (("make", "masks"), ("solve", "design", "colour", "colourdesign"))

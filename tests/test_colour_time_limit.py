@@ -155,3 +155,27 @@ def test_the_time_limit_holds_inside_one_long_line():
     r = solve(p, time_limit=0.3)
     dt = time.perf_counter() - t
     assert r.verdict == "unknown" and dt < 1.5, (r.verdict, dt)
+
+
+def test_a_colour_solve_reports_progress_and_cancels():
+    """The one solve pipeline gives colour puzzles what plain ones had (issue #38): progress
+    (fractions of cells known, never backwards) and cancelling from the callback within about a
+    second (verdict ``unknown``, ``stats["cancelled"]``), and the idle share of its line solves."""
+    _warm()
+    p = _slow_puzzle()  # seconds to line logic's fixpoint
+    seen = []
+    t = time.perf_counter()
+
+    def progress(frac, message):
+        seen.append(frac)
+        return time.perf_counter() - t > 0.3
+
+    r = solve(p, progress=progress, time_limit=60)
+    assert time.perf_counter() - t < 1.5 and seen
+    assert r.verdict == "unknown" and r.stats["cancelled"]
+    assert all(b >= a for a, b in zip(seen, seen[1:])) and 0.0 <= seen[-1] <= 1.0
+    rng = np.random.default_rng(5)
+    g = np.where(rng.random((9, 9, 9)) < 0.6, rng.integers(1, 4, (9, 9, 9)), 0)
+    full = solve(colour_puzzle_from_grid(g, 3), time_limit=60)
+    assert full.verdict == "unique" and full.linesolvers > 0 and 0.0 < full.bad_guess_rate < 1.0
+    assert full.bad_guesses == round(full.bad_guess_rate * full.linesolvers)
