@@ -57,17 +57,6 @@ def shared_models() -> Path:
     return HERE.parent.parent / "shared" / "models"
 
 
-def colourize(g, k, seed=0):
-    """The voxels coloured by Voronoi regions of 2k seeded points, colours 1..k cyclically."""
-    import numpy as np
-    rng = np.random.default_rng(seed)
-    pts = rng.random((2 * k, 3)) * np.array(g.shape)
-    idx = np.indices(g.shape).reshape(3, -1).T
-    d = ((idx[:, None, :] - pts[None]) ** 2).sum(-1)
-    lab = (np.argmin(d, 1) % k) + 1
-    return np.where(g.ravel(), lab, 0).reshape(g.shape)
-
-
 def grid_of(model: str, res: int):
     import numpy as np
     from engine.voxel.meshio import load_mesh
@@ -83,8 +72,21 @@ def puzzle_of(g, kind: str):
         from engine.model.clues import puzzle_from_grid
         return puzzle_from_grid(g)
     from engine.model.colourpuzzle import colour_puzzle_from_grid
+    from benchmarks.colour_bench import colourize
     k = int(kind)
     return colour_puzzle_from_grid(colourize(g, k) if k > 1 else g.astype(int), k)
+
+
+def puzzles(args, by_model: bool = False):
+    """(model, res, kind, grid, puzzle) for the models, resolutions and kinds asked: by resolution
+    first, or (``by_model``) by model first."""
+    models = [m for m, _ in MODELS if not args.models or m in args.models]
+    pairs = ([(m, r) for m in models for r in args.res] if by_model else
+             [(m, r) for r in args.res for m in models])
+    for model, res in pairs:
+        g = grid_of(model, res)
+        for kind in args.kinds:
+            yield model, res, kind, g, puzzle_of(g, kind)
 
 
 class Api:
@@ -145,43 +147,48 @@ def warm(api) -> float:
     return time.process_time() - t
 
 
-def run_table(args) -> int:
-    _setup(args.engine)
-    api = Api()
-    print(f"engine {'before' if api.old else 'after'} #38 at {args.engine}; load {os.getloadavg()}", flush=True)
-    print(f"warm-up (compile or load kernels): {warm(api):.2f} CPU s", flush=True)
-    head = (f"{'model':<11}{'res':>4}{'kind':>6}{'lines':>7} | {'hidden%':>7}{'design s':>9}{'apps':>9} "
-            f"{'score':>6} | {'verdict':>8}{'level':>7}{'score':>6}{'solves':>8}{'bad%':>6}{'solve s':>8}")
-    print(head, flush=True)
-    rows = []
-    for res in args.res:
-        for model, _ in MODELS:
-            if args.models and model not in args.models:
-                continue
-            g = grid_of(model, res)
-            for kind in args.kinds:
-                p = puzzle_of(g, kind)
-                t = time.process_time()
-                d = api.design(p, logic="line", method=args.method, seed=0)
-                dt = time.process_time() - t
-                row = {"model": model, "res": res, "kind": kind, "design_cpu_s": round(dt, 4),
-                       "design_compile_s": round(float(getattr(d, "compile_s", 0.0) or 0.0), 4)}
-                row.update(api.design_row(d))
-                t = time.process_time()
-                r = api.solve(d.puzzle, grade=True)
-                st = time.process_time() - t
-                row.update({f"solve_{k}": v for k, v in api.solve_row(r).items()})
-                row["solve_cpu_s"] = round(st, 4)
-                rows.append(row)
-                bad = row["solve_bad_rate"]
-                print(f"{model:<11}{res:>4}{kind:>6}{row['lines']:>7} | {100 * row['frac']:>7.1f}{dt:>9.3f}"
-                      f"{row['apps'] if row['apps'] is not None else '-':>9} {row['score']!s:>6} | "
-                      f"{r.verdict:>8}{r.difficulty!s:>7}{r.score!s:>6}{r.linesolvers:>8}"
-                      f"{'-' if bad is None else f'{100 * bad:.1f}':>6}{st:>8.3f}", flush=True)
+def _save(args, rows) -> int:
+    """The rows to ``--json`` (with the load and the engine measured), when asked."""
     if args.json:
         Path(args.json).write_text(json.dumps({"load": os.getloadavg(), "engine": args.engine, "rows": rows},
                                               indent=1))
     return 0
+
+
+def _start(args):
+    """The engine of ``--engine`` on the path, its calls, its kernels compiled or loaded."""
+    _setup(args.engine)
+    api = Api()
+    print(f"engine {'before' if api.old else 'after'} #38 at {args.engine}; load {os.getloadavg()}", flush=True)
+    print(f"warm-up (compile or load kernels): {warm(api):.2f} CPU s", flush=True)
+    return api
+
+
+def run_table(args) -> int:
+    api = _start(args)
+    head = (f"{'model':<11}{'res':>4}{'kind':>6}{'lines':>7} | {'hidden%':>7}{'design s':>9}{'apps':>9} "
+            f"{'score':>6} | {'verdict':>8}{'level':>7}{'score':>6}{'solves':>8}{'bad%':>6}{'solve s':>8}")
+    print(head, flush=True)
+    rows = []
+    for model, res, kind, g, p in puzzles(args):
+        t = time.process_time()
+        d = api.design(p, logic="line", method=args.method, seed=0)
+        dt = time.process_time() - t
+        row = {"model": model, "res": res, "kind": kind, "design_cpu_s": round(dt, 4),
+               "design_compile_s": round(float(getattr(d, "compile_s", 0.0) or 0.0), 4)}
+        row.update(api.design_row(d))
+        t = time.process_time()
+        r = api.solve(d.puzzle, grade=True)
+        st = time.process_time() - t
+        row.update({f"solve_{k}": v for k, v in api.solve_row(r).items()})
+        row["solve_cpu_s"] = round(st, 4)
+        rows.append(row)
+        bad = row["solve_bad_rate"]
+        print(f"{model:<11}{res:>4}{kind:>6}{row['lines']:>7} | {100 * row['frac']:>7.1f}{dt:>9.3f}"
+              f"{row['apps'] if row['apps'] is not None else '-':>9} {row['score']!s:>6} | "
+              f"{r.verdict:>8}{r.difficulty!s:>7}{r.score!s:>6}{r.linesolvers:>8}"
+              f"{'-' if bad is None else f'{100 * bad:.1f}':>6}{st:>8.3f}", flush=True)
+    return _save(args, rows)
 
 
 def run_solve(args) -> int:
@@ -189,41 +196,29 @@ def run_solve(args) -> int:
     puzzle and the same with a seeded 40 % of its clues hidden (needs probing or search), plain and
     colour: verdict, level, line solves, CPU seconds (best of ``--repeat``)."""
     import numpy as np
-    _setup(args.engine)
-    api = Api()
-    print(f"engine {'before' if api.old else 'after'} #38 at {args.engine}; load {os.getloadavg()}", flush=True)
-    print(f"warm-up (compile or load kernels): {warm(api):.2f} CPU s", flush=True)
+    api = _start(args)
     rows = []
-    for res in args.res:
-        for model, _ in MODELS:
-            if args.models and model not in args.models:
-                continue
-            g = grid_of(model, res)
-            for kind in args.kinds:
-                full = puzzle_of(g, kind)
-                hide = np.random.default_rng(res).random(full.n_lines) < 0.4
-                if api.is_colour(full):
-                    from engine.model.colourpuzzle import with_hidden as colour_hidden
-                    hidden = colour_hidden(full, hide)
-                else:
-                    from engine.model.puzzle import with_hidden
-                    hidden = with_hidden(full, hide)
-                for label, p in (("full", full), ("hidden40", hidden)):
-                    best = None
-                    for _ in range(args.repeat):
-                        t = time.process_time()
-                        r = api.solve(p, time_limit=args.limit, use_known=False)
-                        dt = time.process_time() - t
-                        best = dt if best is None else min(best, dt)
-                    row = {"model": model, "res": res, "kind": kind, "puzzle": label, "cpu_s": round(best, 4),
-                           "verdict": r.verdict, "level": r.difficulty, "linesolvers": int(r.linesolvers)}
-                    rows.append(row)
-                    print(f"{model:<11}{res:>4}{kind:>6} {label:<9} {r.verdict:>9} {r.difficulty!s:>7} "
-                          f"{r.linesolvers:>9} {best:>9.4f}s", flush=True)
-    if args.json:
-        Path(args.json).write_text(json.dumps({"load": os.getloadavg(), "engine": args.engine, "rows": rows},
-                                              indent=1))
-    return 0
+    for model, res, kind, g, full in puzzles(args):
+        hide = np.random.default_rng(res).random(full.n_lines) < 0.4
+        if api.is_colour(full):
+            from engine.model.colourpuzzle import with_hidden as colour_hidden
+            hidden = colour_hidden(full, hide)
+        else:
+            from engine.model.puzzle import with_hidden
+            hidden = with_hidden(full, hide)
+        for label, p in (("full", full), ("hidden40", hidden)):
+            best = None
+            for _ in range(args.repeat):
+                t = time.process_time()
+                r = api.solve(p, time_limit=args.limit, use_known=False)
+                dt = time.process_time() - t
+                best = dt if best is None else min(best, dt)
+            row = {"model": model, "res": res, "kind": kind, "puzzle": label, "cpu_s": round(best, 4),
+                   "verdict": r.verdict, "level": r.difficulty, "linesolvers": int(r.linesolvers)}
+            rows.append(row)
+            print(f"{model:<11}{res:>4}{kind:>6} {label:<9} {r.verdict:>9} {r.difficulty!s:>7} "
+                  f"{r.linesolvers:>9} {best:>9.4f}s", flush=True)
+    return _save(args, rows)
 
 
 def one_case(args) -> int:
@@ -275,35 +270,32 @@ def run_scale(args) -> int:
               f"wall {row['wall_s']:>8.2f}s  peak {row['peak_mb']:>7.1f} MB  hidden {100 * row['frac']:>5.1f}%  "
               f"progress back {row['progress_backwards']} last {row['progress_last']}"
               + ("  (cut by the limit)" if row["stopped"] else ""), flush=True)
-    if args.json:
-        Path(args.json).write_text(json.dumps({"load": os.getloadavg(), "engine": args.engine, "rows": rows},
-                                              indent=1))
-    return 0
+    return _save(args, rows)
 
 
 def run_worst(args) -> int:
     """Growth of the greedy design's CPU time with the line count, per model."""
-    _setup(args.engine)
-    api = Api()
-    warm(api)
-    print(f"load {os.getloadavg()}", flush=True)
-    for model, _ in MODELS:
-        if args.models and model not in args.models:
-            continue
-        pts = []
-        for res in args.res:
-            g = grid_of(model, res)
-            for kind in args.kinds:
-                p = puzzle_of(g, kind)
-                t = time.process_time()
-                d = api.design(p, logic="line", method="greedy", seed=0, time_limit=args.limit)
-                dt = time.process_time() - t
-                pts.append((p.n_lines, dt))
-                print(f"{model:<11}{res:>4}{kind:>6} {'x'.join(map(str, g.shape)):>10} lines {p.n_lines:>6} "
-                      f"cpu {dt:>8.2f}s hidden {100 * d.hidden_count / p.n_lines:>5.1f}%", flush=True)
-        if len(pts) >= 2 and pts[0][1] > 0 and pts[-1][1] > 0:
-            e = math.log(pts[-1][1] / pts[0][1]) / math.log(pts[-1][0] / pts[0][0])
-            print(f"{model:<11} time ~ lines^{e:.2f} ({pts[0][0]} -> {pts[-1][0]} lines)", flush=True)
+    api = _start(args)
+    pts = {}
+
+    def growth(model):
+        got = pts.get(model, [])
+        if len(got) >= 2 and got[0][1] > 0 and got[-1][1] > 0:
+            e = math.log(got[-1][1] / got[0][1]) / math.log(got[-1][0] / got[0][0])
+            print(f"{model:<11} time ~ lines^{e:.2f} ({got[0][0]} -> {got[-1][0]} lines)", flush=True)
+    last = None
+    for model, res, kind, g, p in puzzles(args, by_model=True):
+        if model != last and last is not None:
+            growth(last)
+        last = model
+        t = time.process_time()
+        d = api.design(p, logic="line", method="greedy", seed=0, time_limit=args.limit)
+        dt = time.process_time() - t
+        pts.setdefault(model, []).append((p.n_lines, dt))
+        print(f"{model:<11}{res:>4}{kind:>6} {'x'.join(map(str, g.shape)):>10} lines {p.n_lines:>6} "
+              f"cpu {dt:>8.2f}s hidden {100 * d.hidden_count / p.n_lines:>5.1f}%", flush=True)
+    if last is not None:
+        growth(last)
     return 0
 
 
