@@ -59,8 +59,10 @@ def test_two_colour_puzzle_designed(tmp_path):
     found = run(["-c", check, str(out / row["blend_file"])])
     count, stored, hidden, solved = json.loads(found.stdout.strip().splitlines()[-1])
     assert count == 1 and json.loads(stored)["clue_colours"] == raw["clue_colours"] and hidden
-    # solved by the colour solver, as Solve does, so the designer's view shows its cells
-    assert (json.loads(solved)["verdict"], json.loads(solved)["method"]) == ("unique", "colour")
+    # solved as Solve does (the one solver's full method, on a colour puzzle), so the designer's view
+    # shows its cells
+    rep = json.loads(solved)
+    assert (rep["verdict"], rep["method"], rep["kind"], rep["colours"]) == ("unique", "full", "colour", 2)
     assert report["colour_puzzle"]["file"] == row["colour_puzzle_file"]
     assert report["colour_puzzle"]["clue_colours"] == raw["clue_colours"]
     # --export-html: the page plays the designed colour puzzle, its clues per colour

@@ -132,15 +132,16 @@ def test_the_product_solver_gives_up_when_its_steps_run_out():
     # past the state cap (the plain-Python function, with a tiny cap): left as given
     py = getattr(solve_automaton_limited, "py_func", solve_automaton_limited)
     import engine.lines.colourline as cl
-    dense, dense_states = cl._solve_3d_dense, cl.DENSE_STATES
+    dense, dense_states, spent = cl._solve_3d_dense, cl.DENSE_STATES, cl._spent
     try:
         cl.STATE_CAP = 40
-        cl._solve_3d_dense = getattr(dense, "py_func", dense)
+        # (the compiled budget check froze the cap it was compiled with: its Python function reads it)
+        cl._solve_3d_dense, cl._spent = getattr(dense, "py_func", dense), getattr(spent, "py_func", spent)
         for cl.DENSE_STATES in (0, dense_states):  # the sparse states, and the dense marks
             work = np.array([-1, 0], dtype=np.int64)
             assert np.array_equal(py(masks, 2, no_tab, k, cnt, rmax, work), masks) and work[1] == 2
     finally:
-        cl.STATE_CAP, cl._solve_3d_dense, cl.DENSE_STATES = STATE_CAP, dense, dense_states
+        cl.STATE_CAP, cl._solve_3d_dense, cl.DENSE_STATES, cl._spent = STATE_CAP, dense, dense_states, spent
 
 
 def test_the_time_limit_holds_inside_one_long_line():

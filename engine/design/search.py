@@ -154,7 +154,7 @@ class Search:
         K.shown[:] = 0
         K.reset()
         key = self.rng.random(self.n_lines) * 1e-3  # ties only
-        gain = np.full(self.n_lines, -1, np.int64)
+        gain = K.new_gains()
         steps = 0
         while K.undecided() > 0:
             best = K.best_gain(key, gain)

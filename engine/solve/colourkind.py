@@ -443,6 +443,10 @@ class ColourKind:
         return st
 
     # the informed start and Suggest Clue ---------------------------------------------------
+    def new_gains(self) -> np.ndarray:
+        """The informed start's gain counts per line (-1 = to compute)."""
+        return np.full(self.n_lines, -1, np.int64)
+
     def best_gain(self, key, gain) -> int:
         net = self.net
         return int(best_gain(key, gain, net.shown, net.clue_id, self.state, net.k, net.line_start, net.line_cells,

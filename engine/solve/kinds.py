@@ -25,9 +25,10 @@ The design face of a kind (``K``), for one puzzle (usually the full clue set of 
   it; the state is the same fixpoint whatever the order (complete line solvers);
 - ``K.probe() -> RUN_*`` (probing from the state to its closure; RUN_BUDGET past the kind's
   budget: no proof either way) and ``K.probe_solves()`` (the same, leaving the state as it was);
-- ``K.best_gain(key, gain) -> line`` (the hidden line one application of which changes the most
-  cells now; ``gain`` caches counts, -1 = to compute) and ``K.show(line, gain)`` (show it,
-  propagate, reset the gains it changed): the informed start's steps;
+- ``K.new_gains()``, ``K.best_gain(key, gains) -> line`` (the hidden line one application of which
+  changes the most cells now, ties by ``key``; ``gains`` keeps the counts between steps) and
+  ``K.show(line, gains)`` (show it, propagate, mark the gains it changed to count again): the
+  informed start's steps;
 - ``K.reveal_gains(lines)``: per hidden line, the undecided cells propagation settles with its
   clue shown, from the state (Suggest Clue, Repair);
 - ``K.grade(probe) -> difficulty.Difficulty``: the score of the shown clues from a synchronous

@@ -119,16 +119,20 @@ class PlainKind:
         return st
 
     # the informed start and Suggest Clue ---------------------------------------------------
-    def best_gain(self, key, gain) -> int:
-        """The hidden line whose one application now deduces the most cells (``gain`` caches the
-        counts, -1 = to compute; ties by ``key``), or -1."""
+    def new_gains(self) -> tuple:
+        """The informed start's gain bookkeeping (``maskprop.new_gains``: counts and a heap)."""
+        return mp.new_gains(self.n_lines)
+
+    def best_gain(self, key, gains) -> int:
+        """The hidden line whose one application now deduces the most cells (ties by ``key``),
+        or -1; ``gains`` (``new_gains``) keeps the counts between steps."""
         mw = self.mw
-        return int(mp.best_gain(key, gain, self.shown, *self._net[:5], mw.state, mw.unk, mw.buf_in, mw.buf_out,
+        return int(mp.best_gain(key, *gains, self.shown, *self._net[:5], mw.state, mw.unk, mw.buf_in, mw.buf_out,
                                 mw.words, mw.ctl))
 
-    def show(self, li: int, gain) -> bool:
-        """Show line ``li`` and propagate; ``gain`` of the lines through changed cells reset."""
-        return bool(mp.show_line(li, gain, self.shown, *self._net, *self._work))
+    def show(self, li: int, gains) -> bool:
+        """Show line ``li`` and propagate; the gains of the lines through changed cells reset."""
+        return bool(mp.show_line(li, *gains[:3], self.shown, *self._net, *self._work))
 
     def reveal_gains(self, cands) -> np.ndarray:
         """Per hidden line of ``cands``: the undecided cells propagation settles with its clue
