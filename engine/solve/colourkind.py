@@ -22,7 +22,7 @@ from ..lines.colourline import relax_3d, solve_automaton, solve_dfa_dense
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle
 from .colourprobe import probe as _probe_state
 from .colourprop import (QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, Deadline, build_net, decided,
-                         open_to_two, propagate_queues, queue_lines, undo_trail)
+                         open_to_two, propagate_queues, queue_lines, undo_trail, with_clue_ids)
 from .difficulty import COST_PROBE, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, cache_slot, cache_store, new_cache
 from .maskprop import (N_RSTATS, R_DEDUCED, R_PROBE, R_UNKNOWN, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED,
@@ -100,17 +100,20 @@ def _complete_3d(masks, k, cnt, rmax, no_tab, cid, c_line, c_kind, c_in, c_out):
 def _complete(li, cid, masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out):
     """Line ``li``'s complete line solve on ``masks`` (all zero on a contradiction), cached by its
     clue ``cid``."""
-    s, hit = cache_slot(cid, K_COMPLETE, masks, c_line, c_kind, c_in)
-    if hit:
-        return c_out[s, :masks.shape[0]].copy()
+    caching = c_line.shape[0] > 0
+    if caching:
+        s, hit = cache_slot(cid, K_COMPLETE, masks, c_line, c_kind, c_in)
+        if hit:
+            return c_out[s, :masks.shape[0]].copy()
     if mode[li] == 1:
         res = solve_dfa_dense(masks, tab_all[tab_start[li]:tab_start[li + 1]])
     else:
         res = _complete_3d(masks, k, cnt[li], rmax[li], np.zeros((1, 1), dtype=np.int64), cid, c_line, c_kind,
                            c_in, c_out)
-    # the slot again: the filter's and product solver's own entries may have taken it
-    s, hit = cache_slot(cid, K_COMPLETE, masks, c_line, c_kind, c_in)
-    cache_store(s, cid, K_COMPLETE, masks, res, c_line, c_kind, c_in, c_out)
+    if caching:
+        # the slot again: the filter's and product solver's own entries may have taken it
+        s, hit = cache_slot(cid, K_COMPLETE, masks, c_line, c_kind, c_in)
+        cache_store(s, cid, K_COMPLETE, masks, res, c_line, c_kind, c_in, c_out)
     return res
 
 
@@ -295,17 +298,19 @@ class ColourKind:
     """One colour puzzle's kernels for the pipelines (see ``kinds.py`` for the interface)."""
     name = "colour"
 
-    def __init__(self, puzzle: ColourPuzzle):
+    def __init__(self, puzzle: ColourPuzzle, cache: bool = True):
         self.puzzle = puzzle
-        self.net = net = build_net(puzzle)
+        self.net = net = build_net(puzzle, ids=cache)
         self.colours = net.k
         self.n_lines = puzzle.n_lines
         self.n_cells = puzzle.n_cells
         self.line_start, self.line_cells = net.line_start, net.line_cells
         self.clued = net.mode > 0
         self.shown = net.shown  # the kernels read the net's: one array
-        self.costs = techniques(puzzle)
-        self.cache = new_cache(net)  # designs and grades of one puzzle solve the same lines often
+        self._costs = None
+        # designs and grades of one puzzle solve the same lines often (a solver's comes with its
+        # probing: ``ensure_cache``)
+        self.cache = new_cache(net) if cache else NO_LINE_CACHE
         self.full = np.int64((1 << (net.k + 1)) - 1)
         self.state = np.full(self.n_cells, self.full, dtype=np.int64)
         n = self.n_lines
@@ -328,6 +333,19 @@ class ColourKind:
         self.until_decided = True
         self.n_probes = 0
         self.reset()
+
+    def ensure_cache(self) -> None:
+        """A line cache from now on (keyed by the shared clue ids), if there is none yet."""
+        if self.cache[0].shape[0] == 0:
+            self.net = with_clue_ids(self.puzzle, self.net)
+            self.cache = new_cache(self.net)
+
+    @property
+    def costs(self) -> np.ndarray:
+        """Per line the technique cost of its clue (``techniques``; the grade's)."""
+        if self._costs is None:
+            self._costs = techniques(self.puzzle)
+        return self._costs
 
     def _args(self):
         net = self.net
@@ -525,10 +543,11 @@ class ColourSolver:
 
     def __init__(self, puzzle: ColourPuzzle, known=None, cache: bool = True):
         self.puzzle = puzzle
-        self.K = K = ColourKind(puzzle)
+        # a line cache when probing starts (line logic alone seldom solves a line twice alike; a
+        # puzzle that line logic solves pays no 10-30 MB table)
+        self.K = K = ColourKind(puzzle, cache=False)
         K.until_decided = False
-        if not cache:
-            K.cache = NO_LINE_CACHE
+        self.use_cache = cache
         self.n_cells = K.n_cells
         on = np.repeat(K.clued, np.diff(K.line_start))
         self.covered = np.zeros(self.n_cells, bool)
@@ -542,7 +561,9 @@ class ColourSolver:
             if len(kv) == self.n_cells and not check_colour_solution(puzzle, kv):
                 self.known_values = kv
         self.known = self.known_values is not None
-        self.first_chunk = 64
+        self.first_chunk = 4096  # cost units (``colourprop._work``: ~a filter solve of a short line each)
+        self.boost = 1  # (``line_solve``)
+        self.trailing = True
         self._pg = None
         self.probed_cells = 0
 
@@ -591,22 +612,31 @@ class ColourSolver:
         K = self.K
         K.reset()
         queue_lines(np.flatnonzero(K.shown), K.net.mode, K.shown, K.queued, K.rq, K.xq, K.qs)
+        self.trailing = False  # the root's line solving is never undone: no trail until a node
 
     def line_solve(self, chunk):
         """Propagation from the queued lines for about ``chunk`` cost units: True at the fixpoint,
         False on a contradiction, None when paused."""
         K = self.K
-        K.budget[0] = chunk
-        st = int(prop_step(_NONE, -1, False, *K._args(), _NONE, *K.cache, K.t_cell, K.t_old))
+        K.budget[0] = min(chunk * self.boost, 1 << 40)
+        trail = (K.t_cell, K.t_old) if self.trailing else (_NONE, _NONE)
+        st = int(prop_step(_NONE, -1, False, *K._args(), _NONE, *K.cache, *trail))
         K.budget[0] = -1
         if st == ST_BUDGET:
+            # a product solve ran out inside its line (qs[5]): the line starts again on the next
+            # call, which gets four times the steps until one ends without a cut (else a line
+            # dearer than the driver's chunk would never end)
+            self.boost = self.boost * 4 if K.qs[5] else self.boost
             return None
+        self.boost = 1
         return st == ST_OK
 
     def new_node(self, child: bool) -> None:
-        pass
+        self.trailing = True
 
     def probe_start(self, root: bool) -> None:
+        if self.use_cache:
+            self.K.ensure_cache()
         self._pg = self._probing()
 
     def probe_round(self, steps: int) -> int:
@@ -630,13 +660,14 @@ class ColourSolver:
         budget = np.full(1, -1, np.int64)
         before = int(np.count_nonzero(decided(state)))
         chunk = 256
+        boost = 1  # x4 while a slice probes no whole cell (its assumptions need more; it starts again)
         try:
             while True:
                 flags[0] = 0
                 for c0 in range(0, n, chunk):
                     c1 = min(n, c0 + chunk)
                     while c0 < c1:
-                        budget[0] = max(self._slice, 8)
+                        budget[0] = min(max(self._slice, 8) * boost, 1 << 40)
                         st = probe_cells(state, net.k, net.line_start, net.line_cells, net.mode, net.shown,
                                          net.clue_id, net.tab_all,
                                     net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, K.counters,
@@ -644,7 +675,9 @@ class ColourSolver:
                         if st == ST_CONTRADICTION:
                             return P_CONTRADICTION
                         if st == ST_OK:
+                            boost = 1
                             break
+                        boost = boost * 4 if int(flags[1]) == c0 else 1
                         c0 = int(flags[1])
                         yield P_PAUSED
                 if flags[0] == 0:

@@ -11,6 +11,7 @@ exactly since its last change: the state is exactly what line logic can deduce. 
 from __future__ import annotations
 
 import time
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,7 +51,9 @@ class ColourNet:
     #                         or 2D blocks): the line cache's key, as a line's results depend on no more
 
 
-def build_net(p: ColourPuzzle) -> ColourNet:
+def build_net(p: ColourPuzzle, ids: bool = True) -> ColourNet:
+    """The puzzle's lines for the kernels; ``ids``: the clue ids the line cache shares results by
+    (else each line its own id, as good a key, only unshared: ``with_clue_ids`` adds them)."""
     k, n = p.k, p.n_lines
     mode = np.zeros(n, dtype=np.int64)
     tabs, tab_start = [], np.zeros(n + 1, dtype=np.int64)
@@ -76,7 +79,13 @@ def build_net(p: ColourPuzzle) -> ColourNet:
                                          int(p.n_cells))
     return ColourNet(k, p.n_cells, p.line_start.astype(np.int64), p.line_cells.astype(np.int64), mode,
                      np.ascontiguousarray(tab_all), tab_start, cnt, rmax, cell_start, cell_lines,
-                     (mode > 0).astype(np.uint8), _clue_ids(p, mode, cnt, rmax, tab_all, tab_start))
+                     (mode > 0).astype(np.uint8),
+                     _clue_ids(p, mode, cnt, rmax, tab_all, tab_start) if ids else np.arange(n, dtype=np.int64))
+
+
+def with_clue_ids(p: ColourPuzzle, net: ColourNet) -> ColourNet:
+    """``net`` with the shared clue ids (``build_net(p, ids=False)``'s made later)."""
+    return dataclasses.replace(net, clue_id=_clue_ids(p, net.mode, net.cnt, net.rmax, net.tab_all, net.tab_start))
 
 
 def _clue_ids(p, mode, cnt, rmax, tab_all, tab_start) -> np.ndarray:
@@ -87,12 +96,18 @@ def _clue_ids(p, mode, cnt, rmax, tab_all, tab_start) -> np.ndarray:
     clues)."""
     lens = np.diff(p.line_start).astype(np.int64)
     ids = np.full(len(mode), -1, dtype=np.int64)
+    three = np.flatnonzero(mode == 2)
+    if len(three):
+        rows = np.concatenate([lens[three, None], cnt[three], rmax[three]], axis=1)
+        o = np.lexsort(rows.T[::-1])
+        new = np.ones(len(o), bool)
+        new[1:] = (rows[o[1:]] != rows[o[:-1]]).any(axis=1)
+        ids[three[o]] = np.cumsum(new) - 1
     keys: dict = {}
-    rows = np.concatenate([lens[:, None], mode[:, None], cnt, rmax], axis=1)
-    for li in np.flatnonzero(mode > 0):
-        key = rows[li].tobytes() if mode[li] == 2 else \
-            (int(lens[li]), tab_all[tab_start[li]:tab_start[li + 1]].tobytes())
-        ids[li] = keys.setdefault(key, len(keys))
+    first = int(ids.max()) + 1 if len(three) else 0
+    for li in np.flatnonzero(mode == 1):
+        key = (int(lens[li]), tab_all[tab_start[li]:tab_start[li + 1]].tobytes())
+        ids[li] = first + keys.setdefault(key, len(keys))
     return ids
 
 

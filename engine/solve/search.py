@@ -296,24 +296,24 @@ class _Driver:
         run_k, run_nodes, run_budget = 0, 0, RESTART_NODES
         steps0 = S.steps()
         self.ss, self.ss_blocked = None, 0
-        if self.use_sat and S.sat_size(root_state) > SAT_MAX_LITERALS:
-            self.use_sat = False
+        self.sat_fits = None  # (``_sat_fits``: sized at the first turn, most searches never take one)
         # the root's relations hold in the whole tree: the first guess forgets them
         self.root_relations = S.relations() if self.use_sat and SAT_PROBE_CLAUSES else None
         first = self.want == 1
         sat_after = sat_after_steps(S, first) if self.sat_after is None else self.sat_after
         sat_share = SAT_FIRST_SHARE if first else SAT_SHARE
         restarts = RESTART_NODES > 0 and S.restarts and not S.known
-        if self.use_sat and sat_after == 0:  # the CDCL solver alone, from the root
+        if self.use_sat and sat_after == 0 and self._sat_fits(root_state):  # the CDCL solver alone
             status = self.sat_slice(root_state, res, None)
             done = done or status != P_FIXPOINT
         t_dfs = time.perf_counter()
         while not done:
             if status == P_FIXPOINT and self.node_limit is not None and res.nodes >= self.node_limit:
                 # the search's budget is spent: the CDCL solver alone, if there is one
-                status = self.sat_slice(root_state, res, None) if self.use_sat else STOPPED
+                status = self.sat_slice(root_state, res, None) if self._sat_fits(root_state) else STOPPED
                 break
-            if status == P_FIXPOINT and self.use_sat and S.steps() - steps0 >= sat_after:
+            if status == P_FIXPOINT and self.use_sat and S.steps() - steps0 >= sat_after and \
+                    self._sat_fits(root_state):
                 # the search wanders: the CDCL solver gets as much time as the search had since
                 # its last turn; the first to finish settles the puzzle
                 slice_s = max((time.perf_counter() - t_dfs) * sat_share, SAT_MIN_SLICE_S)
@@ -380,6 +380,14 @@ class _Driver:
             res.order = S.order(root_mark)
         res.state = S.codes_of(root_state)
         return res
+
+    def _sat_fits(self, root_state) -> bool:
+        """Whether the CDCL solver may take turns: python-sat is there, it was asked for, and the
+        root's encoding is within SAT_MAX_LITERALS (sized once, at the first turn)."""
+        if self.use_sat and self.sat_fits is None:
+            self.sat_fits = self.S.sat_size(root_state) <= SAT_MAX_LITERALS
+            self.use_sat = self.sat_fits
+        return self.use_sat
 
     def sat_slice(self, state, res, seconds):
         """Run the CDCL solver (the kind's encoding, ``sat.py`` / ``coloursat.py``) from
