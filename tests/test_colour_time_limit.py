@@ -180,3 +180,42 @@ def test_a_colour_solve_reports_progress_and_cancels():
     full = solve(colour_puzzle_from_grid(g, 3), time_limit=60)
     assert full.verdict == "unique" and full.linesolvers > 0 and 0.0 < full.bad_guess_rate < 1.0
     assert full.bad_guesses == round(full.bad_guess_rate * full.linesolvers)
+
+
+def test_a_line_or_a_probe_dearer_than_any_chunk_still_ends():
+    """The driver hands the solver small chunks (``line_solve(chunk)``, ``probe_round(steps)``); a
+    line whose product solve needs more, or a cell whose probing assumptions do, starts again on
+    the next call: it must get more each time, or it never ends (jeep at 36, three colours, 40 %
+    hidden, ran a Solve to its limit). With the smallest chunks both end, with the state an
+    unchunked run reaches."""
+    from engine.solve.colourkind import ColourSolver
+    from engine.solve.probe import P_PAUSED
+    _warm()
+    line = _long_line(k=3, n=18, seed=2)
+    p = colour_puzzle_from_grid(line.reshape(18, 1, 1), k=3)
+    p = with_hidden(p, np.flatnonzero(np.diff(p.line_start) != 18))
+    whole = ColourSolver(p)
+    whole.queue_all()
+    assert whole.line_solve(1 << 40) is True
+    S = ColourSolver(p)
+    S.queue_all()
+    for calls in range(1, 64):
+        got = S.line_solve(1)
+        if got is not None:
+            break
+    assert got is True and calls > 1 and np.array_equal(S.K.state, whole.K.state)
+    p = _slow_puzzle(seed=3, n=6)
+    states = []
+    for steps in (1 << 40, 1):
+        S = ColourSolver(p)
+        S.queue_all()
+        assert S.line_solve(1 << 40) is True
+        S.new_node(False)
+        S.probe_start(True)
+        for rounds in range(1, 100_000):
+            st = S.probe_round(steps)
+            if st != P_PAUSED:
+                break
+        assert st != P_PAUSED
+        states.append(S.K.state.copy())
+    assert np.array_equal(states[0], states[1])
