@@ -8,7 +8,8 @@
 // instanced cubes took ~150 ms a frame; the merged faces take a few ms there and less on a GPU.
 // Picking walks the grid (a voxel ray walk), not the triangles.
 import {
-  BufferAttribute, BufferGeometry, Color, Mesh, PerspectiveCamera, Scene, ShaderMaterial, Vector3, WebGLRenderer,
+  BufferAttribute, BufferGeometry, Color, Mesh, OrthographicCamera, PerspectiveCamera, Scene, ShaderMaterial, Vector3,
+  WebGLRenderer, WebGLRenderTarget,
 } from "three";
 import { PageError, readPuzzle } from "./data.js";
 import { buildAtlas, buildColourAtlas } from "./atlas.js";
@@ -17,8 +18,12 @@ const INTACT = 0, MARKED = 1, BROKEN = 2;
 // what the shader draws a face as (aData.y)
 const SHOW_INTACT = 0, SHOW_MARKED = 1, SHOW_REVEALED = 2, SHOW_PAINTED = 3;
 const ZERO_INK = [0.1, 0.1, 0.12];   // a colour line with no filled cube: a dark "0"
+const CUBE = [0.95, 0.93, 0.88];      // an intact cube, cream as in Picross 3D
+const MARKED_CUBE = [0.36, 0.58, 0.93];
+const PLAIN_INK = [0.08, 0.08, 0.1];  // a black-and-white puzzle's numbers
 const REVEAL = [0.93, 0.55, 0.2];   // the model's colour at the reveal when the puzzle has none
 const STORAGE_PREFIX = "nonogram3d:";
+const BACKGROUND = 0x2b2f36;
 const $ = (id) => document.getElementById(id);
 
 function showError(message) {
@@ -27,6 +32,13 @@ function showError(message) {
   el.classList.remove("hidden");
   for (const id of ["hud", "tools", "palette", "slices", "help"]) $(id).classList.add("hidden");
   window.nonogram = { state: () => ({ error: message, ready: false }) };
+}
+
+// bytes as base64, in chunks (one call with a million arguments is too many for some engines)
+function base64Of(bytes) {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 8192) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+  return btoa(bin);
 }
 
 // FNV-1a of the page's data: the puzzle's key in localStorage
@@ -78,10 +90,15 @@ void main() {
   gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
 }`;
 
+const vec3 = (rgb) => `vec3(${rgb.map((v) => v.toFixed(4)).join(", ")})`;
 const FRAGMENT = /* glsl */ `
+#define CUBE_COLOUR ${vec3(CUBE)}
+#define MARKED_COLOUR ${vec3(MARKED_CUBE)}
+#define PLAIN_INK_COLOUR ${vec3(PLAIN_INK)}
 uniform sampler2D uAtlas;
 uniform vec2 uGrid;
 uniform float uColourInk;   // 1: the atlas holds coloured numbers (premultiplied RGBA)
+uniform float uPlain;       // 1: the face's colour without light or edge shading (the atlas check)
 varying vec2 vUv;
 varying float vTile;
 varying vec3 vNormal;
@@ -90,15 +107,20 @@ varying vec3 vColour;
 varying float vHover;
 varying float vFlash;
 void main() {
-  vec3 base = vState > 1.5 ? vColour : (vState > 0.5 ? vec3(0.36, 0.58, 0.93) : vec3(0.95, 0.93, 0.88));
+  vec3 base = vState > 1.5 ? vColour : (vState > 0.5 ? MARKED_COLOUR : CUBE_COLOUR);
   if ((vState < 1.5 || vState > 2.5) && vTile > -0.5) {
-    float col = mod(vTile, uGrid.x);
-    float row = floor(vTile / uGrid.x);
+    // the tile index is the same at a face's four corners, but interpolated it can arrive as
+    // 31.99998 for 32: floor(31.99998 / 16) is the row above and mod() a column past the
+    // right edge, so a tile at the start of an atlas row was drawn as per-pixel noise
+    float tileNo = floor(vTile + 0.5);
+    float col = mod(tileNo, uGrid.x);
+    float row = floor(tileNo / uGrid.x);
     vec2 uv = vec2((col + vUv.x) / uGrid.x, 1.0 - (row + 1.0 - vUv.y) / uGrid.y);
     vec4 t = texture2D(uAtlas, uv);
     if (uColourInk > 0.5) base = base * (1.0 - t.a) + t.rgb;
-    else base = mix(base, vState > 0.5 ? vec3(1.0) : vec3(0.08, 0.08, 0.1), t.a);
+    else base = mix(base, vState > 0.5 ? vec3(1.0) : PLAIN_INK_COLOUR, t.a);
   }
+  if (uPlain > 0.5) { gl_FragColor = vec4(base, 1.0); return; }
   float e = min(min(vUv.x, 1.0 - vUv.x), min(vUv.y, 1.0 - vUv.y));
   base *= mix(0.55, 1.0, smoothstep(0.0, 0.045, e));
   float light = max(dot(normalize(vNormal), normalize(vec3(0.35, 0.55, 1.0))), 0.0);
@@ -229,13 +251,13 @@ function main() {
     return;
   }
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
-  renderer.setClearColor(new Color(0x2b2f36), 1);
+  renderer.setClearColor(new Color(BACKGROUND), 1);
   const scene = new Scene();
   const camera = new PerspectiveCamera(40, 1, 0.1, 1000);
   const material = new ShaderMaterial({
     vertexShader: VERTEX, fragmentShader: FRAGMENT,
     uniforms: { uAtlas: { value: atlas.texture }, uGrid: { value: [atlas.cols, atlas.rows] },
-                uColourInk: { value: atlas.colour ? 1 : 0 },
+                uColourInk: { value: atlas.colour ? 1 : 0 }, uPlain: { value: 0 },
                 uHover: { value: -1 }, uFlash: { value: -1 } },
   });
   // the face buffers grow (doubling) as breaking opens the block; 4 vertices, 6 indices a face
@@ -799,6 +821,75 @@ function main() {
   window.addEventListener("pagehide", save);
   document.addEventListener("visibilitychange", () => { if (document.hidden) save(); else sessionStart = performance.now(); });
 
+  // Every atlas tile drawn by the block's shader (without light or edge shading) on a square
+  // laid out as in the atlas, px pixels a side. `tilt` (degrees): each square turned back about
+  // its horizontal middle and seen in perspective, as the block's faces are: only then does the
+  // interpolated tile index come out a hair off a whole number (the speckled tiles of #39).
+  // Returns the pixels, the atlas and each square's corners on screen (uv (0,0) (1,0) (1,1) (0,1)).
+  function renderTiles(px, tilt) {
+    const cols = atlas.cols, rows = atlas.rows, count = cols * rows, w = cols * px, h = rows * px;
+    const a = (tilt * Math.PI) / 180;
+    const pos = [], nor = [], uv = [], data = [], col = [], index = [];
+    for (let t = 0; t < count; t++) {
+      const x = t % cols, y = rows - 1 - Math.floor(t / cols);
+      CORNERS.forEach(([u, v]) => {
+        pos.push(x + u, y + 0.5 + (v - 0.5) * Math.cos(a), -(v - 0.5) * Math.sin(a));
+        nor.push(0, Math.sin(a), Math.cos(a)); uv.push(u, v); data.push(t, SHOW_INTACT, -1); col.push(0, 0, 0);
+      });
+      index.push(4 * t, 4 * t + 1, 4 * t + 2, 4 * t, 4 * t + 2, 4 * t + 3);
+    }
+    const g = new BufferGeometry();
+    g.setAttribute("position", new BufferAttribute(new Float32Array(pos), 3));
+    g.setAttribute("normal", new BufferAttribute(new Float32Array(nor), 3));
+    g.setAttribute("uv", new BufferAttribute(new Float32Array(uv), 2));
+    g.setAttribute("aData", new BufferAttribute(new Float32Array(data), 3));
+    g.setAttribute("aColour", new BufferAttribute(new Float32Array(col), 3));
+    g.setIndex(index);
+    const tiles = new Scene();
+    tiles.add(new Mesh(g, material));
+    let cam;
+    if (tilt) {
+      const fov = 30, dist = (rows / 2) / Math.tan((fov * Math.PI) / 360) * 1.02;
+      cam = new PerspectiveCamera(fov, w / h, dist / 4, dist * 4);
+      cam.position.set(cols / 2, rows / 2, dist);
+      cam.lookAt(cols / 2, rows / 2, 0);
+    } else {
+      cam = new OrthographicCamera(0, cols, rows, 0, -1, 1);
+    }
+    cam.updateMatrixWorld();
+    cam.updateProjectionMatrix();
+    const corners = [];
+    for (let t = 0; t < count; t++) {
+      const c = [];
+      for (let j = 0; j < 4; j++) {
+        const p = new Vector3(pos[12 * t + 3 * j], pos[12 * t + 3 * j + 1], pos[12 * t + 3 * j + 2]).project(cam);
+        c.push([((p.x + 1) / 2) * w, ((1 - p.y) / 2) * h]);
+      }
+      corners.push(c);
+    }
+    const target = new WebGLRenderTarget(w, h);
+    const out = new Uint8Array(4 * w * h);
+    material.uniforms.uPlain.value = 1;
+    try {
+      renderer.setRenderTarget(target);
+      renderer.setClearColor(new Color(0x000000), 1);
+      renderer.clear();
+      renderer.render(tiles, cam);
+      renderer.readRenderTargetPixels(target, 0, 0, w, h, out);
+    } finally {
+      renderer.setRenderTarget(null);
+      renderer.setClearColor(new Color(BACKGROUND), 1);
+      material.uniforms.uPlain.value = 0;
+      target.dispose();
+      g.dispose();
+    }
+    const img = atlas.canvas.getContext("2d").getImageData(0, 0, atlas.canvas.width, atlas.canvas.height).data;
+    // rows bottom up (as GL reads them); the atlas's RGBA not premultiplied (as the canvas gives it)
+    return { width: w, height: h, rgba: base64Of(out), atlas: base64Of(img), atlasWidth: atlas.canvas.width,
+             atlasHeight: atlas.canvas.height, tile: atlas.tile, cols, rows, corners,
+             colour: atlas.colour, labels: labels.length, cube: CUBE, plainInk: PLAIN_INK };
+  }
+
   // ---- a read-only window on the game for tests and benchmarks
   const clueTables = () => {
     // as in the puzzle file: a colour clue is its list of counts
@@ -859,6 +950,9 @@ function main() {
       for (let j = 0; j < px.length; j++) { a ^= px[j]; a = Math.imul(a, 0x01000193) >>> 0; }
       return a.toString(16);
     },
+    // every atlas tile drawn by the block's own shader on a face-on square of px × px pixels,
+    // laid out as the atlas is, without light or edge shading: tests compare it with the atlas
+    renderTiles: (px = atlas.tile, tilt = 0) => renderTiles(px, tilt),
     // how long drawing takes (benchmarks): n renders, each waited for by reading a pixel back
     timeRenders: (count = 5) => {
       const gl = renderer.getContext(), out = [];
