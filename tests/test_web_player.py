@@ -237,7 +237,7 @@ def test_touch_and_keys_rotate_zoom_break_and_mark(browser, page_file, designed)
         at = pg.evaluate("i => window.nonogram.aim(i)", free[1])
         pg.touchscreen.tap(at["x"], at["y"])
         assert state(pg)["cells"][free[1]] == MARKED and state(pg)["tool"] == "mark"
-        # keys rotate and zoom; the wheel zooms; a mouse drag rotates without breaking anything
+        # keys rotate and zoom; the wheel zooms; a mouse drag from the background rotates without breaking anything
         pg.locator("#view").focus()
         v0 = state(pg)["view"]
         pg.keyboard.press("ArrowLeft")
@@ -249,10 +249,8 @@ def test_touch_and_keys_rotate_zoom_break_and_mark(browser, page_file, designed)
         pg.mouse.wheel(0, 400)
         pg.wait_for_function(f"window.nonogram.state().view.dist > {v1['dist']}")
         cells = state(pg)["cells"]
-        pg.mouse.move(300, 300)
-        pg.mouse.down()
-        pg.mouse.move(380, 320, steps=5)
-        pg.mouse.up()
+        start = webplayer.background_point(pg)
+        webplayer.mouse_drag(pg, start, {"x": start["x"] + 80, "y": start["y"] + 20}, steps=5)
         s = state(pg)
         assert s["view"]["theta"] != v1["theta"] and s["cells"] == cells
         pg.keyboard.press("r")

@@ -101,6 +101,35 @@ def click_cell(pg, i) -> bool:
     return True
 
 
+def background_point(pg) -> dict:
+    """A point of the canvas where a press reaches no cube and no control covers it."""
+    return pg.evaluate("""() => {
+      const c = document.getElementById('view').getBoundingClientRect();
+      for (let y = c.top + 30; y < c.bottom - 10; y += 23) for (let x = c.left + 10; x < c.right - 10; x += 23) {
+        if (document.elementFromPoint(x, y) === document.getElementById('view') && window.nonogram.pick(x, y) < 0
+            && window.nonogram.pick(x + 90, y + 30) < 0) return { x, y };
+      }
+      return null;
+    }""")
+
+
+def mouse_drag(pg, start: dict, end: dict, steps: int = 12, button: str = "left") -> None:
+    """A real mouse drag from ``start`` to ``end`` (client points) in ``steps`` moves."""
+    pg.mouse.move(start["x"], start["y"])
+    pg.mouse.down(button=button)
+    pg.mouse.move(end["x"], end["y"], steps=steps)
+    pg.mouse.up(button=button)
+
+
+def stroke(pg, first: int, last: int, steps: int = 12, button: str = "left") -> None:
+    """A stroke: press on cube ``first`` (where a click reaches it) and drag to where the centre
+    of cube ``last`` (on the same line) is on the screen."""
+    at = pg.evaluate("i => window.nonogram.aim(i)", first)
+    assert at is not None, f"cube {first} cannot be pressed from this view"
+    x, y = pg.evaluate("i => window.nonogram.screenOf(i)", last)
+    mouse_drag(pg, at, {"x": x, "y": y}, steps, button)
+
+
 def ring_grid(size: int = 8) -> np.ndarray:
     """A small model with holes, so its clues have circles and squares: two rings on a base,
     with two posts joined at the top."""

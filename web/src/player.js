@@ -13,6 +13,7 @@ import {
 } from "three";
 import { PageError, readPuzzle } from "./data.js";
 import { buildAtlas, buildColourAtlas } from "./atlas.js";
+import { BREAK, EMPTY, FILLED, MODEL, UNKNOWN, deeper, makeHinter, paintAction } from "./hint.js";
 
 const INTACT = 0, MARKED = 1, BROKEN = 2;
 // what the shader draws a face as (aData.y)
@@ -33,6 +34,8 @@ function showError(message) {
   for (const id of ["hud", "tools", "palette", "slices", "help"]) $(id).classList.add("hidden");
   window.nonogram = { state: () => ({ error: message, ready: false }) };
 }
+
+const plural = (v, word) => `${v} ${word}${v === 1 ? "" : "s"}`;
 
 // bytes as base64, in chunks (one call with a million arguments is too many for some engines)
 function base64Of(bytes) {
@@ -68,7 +71,9 @@ for (const F of FACES) {
 }
 
 const VERTEX = /* glsl */ `
-attribute vec3 aData;     // clue tile (-1: none), state (0 intact, 1 marked, 2 revealed, 3 painted), cell index
+// clue tile (-1: none), state (0 intact, 1 marked, 2 revealed, 3 painted), cell index, hint
+// (0 none, 1 on the hint's line, 2 a cube the hint decides)
+attribute vec4 aData;
 attribute vec3 aColour;
 uniform float uHover;
 uniform float uFlash;
@@ -79,8 +84,10 @@ varying float vState;
 varying vec3 vColour;
 varying float vHover;
 varying float vFlash;
+varying float vHint;
 void main() {
   vTile = aData.x;
+  vHint = aData.w;
   vUv = uv;
   vState = aData.y;
   vColour = aColour;
@@ -106,6 +113,7 @@ varying float vState;
 varying vec3 vColour;
 varying float vHover;
 varying float vFlash;
+varying float vHint;
 void main() {
   vec3 base = vState > 1.5 ? vColour : (vState > 0.5 ? MARKED_COLOUR : CUBE_COLOUR);
   if ((vState < 1.5 || vState > 2.5) && vTile > -0.5) {
@@ -126,6 +134,11 @@ void main() {
   float light = max(dot(normalize(vNormal), normalize(vec3(0.35, 0.55, 1.0))), 0.0);
   vec3 c = base * (0.5 + 0.55 * light);
   c = mix(c, vec3(1.0, 0.78, 0.25), 0.3 * vHover);
+  // a hint: its line lightly gold, the cubes it decides gold with a broad gold frame
+  if (vHint > 0.5) {
+    float frame = vHint > 1.5 ? 1.0 - smoothstep(0.1, 0.16, e) : 0.0;
+    c = mix(c, vec3(1.0, 0.8, 0.15), vHint > 1.5 ? max(0.38, 0.9 * frame) : 0.2);
+  }
   c = mix(c, vec3(0.9, 0.1, 0.1), 0.6 * vFlash);
   gl_FragColor = vec4(c, 1.0);
 }`;
@@ -153,6 +166,8 @@ function main() {
   const K = P.k;
   const paint = new Uint8Array(n);
   let mistakes = 0, elapsedBefore = 0, solved = false;
+  // hints shown (counted beside the mistakes), the hint on screen, strokes made this session
+  let hints = 0, hint = null, hintMs = null, strokes = 0;
   let tool = "break", paintColour = 1;
   const undo = [];
   const size = [X, Y, Z];
@@ -186,6 +201,7 @@ function main() {
       }
     }
     mistakes = Number.isInteger(s.mistakes) ? s.mistakes : 0;
+    hints = Number.isInteger(s.hints) ? s.hints : 0;
     elapsedBefore = Number.isFinite(s.elapsed) ? s.elapsed : 0;
     countLeft();
     solved = isSolved();
@@ -203,7 +219,7 @@ function main() {
   function save() {
     const total = elapsed();
     if (!solved) { elapsedBefore = total; sessionStart = performance.now(); }
-    const record = { cells: stateText(cell), mistakes, elapsed: total, solved };
+    const record = { cells: stateText(cell), mistakes, hints, elapsed: total, solved };
     if (K) record.paint = stateText(paint);
     try {
       localStorage.setItem(storageKey, JSON.stringify(record));
@@ -270,12 +286,12 @@ function main() {
     capacity = Math.max(1024, 2 ** Math.ceil(Math.log2(faces)));
     const v = 4 * capacity;
     buffers = { position: new Float32Array(3 * v), normal: new Float32Array(3 * v), uv: new Float32Array(2 * v),
-                aData: new Float32Array(3 * v), aColour: new Float32Array(3 * v) };
+                aData: new Float32Array(4 * v), aColour: new Float32Array(3 * v) };
     const index = new Uint32Array(6 * capacity);
     for (let f = 0; f < capacity; f++) index.set([4 * f, 4 * f + 1, 4 * f + 2, 4 * f, 4 * f + 2, 4 * f + 3], 6 * f);
     const g = new BufferGeometry();
     for (const [name, arr] of Object.entries(buffers)) {
-      const attr = new BufferAttribute(arr, name === "uv" ? 2 : 3);
+      const attr = new BufferAttribute(arr, name === "uv" ? 2 : name === "aData" ? 4 : 3);
       attr.setUsage(35048);   // DYNAMIC_DRAW
       g.setAttribute(name, attr);
     }
@@ -339,7 +355,7 @@ function main() {
       position[j3] = cx + F.at[3 * c]; position[j3 + 1] = cy + F.at[3 * c + 1]; position[j3 + 2] = cz + F.at[3 * c + 2];
       normal[j3] = F.n[0]; normal[j3 + 1] = F.n[1]; normal[j3 + 2] = F.n[2];
       uv[2 * j] = CORNERS[c][0]; uv[2 * j + 1] = CORNERS[c][1];
-      aData[j3] = tileIndex; aData[j3 + 1] = state; aData[j3 + 2] = i;
+      aData[4 * j] = tileIndex; aData[4 * j + 1] = state; aData[4 * j + 2] = i; aData[4 * j + 3] = solved ? 0 : hintMark[i];
       aColour[j3] = colour[0]; aColour[j3 + 1] = colour[1]; aColour[j3 + 2] = colour[2];
     }
     slotOwner[slot] = 6 * i + f;
@@ -571,84 +587,304 @@ function main() {
     clearTimeout(flashTimer);
     flashTimer = setTimeout(() => { material.uniforms.uFlash.value = -1; requestRender([i]); }, 450);
   }
-  // after a change to the game; `cube`: the one cube it changed (its rectangle is redrawn)
-  function changed(eventTime, cube) {
+  // after a change to the game; `cubes`: the cubes it changed (their rectangle is redrawn; none:
+  // all of it). `persist` false: not saved yet (a stroke saves when it ends).
+  function changed(eventTime, cubes, persist = true) {
     const t0 = performance.now();
-    if (cube === undefined || solved) rebuild(); else refreshCube(cube);
+    if (cubes === undefined || solved) rebuild(); else for (const i of cubes) refreshCube(i);
     updateHud();
-    save();
+    if (persist) save();
     const t1 = performance.now();
-    markDirty(cube === undefined || solved ? undefined : [cube]);
+    markDirty(cubes === undefined || solved ? undefined : cubes);
     render();
     // wait until the frame is drawn: reading a pixel back cannot return before it is
     const gl = renderer.getContext();
     gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
     const t2 = performance.now();
-    timing = { update: t1 - t0, render: t2 - t1 };
+    timing = { update: t1 - t0, render: t2 - t1, cubes: cubes ? cubes.length : n };
     if (eventTime !== undefined) lastActionMs = t2 - eventTime;
   }
-  function breakCube(i, eventTime) {
-    if (solved || i < 0) return;
-    if (cell[i] === MARKED) { toast("That cube is marked: unmark it to break it"); return; }
-    if (cell[i] === BROKEN) return;
-    if (paint[i]) { toast("That cube is painted: it is part of the model"); return; }
-    if (P.solution[i]) {
-      mistakes++;
-      toast("That cube is part of the model: not broken (a mistake)");
-      flash(i);
-      changed(eventTime, i);
-      return;
+
+  // What one action does to cube i. CHANGED: done (its undo step appended to `steps`); PASS:
+  // nothing to change (a stroke goes on over it); STOP: a cube the action may not change (a
+  // stroke ends there; `why` says why); MISTAKE: refused and counted (a stroke ends there).
+  // Actions: "break", "mark", "unmark", "paint" (colour `c`).
+  const CHANGED = 0, PASS = 1, STOP = 2, MISTAKE = 3;
+  let why = "";
+  function act(i, action, c, steps) {
+    why = "";
+    if (cell[i] === BROKEN) return PASS;
+    if (action === "break") {
+      if (cell[i] === MARKED) { why = "That cube is marked: unmark it to break it"; return STOP; }
+      if (paint[i]) { why = "That cube is painted: it is part of the model"; return STOP; }
+      if (P.solution[i]) {
+        mistakes++;
+        why = "That cube is part of the model: not broken (a mistake)";
+        flash(i);
+        return MISTAKE;
+      }
+      cell[i] = BROKEN;
+      nonSolutionLeft--;
+      steps.push(["break", i]);
+    } else if (action === "mark" || action === "unmark") {
+      if (paint[i]) { why = "That cube is painted: it is protected already"; return STOP; }
+      if ((cell[i] === MARKED) === (action === "mark")) return PASS;
+      cell[i] = action === "mark" ? MARKED : INTACT;
+      steps.push(["mark", i]);
+    } else {
+      // paint a cube of a colour puzzle: only a cube of the model, only its own colour; anything
+      // else is refused and counted as a mistake, as a wrong break is
+      if (paint[i] === c) return PASS;
+      if (paint[i]) { why = "That cube is painted already"; return STOP; }
+      if (!P.solution[i] || P.paint[i] !== c) {
+        mistakes++;
+        why = P.solution[i] ? `That cube is not colour ${c}: not painted (a mistake)`
+          : "That cube is not part of the model: not painted (a mistake)";
+        flash(i);
+        return MISTAKE;
+      }
+      steps.push(["paint", i, cell[i]]);
+      paint[i] = c;
+      cell[i] = INTACT;   // painting a marked cube takes its mark: paint protects it as well
+      toPaint--;
     }
-    cell[i] = BROKEN;
-    nonSolutionLeft--;
-    undo.push(["break", i]);
-    if (isSolved()) finish();
-    changed(eventTime, i);
+    hinter.touch(i);
+    return CHANGED;
   }
-  // Paint a cube of a colour puzzle: only a cube of the model, only its own colour; anything
-  // else is refused and counted as a mistake, as a wrong break is.
-  function paintCube(i, c, eventTime) {
-    if (solved || i < 0 || !K || cell[i] === BROKEN || paint[i] === c) return;
-    if (!P.solution[i] || P.paint[i] !== c) {
-      mistakes++;
-      toast(P.solution[i] ? `That cube is not colour ${c}: not painted (a mistake)`
-        : "That cube is not part of the model: not painted (a mistake)");
-      flash(i);
-      changed(eventTime, i);
-      return;
-    }
-    undo.push(["paint", i, cell[i]]);
-    paint[i] = c;
-    cell[i] = INTACT;   // painting a marked cube takes its mark: paint protects it as well
-    toPaint--;
-    if (isSolved()) finish();
-    changed(eventTime, i);
+  // the action a press on cube i starts, from the tool (and the button / Shift for marks)
+  function actionAt(i, marking) {
+    if (marking || tool === "mark") return cell[i] === MARKED ? "unmark" : "mark";
+    return tool === "paint" ? "paint" : "break";
   }
-  function markCube(i, eventTime) {
-    if (solved || i < 0 || cell[i] === BROKEN) return;
-    if (paint[i]) { toast("That cube is painted: it is protected already"); return; }
-    cell[i] = cell[i] === MARKED ? INTACT : MARKED;
-    undo.push(["mark", i]);
-    changed(eventTime, i);
+  // one action on one cube (a click or tap), with its own undo step
+  function actOn(i, action, eventTime) {
+    if (solved || i < 0 || (action === "paint" && !K)) return;
+    const steps = [];
+    const r = act(i, action, paintColour, steps);
+    if (why) toast(why);
+    if (r === PASS) return;
+    if (steps.length) undo.push(steps);
+    afterAct([i], eventTime);
   }
+  function afterAct(cubes, eventTime, persist = true) {
+    const cleared = clearHint();
+    const done = isSolved();
+    if (done) finish();
+    changed(eventTime, cleared.length ? cubes.concat(cleared) : cubes, persist || done);
+    if (done) saveReveal();
+  }
+  // The reveal as a small picture beside the saved progress, for the catalogue (index.html) to
+  // show once this puzzle is solved in this browser: the middle square of the frame.
+  const REVEAL_KEY = storageKey + ":reveal";
+  function saveReveal() {
+    try {
+      const side = Math.min(canvas.width, canvas.height), out = document.createElement("canvas");
+      out.width = out.height = 192;
+      out.getContext("2d").drawImage(canvas, (canvas.width - side) / 2, (canvas.height - side) / 2, side, side, 0, 0, 192, 192);
+      localStorage.setItem(REVEAL_KEY, out.toDataURL("image/jpeg", 0.85));
+    } catch (e) { /* no storage: the catalogue shows its own picture */ }
+  }
+  function forgetReveal() { try { localStorage.removeItem(REVEAL_KEY); } catch (e) { /* no storage */ } }
   function undoLast() {
     if (solved) return;
-    const last = undo.pop();
-    if (!last) { toast("Nothing to undo"); return; }
-    const [what, i] = last;
-    if (what === "break") { cell[i] = INTACT; nonSolutionLeft++; }
-    else if (what === "paint") { paint[i] = 0; cell[i] = last[2]; toPaint++; }
-    else cell[i] = cell[i] === MARKED ? INTACT : MARKED;
-    changed(undefined, i);
+    const steps = undo.pop();
+    if (!steps) { toast("Nothing to undo"); return; }
+    const cubes = [];
+    for (let j = steps.length - 1; j >= 0; j--) {
+      const [what, i] = steps[j];
+      if (what === "break") { cell[i] = INTACT; nonSolutionLeft++; }
+      else if (what === "paint") { paint[i] = 0; cell[i] = steps[j][2]; toPaint++; }
+      else cell[i] = cell[i] === MARKED ? INTACT : MARKED;
+      hinter.touch(i);
+      cubes.push(i);
+    }
+    afterAct(cubes);
   }
+
+  // ---- strokes: press on a cube and drag along one of its three lines; every cube the
+  // pointer passes on that line gets the press's action, as ONE undo step. The stroke ends at a
+  // cube it may not change (marked, painted, or a model cube: that mistake is counted once),
+  // at the block's or the slices' end.
+  let stroke = null;
+  const gridOf = (i) => [Math.floor(i / (Y * Z)), Math.floor(i / Z) % Y, i % Z];
+  // the screen point (client pixels) of a point in grid coordinates
+  const screenPoint = new Vector3();
+  function toScreen(g) {
+    const r = canvas.getBoundingClientRect();
+    screenPoint.set(g[0], g[2], -g[1]).project(camera);
+    return [r.left + ((screenPoint.x + 1) / 2) * r.width, r.top + ((1 - screenPoint.y) / 2) * r.height];
+  }
+  // which of the cube's three lines a drag by (dx, dy) pixels follows, and which way: the axis
+  // whose on-screen direction is closest to the drag's (lines seen end-on are left out)
+  function strokeAxis(i, dx, dy) {
+    placeCamera();
+    camera.updateMatrixWorld();
+    const g = gridOf(i).map((v) => v + 0.5), [x0, y0] = toScreen(g);
+    let best = null, bestCos = 0;
+    for (let a = 0; a < 3; a++) {
+      const h = g.slice();
+      h[a] += 1;
+      const [x1, y1] = toScreen(h), vx = x1 - x0, vy = y1 - y0, len = Math.hypot(vx, vy);
+      if (len < 2) continue;
+      const cos = (dx * vx + dy * vy) / (len * Math.hypot(dx, dy));
+      if (Math.abs(cos) > bestCos) { bestCos = Math.abs(cos); best = { axis: a, dir: cos > 0 ? 1 : -1 }; }
+    }
+    return best;
+  }
+  // how many cells along the stroke's line (from its first cube, its way) the pointer is: the
+  // point of the line nearest the pointer's ray
+  function strokeReach(clientX, clientY) {
+    const { o, d } = rayAt(clientX, clientY);
+    const c = gridOf(stroke.start).map((v) => v + 0.5), a = stroke.axis;
+    const w0 = [c[0] - o[0], c[1] - o[1], c[2] - o[2]];
+    const b = d[a], denom = 1 - b * b;
+    if (denom < 1e-6) return stroke.reached;
+    const dd = w0[a], ee = d[0] * w0[0] + d[1] * w0[1] + d[2] * w0[2];
+    const t = (b * ee - dd) / denom;
+    return Math.max(0, Math.floor(stroke.dir * t + 0.5));
+  }
+  function startStroke(i, action, axis, dir) {
+    stroke = { start: i, action, axis, dir, reached: -1, stopped: false, steps: [], cubes: [] };
+    undo.push(stroke.steps);
+  }
+  // extend the stroke to `reach` cells from its first cube
+  function extendStroke(reach, eventTime) {
+    if (!stroke || stroke.stopped || solved) return;
+    const g = gridOf(stroke.start), done = [];
+    while (stroke.reached < reach && !stroke.stopped) {
+      const j = stroke.reached + 1, p = g.slice();
+      p[stroke.axis] += stroke.dir * j;
+      if (p[stroke.axis] < lo[stroke.axis] || p[stroke.axis] > hi[stroke.axis]) { stroke.stopped = true; break; }
+      const i = idx(p[0], p[1], p[2]);
+      const r = act(i, stroke.action, paintColour, stroke.steps);
+      stroke.reached = j;
+      if (r === CHANGED || r === MISTAKE) done.push(i);
+      if (r === STOP || r === MISTAKE) {
+        stroke.stopped = true;
+        if (why) toast(why);
+      }
+      if (isSolved()) break;
+    }
+    if (done.length) { stroke.cubes.push(...done); afterAct(done, eventTime, false); }
+  }
+  function endStroke() {
+    if (!stroke) return;
+    if (!stroke.steps.length && undo[undo.length - 1] === stroke.steps) undo.pop();
+    strokes += stroke.cubes.length > 0 ? 1 : 0;
+    stroke = null;
+    save();
+  }
+
+  // ---- hints: a line whose clue, from what the player has broken, marked and painted, decides
+  // at least one more cube (web/src/hint.js); its cubes lit until the player acts
+  const hinter = makeHinter(P);
+  const hintMark = new Uint8Array(n);
+  // what the player knows: broken cubes are empty, painted ones their colour, marked ones part
+  // of the model, except a wrong mark (the one use of the solution: a mistaken belief is not
+  // knowledge, and a hint built on it could be wrong)
+  function knowledge() {
+    const full = (1 << (K + 1)) - 1, s = K ? new Int32Array(n) : new Int8Array(n);
+    for (let i = 0; i < n; i++) {
+      if (cell[i] === BROKEN) s[i] = K ? 1 : EMPTY;
+      else if (K && paint[i]) s[i] = 1 << paint[i];
+      else if (cell[i] === MARKED && P.solution[i]) s[i] = K ? full & ~1 : FILLED;
+      else s[i] = K ? full : UNKNOWN;
+    }
+    return s;
+  }
+  const shownCube = (i) => { for (let f = 0; f < 6; f++) if (faceSlot[6 * i + f] >= 0) return true; return false; };
+  const clueText = (c) => (c.text.endsWith("o") ? c.text.slice(0, -1) + "○" : c.text.endsWith("s") ? c.text.slice(0, -1) + "□" : c.text);
+  function lineText(line) {
+    const names = ["X", "Y", "Z"], other = [[1, 2], [0, 2], [0, 1]][line.axis];
+    const clue = K ? line.clue.counts.map((c, j) => (c.total ? `${clueText(c)} in colour ${j + 1}` : "")).filter(Boolean).join(", ") || "0"
+      : clueText(line.clue);
+    return `the ${names[line.axis]} line at ${"xyz"[other[0]]} ${line.a + 1}, ${"xyz"[other[1]]} ${line.b + 1} (clue ${clue})`;
+  }
+  function newsText(news) {
+    const count = (a) => news.filter(([, b]) => b === a).length;
+    const parts = [];
+    if (count(BREAK)) parts.push(`${count(BREAK)} to break`);
+    if (count(MODEL)) parts.push(`${count(MODEL)} part of the model`);
+    for (let c = 1; c <= K; c++) if (count(paintAction(c))) parts.push(`${count(paintAction(c))} to paint colour ${c}`);
+    return parts.join(", ");
+  }
+  function showHintFor(lineCubes, news, text) {
+    const marked = [];
+    for (const i of lineCubes) { hintMark[i] = 1; marked.push(i); }
+    for (const [i] of news) { hintMark[i] = 2; marked.push(i); }
+    hint = { cubes: marked, news: news.map(([i, a]) => [i, a]) };
+    hints++;
+    showHintPanel(text, false);
+    changed(undefined, marked);
+  }
+  function askHint() {
+    if (solved) return;
+    const cleared = clearHint();
+    if (cleared.length) changed(undefined, cleared, false);
+    const t0 = performance.now();
+    const r = hinter.find(knowledge(), shownCube, t0 + 2000);
+    hintMs = performance.now() - t0;
+    if (r.line >= 0) {
+      const line = hinter.lines[r.line];
+      hint = null;
+      showHintFor(line.cells, r.news, `Hint: ${lineText(line)} decides ${newsText(r.news)}.`);
+      hint.line = { axis: line.axis, a: line.a, b: line.b, id: r.line };
+      return;
+    }
+    const skipped = r.skipped ? ` (${r.skipped} long colour line${r.skipped > 1 ? "s were" : " was"} too long to work out)` : "";
+    const more = r.unfinished ? "No line decided anything in the time a hint may take: ask again to look further."
+      : `No single line decides a cube now${skipped}.`;
+    const probing = P.info.logic === "probe";
+    showHintPanel(more + (probing ? " This puzzle was designed for probing: try a cube both ways." : ""), true, probing ? "Probe" : "Lines together");
+  }
+  // when no single line decides anything: all lines together, then probing
+  function askDeeper() {
+    if (solved) return;
+    const state = knowledge(), order = [];
+    for (let i = 0; i < n; i++) if (cell[i] !== BROKEN && !paint[i] && shownCube(i)) order.push(i);
+    for (let i = 0; i < n; i++) if (cell[i] !== BROKEN && !paint[i] && !shownCube(i)) order.push(i);
+    const t0 = performance.now();
+    const r = deeper(hinter, state, K, order, t0 + 4000);
+    hintMs = performance.now() - t0;
+    if (r.kind === "lines") {
+      showHintFor([], r.news, `Hint: several lines together decide ${newsText(r.news)} (each line narrows what the next one allows).`);
+    } else if (r.kind === "probe") {
+      const [x, y, z] = gridOf(r.cube), [, a] = r.news[0];
+      const assumed = K ? (r.ruledOut === 1 ? "empty" : r.ruledOut === ((1 << (K + 1)) - 1 & ~1) ? "part of the model" : `colour ${31 - Math.clz32(r.ruledOut)}`)
+        : r.ruledOut === EMPTY ? "empty" : "part of the model";
+      const result = a === BREAK ? "so break it" : a === MODEL ? "so it is part of the model" : `so paint it colour ${a - 2}`;
+      showHintFor([], r.news, `Hint (probing): if the cube at x ${x + 1}, y ${y + 1}, z ${z + 1} were ${assumed}, the lines would contradict each other: ${result}.`);
+      hint.probe = { cube: r.cube, ruledOut: r.ruledOut };
+    } else {
+      showHintPanel("Nothing found in the time a hint may take.", false);
+    }
+  }
+  // take the hint's highlight away (the player acted); the cubes to redraw
+  function clearHint() {
+    $("hint").classList.add("hidden");
+    if (!hint) return [];
+    const cubes = hint.cubes;
+    for (const i of cubes) hintMark[i] = 0;
+    hint = null;
+    return cubes;
+  }
+  function showHintPanel(text, offerDeeper, deeperLabel) {
+    $("hint-text").textContent = text;
+    $("hint-deeper").classList.toggle("hidden", !offerDeeper);
+    if (deeperLabel) $("hint-deeper").textContent = deeperLabel;
+    $("hint").classList.remove("hidden");
+    updateHud();
+  }
+
   function finish() {
     solved = true;
     elapsedBefore += performance.now() - sessionStart;
     material.uniforms.uHover.value = -1;
+    clearHint();
     showSolved();
   }
   function showSolved() {
-    $("solved-text").textContent = `${P.name}: ${formatTime(elapsed())}, ${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
+    $("solved-text").textContent = `${P.name}: ${formatTime(elapsed())}, ${plural(mistakes, "mistake")}, ${plural(hints, "hint")}`;
     $("solved").classList.remove("hidden");
     $("slices").classList.add("hidden");
     $("palette").classList.add("hidden");
@@ -656,11 +892,15 @@ function main() {
   function restart() {
     cell.fill(INTACT);
     paint.fill(0);
-    mistakes = 0; elapsedBefore = 0; sessionStart = performance.now(); solved = false; undo.length = 0;
+    mistakes = 0; hints = 0; elapsedBefore = 0; sessionStart = performance.now(); solved = false; undo.length = 0;
+    clearHint();
+    hintMark.fill(0);
+    hinter.reset();
     countLeft();
     $("solved").classList.add("hidden");
     $("slices").classList.remove("hidden");
     if (K) $("palette").classList.remove("hidden");
+    forgetReveal();
     changed();
   }
   function setSlice(a, v) {
@@ -706,7 +946,8 @@ function main() {
   }
   function updateHud() {
     $("time").textContent = formatTime(elapsed());
-    $("mistakes").textContent = `${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
+    $("mistakes").textContent = plural(mistakes, "mistake");
+    $("hints").textContent = plural(hints, "hint");
     $("left").textContent = solved ? "solved" : K ? `${nonSolutionLeft} to break · ${toPaint} to paint` : `${nonSolutionLeft} to break`;
   }
   const band = typeof P.info.band === "string" && P.info.band ? ` · ${P.info.band}` : "";
@@ -714,21 +955,33 @@ function main() {
   document.title = `${P.name} · Nonogram 3D`;
   setInterval(() => { if (!solved) $("time").textContent = formatTime(elapsed()); }, 1000);
 
-  // ---- input: mouse, touch and pen through pointer events
+  // ---- input: mouse, touch and pen through pointer events. A press on a cube and a drag
+  // along one of its lines is a stroke; a drag that starts on the background, with the middle
+  // button, with Alt or Ctrl held, or with two fingers turns the view (two fingers also zoom).
   const pointers = new Map();
   let drag = null, pinch = null;
+  const STROKE_START = 6;   // pixels a press moves before it is a drag, not a click
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
   canvas.addEventListener("pointerdown", (e) => {
     canvas.focus();
     canvas.setPointerCapture(e.pointerId);
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pointers.size === 1) drag = { x: e.clientX, y: e.clientY, moved: false, button: e.button, shift: e.shiftKey };
-    else if (pointers.size === 2) {
+    if (pointers.size === 1) {
+      const turn = e.button === 1 || e.altKey || e.ctrlKey || e.metaKey;
+      const cube = solved || turn ? -1 : pick(e.clientX, e.clientY);
+      drag = { x: e.clientX, y: e.clientY, moved: false, cube, rotate: cube < 0, marking: e.button === 2 || e.shiftKey };
+    } else if (pointers.size === 2) {
+      // a second finger: a stroke in progress ends where it got to; the fingers turn and zoom
+      endStroke();
       const [a, b] = [...pointers.values()];
-      pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), dist: view.dist };
+      pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), dist: view.dist, mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
       drag = null;
     }
   });
+  function turnView(dx, dy) {
+    view.theta -= dx * 0.008;
+    view.phi = Math.min(Math.PI - 0.05, Math.max(0.05, view.phi - dy * 0.008));
+  }
   canvas.addEventListener("pointermove", (e) => {
     const p = pointers.get(e.pointerId);
     if (!p) {
@@ -743,30 +996,35 @@ function main() {
     p.x = e.clientX; p.y = e.clientY;
     if (pinch && pointers.size >= 2) {
       const [a, b] = [...pointers.values()];
-      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      const d = Math.hypot(a.x - b.x, a.y - b.y), mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
       view.dist = clampDist(pinch.dist * (pinch.d / Math.max(1, d)));
+      turnView(mx - pinch.mx, my - pinch.my);
+      pinch.mx = mx; pinch.my = my;
       requestRender();
       return;
     }
     if (!drag) return;
-    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 5) return;
-    drag.moved = true;
-    view.theta -= dx * 0.008;
-    view.phi = Math.min(Math.PI - 0.05, Math.max(0.05, view.phi - dy * 0.008));
-    requestRender();
+    if (!drag.moved) {
+      if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < STROKE_START) return;
+      drag.moved = true;
+      if (!drag.rotate) {
+        const along = strokeAxis(drag.cube, e.clientX - drag.x, e.clientY - drag.y);
+        if (along) startStroke(drag.cube, actionAt(drag.cube, drag.marking), along.axis, along.dir);
+        else drag.rotate = true;
+      }
+    }
+    if (drag.rotate) { turnView(dx, dy); requestRender(); return; }
+    extendStroke(strokeReach(e.clientX, e.clientY), e.timeStamp);
   });
   function pointerEnd(e) {
     if (!pointers.has(e.pointerId)) return;
     pointers.delete(e.pointerId);
     if (pointers.size < 2) pinch = null;
-    if (drag && !drag.moved && e.type === "pointerup" && pointers.size === 0) {
-      const i = pick(e.clientX, e.clientY);
-      const mark = drag.button === 2 || drag.shift || e.shiftKey || tool === "mark";
-      if (mark) markCube(i, e.timeStamp);
-      else if (tool === "paint") paintCube(i, paintColour, e.timeStamp);
-      else breakCube(i, e.timeStamp);
+    if (drag && !drag.moved && e.type === "pointerup" && pointers.size === 0 && drag.cube >= 0) {
+      // a click or a tap: the pressed cube gets the tool's action
+      actOn(drag.cube, actionAt(drag.cube, drag.marking || e.shiftKey), e.timeStamp);
     }
-    if (pointers.size === 0) drag = null;
+    if (pointers.size === 0) { endStroke(); drag = null; }
   }
   canvas.addEventListener("pointerup", pointerEnd);
   canvas.addEventListener("pointercancel", pointerEnd);
@@ -788,6 +1046,7 @@ function main() {
     else if (k === "+" || k === "=") view.dist = clampDist(view.dist / 1.15);
     else if (k === "-" || k === "_") view.dist = clampDist(view.dist * 1.15);
     else if (k === "u") { undoLast(); return; }
+    else if (k === "h") { askHint(); return; }
     else if (k === "b") { setTool("break"); return; }
     else if (k === "m") { setTool("mark"); return; }
     else if (K && k >= "1" && k <= String(K) && k.length === 1) { setTool("paint", k.charCodeAt(0) - 48); return; }
@@ -811,6 +1070,9 @@ function main() {
   $("tool-break").addEventListener("click", () => setTool("break"));
   $("tool-mark").addEventListener("click", () => setTool("mark"));
   $("undo").addEventListener("click", () => undoLast());
+  $("hint-button").addEventListener("click", () => askHint());
+  $("hint-deeper").addEventListener("click", () => askDeeper());
+  $("hint-close").addEventListener("click", () => { const c = clearHint(); if (c.length) changed(undefined, c, false); });
   $("reset-view").addEventListener("click", () => { resetView(); requestRender(); });
   $("restart").addEventListener("click", () => {
     const started = cell.some((v) => v !== INTACT) || paint.some((v) => v !== 0) || mistakes > 0;
@@ -834,7 +1096,7 @@ function main() {
       const x = t % cols, y = rows - 1 - Math.floor(t / cols);
       CORNERS.forEach(([u, v]) => {
         pos.push(x + u, y + 0.5 + (v - 0.5) * Math.cos(a), -(v - 0.5) * Math.sin(a));
-        nor.push(0, Math.sin(a), Math.cos(a)); uv.push(u, v); data.push(t, SHOW_INTACT, -1); col.push(0, 0, 0);
+        nor.push(0, Math.sin(a), Math.cos(a)); uv.push(u, v); data.push(t, SHOW_INTACT, -1, 0); col.push(0, 0, 0);
       });
       index.push(4 * t, 4 * t + 1, 4 * t + 2, 4 * t, 4 * t + 2, 4 * t + 3);
     }
@@ -842,7 +1104,7 @@ function main() {
     g.setAttribute("position", new BufferAttribute(new Float32Array(pos), 3));
     g.setAttribute("normal", new BufferAttribute(new Float32Array(nor), 3));
     g.setAttribute("uv", new BufferAttribute(new Float32Array(uv), 2));
-    g.setAttribute("aData", new BufferAttribute(new Float32Array(data), 3));
+    g.setAttribute("aData", new BufferAttribute(new Float32Array(data), 4));
     g.setAttribute("aColour", new BufferAttribute(new Float32Array(col), 3));
     g.setIndex(index);
     const tiles = new Scene();
@@ -936,8 +1198,15 @@ function main() {
       revealed: solved && !$("solved").classList.contains("hidden"), undoDepth: undo.length,
       view: { theta: view.theta, phi: view.phi, dist: view.dist },
       frames, partialFrames, lastRect, firstFrameMs, lastActionMs, timing, left: nonSolutionLeft, hasColours: P.palette !== null,
+      hints, hintMs, strokes, stroke: stroke && { start: stroke.start, axis: stroke.axis, dir: stroke.dir, reached: stroke.reached },
+      hint: hint && { line: hint.line || null, news: hint.news, probe: hint.probe || null,
+                      text: $("hint-text").textContent },
+      hintShown: !$("hint").classList.contains("hidden"), hintText: $("hint-text").textContent,
+      storageKey,
     }),
     aim, pick: (cx, cy) => pick(cx, cy),
+    // where the centre of cube i is on the screen (client pixels), seen or not
+    screenOf: (i) => { placeCamera(); camera.updateMatrixWorld(); return toScreen(gridOf(i).map((v) => v + 0.5)); },
     atlas: () => ({ url: atlas.canvas.toDataURL("image/png"), cols: atlas.cols, rows: atlas.rows, tile: atlas.tile }),
     // a hash of the frame on screen; `full`: rebuild the faces and draw the whole frame first
     // (tests compare what per-cube updates and partial redraws left with a full redraw)
