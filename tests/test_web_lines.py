@@ -141,3 +141,40 @@ def test_a_colour_line_past_its_budget_is_left_as_it_was():
                    " const r = L.solveColour(Int32Array.from(m), clue, 1000);"
                    " console.log(JSON.stringify([r.gaveUp, Array.from(r.masks)]));", [masks, clue])
     assert got == [True, masks]
+
+
+def _news(masks, out, k):
+    def act(v):
+        v = int(v)
+        if v == 1:
+            return 1
+        if v & 1:
+            return 0
+        return 2 + v.bit_length() - 1 if v & (v - 1) == 0 else 2
+    return sorted((t, act(v)) for t, (m, v) in enumerate(zip(masks, out)) if act(v) and act(v) != act(m))
+
+
+def test_a_hint_shows_its_lines_whole_deduction():
+    # web/src/hint.js finds lines with the per-colour pass, then shows the exact pass's news:
+    # lines where the exact pass decides more than the per-colour one
+    rng = np.random.default_rng(3)
+    cases = []
+    for masks, clue, k in colour_cases(rng, 4000, (3, 12)):
+        exact = _colour_engine(masks, clue, k)
+        if exact is None:
+            continue
+        cnt, rmax = colourline.rmax_of([tuple(c) for c in clue])
+        relaxed = colourline.relax_3d(np.asarray(masks, np.int64), k, cnt, rmax)
+        cheap, full = _news(masks, relaxed, k), _news(masks, exact, k)
+        if cheap and full != cheap:
+            cases.append((masks, clue, k, full))
+        if len(cases) == 20:
+            break
+    assert len(cases) >= 5, "random lines should show the exact pass deciding more"
+    got = run_node("import('./web/src/hint.js').then((H) => console.log(JSON.stringify(cases.map(([m, clue, k]) => {"
+                   " const counts = clue.map(([t, kind]) => ({ total: t, kind }));"
+                   " const P = { k, n: m.length, shape: [m.length, 1, 1],"
+                   "   clues: { x: [[{ counts }]], y: Array.from(m, () => [null]), z: Array.from(m, () => [null]) } };"
+                   " const r = H.makeHinter(P).find(Int32Array.from(m));"
+                   " return r.news.map(([i, a]) => [i, a]).sort((a, b) => a[0] - b[0]); }))));", cases)
+    assert got == [[list(t) for t in full] for *_, full in cases]
