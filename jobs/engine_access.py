@@ -17,7 +17,7 @@ from .runtime import lazy
 if TYPE_CHECKING:
     from ..engine import jit
     from ..engine import warmup as kernels_warmup
-    from ..engine.colour import capture as colour, colourspace, palette
+    from ..engine.colour import capture as colour, colourspace, inks, palette
     from ..engine.design import colourdesign, colourgroups, hiding as design, session as design_session
     from ..engine.design import coloursession
     from ..engine.files import colourfile, puzzlefile
@@ -37,6 +37,7 @@ else:
     coloursolve = lazy("solve.coloursolve")
     colourspace = lazy("colour.colourspace")
     design = lazy("design.hiding")
+    inks = lazy("colour.inks")
     design_session = lazy("design.session")
     jit = lazy("jit")
     kernels_warmup = lazy("warmup")
@@ -50,6 +51,6 @@ else:
     webpage = lazy("play.webpage")
 
 __all__ = ["cells", "clues", "colour", "colourdesign", "colourfile", "colourgroups",
-           "colourpuzzle", "coloursession", "coloursolve", "colourspace", "design", "design_session", "jit",
+           "colourpuzzle", "coloursession", "coloursolve", "colourspace", "design", "design_session", "inks", "jit",
            "kernels_warmup", "palette", "pieces", "puzzle", "puzzlefile", "solve", "stats",
            "voxelize", "webpage"]

@@ -104,7 +104,9 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
         times.update(colour_capture=t4 - t3, palette=time.perf_counter() - t4)
     if int(puzzle_colours) > 1:
         puzzle = colour_puzzle(src.name, puzzle, int(puzzle_colours))
-        options["puzzle_colours"] = int(puzzle_colours)
+        options["puzzle_colours"] = int(puzzle.k)
+        if puzzle.meta.get("grouping"):   # fewer colours, or two nearly the same: say so
+            notes.append(f"Puzzle Colours: {puzzle.meta['grouping']['note']}")
     return Made(src.name, result, puzzle, options, times, notes, colour_info=info)
 
 
@@ -117,6 +119,6 @@ def colour_puzzle(name: str, puzzle, k: int):
         raise NonogramError(f"Puzzle Colours {k}: '{name}' shows {n} colour{'' if n == 1 else 's'} "
                             f"(after reducing to Colours); a colour puzzle of {k} needs {k}")
     try:
-        return engine_access.colourgroups.colour_puzzle_from_reveal(puzzle, k, name=name)
+        return engine_access.colourgroups.colour_puzzle_from_reveal(puzzle, k, name=name, fewer=True)
     except ValueError as e:
         raise NonogramError(f"Puzzle Colours: {e}") from None

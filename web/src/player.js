@@ -251,7 +251,7 @@ function main() {
   }
   const atlas = K
     ? buildColourAtlas((tileItems.length ? tileItems : [[{ text: "0", colour: 0 }]]).map((items) => items.map(
-      (it) => ({ text: it.text, rgb: it.colour ? P.clueColours[it.colour - 1] : ZERO_INK }))))
+      (it) => ({ text: it.text, rgb: it.colour ? P.inks[it.colour - 1] : ZERO_INK }))))
     : buildAtlas(labels.length ? labels : ["0"]);
 
   // ---- three.js scene. Puzzle z is up (as in Blender): three (x, y, z) = puzzle (x, z, -y).
@@ -325,7 +325,7 @@ function main() {
   }
   function faceColour(i) {
     if (solved) return P.palette ? P.palette[P.colours[i]] : K ? P.clueColours[P.paint[i] - 1] : REVEAL;
-    return paint[i] ? P.clueColours[paint[i] - 1] : REVEAL;
+    return paint[i] ? P.inks[paint[i] - 1] : REVEAL;
   }
   // Every shown face has a slot of four vertices in the buffers; faceSlot[6 i + f] is the slot
   // of face f of cube i (-1: not shown). A full rebuild (start, slices, the reveal) fills the
@@ -927,7 +927,7 @@ function main() {
       b.id = `paint-${j}`;
       b.className = "swatch";
       b.textContent = String(j);
-      const rgb = P.clueColours[j - 1];
+      const rgb = P.inks[j - 1];
       b.style.background = `rgb(${rgb.map((v) => Math.round(v * 255)).join(",")})`;
       b.style.color = 0.2126 * rgb[0] ** 2.2 + 0.7152 * rgb[1] ** 2.2 + 0.0722 * rgb[2] ** 2.2 > 0.3 ? "#111" : "#fff";
       b.title = `Paint colour ${j} (key ${j})`;
@@ -1191,7 +1191,7 @@ function main() {
       ready: true, error: null, name: P.name, shape: [X, Y, Z], clues: clueTables(), labels: labels.slice(),
       // what each line's tile draws: [text, colour (1..k; 0 the plain ink)] per number
       drawnClues: clueDrawings(),
-      clueColours: K ? P.clueColours.map((c) => c.slice()) : null, k: K,
+      clueColours: K ? P.clueColours.map((c) => c.slice()) : null, inks: K ? P.inks.map((c) => c.slice()) : null, k: K,
       paints: Array.from(paint), tool, paintColour, toPaint,
       cells: Array.from(cell), mistakes, solved, elapsedMs: elapsed(), slices: slice.slice(),
       visible: { lo: lo.slice(), hi: hi.slice() }, drawn: drawnCubes(), faces: faceCount,
