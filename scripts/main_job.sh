@@ -14,11 +14,12 @@ status=0
 # a playable page per puzzle and index.html, when the set-up could build the web player
 web=()
 [ -f engine/play/player/nonogram-player.html ] && web=(--export-html)
-# the textured duck beside Suzanne when the shared test models are there, so the colours show
+# the textured duck beside Suzanne when the shared test models are there, so the colours show:
+# the duck as a two-colour puzzle (Suzanne, of one colour, stays black-and-white)
 inputs=(suzanne)
 [ -f ../shared/models/duck.glb ] && inputs+=(../shared/models/duck.glb)
 .venv/bin/python batch.py -- --input "${inputs[@]}" --resolution 12 24 --solvers seed \
-    --design --colours 6 --render solved --blend "${web[@]}" --out "$out" "$@" || status=$?
+    --design --colours 6 --puzzle-colours 2 --render solved --blend "${web[@]}" --out "$out" "$@" || status=$?
 echo
 echo "main job outputs ($( [ "$status" = 0 ] && echo ok || echo "FAILED, exit $status")):"
 echo "  folder:  $(cd "$out" && pwd)"

@@ -25,22 +25,6 @@ from engine.play import webpage  # noqa: E402
 from engine.files.puzzlefile import load_puzzle  # noqa: E402
 
 
-def break_layer(page, paint, Z, layer, k) -> None:
-    """Break the layer's cubes that are not in the model; paint the others (colour puzzles)."""
-    s = page.evaluate("window.nonogram.state()")
-    for c in range(0, k + 1 if k else 1):
-        todo = [i for i in range(paint.size) if paint[i] == c and i % Z == layer]
-        todo = [i for i in todo if (s["cells"][i] != 2 if c == 0 else s["paints"][i] != c)]
-        if not todo:
-            continue
-        page.keyboard.press("b" if c == 0 else str(c))
-        points = page.evaluate("ids => ids.map(i => window.nonogram.aim(i))", todo)
-        for i, at in zip(todo, points):
-            if at is None:
-                raise SystemExit(f"cube {i} cannot be aimed at")
-            page.mouse.click(at["x"], at["y"])
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("puzzle")
@@ -76,7 +60,7 @@ def main(argv=None) -> int:
         page.locator("#view").focus()
         half = Z // 2
         for layer in range(Z - 1, half - 1, -1):
-            break_layer(page, paint, Z, layer, k)
+            webplayer.play_layer(page, paint, Z, layer, k)
             page.keyboard.press("z")
         for _ in range(2):
             page.keyboard.press("Shift+Z")       # show two finished layers again, with their gaps
@@ -93,7 +77,7 @@ def main(argv=None) -> int:
         for _ in range(2):
             page.keyboard.press("z")
         for layer in range(half - 1, -1, -1):
-            break_layer(page, paint, Z, layer, k)
+            webplayer.play_layer(page, paint, Z, layer, k)
             if layer:
                 page.keyboard.press("z")
         s = page.evaluate("window.nonogram.state()")

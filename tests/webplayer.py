@@ -130,6 +130,38 @@ def stroke(pg, first: int, last: int, steps: int = 12, button: str = "left") -> 
     mouse_drag(pg, at, {"x": x, "y": y}, steps, button)
 
 
+def play_layer(pg, paint, Z: int, layer: int, k: int) -> None:
+    """Real clicks that break the layer's cubes that are not in the model and paint the others
+    (colour puzzles: ``paint`` the colour per cube, ``k`` the colours; 0 for black and white)."""
+    s = pg.evaluate("window.nonogram.state()")
+    for c in range(0, k + 1 if k else 1):
+        todo = [i for i in range(paint.size) if paint[i] == c and i % Z == layer]
+        todo = [i for i in todo if (s["cells"][i] != 2 if c == 0 else s["paints"][i] != c)]
+        if not todo:
+            continue
+        pg.keyboard.press("b" if c == 0 else str(c))
+        points = pg.evaluate("ids => ids.map(i => window.nonogram.aim(i))", todo)
+        for i, at in zip(todo, points):
+            if at is None:
+                raise AssertionError(f"cube {i} cannot be aimed at")
+            pg.mouse.click(at["x"], at["y"])
+
+
+def play_to_reveal(pg, puzzle) -> dict:
+    """Play a puzzle's page to its reveal with real clicks, layer by layer from the top, each
+    finished layer sliced away; returns the final state."""
+    k = getattr(puzzle, "k", 1) if getattr(puzzle, "clue_colours", None) is not None else 0
+    k = k if k > 1 else 0
+    paint = np.asarray(puzzle.colour_solution, int) if k else np.asarray(puzzle.solution, bool).astype(int)
+    Z = puzzle.shape[2]
+    pg.locator("#view").focus()
+    for layer in range(Z - 1, -1, -1):
+        play_layer(pg, paint, Z, layer, k)
+        if layer:
+            pg.keyboard.press("z")
+    return state(pg)
+
+
 def ring_grid(size: int = 8) -> np.ndarray:
     """A small model with holes, so its clues have circles and squares: two rings on a base,
     with two posts joined at the top."""
