@@ -207,6 +207,8 @@ def test_a_hint_is_lit_until_the_player_acts_and_counted(page, plain_puzzle, tmp
     page.locator("#hint-button").click()
     s = state(page)
     assert s["hint"] and s["hints"] == 1 and page.locator("#hint").is_visible()
+    # the line and its decided cubes are drawn lit: the partial redraw is a full redraw's
+    assert page.evaluate("window.nonogram.frameHash()") == page.evaluate("window.nonogram.frameHash(true)")
     # break one of the cubes it says to break: the hint goes, the count stays
     target = next((i for i, a in s["hint"]["news"] if a == BREAK and page.evaluate(
         "i => window.nonogram.aim(i)", i)), None)

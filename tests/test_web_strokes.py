@@ -48,6 +48,10 @@ def test_a_stroke_breaks_a_run_and_undoes_in_one_step(page, page_file):
     assert [s["cells"][i] for i in run] == [BROKEN] * 4
     assert s["undoDepth"] == 1 and s["mistakes"] == 0 and s["strokes"] == 1
     assert sum(c == BROKEN for c in s["cells"]) == 4      # nothing else
+    # the frame left by redrawing only the stroke's cubes is a full redraw's (all four uploaded)
+    page.mouse.move(2, 2)
+    page.wait_for_timeout(50)
+    assert page.evaluate("window.nonogram.frameHash()") == page.evaluate("window.nonogram.frameHash(true)")
     page.keyboard.press("u")
     s = state(page)
     assert all(c == INTACT for c in s["cells"]) and s["undoDepth"] == 0

@@ -13,6 +13,7 @@ import {
 } from "three";
 import { PageError, readPuzzle } from "./data.js";
 import { buildAtlas, buildColourAtlas } from "./atlas.js";
+import { largestFreeRect } from "./layout.js";
 import { BREAK, EMPTY, FILLED, MODEL, UNKNOWN, deeper, makeHinter, paintAction } from "./hint.js";
 
 const INTACT = 0, MARKED = 1, BROKEN = 2;
@@ -267,6 +268,9 @@ function main() {
     return;
   }
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  // the most anisotropic filtering the device has: faces seen at a grazing angle (the top faces
+  // from the default view) keep their numbers sharp along the slant instead of smearing
+  atlas.texture.anisotropy = Math.max(1, renderer.capabilities.getMaxAnisotropy());
   renderer.setClearColor(new Color(BACKGROUND), 1);
   const scene = new Scene();
   const camera = new PerspectiveCamera(40, 1, 0.1, 1000);
@@ -428,7 +432,7 @@ function main() {
     upload();
   }
   // after cube i changed (broken, mended by an undo, marked, painted): its faces and its
-  // neighbours' faces towards it
+  // neighbours' faces towards it (then `upload()`)
   function refreshCube(i) {
     const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
     const q = (x + 1) * SX + (y + 1) * SY + z + 1;
@@ -440,7 +444,6 @@ function main() {
       if (nx < 0 || ny < 0 || nz < 0 || nx >= X || ny >= Y || nz >= Z) continue;
       setFace(idx(nx, ny, nz), f ^ 1, pad[nq] === 1 && !pad[q]);
     }
-    upload();
   }
   // the cubes with a face in view
   function drawnCubes() {
@@ -451,15 +454,83 @@ function main() {
     return out;
   }
 
-  // ---- camera: orbit around the block's centre
+  // ---- camera: orbit around the block's centre, which sits in the middle of the free part of
+  // the screen (the largest rectangle of the canvas no panel covers: on a phone the panels
+  // take the top and bottom), fitted to fill it. The projection's view offset moves the centre
+  // there, so picking, aiming and partial redraws (all through the camera) follow.
   const radius = 0.5 * Math.hypot(X, Y, Z);
-  const view = { theta: 0.5, phi: 0.98, dist: 1 };
-  function fitDistance() {
-    const fov = (camera.fov * Math.PI) / 180;
-    const fovX = 2 * Math.atan(Math.tan(fov / 2) * camera.aspect);
-    return (radius * 1.04) / Math.sin(Math.min(fov, fovX) / 2);
+  // the first view: from the front right, 41° above the horizon, so the top faces are not too
+  // foreshortened to read (sin 41° = 0.66) and the side faces still face the player
+  const HOME = { theta: 0.5, phi: 0.86 };
+  const view = { theta: HOME.theta, phi: HOME.phi, dist: 1 };
+  const LAYOUT_PANELS = ["hud", "tools", "palette", "slices", "help"];
+  let free = { x: 0, y: 0, w: 1, h: 1 };
+  function freeArea() {
+    const c = canvas.getBoundingClientRect(), m = 4;
+    const rects = [];
+    for (const id of LAYOUT_PANELS) {
+      const el = $(id);
+      if (el.classList.contains("hidden") || getComputedStyle(el).display === "none") continue;
+      const r = el.getBoundingClientRect();
+      if (r.width && r.height) rects.push([r.left - c.left - m, r.top - c.top - m, r.right - c.left + m, r.bottom - c.top + m]);
+    }
+    return largestFreeRect(c.width, c.height, rects);
   }
-  function resetView() { view.theta = 0.5; view.phi = 0.98; view.dist = fitDistance(); }
+  const corners = [];
+  for (let c = 0; c < 8; c++) corners.push(new Vector3(c & 1 ? X : 0, c & 4 ? Z : 0, c & 2 ? -Y : 0));
+  // the block's corners on the screen (CSS pixels from the canvas's top left)
+  function blockRect() {
+    const w = canvas.clientWidth || window.innerWidth, h = canvas.clientHeight || window.innerHeight;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    placeCamera();
+    camera.updateMatrixWorld();
+    for (const c of corners) {
+      const p = c.clone().project(camera), x = ((p.x + 1) / 2) * w, y = ((1 - p.y) / 2) * h;
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+    }
+    return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+  }
+  // the distance at which the block, seen from the current angles, just fills the free area
+  function fitDistance() {
+    const keep = view.dist, m = 0.03;
+    const fits = (d) => {
+      view.dist = d;
+      const r = blockRect();
+      return r.x >= free.x + m * free.w && r.y >= free.y + m * free.h
+        && r.x + r.w <= free.x + (1 - m) * free.w && r.y + r.h <= free.y + (1 - m) * free.h;
+    };
+    let lo = radius * 1.05, hi = radius * 2;
+    while (!fits(hi) && hi < radius * 1e4) hi *= 2;
+    if (fits(lo)) hi = lo;
+    for (let j = 0; j < 30 && hi - lo > 1e-3 * hi; j++) { const mid = (lo + hi) / 2; if (fits(mid)) hi = mid; else lo = mid; }
+    view.dist = keep;
+    return hi;
+  }
+  // Fit the block, seen from the current angles, to the free area: its outline centred there
+  // (seen from above in perspective its outline is not centred on its middle) and as large as
+  // fits. `fitted`: that distance, the zoom a resize keeps relative to.
+  let fitted = 1, shift = [0, 0];
+  function applyOffset() {
+    const w = canvas.clientWidth || window.innerWidth, h = canvas.clientHeight || window.innerHeight;
+    camera.setViewOffset(w, h, w / 2 - (free.x + free.w / 2) - shift[0], h / 2 - (free.y + free.h / 2) - shift[1], w, h);
+    camera.updateProjectionMatrix();
+  }
+  function fitView() {
+    shift = [0, 0];
+    applyOffset();
+    for (let k = 0; k < 3; k++) {
+      view.dist = fitDistance();
+      const r = blockRect();
+      shift[0] += free.x + free.w / 2 - (r.x + r.w / 2);
+      shift[1] += free.y + free.h / 2 - (r.y + r.h / 2);
+      applyOffset();
+    }
+    view.dist = fitted = fitDistance();
+  }
+  function resetView() {
+    view.theta = HOME.theta; view.phi = HOME.phi;
+    fitView();
+  }
   function placeCamera() {
     const s = Math.sin(view.phi);
     camera.position.set(centre.x + view.dist * s * Math.sin(view.theta), centre.y + view.dist * Math.cos(view.phi),
@@ -473,7 +544,8 @@ function main() {
     const w = canvas.clientWidth || window.innerWidth, h = canvas.clientHeight || window.innerHeight;
     renderer.setSize(w, h, false);
     camera.aspect = w / Math.max(1, h);
-    camera.updateProjectionMatrix();
+    free = freeArea();
+    applyOffset();
   }
 
   // ---- drawing on demand (nothing runs while nobody touches the page). A change to a few
@@ -591,7 +663,13 @@ function main() {
   // all of it). `persist` false: not saved yet (a stroke saves when it ends).
   function changed(eventTime, cubes, persist = true) {
     const t0 = performance.now();
-    if (cubes === undefined || solved) rebuild(); else for (const i of cubes) refreshCube(i);
+    if (cubes === undefined || solved) rebuild();
+    else {
+      // one upload for all the cubes: an upload replaces the update ranges still waiting for
+      // the next frame, so uploading after each cube sent only the last one's faces
+      for (const i of cubes) refreshCube(i);
+      upload();
+    }
     updateHud();
     if (persist) save();
     const t1 = performance.now();
@@ -792,7 +870,19 @@ function main() {
     }
     return s;
   }
-  const shownCube = (i) => { for (let f = 0; f < 6; f++) if (faceSlot[6 * i + f] >= 0) return true; return false; };
+  // a cube the player can see: one of its drawn faces turned towards the camera (a cube in
+  // front may still hide it; good enough to prefer hints the player can act on)
+  function shownCube(i) {
+    const g = gridOf(i), eye = camera.position, e = [eye.x, -eye.z, eye.y];
+    for (let f = 0; f < 6; f++) {
+      if (faceSlot[6 * i + f] < 0) continue;
+      const d = FACES[f].d;
+      let dot = 0;
+      for (let a = 0; a < 3; a++) dot += d[a] * (e[a] - (g[a] + 0.5 + 0.5 * d[a]));
+      if (dot > 0) return true;
+    }
+    return false;
+  }
   const clueText = (c) => (c.text.endsWith("o") ? c.text.slice(0, -1) + "○" : c.text.endsWith("s") ? c.text.slice(0, -1) + "□" : c.text);
   function lineText(line) {
     const names = ["X", "Y", "Z"], other = [[1, 2], [0, 2], [0, 1]][line.axis];
@@ -822,6 +912,7 @@ function main() {
     const cleared = clearHint();
     if (cleared.length) changed(undefined, cleared, false);
     const t0 = performance.now();
+    placeCamera();
     const r = hinter.find(knowledge(), shownCube, t0 + 2000);
     hintMs = performance.now() - t0;
     if (r.line >= 0) {
@@ -1028,7 +1119,7 @@ function main() {
   }
   canvas.addEventListener("pointerup", pointerEnd);
   canvas.addEventListener("pointercancel", pointerEnd);
-  const clampDist = (d) => Math.min(fitDistance() * 4, Math.max(radius * 1.05, d));
+  const clampDist = (d) => Math.min(fitted * 4, Math.max(radius * 1.05, d));
   canvas.addEventListener("wheel", (e) => {
     e.preventDefault();
     view.dist = clampDist(view.dist * Math.exp(e.deltaY * 0.0012));
@@ -1079,7 +1170,14 @@ function main() {
     if (!started || window.confirm("Start this puzzle again? Your progress is lost.")) restart();
   });
   $("play-again").addEventListener("click", () => restart());
-  window.addEventListener("resize", () => { resize(); requestRender(); });
+  window.addEventListener("resize", () => {
+    // a turned phone or a resized window: fitted anew, at the same zoom relative to the fit
+    const zoom = view.dist / fitted;
+    resize();
+    fitView();
+    view.dist = clampDist(fitted * zoom);
+    requestRender();
+  });
   window.addEventListener("pagehide", save);
   document.addEventListener("visibilitychange", () => { if (document.hidden) save(); else sessionStart = performance.now(); });
 
@@ -1206,6 +1304,9 @@ function main() {
     }),
     aim, pick: (cx, cy) => pick(cx, cy),
     // where the centre of cube i is on the screen (client pixels), seen or not
+    // the free area the block is fitted in and the block's corners on the screen (CSS pixels
+    // from the canvas's top left)
+    layout: () => ({ free: { ...free }, block: blockRect() }),
     screenOf: (i) => { placeCamera(); camera.updateMatrixWorld(); return toScreen(gridOf(i).map((v) => v + 0.5)); },
     atlas: () => ({ url: atlas.canvas.toDataURL("image/png"), cols: atlas.cols, rows: atlas.rows, tile: atlas.tile }),
     // a hash of the frame on screen; `full`: rebuild the faces and draw the whole frame first
@@ -1236,10 +1337,10 @@ function main() {
     },
   });
 
+  updateHud();   // first: the panels at their size before the free area is measured
   resize();
   resetView();
   rebuild();
-  updateHud();
   if (solved) showSolved();
   render();
   requestAnimationFrame(() => { firstFrameMs = performance.now(); });
