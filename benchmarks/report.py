@@ -212,7 +212,7 @@ def farm_runs_table(runs) -> list:
 
 
 def section_web(web) -> str:
-    """The web player's targets (issue #25), from scripts/bench_web_player.py."""
+    """The web player's targets (issues #25 and #39), from scripts/bench_web_player.py."""
     def med(v):
         v = sorted(v)
         return v[len(v) // 2] if len(v) % 2 else 0.5 * (v[len(v) // 2 - 1] + v[len(v) // 2])
@@ -244,6 +244,30 @@ def section_web(web) -> str:
         "what SwiftShader makes slow and what varies with the machine's load (this machine has no GPU to "
         "compare with).",
     ]
+    st, hints = web.get("strokes"), web.get("hints")
+    if st:
+        lines += ["", f"A stroke over 24 cubes at {st['n']}³ (issue #39; {len(st['jump_ms'])} strokes along x-lines "
+                  "of the top layer, real mouse events: the press, a first move that breaks the first cube, "
+                  "then one move to the 25th; from that move's event to its frame read back): "
+                  f"**median {med(st['jump_ms']):.0f} ms**, max {max(st['jump_ms']):.0f} ms (target ≤ 50 ms); of "
+                  f"it the game's update median {med(st['jump_update_ms']):.1f} ms and drawing "
+                  f"{med(st['jump_render_ms']):.1f} ms. Dragged a cube a move: median {med(st['step_ms']):.0f} ms a "
+                  f"move. The stroke saves its progress once, when it ends: median {med(st['save_ms']):.1f} ms. "
+                  f"Load average {web.get('load_average_strokes', [0])[0]:.1f} when the strokes started."]
+    if hints:
+        rows = []
+        for name, h in (("plain", hints["plain"]), ("3 colours", hints["colour"])):
+            rows.append([f"{hints['n']}³ {name}", f"{h.get('warm_ms', 0):.0f} ms", f"{h['open_ms'][0]:.0f} ms",
+                         f"{h['after_stroke_ms'][0]:.0f} ms", f"{med(h['midgame_ms']):.0f} ms",
+                         f"{max(h['midgame_ms']):.0f} ms", f"{h['found']} of {h['asked']}", "≤ 100 ms"])
+        lines += ["", "A hint (issue #39): the page's line solvers on every clued line, from what the player "
+                  "knows; a colour line by its per-colour pass first. *As it opens*: every line still to work out "
+                  "(the page has compiled its solvers in its first idle moment by a throwaway scan, nothing kept: "
+                  "*warm-up*); *after a stroke*: only the stroke's lines again; *mid-game*: random states, each "
+                  "page opened anew. Load average "
+                  f"{web.get('load_average_hints', [0])[0]:.1f} when the hints started.", "",
+                  table(["puzzle", "warm-up (idle, once)", "as it opens", "after a stroke", "mid-game median",
+                         "max", "found a line", "target"], rows)]
     runs = web.get("click_runs")
     if runs:
         # the same script before and after a change to the player (same machine, same session)

@@ -37,21 +37,27 @@ export function blockLines(P) {
 
 // One line solved on `state` (the knowledge of every cube): the values its cubes can take, or
 // null on a contradiction. `exact` false: a colour line gets only the per-colour pass (sound).
+// The values are in a scratch array, valid until the next call.
+let lineIn = new Int8Array(64), lineOut = new Int8Array(64);
 function solveLine(line, state, k, exact, budget) {
-  const n = line.cells.length;
+  const n = line.cells.length, cells = line.cells;
   if (!k) {
-    const s = new Int8Array(n), out = new Int8Array(n);
-    for (let t = 0; t < n; t++) s[t] = state[line.cells[t]];
-    return { values: solveCount(s, line.clue.total, line.clue.kind, out) ? out : null, gaveUp: false };
+    if (lineIn.length !== n) { lineIn = new Int8Array(n); lineOut = new Int8Array(n); }
+    for (let t = 0; t < n; t++) lineIn[t] = state[cells[t]];
+    return { values: solveCount(lineIn, line.clue.total, line.clue.kind, lineOut) ? lineOut : null, gaveUp: false };
   }
   const m = new Int32Array(n);
-  for (let t = 0; t < n; t++) m[t] = state[line.cells[t]];
+  for (let t = 0; t < n; t++) m[t] = state[cells[t]];
   if (!exact) return { values: relaxColour(m, line.clue.counts), gaveUp: false };
   return ((r) => ({ values: r.masks, gaveUp: r.gaveUp }))(solveColourLine(m, line.clue.counts, budget));
 }
 
 // The cubes of a line whose value tells the player something new: [[cube, action], ...]
+const NO_NEWS = [];
 function newsOf(line, state, values, k) {
+  let changed = false;
+  for (let t = 0; t < line.cells.length && !changed; t++) changed = values[t] !== state[line.cells[t]];
+  if (!changed) return NO_NEWS;
   const out = [];
   for (let t = 0; t < line.cells.length; t++) {
     const i = line.cells[t], a = actionOf(values[t], k);

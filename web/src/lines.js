@@ -95,9 +95,11 @@ export function solveCount(state, total, kind, out) {
 // Each colour on its own against "not this colour" (sound, not complete: the cheap first pass
 // of a hint, as the engine's `relax_3d`). counts: [{total, kind}] per colour. Returns the new
 // masks, or null on a contradiction.
+let relaxView = new Int8Array(64), relaxRes = new Int8Array(64);
 export function relaxColour(masks, counts) {
   const n = masks.length, cur = Int32Array.from(masks);
-  const view = new Int8Array(n), res = new Int8Array(n);
+  if (relaxView.length !== n) { relaxView = new Int8Array(n); relaxRes = new Int8Array(n); }
+  const view = relaxView, res = relaxRes;
   for (let c = 1; c <= counts.length; c++) {
     const bit = 1 << c, { total, kind } = counts[c - 1];
     if (total === 0) {

@@ -168,7 +168,7 @@ function main() {
   const paint = new Uint8Array(n);
   let mistakes = 0, elapsedBefore = 0, solved = false;
   // hints shown (counted beside the mistakes), the hint on screen, strokes made this session
-  let hints = 0, hint = null, hintMs = null, strokes = 0;
+  let hints = 0, hint = null, hintMs = null, strokes = 0, saveMs = null, warmMs = null;
   let tool = "break", paintColour = 1;
   const undo = [];
   const size = [X, Y, Z];
@@ -850,7 +850,9 @@ function main() {
     if (!stroke.steps.length && undo[undo.length - 1] === stroke.steps) undo.pop();
     strokes += stroke.cubes.length > 0 ? 1 : 0;
     stroke = null;
-    save();
+    const t = performance.now();
+    save();   // once a stroke, when it ends
+    saveMs = performance.now() - t;
   }
 
   // ---- hints: a line whose clue, from what the player has broken, marked and painted, decides
@@ -1296,7 +1298,7 @@ function main() {
       revealed: solved && !$("solved").classList.contains("hidden"), undoDepth: undo.length,
       view: { theta: view.theta, phi: view.phi, dist: view.dist },
       frames, partialFrames, lastRect, firstFrameMs, lastActionMs, timing, left: nonSolutionLeft, hasColours: P.palette !== null,
-      hints, hintMs, strokes, stroke: stroke && { start: stroke.start, axis: stroke.axis, dir: stroke.dir, reached: stroke.reached },
+      hints, hintMs, warmMs, strokes, saveMs, stroke: stroke && { start: stroke.start, axis: stroke.axis, dir: stroke.dir, reached: stroke.reached },
       hint: hint && { line: hint.line || null, news: hint.news, probe: hint.probe || null,
                       text: $("hint-text").textContent },
       hintShown: !$("hint").classList.contains("hidden"), hintText: $("hint-text").textContent,
@@ -1344,6 +1346,16 @@ function main() {
   if (solved) showSolved();
   render();
   requestAnimationFrame(() => { firstFrameMs = performance.now(); });
+  // The first hint would pay for compiling the line solvers (a 36³ block's first scan took 180
+  // ms, the next ones 10-20 ms): once the page is idle after opening, a throwaway hint finder
+  // scans the lines once, so the code is compiled. Nothing it finds is kept.
+  const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+  idle(() => {
+    if (solved) return;
+    const t = performance.now();
+    makeHinter(P).find(knowledge());
+    warmMs = performance.now() - t;
+  });
 }
 
 try {
