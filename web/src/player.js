@@ -756,9 +756,14 @@ function main() {
   const REVEAL_KEY = storageKey + ":reveal";
   function saveReveal() {
     try {
-      const side = Math.min(canvas.width, canvas.height), out = document.createElement("canvas");
+      // a square round the block's outline on the screen (the model is inside it)
+      const r = blockRect(), scale = canvas.width / (canvas.clientWidth || canvas.width);
+      const side = Math.min(Math.max(r.w, r.h) * 1.04 * scale, canvas.width, canvas.height);
+      const x = Math.min(Math.max(0, (r.x + r.w / 2) * scale - side / 2), canvas.width - side);
+      const y = Math.min(Math.max(0, (r.y + r.h / 2) * scale - side / 2), canvas.height - side);
+      const out = document.createElement("canvas");
       out.width = out.height = 192;
-      out.getContext("2d").drawImage(canvas, (canvas.width - side) / 2, (canvas.height - side) / 2, side, side, 0, 0, 192, 192);
+      out.getContext("2d").drawImage(canvas, x, y, side, side, 0, 0, 192, 192);
       localStorage.setItem(REVEAL_KEY, out.toDataURL("image/jpeg", 0.85));
     } catch (e) { /* no storage: the catalogue shows its own picture */ }
   }
