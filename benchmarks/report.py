@@ -247,8 +247,9 @@ def section_web(web) -> str:
     st, hints = web.get("strokes"), web.get("hints")
     if st:
         lines += ["", f"A stroke over 24 cubes at {st['n']}³ (issue #39; {len(st['jump_ms'])} strokes along x-lines "
-                  "of the top layer, real mouse events: the press, a first move that breaks the first cube, "
-                  "then one move to the 25th; from that move's event to its frame read back): "
+                  "of the top layer, real mouse events: the press, a first move of a few pixels that breaks the "
+                  "first cube or two, then one move 24 cubes further; from that move's event to its frame "
+                  "read back): "
                   f"**median {med(st['jump_ms']):.0f} ms**, max {max(st['jump_ms']):.0f} ms (target ≤ 50 ms); of "
                   f"it the game's update median {med(st['jump_update_ms']):.1f} ms and drawing "
                   f"{med(st['jump_render_ms']):.1f} ms. Dragged a cube a move: median {med(st['step_ms']):.0f} ms a "
@@ -268,6 +269,21 @@ def section_web(web) -> str:
                   f"{web.get('load_average_hints', [0])[0]:.1f} when the hints started.", "",
                   table(["puzzle", "warm-up (idle, once)", "as it opens", "after a stroke", "mid-game median",
                          "max", "found a line", "target"], rows)]
+    gestures = load_json(RESULTS / "gestures.json")
+    if gestures:
+        rows = [[r["model"], "×".join(map(str, r["shape"])), f"{r['colours']} colours" if r["colours"] > 1 else "plain",
+                 f"{r['clicks']:,}", f"{r['gestures']:,}", f"{r['strokes']} / {r['single_clicks']} / {r['keys']}",
+                 f"{r['ratio']:.3f}", ("reveal, 0 mistakes" if r.get("played_solved") and not r.get("played_mistakes")
+                                       else "not played" if "played_solved" not in r else "FAILED")]
+                for r in gestures["rows"]]
+        lines += ["", f"Gestures to the reveal at {gestures['resolution']} (issue #39, `scripts/bench_gestures.py`; "
+                  "target: by strokes at most a fifth of clicking): a scripted player that knows the solution plays "
+                  "layer by layer from the top, each finished layer sliced away; by clicks a click per cube to "
+                  "break or paint; by strokes greedily the stroke that settles most (along the layer's rows or "
+                  "down a column), never into a cube it would be refused. Keys (slices, tools) count in both. "
+                  "Each stroke plan was played in Chromium with real mouse events.", "",
+                  table(["model", "block", "kind", "by clicks", "by strokes", "strokes / one-cube clicks / keys",
+                         "ratio", "played"], rows)]
     runs = web.get("click_runs")
     if runs:
         # the same script before and after a change to the player (same machine, same session)
