@@ -167,10 +167,7 @@ def check_hints(pg, p, rng, rounds):
 
 @pytest.fixture(scope="module")
 def plain_puzzle():
-    from engine.design.hiding import design
-    r = design(webplayer.ring_grid(8), seed=5)
-    r.puzzle.name = "hint8"
-    return r.puzzle
+    return webplayer.designed_ring(5, "hint8")
 
 
 @pytest.fixture(scope="module")

@@ -43,11 +43,7 @@ def _overlap(a, b) -> bool:
 @pytest.mark.parametrize("width,height", SIZES)
 def test_no_control_covers_another_and_the_block_fills_the_free_space(browser, page_file, width, height):
     phone = width < 700 or height < 500
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with webplayer.device_page(browser, {"width": width, "height": height}, touch=phone, mobile=phone) as pg:
         webplayer.open_page(pg, page_file)
         layout = pg.evaluate("window.nonogram.layout()")
         free, block = layout["free"], layout["block"]
@@ -83,15 +79,11 @@ def test_no_control_covers_another_and_the_block_fills_the_free_space(browser, p
         # block as wide as the screen allows: 14 pixels a cube, numbers about 10 pixels high)
         a, b = pg.evaluate("[0, 144].map(i => window.nonogram.screenOf(i))")   # x = 0 and x = 1
         assert np.hypot(a[0] - b[0], a[1] - b[1]) > 14
-        assert not errors
-    finally:
-        context.close()
+        assert not pg.errors
 
 
 def test_turning_a_phone_refits_the_block(browser, page_file):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    pg = context.new_page()
-    try:
+    with webplayer.device_page(browser, {"width": 390, "height": 844}, mobile=True) as pg:
         webplayer.open_page(pg, page_file)
         pg.set_viewport_size({"width": 844, "height": 390})
         pg.wait_for_function("(() => { const l = window.nonogram.layout(); return l.free.w > l.free.h; })()")
@@ -99,5 +91,4 @@ def test_turning_a_phone_refits_the_block(browser, page_file):
         free, block = layout["free"], layout["block"]
         assert block["y"] >= free["y"] - 1 and block["y"] + block["h"] <= free["y"] + free["h"] + 1
         assert max(block["w"] / free["w"], block["h"] / free["h"]) > 0.85
-    finally:
-        context.close()
+

@@ -22,10 +22,7 @@ INTACT, MARKED, BROKEN = 0, 1, 2
 
 @pytest.fixture(scope="module")
 def designed():
-    from engine.design.hiding import design
-    r = design(webplayer.ring_grid(8), seed=3)
-    r.puzzle.name = "ring8"
-    return r.puzzle
+    return webplayer.designed_ring(3, "ring8")
 
 
 @pytest.fixture(scope="module")
@@ -222,11 +219,7 @@ def test_the_reveal_shows_the_models_colours(page, tmp_path):
 
 
 def test_touch_and_keys_rotate_zoom_break_and_mark(browser, page_file, designed):
-    context = browser.new_context(viewport=webplayer.VIEWPORT, has_touch=True)
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with webplayer.device_page(browser) as pg:
         open_page(pg, page_file)
         sol = np.asarray(designed.solution, bool)
         free = aimable(pg, [i for i in state(pg)["drawn"] if not sol[i]])
@@ -255,6 +248,4 @@ def test_touch_and_keys_rotate_zoom_break_and_mark(browser, page_file, designed)
         assert s["view"]["theta"] != v1["theta"] and s["cells"] == cells
         pg.keyboard.press("r")
         assert abs(state(pg)["view"]["theta"] - v0["theta"]) < 1e-9
-        assert not errors
-    finally:
-        context.close()
+        assert not pg.errors

@@ -129,13 +129,9 @@ def _touch(cdp, kind, points):
 
 
 def test_touch_strokes_and_two_fingers_turn(browser, page_file):
-    context = browser.new_context(viewport=webplayer.VIEWPORT, has_touch=True)
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with webplayer.device_page(browser) as pg:
         open_page(pg, page_file)
-        cdp = context.new_cdp_session(pg)
+        cdp = pg.context.new_cdp_session(pg)
         top = N - 1
         run = [idx(x, 3, top) for x in range(4)]
         a = pg.evaluate("i => window.nonogram.aim(i)", run[0])
@@ -156,6 +152,4 @@ def test_touch_strokes_and_two_fingers_turn(browser, page_file):
         _touch(cdp, "touchEnd", [])
         s2 = state(pg)
         assert s2["view"] != v0 and s2["cells"] == s["cells"]
-        assert not errors
-    finally:
-        context.close()
+        assert not pg.errors

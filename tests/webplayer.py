@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -75,6 +76,28 @@ def page(browser):
     pg.on("request", lambda r: pg.requests.append(r.url))
     yield pg
     context.close()
+
+
+@contextmanager
+def device_page(browser, viewport=None, touch=True, mobile=False):
+    """A page in a context of its own (a touch screen by default), with the page errors it
+    raises collected in ``pg.errors``; closed afterwards."""
+    context = browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=mobile)
+    pg = context.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+def designed_ring(seed: int, name: str, size: int = 8):
+    """The ring model designed (clues hidden, unique, solvable by line logic), named."""
+    from engine.design.hiding import design
+    r = design(ring_grid(size), seed=seed)
+    r.puzzle.name = name
+    return r.puzzle
 
 
 def state(pg) -> dict:
