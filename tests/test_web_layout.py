@@ -48,7 +48,15 @@ def test_no_control_covers_another_and_the_block_fills_the_free_space(browser, p
         layout = pg.evaluate("window.nonogram.layout()")
         free, block = layout["free"], layout["block"]
         before = _boxes(pg)
+        # the help: beside the block on a laptop; on a phone a tip until the first touch
+        assert "help" in before and pg.locator("#help").is_visible()
+        if phone:
+            assert "Alt+drag or two" in pg.locator("#help").inner_text()
+            for name, box in before.items():
+                assert name == "help" or not _overlap(box, before["help"]), f"the tip covers {name}"
+            del before["help"]
         pg.locator("#hint-button").click()               # a hint shows a panel too
+        assert pg.locator("#help").is_visible() != phone     # (the tip went at the first touch)
         assert pg.locator("#hint").is_visible()
         boxes = _boxes(pg)
         assert {"hud", "tools", "palette", "slices", "hint"} <= set(boxes)

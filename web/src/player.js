@@ -26,6 +26,7 @@ const PLAIN_INK = [0.08, 0.08, 0.1];  // a black-and-white puzzle's numbers
 const REVEAL = [0.93, 0.55, 0.2];   // the model's colour at the reveal when the puzzle has none
 const STORAGE_PREFIX = "nonogram3d:";
 const BACKGROUND = 0x2b2f36;
+const SMALL_SCREEN = "(max-width: 700px), (max-height: 500px)";   // as web/src/player.css
 const $ = (id) => document.getElementById(id);
 
 function showError(message) {
@@ -468,9 +469,11 @@ function main() {
   function freeArea() {
     const c = canvas.getBoundingClientRect(), m = 4;
     const rects = [];
+    // on a small screen the help is a tip that goes at the first touch: fitted without it
+    const small = window.matchMedia(SMALL_SCREEN).matches;
     for (const id of LAYOUT_PANELS) {
       const el = $(id);
-      if (el.classList.contains("hidden") || getComputedStyle(el).display === "none") continue;
+      if (el.classList.contains("hidden") || (small && id === "help") || getComputedStyle(el).display === "none") continue;
       const r = el.getBoundingClientRect();
       if (r.width && r.height) rects.push([r.left - c.left - m, r.top - c.top - m, r.right - c.left + m, r.bottom - c.top + m]);
     }
@@ -1344,6 +1347,11 @@ function main() {
     },
   });
 
+  // on a small screen the help is a tip until the player first touches or types
+  $("help").classList.add("tip");
+  const seen = () => $("help").classList.add("seen");
+  document.addEventListener("pointerdown", seen, { once: true, capture: true });
+  document.addEventListener("keydown", seen, { once: true, capture: true });
   updateHud();   // first: the panels at their size before the free area is measured
   resize();
   resetView();
