@@ -77,6 +77,9 @@ def keystream(key: int, n: int) -> np.ndarray:
     return out
 
 
+PAGE_KEY_FIELDS = ("name", "shape", "x", "y", "z", "solution", "clue_colours", "palette", "colours")
+
+
 def page_key(puzzle_json: str) -> int:
     """The page's key: from the puzzle itself, so the same puzzle gives the same page (and its
     progress, kept by the browser per page content, survives exporting it again)."""
@@ -156,7 +159,9 @@ def page_data(puzzle, info: Optional[dict] = None) -> dict:
     numbers, buttons and paint are drawn in) and ``paint`` (each cell's puzzle colour, 0 empty,
     keyed like the solution)."""
     d, clue_colours = _clue_tables(puzzle)
-    key = page_key(json.dumps(d, sort_keys=True))
+    # the key from what the puzzle is, not from its meta (a design's timing differs run to run):
+    # the same puzzle exported again is the same page, and keeps its progress in the browser
+    key = page_key(json.dumps({k: d[k] for k in PAGE_KEY_FIELDS if k in d}, sort_keys=True))
     sol = np.asarray(puzzle.solution, dtype=bool).ravel()
     n = sol.size
     packed = np.packbits(sol.astype(np.uint8), bitorder="little")
