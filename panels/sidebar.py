@@ -140,10 +140,10 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
             col = layout.column(align=True)
             for name in ("Show Zero Clues", "Label Size"):
                 try:
-                    ident = scene_mod.input_id(mod.node_group, name)
+                    owner, prop = scene_mod.modifier_input_prop(mod, name)
                 except KeyError:
                     continue
-                col.prop(mod, f'["{ident}"]', text=name)
+                col.prop(owner, prop, text=name)
 
 
 def _draw_job(layout) -> bool:
