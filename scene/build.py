@@ -11,10 +11,11 @@ import bpy
 import numpy as np
 
 from ..jobs import engine_access
-from ..jobs.make import Made, SourceMesh, load_engine, voxelize_source
+from ..jobs.make import Made, SourceMesh, check_colour_options, load_engine, voxelize_source
 from .attributes import object_point_attribute, points_mesh, set_object_point_attribute, set_point_attribute
 from .colours import gather as gather_colours, reveal_of, show_colours  # noqa: F401 (reveal_of: its old home)
-from .common import DEFAULT_STYLE, LABEL_GROUP, MAX_CELLS, PLAYER_GROUP, TAG, UNKNOWN, NonogramError
+from .common import (DEFAULT_STYLE, EMPTY, FILLED, LABEL_GROUP, MAX_CELLS, PLAYER_GROUP, TAG, UNKNOWN,
+                     NonogramError)
 from .glyphs import clue_points, colour_clue_points, colour_glyph_library, glyph_library, reink_colour_glyphs
 from .layers import default_layer, set_clue_layer
 from .check import store_design
@@ -82,7 +83,11 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         n = X * Y * Z
         sol = puzzle.solution if puzzle.solution is not None else np.zeros(n, dtype=bool)
         set_point_attribute(mesh, "solution", sol, 'BOOLEAN')
-        set_point_attribute(mesh, "state", np.full(n, UNKNOWN), 'INT')
+        # The designer's view draws the cells by state: before any solve or check, the model
+        # Make (or the file) gave, not a grey block of unknown cells; a puzzle without its
+        # solution starts unknown.
+        state = np.where(sol, FILLED, EMPTY) if puzzle.solution is not None else np.full(n, UNKNOWN)
+        set_point_attribute(mesh, "state", state, 'INT')
         set_point_attribute(mesh, "visible", np.ones(n, dtype=bool), 'BOOLEAN')
         set_point_attribute(mesh, "highlight", np.zeros(n, dtype=bool), 'BOOLEAN')
         set_point_attribute(mesh, "known_at", np.zeros(n), 'INT')
@@ -233,8 +238,7 @@ def read_source(context, source_obj, resolution, colours=1) -> SourceMesh:
     ``colours`` > 1 also gathers the objects' colours (``colours.gather``).
     """
     t0 = time.perf_counter()
-    if not 1 <= int(colours) <= 256:
-        raise NonogramError(f"Colours must be 1 (plain) to 256, got {int(colours)}")
+    check_colour_options(colours)
     objs = _sources(source_obj)
     verts, tris = sources_triangles(context, objs)
     check_resolution(verts, int(resolution))
