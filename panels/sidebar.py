@@ -8,6 +8,7 @@ from bl_ui.utils import PresetPanel
 
 from .. import scene as scene_mod
 from ..jobs import warmup
+from ..jobs.kernel_cache import wheels_mismatch
 from ..jobs.runtime import ADDON_PACKAGE
 from ..jobs.worker import active_job
 from ..scene import polls
@@ -24,10 +25,12 @@ def numba_status() -> str:
     """Why numba is unavailable ('' when fine), without importing it from a draw call."""
     jit = sys.modules.get(f"{ADDON_PACKAGE}.engine.jit")
     if jit is not None:
-        return jit.NUMBA_ERROR
-    if importlib.util.find_spec("numba") is None:
-        return "numba is not installed: the solver and voxelizer run as slow plain Python"
-    return ""
+        error = jit.NUMBA_ERROR
+    elif importlib.util.find_spec("numba") is None:
+        error = "numba is not installed: the solver and voxelizer run as slow plain Python"
+    else:
+        error = ""
+    return (wheels_mismatch() or error) if error else ""
 
 
 class _OptionPresets(PresetPanel):

@@ -356,3 +356,29 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
     print(f"install {got['t_install']:.1f} s, Make Nonogram (empty cache) {got['t_make']:.1f} s, "
           f"batch (empty cache) {got['t_batch']:.1f} s, Solve + Hide Clues + colours + colour puzzle "
           f"{got['t_workflow']:.1f} s; {got['prebuilt']}")
+
+
+def test_a_blender_of_a_python_the_zip_does_not_carry_is_told_which_zip_to_take(linux_zips, tmp_path):
+    """A Blender whose Python the zip has no wheels for (the next line's Python, say) installs it
+    without numba: the add-on says why and what to do instead of running slowly for no reason."""
+    import importlib
+    sys.path.insert(0, str(ROOT / "tests"))
+    from blender_support import load_addon
+    load_addon()
+    kernel_cache = importlib.import_module("nonogram3d.jobs.kernel_cache")
+    notes = {}
+    for tag, path in linux_zips.items():
+        with zipfile.ZipFile(path) as zf:
+            (tmp_path / tag).write_bytes(zf.read("blender_manifest.toml"))
+        notes[tag] = {other: kernel_cache.wheels_mismatch(other, str(tmp_path / tag))
+                      for other in ("cp311", "cp313", "cp314")}
+    assert notes["cp311"]["cp311"] == notes["cp313"]["cp313"] == ""
+    assert notes["cp313"]["cp314"] == (
+        "this Nonogram 3D zip carries numba for Python 3.13 (Blender 5.1.0 and newer), and this "
+        "Blender runs Python 3.14: install the zip made for this Blender's version")
+    assert notes["cp311"]["cp313"].startswith(
+        "this Nonogram 3D zip carries numba for Python 3.11 (Blender 4.2.0 up to (not including) 5.1.0)")
+    # the checkout (numba wheels of both Pythons) and a manifest without numba say nothing
+    assert kernel_cache.wheels_mismatch("cp311") == kernel_cache.wheels_mismatch("cp313") == ""
+    (tmp_path / "plain.toml").write_text('blender_version_min = "4.2.0"\nwheels = []\n')
+    assert kernel_cache.wheels_mismatch("cp314", str(tmp_path / "plain.toml")) == ""
