@@ -138,7 +138,7 @@ while tb is not None:
     tb = tb.tb_next
 from _pytest._code import ExceptionInfo
 report = str(ExceptionInfo.from_exception(error).getrepr(style="long", funcargs=True))
-print("RESULT " + json.dumps({"frames": frames, "report": "failing" in report and "IndexError" in report,
+print("RESULT " + json.dumps({"frames": frames, "report": "IndexError: bpy_prop_collection" in report,
                               "left": [len(bpy.data.node_groups), len(bpy.data.objects)] == list(before)}))
 """
 
