@@ -12,18 +12,9 @@ import pytest
 
 from blender_support import (ROOT, addon, addon_module, bpy, data_counts, instances_of,  # noqa: F401
                              operator_stand_in, point_attribute, run_op)
+from test_blender_colours import principled as _material
 
 pytestmark = pytest.mark.blender
-
-
-def _material(name, rgb):
-    """A material of one colour (a Principled BSDF's Base Color, what Make reads)."""
-    mat = bpy.data.materials.new(name)
-    if mat.node_tree is None:
-        mat.use_nodes = True
-    bsdf = next(n for n in mat.node_tree.nodes if n.bl_idname == "ShaderNodeBsdfPrincipled")
-    bsdf.inputs["Base Color"].default_value = (*rgb, 1.0)
-    return mat
 
 
 def _two_colour_cube(name="Model", location=(0.0, 0.0, 0.0)):

@@ -11,6 +11,7 @@ real Blender configuration is never touched.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
 import os
 import subprocess
@@ -26,6 +27,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import build_extension  # noqa: E402
 
 pytest.importorskip("bpy", reason="needs the bpy module (pip install bpy==5.0.1, Python 3.11)")
+import test_blender_colours  # noqa: E402
 pytestmark = [pytest.mark.blender, pytest.mark.slow]
 
 # What a Blender 4.2-5.0 installation provides to add-ons besides bpy: numpy and the bpy wheel's
@@ -165,14 +167,6 @@ got.update(object=obj.name, points=len(obj.data.vertices), shape=info["shape"], 
 
 # The rest of a designer's first session, as the buttons run it: Solve and Hide Clues, a model's
 # colours, a colour puzzle solved and designed. With the zip's kernels nothing compiles.
-def material(name, rgb):
-    mat = bpy.data.materials.new(name)
-    if mat.node_tree is None:
-        mat.use_nodes = True
-    bsdf = next(n for n in mat.node_tree.nodes if n.bl_idname == "ShaderNodeBsdfPrincipled")
-    bsdf.inputs["Base Color"].default_value = (*rgb, 1.0)
-    return mat
-
 t3 = time.perf_counter()
 workflow = got["workflow"] = {"solve": sorted(bpy.ops.nonogram.solve())}
 workflow["verdict"] = json.loads(obj.nonogram.report)["verdict"]
@@ -180,7 +174,7 @@ workflow["hide_clues"] = sorted(bpy.ops.nonogram.hide_clues())
 bpy.ops.mesh.primitive_cube_add(size=2.0, location=(6.0, 0.0, 0.0))
 painted = bpy.context.active_object
 for rgb in ((0.8, 0.02, 0.02), (0.02, 0.02, 0.8)):
-    painted.data.materials.append(material(str(rgb), rgb))
+    painted.data.materials.append(principled(str(rgb), rgb))
 for poly in painted.data.polygons:
     poly.material_index = 0 if abs(poly.normal.z) > 0.5 else 1
 settings = bpy.context.scene.nonogram_settings
@@ -261,7 +255,8 @@ def solves_digest(engine):
                     hashlib.sha256(np.ascontiguousarray(r.state).tobytes()).hexdigest(), sorted(counters.items())])
     return out
 """
-INSTALL_SCRIPT = SOLVES + INSTALL_SCRIPT
+# the colour tests' one-colour material (a Principled BSDF's Base Color), for the install's colours
+INSTALL_SCRIPT = SOLVES + inspect.getsource(test_blender_colours.principled) + INSTALL_SCRIPT
 
 
 def test_one_zip_per_blender_python_with_one_wheel_per_package(linux_zips):
