@@ -122,8 +122,8 @@ class MakeOptions:
         name="Largest Piece Only", default=False,
         description="Keep only the largest connected piece of voxels")
     # No hard limits on these two: Blender would clamp 0, 300 or -5 to the limit without a word;
-    # Make refuses a value out of range with a message (scene/build.py read_source,
-    # jobs/make.py voxelize_source), and dragging stays within the soft limits.
+    # Make refuses a value out of range with a message (jobs/make.py check_colour_options), and
+    # dragging stays within the soft limits.
     colours: IntProperty(
         name="Colours", default=6, soft_min=1, soft_max=32,
         description="Keep the model's colours for the reveal, reduced to this many (1: plain "
