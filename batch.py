@@ -1007,6 +1007,7 @@ def run(args: argparse.Namespace) -> int:
                 error = str(e) if isinstance(e, BatchError) else f"{type(e).__name__}: {e}"
         for res in args.resolution:
             row = dict(base_row, resolution=res)
+            bug = ""
             if source is None:
                 row.update(status="error", error=error)
             else:
@@ -1016,10 +1017,15 @@ def run(args: argparse.Namespace) -> int:
                     row["status"] = "ok"
                 except Exception as e:
                     row.update(status="error", error=f"{type(e).__name__}: {e}")
-                    traceback.print_exc()
+                    # the model's own problems say so in the FAILED line; anything else is a
+                    # bug, whose traceback follows that line
+                    if not isinstance(e, (BatchError, addon.scene.NonogramError if addon else BatchError)):
+                        bug = traceback.format_exc()
             if row["status"] != "ok":
                 failed += 1
                 log(f"  {name} @ {res}: FAILED: {row['error']}")
+                if bug:
+                    log("  (not the model's fault: a bug in the add-on; its traceback, for a report:)\n" + bug)
             rows.append(row)
         if source is not None:
             mesh = source.data

@@ -81,6 +81,8 @@ def store_puzzle(obj, puzzle) -> None:
     pg = props(obj)
     if is_colour_puzzle(puzzle):
         d = engine_access.colourfile.colour_puzzle_to_dict(puzzle)
+        # the Design panel's Puzzle Colours says this nonogram's (Hide Clues then keeps them)
+        pg.design_options.puzzle_colours = len(puzzle.clue_colours)
     else:
         d = engine_access.puzzlefile.puzzle_to_dict(puzzle)
     pg.puzzle = json.dumps(d, separators=(",", ":"))
