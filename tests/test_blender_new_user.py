@@ -187,13 +187,13 @@ def test_one_of_a_thing_is_said_in_the_singular():
 
 
 def test_the_batch_reports_a_models_own_failure_without_a_traceback(tmp_path):
-    """A model that cannot be made (here: a colour puzzle of a model without colours) gets its
-    FAILED line, as before, and no Python traceback in front of it."""
+    """A model that cannot be made at the size asked (here: a cube at 1024, over the cell limit)
+    gets its FAILED line, as before, and no Python traceback in front of it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BLENDER_")}
-    proc = subprocess.run([sys.executable, str(ROOT / "batch.py"), "--", "--input", "cube", "--resolution", "4",
-                           "--colours", "4", "--puzzle-colours", "2", "--out", str(tmp_path)],
+    proc = subprocess.run([sys.executable, str(ROOT / "batch.py"), "--", "--input", "cube",
+                           "--resolution", "1024", "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out[-3000:]
-    assert "cube @ 4: FAILED: BatchError: --puzzle-colours 2: the model's reveal has 1 colour " in out, out[-3000:]
+    assert "cube @ 1024: FAILED: NonogramError: Resolution 1024 gives a 1024×1024×1024 grid" in out, out[-3000:]
     assert "Traceback" not in out, out[-3000:]
