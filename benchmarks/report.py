@@ -592,67 +592,47 @@ def section_taai(b2d):
     return table(head, rows), summary
 
 
-TOURNAMENT_SOLVERS = (("ours", "ours, first solution (`want=1`)"), ("lala", "LalaFrogKK"),
-                      ("nonosolve", "nonosolve"), ("ours_unique", "ours, uniqueness (`want=2`)"))
-
-
-def section_tournament(tour):
-    """Side-by-side tables of benchmarks/tournament.py: one row per set and solver, and the
-    headline lines (ours vs each peer per set)."""
-    rows, heads = [], []
-    limit = tour.get("limit")
-    for st in tour.get("sets", []):
-        ours = (st.get("ours") or {}).get("summary")
-        for key, label in TOURNAMENT_SOLVERS:
-            e = st.get(key)
-            if not e:
-                continue
-            s = e["summary"]
-            over = sum(1 for r in e["rows"] if r and r.get("cpu") is not None and r["cpu"] > 1.0)
-            ratio = "—"
-            if key in ("lala", "nonosolve") and ours and ours["total"] > 0:
-                ratio = fx(s["total"] / ours["total"])
-            rows.append((st["set"], label, f"{s['solved']}/{s['n']}", ft(s["total"]), ft(s["median"]),
-                         ft(s["max"]), over, ratio))
-        for key, label in TOURNAMENT_SOLVERS[1:3]:
-            e = st.get(key)
-            if e and ours:
-                s = e["summary"]
-                heads.append(f"- **{st['set']}, ours vs {label}**: solved {ours['solved']} vs {s['solved']} of "
-                             f"{s['n']}; total {ft(ours['total'])} vs {ft(s['total'])} CPU "
-                             f"({label} ÷ ours: {fx(s['total'] / ours['total']) if ours['total'] else '—'})")
-        u = (st.get("ours_unique") or {}).get("summary")
-        if u:
-            heads.append(f"- **{st['set']}, ours, uniqueness verdict**: {u['solved']} of {u['n']} settled "
-                         f"within {ft(limit)} (total {ft(u['total'])}, max {ft(u['max'])})")
-    head = ("Set", "solver", "solved", "total CPU", "median", "max", "> 1 s", "peer ÷ ours (total)")
-    return table(head, rows), heads
+def _loads(tour):
+    """The 1-minute load averages recorded around each solver's turns: (lowest, highest)."""
+    loads = [e["load"][k][0] for st in tour.get("sets", []) for m in ("solve", "process")
+             for e in (st.get(m) or {}).values() if e.get("load") for k in (0, 1)]
+    return (min(loads), max(loads)) if loads else None
 
 
 def write_tournament(w, tour, title):
-    """A tournament.py result: how it was run, the headline lines and the table."""
-    t, th = section_tournament(tour)
+    """A tournament.py result: how it was run, then one table per measure (ours ÷ each peer)."""
+    from benchmarks.tournament import MEASURES, table_lines
     w(title)
     w("")
-    w(f"`python benchmarks/tournament.py` ({tour.get('conditions', 'run on its own')}: "
-      f"{ft(tour.get('elapsed_s'))}): each set's "
-      f"puzzles ({tour.get('count')} per set, every {nth(tour.get('stride', 1))}) solved by each solver "
-      f"in the same run, one process each, single-threaded, with a limit of {ft(tour.get('limit'))} of "
-      f"**CPU time** per puzzle; every time is CPU time (the machine was shared, so a solver waiting for "
-      f"a core is not charged). LalaFrogKK (CGI-LAB/Nonogram, built by `benchmarks/build_lalafrogkk.sh`) "
-      f"ran in its tournament mode (the set in order, one solution each) under a watchdog that stops it "
-      f"at the limit; an unsolved puzzle counts the time it used. nonosolve (hyouv/FastNonogramSolver, "
-      f"built by `benchmarks/build_nonosolve.sh`) ran one process per puzzle (its `--taai` mode, `-n 1`) "
-      f"under the same CPU watchdog. Every solution was checked against "
-      f"the clues. *solved* counts checked solutions (for the uniqueness row: a `unique`, `multiple` or "
-      f"`none` verdict).")
+    loads = _loads(tour)
+    stride, proc = tour.get("stride", 1), tour.get("process_stride", 1)
+    run = f"{ft(tour.get('elapsed_s'))} in all"
+    if loads:
+        run += f"; 1-minute load average {loads[0]:g}–{loads[1]:g} around the solvers' turns"
+    w(f"`python benchmarks/{tour.get('command', 'tournament.py')}` ({run}"
+      f"): every {nth(stride)} puzzle of each set (from puzzle {tour.get('offset', 0) + 1}), first solution, "
+      f"a limit of {ft(tour.get('limit'))} of **CPU time** per puzzle; one solver at a time (the solvers "
+      f"take turns set by set, never beside each other on the cores); every solution checked against the "
+      f"clues (*solved* counts checked solutions; an unsolved puzzle counts the time it used). Two "
+      f"measures, never mixed: **own solve time** — ours `time.process_time()` around `solve(p, want=1)` "
+      f"in a worker warmed up on generated puzzles it does not measure; nonosolve (hyouv/FastNonogramSolver, "
+      f"`benchmarks/build_nonosolve.sh`) its `--taai` log's time per puzzle (its `now_sec()`); LalaFrogKK "
+      f"(CGI-LAB/Nonogram, "
+      f"`benchmarks/build_lalafrogkk.sh`) its tournament log's `clock()` per puzzle — and the **whole "
+      f"process** per puzzle (every {nth(stride * proc)} puzzle), CPU time from `wait4`: "
+      f"`python -m engine solve ONE.txt --first --json`, `nonosolve --taai ONE.txt -n 1`, "
+      f"`lalafrog SOLVE STRING`. *to SAT*: puzzles handed to a CDCL solver. Ratios are ours ÷ the "
+      f"solver: above 1 ours is slower.")
     if tour.get("note"):
         w("")
         w(tour["note"])
-    w("")
-    w("\n".join(th))
-    w("")
-    w(t)
+    for m, label in MEASURES.items():
+        lines = table_lines(tour, m)
+        if len(lines) > 2:
+            w("")
+            w(f"**{label[0].upper() + label[1:]}**:")
+            w("")
+            w("\n".join(lines))
     w("")
 
 
@@ -1375,7 +1355,6 @@ def build() -> str:
     capture = load_json(RESULTS / "colour_capture.json")
     run = load_json(RESULTS / "run.json", {})
     tour = load_json(RESULTS / "tournament.json")
-    tour_full = load_json(RESULTS / "tournament_full.json", {})
     plots = all_plots(b3d, b2d, vox)
     rows3d = (b3d or {}).get("rows", [])
     seed_problems = SP.verify()
@@ -1658,9 +1637,8 @@ def build() -> str:
             w(t)
             w("")
     if tour and tour.get("sets"):
-        write_tournament(w, tour, "## 2D: tournament sets, first solution, side by side with LalaFrogKK and nonosolve")
-    if tour_full and tour_full.get("sets"):
-        write_tournament(w, tour_full, "## 2D: tournament sets in full, first solution, side by side")
+        write_tournament(w, tour, "## 2D: tournament sets, first solution, like with like: ours, nonosolve, "
+                                  "LalaFrogKK")
     if des:
         w("## Puzzle design: hiding clues")
         w("")
