@@ -231,8 +231,11 @@ def ours_process(name, puzzles, indices, limit, tmp):
     work = Path(tmp) / f"ours-process-{name}"
     work.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    # one process first, not measured: numba's disk cache holds every kernel the CLI loads, and
-    # the files are in the OS's page cache, as for the peers' binaries
+    # as installed: Python writes the modules' bytecode on their first import (a sandbox may say
+    # not to, and then every process compiles the engine's sources again, ~0.1 s each)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    # one process first, not measured: the bytecode written, numba's disk cache holding every
+    # kernel the CLI loads, the files in the OS's page cache, as for the peers' binaries
     peers.write_taai([puzzles[indices[0]]], work / "one.txt")
     peers.run_process([sys.executable, "-m", "engine", "solve", str(work / "one.txt"), "--first"], 600.0,
                       cwd=str(ROOT), env=env)
