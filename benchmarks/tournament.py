@@ -300,11 +300,15 @@ def peer_process(solver, binary, name, puzzles, indices, limit, tmp):
 # summaries and tables
 
 
-def summary(rows, n) -> dict:
+def summary(rows, n, limit=None) -> dict:
     """solved, total, median, max (CPU s; an unsolved puzzle counts its time, at most the limit),
-    puzzles over 1 s and 2 s, and how many used a SAT solver (and its CPU share, ours)."""
-    times = sorted(r["cpu"] for r in rows.values() if r.get("cpu") is not None)
-    solved = sum(1 for r in rows.values() if r.get("ok"))
+    puzzles over 1 s and 2 s, and how many used a SAT solver (and its CPU share, ours). A solve
+    that ended past ``limit`` (a solver that checks its clock now and then) counts as unsolved
+    at the limit, whoever it is."""
+    def cpu(r):
+        return r["cpu"] if limit is None else min(r["cpu"], limit)
+    times = sorted(cpu(r) for r in rows.values() if r.get("cpu") is not None)
+    solved = sum(1 for r in rows.values() if r.get("ok") and (limit is None or r["cpu"] <= limit))
     sat = [r for r in rows.values() if r.get("sat") is not None]
     sat_cpu = [r["sat_cpu"] for r in rows.values() if r.get("sat_cpu") is not None]
     out = {"n": n, "solved": solved, "total": sum(times),
@@ -316,11 +320,20 @@ def summary(rows, n) -> dict:
     return out
 
 
+def resummarize(doc):
+    """Every summary of a result file again from its rows (after a change of ``summary``)."""
+    for st in doc.get("sets", []):
+        for m in MEASURES:
+            for e in (st.get(m) or {}).values():
+                rows = {k: r for k, r in enumerate(e["rows"]) if r is not None}
+                e["summary"] = summary(rows, len(e["rows"]), doc.get("limit"))
+
+
 def load_now():
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def _pooled(entries):
+def _pooled(entries, limit=None):
     """One summary of several sets' rows."""
     rows, n = {}, 0
     for k, e in enumerate(entries):
@@ -328,7 +341,7 @@ def _pooled(entries):
             if r is not None:
                 rows[(k, j)] = r
         n += e["summary"]["n"]
-    return summary(rows, n)
+    return summary(rows, n, limit)
 
 
 def table_lines(doc, measure, solvers=SOLVERS):
@@ -339,7 +352,8 @@ def table_lines(doc, measure, solvers=SOLVERS):
     present = [x for x in solvers if any(x in s[measure] for s in sets)]
     groups = [(s["set"], {x: s[measure][x] for x in present if x in s[measure]}) for s in sets]
     if len(groups) > 1:
-        groups.append(("**all**", {x: {"summary": _pooled([s[measure][x] for s in sets if x in s[measure]])}
+        groups.append(("**all**", {x: {"summary": _pooled([s[measure][x] for s in sets if x in s[measure]],
+                                                          doc.get("limit"))}
                                    for x in present}))
     head = ("set", "solver", "solved", "total CPU", "median", "max", "> 1 s", "> 2 s", "to SAT",
             "ours ÷ it (total)", "ours ÷ it (median)")
@@ -407,7 +421,7 @@ def _run_set(a, name, turn, binaries, entry, tmp):
                 rows = peer_solve(solver, binaries[solver], name, puzzles, idx, a.limit, tmp)
             else:
                 rows = peer_process(solver, binaries[solver], name, puzzles, idx, a.limit, tmp)
-            e = {"rows": [rows.get(i) for i in idx], "summary": summary(rows, len(idx)),
+            e = {"rows": [rows.get(i) for i in idx], "summary": summary(rows, len(idx), a.limit),
                  "load": [load0, load_now()], "wall_s": time.time() - t0}
             entry.setdefault(m, {})[solver] = e
             s = e["summary"]
@@ -417,7 +431,7 @@ def _run_set(a, name, turn, binaries, entry, tmp):
     if name in a.unique and "ours" in a.solvers:
         rows, _ = ours_solve(name, indices, a.limit, 2, tmp)
         entry.setdefault("solve", {})["ours_unique"] = {"rows": [rows.get(i) for i in indices],
-                                                        "summary": summary(rows, len(indices))}
+                                                        "summary": summary(rows, len(indices), a.limit)}
 
 
 def main(argv=None) -> int:
@@ -446,7 +460,9 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     path = RESULTS / a.out
     if a.print_only:
-        print_tables(load_json(path, {}))
+        doc = load_json(path, {})
+        resummarize(doc)
+        print_tables(doc)
         return 0
     single_thread_env()
     sets_arg = all_sets() if a.sets == ["all"] else a.sets

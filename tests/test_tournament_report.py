@@ -70,3 +70,12 @@ def test_a_run_of_one_measure_prints_no_table_for_the_other():
     lines = []
     report.write_tournament(lines.append, _tour(), "## T")
     assert "Whole process" not in "\n".join(lines).split("Two measures")[1].split("**Own")[1]
+
+
+def test_a_solve_that_ends_past_the_limit_counts_unsolved_at_the_limit():
+    rows = {0: {"cpu": 10.19, "ok": True}, 1: {"cpu": 2.0, "ok": True}, 2: {"cpu": None, "ok": None}}
+    s = tournament.summary(rows, 3, limit=10.0)
+    assert (s["solved"], s["total"], s["max"]) == (1, 12.0, 10.0)
+    doc = {"limit": 10.0, "sets": [{"set": "x", "solve": {"lala": {"rows": list(rows.values()), "summary": {}}}}]}
+    tournament.resummarize(doc)
+    assert doc["sets"][0]["solve"]["lala"]["summary"]["solved"] == 1
