@@ -35,12 +35,14 @@ def cpu_of(pid) -> float:
         return 0.0
 
 
-def run_process(cmd, limit, cwd=None, env=None, stdin=None):
+def run_process(cmd, limit, cwd=None, env=None, stdin=None, errors=False):
     """Run ``cmd`` to its end or until it has used ``limit`` CPU seconds: (cpu seconds of the
-    whole process from ``wait4``, killed, exit status, stdout text)."""
+    whole process from ``wait4``, killed, exit status, stdout text; with ``errors`` its stderr
+    too, after it)."""
     with open(os.devnull, "rb") if stdin is None else open(stdin, "rb") as inp, \
             _Scratch() as out:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=inp, stdout=out.f, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=inp, stdout=out.f,
+                                stderr=subprocess.STDOUT if errors else subprocess.DEVNULL)
         killed = False
         nap = 0.001
         while True:  # wait4 rather than poll: it gives the child's CPU time
@@ -250,10 +252,10 @@ def pbnsolve_run(binary, path, limit):
     """pbnsolve on one file, uniqueness (``-u``), brief output (``-b``), statistics (``-t``):
     (verdict, its own "Processing Time" (``clock()`` around the solve), the whole process's
     CPU time, killed). Verdicts: unique, multiple, none, or pbnsolve's own words."""
-    cpu, killed, _rc, out = run_process([str(binary), "-u", "-b", "-t", str(path)], limit)
+    cpu, killed, _rc, out = run_process([str(binary), "-u", "-b", "-t", str(path)], limit, errors=True)
     m = _PBN_TIME.search(out)
     own = float(m.group(1)) if m else None
     words = out.lower().split()
     verdict = ("timeout" if killed else "unique" if "unique" in words else "multiple" if "multiple" in words
-               else "none" if "contradiction" in words else (out.strip().splitlines() or ["?"])[0][:40])
+               else "none" if "contradiction" in words else " ".join(out.split())[:80] or "?")
     return verdict, own, cpu, killed
