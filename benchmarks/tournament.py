@@ -434,6 +434,20 @@ def _run_set(a, name, turn, binaries, entry, tmp):
                                                         "summary": summary(rows, len(indices), a.limit)}
 
 
+def command_text(argv) -> str:
+    """The command as run, for the document: a path outside the repository (a peer's binary)
+    shows as its file name in angle brackets, the note as NOTE."""
+    out, skip = ["tournament.py"], False
+    for arg in argv:
+        if skip:
+            out.append("NOTE")
+            skip = False
+            continue
+        skip = arg == "--note"
+        out.append(f"<{Path(arg).name}>" if os.path.isabs(arg) else arg)
+    return " ".join(out)
+
+
 def main(argv=None) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -475,8 +489,8 @@ def main(argv=None) -> int:
                 log(f"{LABELS[solver]} not found at {p}: build it (benchmarks/build_*.sh) or pass its path")
     doc = load_json(path, {}) if a.merge else {}
     doc.update({"machine": machine_info(), "limit": a.limit, "stride": a.stride, "offset": a.offset,
-                "count": a.count, "process_stride": a.process_stride, "command": " ".join(["tournament.py"] + argv),
-                "binaries": {k: str(v) for k, v in binaries.items()}})
+                "count": a.count, "process_stride": a.process_stride, "command": command_text(argv),
+                "binaries": {k: v.name for k, v in binaries.items()}})
     if a.note:
         doc["note"] = a.note
     sets = {s["set"]: s for s in doc.get("sets", [])}

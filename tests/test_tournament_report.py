@@ -79,3 +79,9 @@ def test_a_solve_that_ends_past_the_limit_counts_unsolved_at_the_limit():
     doc = {"limit": 10.0, "sets": [{"set": "x", "solve": {"lala": {"rows": list(rows.values()), "summary": {}}}}]}
     tournament.resummarize(doc)
     assert doc["sets"][0]["solve"]["lala"]["summary"]["solved"] == 1
+
+
+def test_the_recorded_command_names_no_machine_path():
+    text = tournament.command_text(["--sets", "all", "--nonosolve", "/somewhere/bin/nonosolve-cpu", "--note",
+                                    "built in /somewhere"])
+    assert text == "tournament.py --sets all --nonosolve <nonosolve-cpu> --note NOTE"
