@@ -13,9 +13,10 @@ def warm_colour_kernels(parts=("colour",)) -> float:
     return gate.ensure(*parts)
 
 
-def solve_main(p: ColourPuzzle, args) -> int:
+def solve_main(p: ColourPuzzle, args, compile_s: float) -> int:
+    """``python -m engine solve`` on a colour puzzle, its kernels loaded by the caller in
+    ``compile_s`` seconds."""
     from ..solve.coloursolve import solve_colour
-    compile_s = warm_colour_kernels()
     r = solve_colour(p, time_limit=args.time_limit, want=1 if args.first else 2,
                      use_known=not args.no_known, grade=True)
     name = p.name or args.puzzle

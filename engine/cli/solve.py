@@ -10,6 +10,7 @@ import sys
 
 from .. import warmup
 from ..solve.driver import COMPARE_CONFIGS, COUNTINGS, METHODS, REFERENCE_METHODS, compare, solve
+from . import startup
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -64,22 +65,23 @@ def _summary(name, p, r) -> str:
 
 def main(argv) -> int:
     args = _parser().parse_args(list(argv[1:]))
-    # compile (or load) the kernels while the puzzle is read; the solve waits for them, and its
-    # time_s does not count them
-    warm = warmup.start(warmup.parts_for("brute" if args.compare else args.solver, args.linesolver,
-                                         grade=not args.compare))
     from ..files.puzzlefile import PuzzleFileError, load_puzzle
-    try:
-        p = load_puzzle(args.puzzle)
-    except (PuzzleFileError, OSError, ValueError) as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return 2
-    warm.join()
-    compile_s = warmup.status()["seconds"]
     from ..model.colourpuzzle import ColourPuzzle
-    if isinstance(p, ColourPuzzle):
+    with startup.collector_paused():  # kernel loading: many objects, no garbage
+        try:
+            p = load_puzzle(args.puzzle)
+        except (PuzzleFileError, OSError, ValueError) as exc:
+            sys.stderr.write(f"error: {exc}\n")
+            return 2
+        # the kernels the puzzle's kind and the method need, before the solve (its time_s does
+        # not count them)
+        colour = isinstance(p, ColourPuzzle)
+        compile_s = warmup.ensure(*(("colour",) if colour else
+                                    warmup.parts_for("brute" if args.compare else args.solver, args.linesolver,
+                                                     grade=not args.compare)))
+    if colour:
         from .colour import solve_main
-        return solve_main(p, args)
+        return solve_main(p, args, compile_s)
     if args.compare:
         rows = compare(p, linesolver=args.linesolver, configs=COMPARE_CONFIGS,
                        max_iterations=args.max_iterations, step_limit=args.step_limit,
