@@ -7,7 +7,14 @@ import { ShaderMaterial } from "three";
 export const SHOW_INTACT = 0, SHOW_MARKED = 1, SHOW_REVEALED = 2, SHOW_PAINTED = 3;
 export const ZERO_INK = [0.1, 0.1, 0.12];   // a colour line with no filled cube: a dark "0"
 export const CUBE = [0.95, 0.93, 0.88];      // an intact cube, cream as in Picross 3D
+// A marked cube: a blue frame round a light blue centre. The numbers stand on the centre, light
+// enough that every ink reads on it as on the cream cube (contrast 3.2:1 or more; it is one of
+// engine/colour/inks.py's CUBE_COLOURS); on a blue face the dark inks (a blue one above all)
+// were hard to read. The frame says "marked" at a glance and keeps a marked cube from looking
+// painted (a paint fills the face).
 export const MARKED_CUBE = [0.36, 0.58, 0.93];
+export const MARKED_CENTRE = [0.78, 0.9, 1.0];
+const MARKED_FRAME = [0.13, 0.16];   // the frame ends there, as a fraction of the face from its edge
 export const PLAIN_INK = [0.08, 0.08, 0.1];  // a black-and-white puzzle's numbers
 export const REVEAL = [0.93, 0.55, 0.2];   // the model's colour at the reveal when the puzzle has none
 export const BACKGROUND = 0x2b2f36;
@@ -47,6 +54,8 @@ const vec3 = (rgb) => `vec3(${rgb.map((v) => v.toFixed(4)).join(", ")})`;
 export const FRAGMENT = /* glsl */ `
 #define CUBE_COLOUR ${vec3(CUBE)}
 #define MARKED_COLOUR ${vec3(MARKED_CUBE)}
+#define MARKED_CENTRE ${vec3(MARKED_CENTRE)}
+#define MARKED_FRAME vec2(${MARKED_FRAME.map((v) => v.toFixed(3)).join(", ")})
 #define PLAIN_INK_COLOUR ${vec3(PLAIN_INK)}
 uniform sampler2D uAtlas;
 uniform vec2 uGrid;
@@ -54,7 +63,9 @@ uniform float uColourInk;   // 1: the atlas holds coloured numbers (premultiplie
 uniform float uPlain;       // 1: the face's colour without light or edge shading (the atlas check)
 ${VARYINGS}
 void main() {
-  vec3 base = vState > 1.5 ? vColour : (vState > 0.5 ? MARKED_COLOUR : CUBE_COLOUR);
+  float e = min(min(vUv.x, 1.0 - vUv.x), min(vUv.y, 1.0 - vUv.y));   // to the face's edge
+  vec3 marked = mix(MARKED_COLOUR, MARKED_CENTRE, smoothstep(MARKED_FRAME.x, MARKED_FRAME.y, e));
+  vec3 base = vState > 1.5 ? vColour : (vState > 0.5 ? marked : CUBE_COLOUR);
   if ((vState < 1.5 || vState > 2.5) && vTile > -0.5) {
     // the tile index is the same at a face's four corners, but interpolated it can arrive as
     // 31.99998 for 32: floor(31.99998 / 16) is the row above and mod() a column past the
@@ -65,10 +76,9 @@ void main() {
     vec2 uv = vec2((col + vUv.x) / uGrid.x, 1.0 - (row + 1.0 - vUv.y) / uGrid.y);
     vec4 t = texture2D(uAtlas, uv);
     if (uColourInk > 0.5) base = base * (1.0 - t.a) + t.rgb;
-    else base = mix(base, vState > 0.5 ? vec3(1.0) : PLAIN_INK_COLOUR, t.a);
+    else base = mix(base, PLAIN_INK_COLOUR, t.a);
   }
   if (uPlain > 0.5) { gl_FragColor = vec4(base, 1.0); return; }
-  float e = min(min(vUv.x, 1.0 - vUv.x), min(vUv.y, 1.0 - vUv.y));
   base *= mix(0.55, 1.0, smoothstep(0.0, 0.045, e));
   float light = max(dot(normalize(vNormal), normalize(vec3(0.35, 0.55, 1.0))), 0.0);
   vec3 c = base * (0.5 + 0.55 * light);

@@ -62,7 +62,9 @@ export function exposeTestWindow(page) {
     },
     // every atlas tile drawn by the block's own shader on a face-on square of px × px pixels,
     // laid out as the atlas is, without light or edge shading: tests compare it with the atlas
-    renderTiles: (px = atlas.tile, tilt = 0) => renderTiles(page.renderer, page.material, atlas, clues.labels, px, tilt),
+    // (`marked`: on a marked cube's face)
+    renderTiles: (px = atlas.tile, tilt = 0, marked = false) => renderTiles(page.renderer, page.material, atlas,
+                                                                             clues.labels, px, tilt, marked),
     // how long drawing takes (benchmarks): n renders, each waited for by reading a pixel back
     timeRenders: (count = 5) => drawing.timeRenders(count),
   });

@@ -4,7 +4,7 @@ import {
   BufferAttribute, BufferGeometry, Color, Mesh, OrthographicCamera, PerspectiveCamera, Scene, Vector3, WebGLRenderTarget,
 } from "three";
 import { CORNERS } from "./grid.js";
-import { BACKGROUND, CUBE, PLAIN_INK, SHOW_INTACT } from "./shading.js";
+import { BACKGROUND, CUBE, MARKED_CENTRE, MARKED_CUBE, PLAIN_INK, SHOW_INTACT, SHOW_MARKED } from "./shading.js";
 
 // bytes as base64, in chunks (one call with a million arguments is too many for some engines)
 function base64Of(bytes) {
@@ -17,8 +17,10 @@ function base64Of(bytes) {
 // laid out as in the atlas, px pixels a side. `tilt` (degrees): each square turned back about
 // its horizontal middle and seen in perspective, as the block's faces are: only then does the
 // interpolated tile index come out a hair off a whole number (the speckled tiles of #39).
-// Returns the pixels, the atlas and each square's corners on screen (uv (0,0) (1,0) (1,1) (0,1)).
-export function renderTiles(renderer, material, atlas, labels, px, tilt) {
+// `marked`: the squares are a marked cube's faces (the numbers on its light centre, a blue frame).
+// Returns the pixels, the atlas and each square's corners on screen (uv (0,0) (1,0) (1,1) (0,1)),
+// the colour under the numbers (`cube`) and the marked frame's.
+export function renderTiles(renderer, material, atlas, labels, px, tilt, marked = false) {
   const cols = atlas.cols, rows = atlas.rows, count = cols * rows, w = cols * px, h = rows * px;
   const a = (tilt * Math.PI) / 180;
   const pos = [], nor = [], uv = [], data = [], col = [], index = [];
@@ -26,7 +28,7 @@ export function renderTiles(renderer, material, atlas, labels, px, tilt) {
     const x = t % cols, y = rows - 1 - Math.floor(t / cols);
     CORNERS.forEach(([u, v]) => {
       pos.push(x + u, y + 0.5 + (v - 0.5) * Math.cos(a), -(v - 0.5) * Math.sin(a));
-      nor.push(0, Math.sin(a), Math.cos(a)); uv.push(u, v); data.push(t, SHOW_INTACT, -1, 0); col.push(0, 0, 0);
+      nor.push(0, Math.sin(a), Math.cos(a)); uv.push(u, v); data.push(t, marked ? SHOW_MARKED : SHOW_INTACT, -1, 0); col.push(0, 0, 0);
     });
     index.push(4 * t, 4 * t + 1, 4 * t + 2, 4 * t, 4 * t + 2, 4 * t + 3);
   }
@@ -79,5 +81,6 @@ export function renderTiles(renderer, material, atlas, labels, px, tilt) {
   // rows bottom up (as GL reads them); the atlas's RGBA not premultiplied (as the canvas gives it)
   return { width: w, height: h, rgba: base64Of(out), atlas: base64Of(img), atlasWidth: atlas.canvas.width,
            atlasHeight: atlas.canvas.height, tile: atlas.tile, cols, rows, corners,
-           colour: atlas.colour, labels: labels.length, cube: CUBE, plainInk: PLAIN_INK };
+           colour: atlas.colour, labels: labels.length, cube: marked ? MARKED_CENTRE : CUBE, frame: marked ? MARKED_CUBE : null,
+           plainInk: PLAIN_INK };
 }
