@@ -237,3 +237,10 @@ def test_the_clock_counts_play_until_solved():
       out({ a, solved, total: G.elapsed(g, 99000) });
     """)
     assert r == {"a": 3000, "solved": True, "total": 5000}
+
+
+def test_the_page_keeps_its_progress_under_the_key_the_catalogue_reads():
+    from engine.play.catalogue import storage_key
+    texts = ["", "a", '{"name": "Ente é ü 漢", "shape": [3, 2, 1]}', "a 😀 b"]   # UTF-16 code units, pairs too
+    got = run(f"out({json.dumps(texts)}.map(R.storageKeyOf));")
+    assert got == [storage_key(t) for t in texts]
