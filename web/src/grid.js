@@ -52,14 +52,15 @@ export function pickCube(o, d, size, present) {
 }
 
 // Whether cube i has a drawn face (`shown(i, f)`) turned towards the eye (grid coordinates): a
-// cube the player can see, though a cube in front may still hide it.
+// cube the player can see, though a cube in front may still hide it. (A hint asks this of
+// thousands of cubes: no arrays made.)
 export function facesEye(shape, i, eye, shown) {
-  const g = placeOf(shape, i);
+  const Y = shape[1], Z = shape[2];
+  const x = Math.floor(i / (Y * Z)) + 0.5, y = Math.floor(i / Z) % Y + 0.5, z = i % Z + 0.5;
   for (let f = 0; f < 6; f++) {
     if (!shown(i, f)) continue;
     const d = FACES[f].d;
-    let dot = 0;
-    for (let a = 0; a < 3; a++) dot += d[a] * (eye[a] - (g[a] + 0.5 + 0.5 * d[a]));
+    const dot = d[0] * (eye[0] - x - 0.5 * d[0]) + d[1] * (eye[1] - y - 0.5 * d[1]) + d[2] * (eye[2] - z - 0.5 * d[2]);
     if (dot > 0) return true;
   }
   return false;

@@ -35,10 +35,10 @@ function probeText(r, shape, k) {
   return `Hint (probing): if the cube at x ${x + 1}, y ${y + 1}, z ${z + 1} were ${assumed}, the lines would contradict each other: ${result}.`;
 }
 
-// The hints of a game. `seen(i)`: whether the player can see cube i (hints they can act on come
-// first; the camera is placed first by `place()`); `changed(eventTime, cubes, persist)`
-// redraws cubes whose light changed; `showCounts()` the HUD.
-export function makeHintPanel(game, hinter, { place, seen, changed, showCounts }) {
+// The hints of a game. `seeing()`: the camera placed, a function telling whether the player can
+// see cube i (hints they can act on come first); `changed(eventTime, cubes, persist)` redraws
+// cubes whose light changed; `showCounts()` the HUD.
+export function makeHintPanel(game, hinter, { seeing, changed, showCounts }) {
   const P = game.P, k = game.k, n = game.n;
   // how a hint lights each cube: 0 not, 1 on its line, 2 a cube it decides
   const mark = new Uint8Array(n);
@@ -73,8 +73,7 @@ export function makeHintPanel(game, hinter, { place, seen, changed, showCounts }
     const cleared = clear();
     if (cleared.length) changed(undefined, cleared, false);
     const t0 = performance.now();
-    place();
-    const r = hinter.find(knowledgeOf(game), seen, t0 + 2000);
+    const r = hinter.find(knowledgeOf(game), seeing(), t0 + 2000);
     shown.ms = performance.now() - t0;
     if (r.line >= 0) {
       const line = hinter.lines[r.line];
@@ -92,7 +91,7 @@ export function makeHintPanel(game, hinter, { place, seen, changed, showCounts }
   // when no single line decides anything: all lines together, then probing
   function askDeeper() {
     if (game.solved) return;
-    const state = knowledgeOf(game), order = [], { cells, paints } = game;
+    const state = knowledgeOf(game), order = [], { cells, paints } = game, seen = seeing();
     for (let i = 0; i < n; i++) if (cells[i] !== BROKEN && !paints[i] && seen(i)) order.push(i);
     for (let i = 0; i < n; i++) if (cells[i] !== BROKEN && !paints[i] && !seen(i)) order.push(i);
     const t0 = performance.now();

@@ -70,8 +70,13 @@ function main() {
   const material = blockMaterial(atlas);
   const cam = makeCamera(canvas, shape);
   const hinter = makeHinter(P);
-  const seen = (i) => facesEye(shape, i, cam.eye(), block.faceShown);
-  const hints = makeHintPanel(game, hinter, { place: cam.place, seen, changed, showCounts });
+  // whether the player sees cube i from where the camera is now
+  const seeing = () => {
+    cam.place();
+    const eye = cam.eye();
+    return (i) => facesEye(shape, i, eye, block.faceShown);
+  };
+  const hints = makeHintPanel(game, hinter, { seeing, changed, showCounts });
   const block = makeBlockMesh(game, clues.tiles, hints.mark, material, slice);
   scene.add(block.mesh);
   const drawing = makeDrawing(renderer, scene, cam, canvas, shape);
