@@ -7,7 +7,8 @@ yellow that vanishes on the cream cubes. ``choose_inks`` gives each puzzle colou
 own hue that is
 
 - dark enough to read on the light cubes: relative luminance at most ``MAX_INK_LUMINANCE``, a
-  contrast of at least 3.2:1 (WCAG's large text) on the page's cube and Blender's player cube;
+  contrast of at least 3.2:1 (WCAG's large text) on the page's cube, the centre of the page's
+  marked cube and Blender's player cube;
 - at least ``MIN_DELTA_E`` (CIEDE2000) from every other ink, and at least ``MIN_DELTA_E_CVD``
   under simulated protanopia and deuteranopia (Machado et al. 2009, full severity) — held for
   up to ``GUARANTEED_COLOURS`` colours; with more, the search lowers both limits together until
@@ -32,9 +33,10 @@ MIN_DELTA_E = 20.0
 MIN_DELTA_E_CVD = 15.0
 GUARANTEED_COLOURS = 6
 MAX_INK_LUMINANCE = 0.2
-# The cubes the numbers are read on (sRGB): the web page's cream cube and Blender's player cube
+# The cubes the numbers are read on (sRGB): the web page's cream cube, the light blue centre of
+# its marked cube (web/src/shading.js MARKED_CENTRE, framed in blue) and Blender's player cube
 # (scene/common.py CELL_COLOURS "unknown", 0.75 linear grey).
-CUBE_COLOURS = ((0.95, 0.93, 0.88), (0.88, 0.88, 0.86))
+CUBE_COLOURS = ((0.95, 0.93, 0.88), (0.78, 0.9, 1.0), (0.88, 0.88, 0.86))
 OUTLINE = (1.0, 1.0, 1.0)   # the outline every coloured number has (web/src/atlas.js)
 # Simulated colour vision deficiencies on linear RGB (Machado, Oliveira & Fernandes 2009, 1.0).
 PROTANOPIA = np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],

@@ -2,7 +2,7 @@
 the player's block (a render of the player's view) or a neutral picture of the block's shape,
 never the picture the puzzle reveals, until the puzzle is solved in this browser. The page
 keeps its progress in the browser's localStorage under a key made from its data (web/src/
-player.js); the catalogue's small script reads the same key and, for a solved puzzle, shows the
+progress.js); the catalogue's small script reads the same key and, for a solved puzzle, shows the
 reveal (the batch's render of it, else the picture the page saved when it was solved) with the
 time, mistakes and hints. A model that failed is listed with its reason; a colour puzzle is
 marked with its colours (the inks its numbers are drawn in).
@@ -20,13 +20,13 @@ from typing import Optional
 
 from .webpage import DATA_SLOT
 
-STORAGE_PREFIX = "nonogram3d:"   # web/src/player.js
+STORAGE_PREFIX = "nonogram3d:"   # web/src/progress.js
 _DATA = re.compile(re.escape(DATA_SLOT.split("__NONOGRAM_PUZZLE__")[0]) + r"(.*?)</script>", re.S)
 
 
 def storage_key(data_text: str) -> str:
     """The localStorage key a page keeps its progress under: FNV-1a (32 bits) of its data
-    text's UTF-16 code units, as web/src/player.js ``hashText``."""
+    text's UTF-16 code units, as web/src/progress.js ``hashText``."""
     h = 0x811C9DC5
     units = data_text.encode("utf-16-le")
     for j in range(0, len(units), 2):
