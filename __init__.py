@@ -67,6 +67,10 @@ def _unregister_at_exit():
 def unregister():
     global _registered
     atexit.unregister(_unregister_at_exit)
+    if not _registered:
+        # already done: with the bpy module our exit hook unregisters first, then Blender's own
+        # exit disables every add-on again (a traceback at the end of every such script)
+        return
     _registered = False
     if cli_command is not None:
         cli_command.unregister()

@@ -175,8 +175,10 @@ def parse_args(argv: list, prog: str = "batch.py") -> argparse.Namespace:
                          "default 1: plain cubes)")
     ap.add_argument("--puzzle-colours", type=int, default=1, metavar="K",
                     help="make a colour puzzle of K puzzle colours (2..%d) from the reveal palette "
-                         "(needs --colours; palette entries grouped into K); its file, verdict and, "
-                         "with --design, its design; 1 (default): black-and-white" % MAX_PUZZLE_COLOURS)
+                         "(needs --colours; palette entries grouped into K, or fewer where the model "
+                         "shows fewer or K would make two nearly the same: a warning says so; a model "
+                         "of one colour stays black-and-white); its file, verdict and, with --design, "
+                         "its design; 1 (default): black-and-white" % MAX_PUZZLE_COLOURS)
     ap.add_argument("--render", nargs="?", const="designer", default=None,
                     choices=("player", "designer", "solved"),
                     help="render a Cycles PNG per puzzle of the designer's view (the solved cells "
@@ -313,6 +315,7 @@ class Addon:
         self.puzzlefile = engine.puzzlefile
         self.jit = engine.jit
         self.webpage = engine.webpage
+        self.catalogue = importlib.import_module(f"{name}.engine.play.catalogue")
         self.colourgroups = engine.colourgroups
         self.colourpuzzle = engine.colourpuzzle
         runtime = importlib.import_module(f"{name}.jobs.runtime")
@@ -809,27 +812,44 @@ def design_puzzle(addon: Addon, args, puzzle, base: str, row: dict, obj=None) ->
 
 
 def colour_puzzle(addon: Addon, args, puzzle, base: str, row: dict):
-    """``--puzzle-colours K``: the full-clue colour puzzle whose K colours group the reveal
+    """``--puzzle-colours K``: the full-clue colour puzzle whose colours group the reveal
     palette's entries, written to ``<model>-<res>.colour.json`` and solved (its verdict in the
-    row). A reveal with fewer than K colours fails the model with a message saying so."""
+    row). K colours, or fewer where the model shows fewer, or where K would make two of them
+    nearly the same (the grouping's note goes to the row's warnings and the log); a model that
+    shows one colour makes a black-and-white puzzle (None), so a catalogue can mix coloured and
+    uncoloured models."""
     k = args.puzzle_colours
-    row["puzzle_colours"] = k
     palette = getattr(puzzle, "palette", None)
     n = 0 if palette is None else len(palette)
+    notes = []
     if n < k:
-        raise BatchError(f"--puzzle-colours {k}: the model's reveal has {n} colour"
-                         f"{'' if n == 1 else 's'} (--colours {args.colours} reduced to what the model "
-                         f"shows); a colour puzzle needs at least {k}")
+        notes.append(f"--puzzle-colours {k}: the model's reveal has {n} colour{'' if n == 1 else 's'} "
+                     f"(--colours {args.colours} reduced to what the model shows)")
+    if n < 2:
+        notes[-1] += ": a black-and-white puzzle"
+        _warn(row, notes)
+        row["puzzle_colours"] = 1
+        return None
     try:
-        cp = addon.colourgroups.colour_puzzle_from_reveal(puzzle, k, name=puzzle.name)
+        cp = addon.colourgroups.colour_puzzle_from_reveal(puzzle, min(k, n), name=puzzle.name, fewer=True)
     except ValueError as e:
         raise BatchError(f"--puzzle-colours {k}: {e}") from None
+    if cp.meta.get("grouping"):
+        notes.append(f"puzzle colours: {cp.meta['grouping']['note']}")
+    _warn(row, notes)
+    row["puzzle_colours"] = cp.k
     path = base + ".colour.json"
     addon.puzzlefile.save_puzzle(cp, path)
     r = addon.solve.solve(cp, time_limit=args.time_limit, grade=True)
     row.update(colour_puzzle_file=os.path.relpath(path, os.path.abspath(args.out)), colour_verdict=r.verdict)
-    log(f"  colour puzzle: {k} colours, {r.verdict} ({r.difficulty}), {r.time_s:.2f} s: {path}")
+    log(f"  colour puzzle: {cp.k} colours, {r.verdict} ({r.difficulty}), {r.time_s:.2f} s: {path}")
     return cp
+
+
+def _warn(row: dict, notes: list) -> None:
+    for note in notes:
+        row["warnings"] = " | ".join(w for w in (row.get("warnings"), note) if w)
+        log(f"  {note}")
 
 
 def export_page(addon: Addon, puzzle, base: str, row: dict, out: str) -> None:
@@ -842,29 +862,35 @@ def export_page(addon: Addon, puzzle, base: str, row: dict, out: str) -> None:
     try:
         addon.webpage.write_page(puzzle, path)
     except addon.webpage.WebPageError as e:
-        row["warnings"] = " | ".join(w for w in (row.get("warnings"), f"no web page: {e}") if w)
-        log(f"  no web page: {e}")
+        _warn(row, [f"no web page: {e}"])
         return
     row["html_file"] = os.path.relpath(path, out)
     log(f"  web page: {path}")
 
 
-def write_catalogue(addon: Addon, out: str, rows: list) -> Optional[str]:
-    """``index.html``: the batch's pages with thumbnail (the render), size, clues hidden and band."""
+def write_catalogue(addon: Addon, out: str, rows: list, render: Optional[str] = None) -> Optional[str]:
+    """``index.html``: the batch's pages with size, clues hidden, band and colours, without
+    spoilers (engine/play/catalogue.py): a ``--render player`` PNG is the card's picture, a
+    ``solved`` or ``designer`` one (they show the answer) only once the puzzle is solved in the
+    browser; a model that failed, or whose page could not be made, is listed with the reason."""
     entries = []
     for r in rows:
-        if not r.get("html_file"):
+        name = f"{r['model']} @ {r['resolution']}"
+        if r.get("status") != "ok" or not r.get("html_file"):
+            why = r.get("error") if r.get("status") != "ok" else next(
+                (w for w in str(r.get("warnings") or "").split(" | ") if w.startswith("no web page")), "no web page")
+            entries.append({"name": name, "error": why or "failed"})
             continue
         designed = bool(r.get("design_file"))
-        entries.append({"page": r["html_file"], "name": f"{r['model']} @ {r['resolution']}",
-                        "size": r.get("size", ""),
-                        "hidden": r.get("design_hidden") if designed else r.get("hidden"),
-                        "lines": r.get("lines"),
-                        "band": (r.get("design_band") if designed else r.get("band")) or "",
-                        "thumbnail": r.get("png_file")})
+        png = r.get("png_file")
+        entries.append(addon.catalogue.entry_for_page(
+            out, r["html_file"], name=name, size=r.get("size", ""),
+            hidden=r.get("design_hidden") if designed else r.get("hidden"), lines=r.get("lines"),
+            band=(r.get("design_band") if designed else r.get("band")) or "",
+            thumbnail=png if render == "player" else None, reveal=png if render in ("solved", "designer") else None))
     path = os.path.join(out, "index.html")
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(addon.webpage.catalogue_html(entries))
+        fh.write(addon.catalogue.catalogue_html(entries))
     return path
 
 
@@ -937,6 +963,7 @@ def run(args: argparse.Namespace) -> int:
                 error = str(e) if isinstance(e, BatchError) else f"{type(e).__name__}: {e}"
         for res in args.resolution:
             row = dict(base_row, resolution=res)
+            bug = ""
             if source is None:
                 row.update(status="error", error=error)
             else:
@@ -946,10 +973,15 @@ def run(args: argparse.Namespace) -> int:
                     row["status"] = "ok"
                 except Exception as e:
                     row.update(status="error", error=f"{type(e).__name__}: {e}")
-                    traceback.print_exc()
+                    # the model's own problems say so in the FAILED line; anything else is a
+                    # bug, whose traceback follows that line
+                    if not isinstance(e, (BatchError, addon.scene.NonogramError if addon else BatchError)):
+                        bug = traceback.format_exc()
             if row["status"] != "ok":
                 failed += 1
                 log(f"  {name} @ {res}: FAILED: {row['error']}")
+                if bug:
+                    log("  (not the model's fault: a bug in the add-on; its traceback, for a report:)\n" + bug)
             rows.append(row)
         if source is not None:
             mesh = source.data
@@ -958,25 +990,26 @@ def run(args: argparse.Namespace) -> int:
                 bpy.data.meshes.remove(mesh)
         write_summary(addon, out, rows)  # after every model, so a crash still leaves a summary
         if args.export_html and addon is not None:
-            write_catalogue(addon, out, rows)
+            write_catalogue(addon, out, rows, args.render)
     summary = write_summary(addon, out, rows)
     if args.export_html and addon is not None:
-        log(f"catalogue: {write_catalogue(addon, out, rows)}")
+        log(f"catalogue: {write_catalogue(addon, out, rows, args.render)}")
     ok = len(rows) - failed
     log(f"done in {time.perf_counter() - t_all:.1f} s: {ok} ok, {failed} failed; summary: {summary}")
     log(f"outputs in {out}")
     return 1 if failed else 0
 
 
-def engine_webpage() -> ModuleType:
-    """The engine's web page module for a catalogue's coordinator: without bpy or the add-on (the
-    engine never imports Blender), so the workers start a second sooner."""
+def engine_module(sub: str) -> ModuleType:
+    """An engine module (``play.webpage``, ``play.catalogue``) for a catalogue's coordinator:
+    without bpy or the add-on (the engine never imports Blender), so the workers start a second
+    sooner."""
     package = globals().get("__package__")
     if package:
-        return importlib.import_module(f"{package}.engine.play.webpage")
+        return importlib.import_module(f"{package}.engine.{sub}")
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine")
     name = _module_from_file("nonogram3d_batch_engine", os.path.join(here, "__init__.py"), package_dir=here).__name__
-    return importlib.import_module(f"{name}.play.webpage")
+    return importlib.import_module(f"{name}.{sub}")
 
 
 def jobs_module() -> ModuleType:
@@ -1048,13 +1081,14 @@ def run_jobs(args: argparse.Namespace) -> int:
                 "batch's own worker processes")
     addon: Optional[Addon] = None
     if args.export_html:  # the coordinator writes index.html over all jobs' pages
-        webpage = engine_webpage()
+        webpage = engine_module("play.webpage")
         try:
             webpage.template_text()
         except webpage.WebPageError as e:
             sys.stderr.write(f"--export-html: {e}\n")
             return 2
-        addon = cast(Addon, SimpleNamespace(webpage=webpage))  # write_catalogue needs no more
+        # write_catalogue needs no more
+        addon = cast(Addon, SimpleNamespace(webpage=webpage, catalogue=engine_module("play.catalogue")))
     batch_py = os.path.abspath(__file__)
     blender = sys.modules.get("bpy")  # not imported by a coordinator in a plain Python
     binary = blender.app.binary_path if blender is not None else ""  # '': workers are this Python
@@ -1067,7 +1101,7 @@ def run_jobs(args: argparse.Namespace) -> int:
     def on_rows(rows: list) -> None:  # after every job, so a crash still leaves a summary
         write_summary(None, out, rows)
         if addon is not None:
-            write_catalogue(addon, out, rows)
+            write_catalogue(addon, out, rows, args.render)
 
     try:
         rows = jobs_mod.run_catalogue(jobs, out=out, launcher=launcher, batch_py=batch_py,

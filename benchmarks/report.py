@@ -212,7 +212,7 @@ def farm_runs_table(runs) -> list:
 
 
 def section_web(web) -> str:
-    """The web player's targets (issue #25), from scripts/bench_web_player.py."""
+    """The web player's targets (issues #25 and #39), from scripts/bench_web_player.py."""
     def med(v):
         v = sorted(v)
         return v[len(v) // 2] if len(v) % 2 else 0.5 * (v[len(v) // 2 - 1] + v[len(v) // 2])
@@ -244,6 +244,46 @@ def section_web(web) -> str:
         "what SwiftShader makes slow and what varies with the machine's load (this machine has no GPU to "
         "compare with).",
     ]
+    st, hints = web.get("strokes"), web.get("hints")
+    if st:
+        lines += ["", f"A stroke over 24 cubes at {st['n']}³ (issue #39; {len(st['jump_ms'])} strokes along x-lines "
+                  "of the top layer, real mouse events: the press, a first move of a few pixels that breaks the "
+                  "first cube or two, then one move 24 cubes further; from that move's event to its frame "
+                  "read back): "
+                  f"**median {med(st['jump_ms']):.0f} ms**, max {max(st['jump_ms']):.0f} ms (target ≤ 50 ms); of "
+                  f"it the game's update median {med(st['jump_update_ms']):.1f} ms and drawing "
+                  f"{med(st['jump_render_ms']):.1f} ms. Dragged a cube a move: median {med(st['step_ms']):.0f} ms a "
+                  f"move. The stroke saves its progress once, when it ends: median {med(st['save_ms']):.1f} ms. "
+                  f"Load average {web.get('load_average_strokes', [0])[0]:.1f} when the strokes started."]
+    if hints:
+        rows = []
+        for name, h in (("plain", hints["plain"]), ("3 colours", hints["colour"])):
+            rows.append([f"{hints['n']}³ {name}", f"{h.get('warm_ms', 0):.0f} ms", f"{h['open_ms'][0]:.0f} ms",
+                         f"{h['after_stroke_ms'][0]:.0f} ms", f"{med(h['midgame_ms']):.0f} ms",
+                         f"{max(h['midgame_ms']):.0f} ms", f"{h['found']} of {h['asked']}", "≤ 100 ms"])
+        lines += ["", "A hint (issue #39): the page's line solvers on every clued line, from what the player "
+                  "knows; a colour line by its per-colour pass first. *As it opens*: every line still to work out "
+                  "(the page has compiled its solvers in its first idle moment by a throwaway scan, nothing kept: "
+                  "*warm-up*); *after a stroke*: only the stroke's lines again; *mid-game*: random states, each "
+                  "page opened anew. Load average "
+                  f"{web.get('load_average_hints', [0])[0]:.1f} when the hints started.", "",
+                  table(["puzzle", "warm-up (idle, once)", "as it opens", "after a stroke", "mid-game median",
+                         "max", "found a line", "target"], rows)]
+    gestures = load_json(RESULTS / "gestures.json")
+    if gestures:
+        rows = [[r["model"], "×".join(map(str, r["shape"])), f"{r['colours']} colours" if r["colours"] > 1 else "plain",
+                 f"{r['clicks']:,}", f"{r['gestures']:,}", f"{r['strokes']} / {r['single_clicks']} / {r['keys']}",
+                 f"{r['ratio']:.3f}", ("reveal, 0 mistakes" if r.get("played_solved") and not r.get("played_mistakes")
+                                       else "not played" if "played_solved" not in r else "FAILED")]
+                for r in gestures["rows"]]
+        lines += ["", f"Gestures to the reveal at {gestures['resolution']} (issue #39, `scripts/bench_gestures.py`; "
+                  "target: by strokes at most a fifth of clicking): a scripted player that knows the solution plays "
+                  "layer by layer from the top, each finished layer sliced away; by clicks a click per cube to "
+                  "break or paint; by strokes greedily the stroke that settles most (along the layer's rows or "
+                  "down a column), never into a cube it would be refused. Keys (slices, tools) count in both. "
+                  "Each stroke plan was played in Chromium with real mouse events.", "",
+                  table(["model", "block", "kind", "by clicks", "by strokes", "strokes / one-cube clicks / keys",
+                         "ratio", "played"], rows)]
     runs = web.get("click_runs")
     if runs:
         # the same script before and after a change to the player (same machine, same session)
@@ -592,67 +632,47 @@ def section_taai(b2d):
     return table(head, rows), summary
 
 
-TOURNAMENT_SOLVERS = (("ours", "ours, first solution (`want=1`)"), ("lala", "LalaFrogKK"),
-                      ("nonosolve", "nonosolve"), ("ours_unique", "ours, uniqueness (`want=2`)"))
-
-
-def section_tournament(tour):
-    """Side-by-side tables of benchmarks/tournament.py: one row per set and solver, and the
-    headline lines (ours vs each peer per set)."""
-    rows, heads = [], []
-    limit = tour.get("limit")
-    for st in tour.get("sets", []):
-        ours = (st.get("ours") or {}).get("summary")
-        for key, label in TOURNAMENT_SOLVERS:
-            e = st.get(key)
-            if not e:
-                continue
-            s = e["summary"]
-            over = sum(1 for r in e["rows"] if r and r.get("cpu") is not None and r["cpu"] > 1.0)
-            ratio = "—"
-            if key in ("lala", "nonosolve") and ours and ours["total"] > 0:
-                ratio = fx(s["total"] / ours["total"])
-            rows.append((st["set"], label, f"{s['solved']}/{s['n']}", ft(s["total"]), ft(s["median"]),
-                         ft(s["max"]), over, ratio))
-        for key, label in TOURNAMENT_SOLVERS[1:3]:
-            e = st.get(key)
-            if e and ours:
-                s = e["summary"]
-                heads.append(f"- **{st['set']}, ours vs {label}**: solved {ours['solved']} vs {s['solved']} of "
-                             f"{s['n']}; total {ft(ours['total'])} vs {ft(s['total'])} CPU "
-                             f"({label} ÷ ours: {fx(s['total'] / ours['total']) if ours['total'] else '—'})")
-        u = (st.get("ours_unique") or {}).get("summary")
-        if u:
-            heads.append(f"- **{st['set']}, ours, uniqueness verdict**: {u['solved']} of {u['n']} settled "
-                         f"within {ft(limit)} (total {ft(u['total'])}, max {ft(u['max'])})")
-    head = ("Set", "solver", "solved", "total CPU", "median", "max", "> 1 s", "peer ÷ ours (total)")
-    return table(head, rows), heads
+def _loads(tour):
+    """The 1-minute load averages recorded around each solver's turns: (lowest, highest)."""
+    loads = [e["load"][k][0] for st in tour.get("sets", []) for m in ("solve", "process")
+             for e in (st.get(m) or {}).values() if e.get("load") for k in (0, 1)]
+    return (min(loads), max(loads)) if loads else None
 
 
 def write_tournament(w, tour, title):
-    """A tournament.py result: how it was run, the headline lines and the table."""
-    t, th = section_tournament(tour)
+    """A tournament.py result: how it was run, then one table per measure (ours ÷ each peer)."""
+    from benchmarks.tournament import MEASURES, table_lines
     w(title)
     w("")
-    w(f"`python benchmarks/tournament.py` ({tour.get('conditions', 'run on its own')}: "
-      f"{ft(tour.get('elapsed_s'))}): each set's "
-      f"puzzles ({tour.get('count')} per set, every {nth(tour.get('stride', 1))}) solved by each solver "
-      f"in the same run, one process each, single-threaded, with a limit of {ft(tour.get('limit'))} of "
-      f"**CPU time** per puzzle; every time is CPU time (the machine was shared, so a solver waiting for "
-      f"a core is not charged). LalaFrogKK (CGI-LAB/Nonogram, built by `benchmarks/build_lalafrogkk.sh`) "
-      f"ran in its tournament mode (the set in order, one solution each) under a watchdog that stops it "
-      f"at the limit; an unsolved puzzle counts the time it used. nonosolve (hyouv/FastNonogramSolver, "
-      f"built by `benchmarks/build_nonosolve.sh`) ran one process per puzzle (its `--taai` mode, `-n 1`) "
-      f"under the same CPU watchdog. Every solution was checked against "
-      f"the clues. *solved* counts checked solutions (for the uniqueness row: a `unique`, `multiple` or "
-      f"`none` verdict).")
+    loads = _loads(tour)
+    stride, proc = tour.get("stride", 1), tour.get("process_stride", 1)
+    run = f"{ft(tour.get('elapsed_s'))} in all"
+    if loads:
+        run += f"; 1-minute load average {loads[0]:g}–{loads[1]:g} around the solvers' turns"
+    w(f"`python benchmarks/{tour.get('command', 'tournament.py')}` ({run}"
+      f"): every {nth(stride)} puzzle of each set (from puzzle {tour.get('offset', 0) + 1}), first solution, "
+      f"a limit of {ft(tour.get('limit'))} of **CPU time** per puzzle; one solver at a time (the solvers "
+      f"take turns set by set, never beside each other on the cores); every solution checked against the "
+      f"clues (*solved* counts checked solutions; an unsolved puzzle counts the time it used). Two "
+      f"measures, never mixed: **own solve time** — ours `time.process_time()` around `solve(p, want=1)` "
+      f"in a worker warmed up on generated puzzles it does not measure; nonosolve (hyouv/FastNonogramSolver, "
+      f"`benchmarks/build_nonosolve.sh`) its `--taai` log's time per puzzle (its `now_sec()`); LalaFrogKK "
+      f"(CGI-LAB/Nonogram, "
+      f"`benchmarks/build_lalafrogkk.sh`) its tournament log's `clock()` per puzzle — and the **whole "
+      f"process** per puzzle (every {nth(stride * proc)} puzzle), CPU time from `wait4`: "
+      f"`python -m engine solve ONE.txt --first --json`, `nonosolve --taai ONE.txt -n 1`, "
+      f"`lalafrog SOLVE STRING`. *to SAT*: puzzles handed to a CDCL solver. Ratios are ours ÷ the "
+      f"solver: above 1 ours is slower.")
     if tour.get("note"):
         w("")
         w(tour["note"])
-    w("")
-    w("\n".join(th))
-    w("")
-    w(t)
+    for m, label in MEASURES.items():
+        lines = table_lines(tour, m)
+        if len(lines) > 2:
+            w("")
+            w(f"**{label[0].upper() + label[1:]}**:")
+            w("")
+            w("\n".join(lines))
     w("")
 
 
@@ -1275,6 +1295,58 @@ def overruns(rows3d, b2d) -> list:
     return out
 
 
+def section_colour_2d(b) -> str:
+    """benchmarks/colour_bench.py 2d: like with like against pbnsolve, by class of puzzle."""
+    from benchmarks.colour_bench import checked, class_table
+    rows = b["rows"]
+    if "engine_whole_s" not in rows[0]:
+        return ""  # a result of the earlier script (mixed measures): not shown
+    m = b.get("machine", {})
+    fixed = b.get("fixed") or {}
+    n_gen = sum(r["class"] in ("picture", "noisy picture", "near-random") for r in rows)
+    extra = (f"; and the {len(rows) - n_gen} colour puzzles in Olšák's `.g` format that ship with pbnsolve "
+             f"(griddlers.net tasks, `--g PBNSOLVE/examples`; `alladin.g`, with triangle colours, skipped)"
+             if len(rows) > n_gen else "")
+    L = [f"### 2D colour, like with like against pbnsolve ({b.get('when', '')})", "",
+         f"`benchmarks/build_pbnsolve.sh` (Wolter's pbnsolve 1.11, its CHANGELOG's last entry, from a public "
+         f"mirror, built outside the checkout), then `python -m benchmarks.colour_bench 2d --pbnsolve PATH --g PBNSOLVE/examples --save` "
+         f"(load average {b.get('load_start', m.get('load_average', '?'))} at the start, {b.get('load_end', '?')} at "
+         f"the end; the machine "
+         f"shared). {n_gen} puzzles generated by the script (seeded; 15×15 to 50×50, k = 2–4): pictures of "
+         f"discs and bars, the same with 5–25 % of the cells given random values, and near-random grids, written "
+         f"as webpbn XML without their solutions{extra}. Each solved to a uniqueness verdict by pbnsolve (`-u -b -t`) "
+         f"and the engine, two measures never mixed: **own solve time** — pbnsolve's \"Processing Time\" "
+         f"(`clock()` around its solve), the engine's CPU time of `solve_colour` alone (warm, in process) — and "
+         f"the **whole process**, CPU time from `wait4`: pbnsolve's process and `python -m engine solve FILE "
+         f"--json --no-known`. A solve under 0.5 s is run {b.get('repeat', 3)} times on both sides and the median "
+         f"kept; limit {b.get('limit', 60):g} s. CP-SAT (`benchmarks/cpsat_colour.py`) gives its verdict too: "
+         f"**wrong verdicts (the engine or its CLI, and pbnsolve, against CP-SAT): {b['disagree']}**; pbnsolve "
+         f"failed (an internal error, or the time limit) on {sum(checked(r)['pbnsolve_failed'] for r in rows)}: "
+         f"the totals and medians are over the puzzles both settled, the failures listed below the table. Engine "
+         f"compile before the solves: {b['compile_s']:.1f} s.", ""]
+    if fixed:
+        L += ["The engine's cost per `solve_colour` call on a puzzle line logic settles at once: "
+              + ", ".join(f"{k} {1e6 * v:.0f} µs" for k, v in fixed.items())
+              + " (CPU, median of 5 batches of 400 calls).", ""]
+    L += class_table(rows)
+    fails = [r for r in rows if checked(r)["pbnsolve_failed"]]
+    if fails:
+        L += ["", "pbnsolve failed on: " + "; ".join(
+            f"{r['puzzle']} ({'its time limit' if r['pbnsolve_verdict'] == 'timeout' else repr(r['pbnsolve_verdict'])}, "
+            f"{ft(r['pbnsolve_whole_s'])} of CPU; the engine: {r['engine_verdict']} in {ft(r['engine_s'])}, "
+            f"CP-SAT: {r['cpsat_verdict']})" for r in fails) + "."]
+    L += ["", "<details><summary>Every puzzle</summary>", ""]
+    L.append(table(["puzzle", "class", "size", "k", "engine", "pbnsolve", "engine whole", "pbnsolve whole",
+                    "engine verdict", "pbnsolve", "CP-SAT"],
+                   [[r["puzzle"], r["class"], "×".join(map(str, r["shape"])), r["k"], ft(r["engine_s"]),
+                     ft(r["pbnsolve_s"]) if r["pbnsolve_s"] is not None else "—", ft(r["engine_whole_s"]),
+                     ft(r["pbnsolve_whole_s"]),
+                     f"{r['engine_verdict']} ({r['engine_level']})", r["pbnsolve_verdict"], r["cpsat_verdict"]]
+                    for r in rows]))
+    L += ["", "</details>", ""]
+    return "\n".join(L)
+
+
 def section_colour(col) -> str:
     """Colour puzzles (#24): benchmarks/colour_verdicts.py and benchmarks/colour_bench.py."""
     L = []
@@ -1292,32 +1364,7 @@ def section_colour(col) -> str:
         w("")
     b = col.get("2d")
     if b and b.get("rows"):
-        rows = b["rows"]
-        te = sum(r["engine_s"] for r in rows)
-        tp = sum(r["pbnsolve_cpu_s"] for r in rows)
-        tw = sum(r["pbnsolve_wall_s"] for r in rows)
-        w(f"### 2D colour, side by side with pbnsolve ({b.get('when', '')})")
-        w("")
-        w("`benchmarks/build_pbnsolve.sh` (Wolter's pbnsolve 1.11 (its CHANGELOG's last entry) from a public mirror, built outside the "
-          "checkout), then `python -m benchmarks.colour_bench 2d --pbnsolve PATH --g PBNSOLVE/examples --save`. "
-          "Puzzles: the colour puzzles in Olšák's `.g` format that ship with pbnsolve (griddlers.net tasks; "
-          "`alladin.g`, with triangle colours, is skipped: the engine refuses triangles), plus seeded generated ones, written as webpbn "
-          "XML: 20 pictures of discs and bars and 20 random noise grids (no public webpbn colour export was at "
-          "hand, so these are generated). pbnsolve runs `-u -b` (uniqueness) on the same file; its time is "
-          "its process's CPU time from the OS (process start and reading the file included), its wall time "
-          "beside it; the engine's is the in-process wall time of `solve_colour` (warm, best of 3; the file "
-          "read beforehand), so on the easy puzzles pbnsolve's ~3-4 ms are mostly its start-up. "
-          f"Engine compile before the solves: {b['compile_s']:.1f} s.")
-        w("")
-        w(f"- **total: engine {1000 * te:.1f} ms, pbnsolve {1000 * tp:.1f} ms CPU ({1000 * tw:.1f} ms wall)** over "
-          f"{len(rows)} puzzles; verdicts that differ: {b['disagree']}.")
-        w("")
-        w(table(["puzzle", "size", "k", "engine", "verdict", "pbnsolve CPU", "pbnsolve wall", "pbnsolve verdict"],
-                [[r["puzzle"], "×".join(map(str, r["shape"])), r["k"], f"{1000 * r['engine_s']:.1f} ms",
-                  f"{r['engine_verdict']} ({r['engine_level']})", f"{1000 * r['pbnsolve_cpu_s']:.1f} ms",
-                  f"{1000 * r['pbnsolve_wall_s']:.1f} ms", r["pbnsolve_verdict"]] for r in rows]
-                + [["total", "", "", f"{1000 * te:.1f} ms", "", f"{1000 * tp:.1f} ms", f"{1000 * tw:.1f} ms", ""]]))
-        w("")
+        w(section_colour_2d(b))
     b = col.get("3d")
     if b and b.get("rows"):
         rows = b["rows"]
@@ -1375,7 +1422,6 @@ def build() -> str:
     capture = load_json(RESULTS / "colour_capture.json")
     run = load_json(RESULTS / "run.json", {})
     tour = load_json(RESULTS / "tournament.json")
-    tour_full = load_json(RESULTS / "tournament_full.json", {})
     plots = all_plots(b3d, b2d, vox)
     rows3d = (b3d or {}).get("rows", [])
     seed_problems = SP.verify()
@@ -1658,9 +1704,8 @@ def build() -> str:
             w(t)
             w("")
     if tour and tour.get("sets"):
-        write_tournament(w, tour, "## 2D: tournament sets, first solution, side by side with LalaFrogKK and nonosolve")
-    if tour_full and tour_full.get("sets"):
-        write_tournament(w, tour_full, "## 2D: tournament sets in full, first solution, side by side")
+        write_tournament(w, tour, "## 2D: tournament sets, first solution, like with like: ours, nonosolve, "
+                                  "LalaFrogKK")
     if des:
         w("## Puzzle design: hiding clues")
         w("")

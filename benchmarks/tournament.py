@@ -1,30 +1,41 @@
-"""Tournament sets side by side: our first-solution mode against LalaFrogKK (and nonosolve).
+"""Tournament sets, first solution, like with like: ours against nonosolve and LalaFrogKK.
 
 The TAAI/TCGA/ICGA computer nonogram tournaments ask for any one solution of each of 1000 random
-25x25 puzzles. This stage runs, on the same puzzles in the same run:
-- ours: ``solve(p, want=1)`` (``full``: propagation, probing, search, CDCL fallback), one
-  worker process per set, single-threaded;
-- LalaFrogKK (CGI-LAB/Nonogram, the LalaFrogKK paper's tournament solver), built outside the
-  repository by ``benchmarks/build_lalafrogkk.sh``, in its own tournament mode (MODE 1: the
-  puzzles of a set in order, one solution each);
+25x25 puzzles per set. This stage runs, on the same puzzles:
+- ours: ``solve(p, want=1)`` (propagation, probing, search, the CDCL hand-over);
 - nonosolve (hyouv/FastNonogramSolver: bit-parallel line solving, probing, DFS with restarts,
-  Kissat/CaDiCaL fallback) in its ``--taai`` mode, one process per puzzle, when a binary is
-  given (``--nonosolve``; built outside the repository: it needs Kissat and CaDiCaL).
+  a CaDiCaL/Kissat fallback), ``--taai`` mode, ``-n 1``; built outside the repository by
+  ``benchmarks/build_nonosolve.sh``;
+- LalaFrogKK (CGI-LAB/Nonogram, the LalaFrogKK paper's tournament solver), built outside the
+  repository by ``benchmarks/build_lalafrogkk.sh``.
 
-Every solver gets the same limit per puzzle in **CPU seconds** (``--limit``, default 10), and
-every time is the CPU time of the solve (LalaFrogKK's own ``clock()`` per puzzle; ours
-``time.process_time()`` around ``solve``; nonosolve's process, from ``wait4``). CPU time rather than wall time
-because the machine is shared: a solver waiting for a core is not charged for it. Every
-solution is checked against the clues here; a wrong one counts as unsolved.
-LalaFrogKK has no time limit of its own: a watchdog reads its log as it goes, kills it when
-a puzzle has used the limit (CPU time read from /proc) and restarts it on the next puzzle.
+Like with like: two measures, never mixed, and every table says which (``--measure``):
+- ``solve``: each solver's **own solve time**, CPU, per puzzle. Ours: ``time.process_time()``
+  around ``solve`` in a worker process that first warms up on generated puzzles it does not
+  measure (every kernel loaded, python-sat loaded and one hand-over to CaDiCaL made).
+  LalaFrogKK: its tournament mode on the whole sample, its log's ``clock()`` per puzzle.
+  nonosolve: ``--taai`` on the whole sample, its log's time per puzzle, which is its
+  ``now_sec()``: steady_clock in its sources, so build it with the CPU clock on a shared machine
+  (docs/BENCHMARKS.md says how) or its times are wall times.
+- ``process``: the **whole process** per puzzle, CPU time from ``wait4`` (start-up, reading,
+  solving, writing): ours ``python -m engine solve ONE.txt --first --json``, nonosolve
+  ``--taai ONE.txt -n 1``, LalaFrogKK ``lalafrog SOLVE STRING`` (its one-puzzle mode).
 
-    python benchmarks/tournament.py [--sets taai2011 icga2016 ...] [--limit 10] [--stride 1]
-        [--lala PATH] [--nonosolve PATH] [--unique taai2011]
+One solver at a time: the solvers take turns set by set (their order rotating from set to set),
+never beside each other on the machine's cores. Every limit is ``--limit`` CPU seconds per
+puzzle (default 10; a watchdog reads /proc where the solver has no CPU limit of its own), every
+solution is checked against the clues here (a wrong one counts as unsolved), and an unsolved
+puzzle counts the time it used. The load average is recorded before and after each solver's
+turn.
 
-``--unique SETS`` also runs our uniqueness mode (``want=2``) on those sets (no peer: the
-tournament solvers stop at one solution). Writes ``benchmarks/results/tournament.json``;
-``benchmarks/report.py`` turns it into the tables of docs/BENCHMARKS.md.
+    python benchmarks/tournament.py [--sets taai2011 ...] [--stride 10] [--offset 0]
+        [--measure solve process] [--process-stride 4] [--limit 10]
+        [--nonosolve PATH] [--lala PATH] [--solvers ours nonosolve lala] [--unique SETS]
+        [--out tournament.json] [--merge]
+
+``--sets all`` runs every set in ``../shared/puzzles2d/taai-tcga-icga/question``. Writes
+``benchmarks/results/<out>``; prints the tables (ratios ours ÷ peer); ``benchmarks/report.py``
+puts them in docs/BENCHMARKS.md.
 """
 from __future__ import annotations
 
@@ -36,11 +47,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks import peers  # noqa: E402
 from benchmarks.common import (RESULTS, ROOT, SHARED, load_json, log, machine_info, rel,  # noqa: E402
                                save_json, single_thread_env)
 
@@ -48,11 +59,19 @@ TAAI = SHARED / "puzzles2d" / "taai-tcga-icga" / "question"
 DEFAULT_SETS = ["taai2011", "icga2016", "icga2017", "icga2018", "icga2019", "icga2020", "icga2021"]
 PEERS = ROOT.parent / "peers"
 LALA_DEFAULT = PEERS / "lalafrogkk" / "lalafrog"
-LALA_PUZZLES = 1000  # its config.h: NUM_OF_QUESTIONS, read from input.txt
+NONOSOLVE_DEFAULT = PEERS / "nonosolve" / "bin" / "nonosolve"
+SOLVERS = ("ours", "nonosolve", "lala")
+LABELS = {"ours": "ours", "nonosolve": "nonosolve", "lala": "LalaFrogKK", "ours_unique": "ours, uniqueness"}
+MEASURES = {"solve": "own solve time (CPU)", "process": "whole process per puzzle (CPU)"}
+WARM_SEED = 4040  # the generated warm-up puzzles (never a tournament puzzle)
 
 
 # ---------------------------------------------------------------------------------------------
 # puzzles and checking
+
+
+def all_sets():
+    return sorted(p.name[:-len(".txt.gz")] for p in TAAI.glob("*.txt.gz"))
 
 
 def read_set(name):
@@ -92,33 +111,47 @@ def check(puzzle, grid) -> bool:
                for j in range(len(cols)))
 
 
-def read_grids(path):
-    """Solution grids of a tournament output file: {puzzle number: grid}."""
-    out = {}
-    if not os.path.exists(path):
-        return out
-    cur = None
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if line.startswith("$"):
-                cur = int(line[1:])
-                out[cur] = []
-            elif line and cur is not None:
-                out[cur].append([int(x) for x in line.split()])
-    return out
-
-
-def write_set(puzzles, path):
-    with open(path, "w") as f:
-        for k, (rows, cols) in enumerate(puzzles):
-            f.write(f"${k + 1}\n")
-            for clue in cols + rows:
-                f.write("\t".join(str(b) for b in clue) + "\n")
-
-
 # ---------------------------------------------------------------------------------------------
-# ours
+# ours, own solve time: a worker process per set
+
+
+def _sat_clock():
+    """A list whose first item accumulates the CPU seconds spent in the CDCL solver's turns
+    (the search's ``sat_slice``, wrapped); [None] when the search has no such method."""
+    spent = [0.0]
+    try:
+        from engine.solve import search
+        inner = search._Driver.sat_slice
+    except (ImportError, AttributeError):
+        return [None]
+
+    def timed(self, *a, **k):
+        c = time.process_time()
+        try:
+            return inner(self, *a, **k)
+        finally:
+            spent[0] += time.process_time() - c
+    search._Driver.sat_slice = timed
+    return spent
+
+
+def warm_up(want) -> dict:
+    """Solve generated 25x25 puzzles (random grids, never measured) until the kernels are loaded
+    and one solve has handed over to CaDiCaL (python-sat imported, its solver made)."""
+    import numpy as np
+
+    from engine.model.clues import puzzle_from_grid
+    from engine.solve.driver import solve
+    rng = np.random.default_rng(WARM_SEED)
+    t0, c0 = time.perf_counter(), time.process_time()
+    n, sat = 0, False
+    while n < 40 and not (n >= 3 and sat):
+        p = puzzle_from_grid(rng.random((25, 25)) < 0.5)
+        r = solve(p, want=want, use_known=False, time_limit=30.0)
+        sat = sat or r.stats.get("sat_conflicts", -1) >= 0
+        n += 1
+    return {"puzzles": n, "reached_sat": sat, "wall_s": time.perf_counter() - t0,
+            "cpu_s": time.process_time() - c0}
 
 
 def worker(name, indices, limit, want, out_path) -> int:
@@ -130,13 +163,13 @@ def worker(name, indices, limit, want, out_path) -> int:
     from engine.solve.driver import solve
     puzzles = load_puzzles(TAAI / f"{name}.txt.gz")
     clues = read_set(name)
-    # compile / load every stage's kernels before timing: line solving, probing, search, SAT
-    for p in puzzles[:3]:
-        solve(p, want=want)
-    solve(puzzles[indices[0]], want=want, step_limit=300_000)
+    warm = warm_up(want)
+    sat_spent = _sat_clock()
     with open(out_path, "a") as out:
+        out.write(json.dumps({"warm_up": warm}) + "\n")
         for i in indices:
             p = puzzles[i]
+            s0 = sat_spent[0]
             c0 = time.process_time()
 
             def over(_f, _m, c0=c0):
@@ -149,15 +182,18 @@ def worker(name, indices, limit, want, out_path) -> int:
             if r.solutions:
                 g = np.asarray(r.solutions[0], bool).reshape(p.grid_shape()).astype(int).tolist()
                 ok = check(clues[i], g)
-            out.write(json.dumps({"i": i, "cpu": cpu, "wall": r.time_s, "verdict": r.verdict, "ok": ok,
-                                  "nodes": r.stats.get("nodes"), "sat": r.stats.get("sat_conflicts")}) + "\n")
+            sat_c = r.stats.get("sat_conflicts")
+            out.write(json.dumps({
+                "i": i, "cpu": cpu, "verdict": r.verdict, "ok": ok, "nodes": r.stats.get("nodes"),
+                "probes": r.stats.get("probes"), "sat": sat_c is not None and sat_c >= 0, "sat_conflicts": sat_c,
+                "sat_cpu": None if s0 is None else sat_spent[0] - s0}) + "\n")
             out.flush()
     return 0
 
 
-def run_ours(name, indices, limit, want, tmp):
-    """Our results {index: row}; a worker that dies or hangs is restarted after its puzzle."""
-    res = {}
+def ours_solve(name, indices, limit, want, tmp):
+    """Our own solve times {index: row}; a worker that dies or hangs is restarted after its puzzle."""
+    res, warm = {}, None
     left = list(indices)
     k = 0
     while left:
@@ -173,133 +209,243 @@ def run_ours(name, indices, limit, want, tmp):
             n = sum(1 for _ in open(path))
             if n != seen:
                 seen, last = n, time.time()
-            elif time.time() - last > max(1800.0, 60 * limit):  # includes the first compile
+            elif time.time() - last > max(1800.0, 60 * limit):  # includes the warm-up
                 proc.kill()
                 proc.wait()
         for line in open(path):
             d = json.loads(line)
-            res[d["i"]] = d
-        done = [i for i in left if i in res]
-        if not done and proc.returncode != 0 and not any(i in res for i in left[:1]):
+            if "warm_up" in d:
+                warm = warm or d["warm_up"]
+            else:
+                res[d["i"]] = d
+        if not any(i in res for i in left) and proc.returncode != 0:
             res[left[0]] = {"i": left[0], "cpu": None, "verdict": "crashed", "ok": None}
         left = [i for i in left if i not in res]
-    return res
+    return res, warm
 
 
-# ---------------------------------------------------------------------------------------------
-# LalaFrogKK
-
-
-def _cpu_of(pid) -> float:
-    """CPU seconds (user + system) of a running process, from /proc."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            parts = f.read().rsplit(")", 1)[1].split()
-        return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
-
-
-def run_lala(binary, name, indices, limit, tmp):
-    """LalaFrogKK's tournament mode on ``indices`` in order: {index: row}. It reads exactly
-    1000 puzzles, so each run gets the puzzles still to do followed by the others."""
-    puzzles = read_set(name)
+def ours_process(name, puzzles, indices, limit, tmp):
+    """One ``python -m engine solve ONE.txt --first --json`` per puzzle: the whole process's
+    CPU time (the interpreter, imports, loading the kernels, reading, the solve)."""
     res = {}
-    left = list(indices)
-    work = Path(tmp) / f"lala-{name}"
-    while left:
-        shutil.rmtree(work, ignore_errors=True)
-        work.mkdir(parents=True)
-        order = left + [i for i in range(len(puzzles)) if i not in set(left)]
-        order = (order * (LALA_PUZZLES // len(order) + 1))[:LALA_PUZZLES]
-        write_set([puzzles[i] for i in order], work / "input.txt")
-        proc = subprocess.Popen([str(binary)], cwd=str(work), stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        n_logged = 0
-        cpu_mark = None
-        stuck = None
-        while True:
-            exited = proc.poll() is not None
-            lines = [ln for ln in open(work / "log.txt")] if (work / "log.txt").exists() else []
-            logged = [ln for ln in lines if ln.startswith("#")]
-            if len(logged) != n_logged or cpu_mark is None:
-                n_logged = len(logged)
-                cpu_mark = _cpu_of(proc.pid)
-            if n_logged >= len(left) or exited:
-                break
-            if _cpu_of(proc.pid) - cpu_mark >= limit:
-                stuck = left[n_logged]
-                break
-            time.sleep(0.05)
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        grids = read_grids(work / "solution.txt")
-        logged = [ln.split() for ln in open(work / "log.txt") if ln.startswith("#")] \
-            if (work / "log.txt").exists() else []
-        for k, parts in enumerate(logged[:len(left)]):
-            i = left[k]
-            cpu = float(parts[1])
-            ok = check(puzzles[i], grids.get(k + 1))
-            res[i] = {"i": i, "cpu": cpu, "ok": ok}
-        if stuck is not None:
-            res[stuck] = {"i": stuck, "cpu": float(limit), "ok": None, "timeout": True}
-        elif len(logged) < len(left) and exited:
-            # it ended early (a crash): count the puzzle it was on as unsolved
-            i = left[len(logged)]
-            res[i] = {"i": i, "cpu": None, "ok": None, "crashed": True}
-        left = [i for i in left if i not in res]
-    return res
-
-
-# ---------------------------------------------------------------------------------------------
-# nonosolve
-
-
-def run_nonosolve(binary, name, indices, limit, tmp):
-    """nonosolve's ``--taai`` mode with ``-n 1``, one process per puzzle: its own ``--timeout``
-    is wall time, so a watchdog stops it at ``limit`` CPU seconds instead, and its CPU time is
-    the process's (``wait4``; the process start, a few ms, included)."""
-    puzzles = read_set(name)
-    work = Path(tmp) / f"nonosolve-{name}"
+    work = Path(tmp) / f"ours-process-{name}"
     work.mkdir(parents=True, exist_ok=True)
-    res = {}
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # as installed: Python writes the modules' bytecode on their first import (a sandbox may say
+    # not to, and then every process compiles the engine's sources again, ~0.1 s each)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    # one process first, not measured: the bytecode written, numba's disk cache holding every
+    # kernel the CLI loads, the files in the OS's page cache, as for the peers' binaries
+    peers.write_taai([puzzles[indices[0]]], work / "one.txt")
+    peers.run_process([sys.executable, "-m", "engine", "solve", str(work / "one.txt"), "--first"], 600.0,
+                      cwd=str(ROOT), env=env)
     for i in indices:
-        for f in ("input.txt", "solution.txt", "log.txt"):
-            (work / f).unlink(missing_ok=True)
-        write_set([puzzles[i]], work / "input.txt")
-        proc = subprocess.Popen([str(binary), "--taai", "input.txt", "-o", "solution.txt", "--log", "log.txt",
-                                 "-n", "1", "--timeout", str(100 * limit)], cwd=str(work),
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        killed = False
-        while True:  # wait4 rather than poll: it gives the child's CPU time
-            pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if _cpu_of(proc.pid) >= limit:
-                proc.kill()
-                killed = True
-                pid, status, ru = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.02)
-        proc.returncode = status  # reaped here: Popen must not wait for it again
-        cpu = ru.ru_utime + ru.ru_stime
-        grid = read_grids(work / "solution.txt").get(1)
-        ok = None if killed else check(puzzles[i], grid)
-        res[i] = {"i": i, "cpu": min(cpu, float(limit)) if killed else cpu, "ok": ok or None,
-                  "timeout": killed}
+        one = work / "one.txt"
+        peers.write_taai([puzzles[i]], one)
+        cpu, killed, rc, out = peers.run_process(
+            [sys.executable, "-m", "engine", "solve", str(one), "--first", "--json", "--time-limit",
+             str(100 * limit)], limit, cwd=str(ROOT), env=env)
+        row = {"i": i, "cpu": min(cpu, float(limit)) if killed else cpu, "ok": None, "timeout": killed}
+        if not killed and rc == 0:
+            d = json.loads(out.strip().splitlines()[-1])
+            if d.get("solution"):
+                s = d["solution"]
+                grid = [[int(c) for c in s[r * 25:(r + 1) * 25]] for r in range(25)]
+                row["ok"] = check(puzzles[i], grid) or None
+            sat_c = (d.get("stats") or {}).get("sat_conflicts")
+            row.update(verdict=d.get("verdict"), sat=sat_c is not None and sat_c >= 0)
+        res[i] = row
     return res
+
+
+# ---------------------------------------------------------------------------------------------
+# the peers (benchmarks/peers.py runs them)
+
+
+def _checked(puzzles, rows_by_index):
+    out = {}
+    for i, r in rows_by_index.items():
+        r = dict(r)
+        grid = r.pop("grid", None)
+        r["i"] = i
+        r["ok"] = check(puzzles[i], grid) or None if r.get("cpu") is not None else None
+        out[i] = r
+    return out
+
+
+def peer_solve(solver, binary, name, puzzles, indices, limit, tmp):
+    """A peer's own solve times {index: row}: its batch mode on the whole sample."""
+    names = [str(i + 1) for i in indices]
+    batch = [puzzles[i] for i in indices]
+    work = Path(tmp) / f"{solver}-{name}"
+    if solver == "lala":
+        rows = peers.lala_batch(binary, batch, names, limit, work, puzzles)
+    else:
+        rows = peers.nonosolve_batch(binary, batch, names, limit, work)
+    return _checked(puzzles, {int(n) - 1: r for n, r in rows.items()})
+
+
+def peer_process(solver, binary, name, puzzles, indices, limit, tmp):
+    """A peer's whole process per puzzle {index: row}."""
+    run = peers.lala_process if solver == "lala" else peers.nonosolve_process
+    work = Path(tmp) / f"{solver}-process-{name}"
+    rows = {}
+    for i in indices:
+        cpu, grid, extra = run(binary, puzzles[i], limit, work)
+        rows[i] = dict(extra, cpu=cpu, grid=grid)
+    return _checked(puzzles, rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# summaries and tables
+
+
+def summary(rows, n, limit=None) -> dict:
+    """solved, total, median, max (CPU s; an unsolved puzzle counts its time, at most the limit),
+    puzzles over 1 s and 2 s, and how many used a SAT solver (and its CPU share, ours). A solve
+    that ended past ``limit`` (a solver that checks its clock now and then) counts as unsolved
+    at the limit, whoever it is."""
+    def cpu(r):
+        return r["cpu"] if limit is None else min(r["cpu"], limit)
+    times = sorted(cpu(r) for r in rows.values() if r.get("cpu") is not None)
+    solved = sum(1 for r in rows.values() if r.get("ok") and (limit is None or r["cpu"] <= limit))
+    sat = [r for r in rows.values() if r.get("sat") is not None]
+    sat_cpu = [r["sat_cpu"] for r in rows.values() if r.get("sat_cpu") is not None]
+    out = {"n": n, "solved": solved, "total": sum(times),
+           "median": times[len(times) // 2] if times else None, "max": times[-1] if times else None,
+           "over_1s": sum(t > 1.0 for t in times), "over_2s": sum(t > 2.0 for t in times),
+           "sat": sum(1 for r in sat if r["sat"]) if sat else None}
+    if sat_cpu:
+        out["sat_cpu"] = sum(sat_cpu)
+    return out
+
+
+def resummarize(doc):
+    """Every summary of a result file again from its rows (after a change of ``summary``)."""
+    for st in doc.get("sets", []):
+        for m in MEASURES:
+            for e in (st.get(m) or {}).values():
+                rows = {k: r for k, r in enumerate(e["rows"]) if r is not None}
+                e["summary"] = summary(rows, len(e["rows"]), doc.get("limit"))
+
+
+def load_now():
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def _pooled(entries, limit=None):
+    """One summary of several sets' rows."""
+    rows, n = {}, 0
+    for k, e in enumerate(entries):
+        for j, r in enumerate(e["rows"]):
+            if r is not None:
+                rows[(k, j)] = r
+        n += e["summary"]["n"]
+    return summary(rows, n, limit)
+
+
+def table_lines(doc, measure, solvers=SOLVERS):
+    """Markdown rows, one per set and solver (and all sets pooled): solved, total, median, max,
+    puzzles over 1 s and 2 s, puzzles handed to a SAT solver, and ours ÷ that solver (total,
+    median)."""
+    sets = [s for s in doc.get("sets", []) if measure in s]
+    present = [x for x in solvers if any(x in s[measure] for s in sets)]
+    groups = [(s["set"], {x: s[measure][x] for x in present if x in s[measure]}) for s in sets]
+    if len(groups) > 1:
+        groups.append(("**all**", {x: {"summary": _pooled([s[measure][x] for s in sets if x in s[measure]],
+                                                          doc.get("limit"))}
+                                   for x in present}))
+    head = ("set", "solver", "solved", "total CPU", "median", "max", "> 1 s", "> 2 s", "to SAT",
+            "ours ÷ it (total)", "ours ÷ it (median)")
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, by in groups:
+        o = by.get("ours", {}).get("summary")
+        for x in present:
+            s = by.get(x, {}).get("summary")
+            if not s:
+                continue
+            sat = "—" if s.get("sat") is None else f"{s['sat']} ({100 * s['sat'] / max(s['n'], 1):.0f} %)"
+            rt = rm = "—"
+            if o and x != "ours":
+                rt = _x(o["total"] / s["total"] if s["total"] else None)
+                rm = _x(o["median"] / s["median"] if s["median"] and o["median"] else None)
+            out.append("| " + " | ".join([name, LABELS[x], f"{s['solved']}/{s['n']}", _s(s["total"]),
+                                          _ms(s["median"]), _s(s["max"]), str(s["over_1s"]),
+                                          str(s["over_2s"]), sat, rt, rm]) + " |")
+    return out
+
+
+def _s(v):
+    return "—" if v is None else f"{v:.2f} s"
+
+
+def _ms(v):
+    return "—" if v is None else f"{1000 * v:.1f} ms"
+
+
+def _x(v):
+    return "—" if not v else f"{v:.2f}×"
+
+
+def print_tables(doc):
+    for m, label in MEASURES.items():
+        lines = table_lines(doc, m)
+        if len(lines) > 2:
+            print(f"\n{label} — limit {doc.get('limit')} CPU s per puzzle; ours ÷ peer > 1: ours slower")
+            print("\n".join(lines))
 
 
 # ---------------------------------------------------------------------------------------------
 
 
-def summary(rows, n) -> dict:
-    """solved, total, median, max (CPU s; an unsolved puzzle counts its time, at most the limit)."""
-    times = sorted(r["cpu"] for r in rows.values() if r.get("cpu") is not None)
-    solved = sum(1 for r in rows.values() if r.get("ok"))
-    return {"n": n, "solved": solved, "total": sum(times),
-            "median": times[len(times) // 2] if times else None, "max": times[-1] if times else None}
+def _run_set(a, name, turn, binaries, entry, tmp):
+    puzzles = read_set(name)
+    indices = list(range(a.offset, min(a.count, len(puzzles)), a.stride))
+    proc_idx = indices[::a.process_stride]
+    entry.update({"set": name, "indices": indices, "process_indices": proc_idx})
+    order = [x for x in SOLVERS if x in a.solvers]
+    order = order[turn % len(order):] + order[:turn % len(order)]  # rotate: no solver always first
+    for solver in order:
+        if solver != "ours" and solver not in binaries:
+            continue
+        for m in a.measure:
+            idx = indices if m == "solve" else proc_idx
+            load0, t0 = load_now(), time.time()
+            if solver == "ours":
+                if m == "solve":
+                    rows, warm = ours_solve(name, idx, a.limit, 1, tmp)
+                    entry.setdefault("warm_up", warm)
+                else:
+                    rows = ours_process(name, puzzles, idx, a.limit, tmp)
+            elif m == "solve":
+                rows = peer_solve(solver, binaries[solver], name, puzzles, idx, a.limit, tmp)
+            else:
+                rows = peer_process(solver, binaries[solver], name, puzzles, idx, a.limit, tmp)
+            e = {"rows": [rows.get(i) for i in idx], "summary": summary(rows, len(idx), a.limit),
+                 "load": [load0, load_now()], "wall_s": time.time() - t0}
+            entry.setdefault(m, {})[solver] = e
+            s = e["summary"]
+            log(f"  {m:7s} {solver:9s} solved {s['solved']}/{s['n']}  total {s['total']:.2f} s  "
+                f"median {1000 * (s['median'] or 0):.1f} ms  max {s['max'] or 0:.2f} s  sat {s['sat']}  "
+                f"load {e['load'][0]} -> {e['load'][1]}")
+    if name in a.unique and "ours" in a.solvers:
+        rows, _ = ours_solve(name, indices, a.limit, 2, tmp)
+        entry.setdefault("solve", {})["ours_unique"] = {"rows": [rows.get(i) for i in indices],
+                                                        "summary": summary(rows, len(indices), a.limit)}
+
+
+def command_text(argv) -> str:
+    """The command as run, for the document: a path outside the repository (a peer's binary)
+    shows as its file name in angle brackets, the note as NOTE."""
+    out, skip = ["tournament.py"], False
+    for arg in argv:
+        if skip:
+            out.append("NOTE")
+            skip = False
+            continue
+        skip = arg == "--note"
+        out.append(f"<{Path(arg).name}>" if os.path.isabs(arg) else arg)
+    return " ".join(out)
 
 
 def main(argv=None) -> int:
@@ -309,72 +455,61 @@ def main(argv=None) -> int:
         _, name, limit, want, idx, out = argv
         return worker(name, [int(x) for x in idx.split(",")], float(limit), int(want), out)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sets", nargs="*", default=DEFAULT_SETS)
+    ap.add_argument("--sets", nargs="*", default=DEFAULT_SETS, help="set names, or 'all'")
     ap.add_argument("--limit", type=float, default=10.0, help="CPU seconds per puzzle (default 10)")
     ap.add_argument("--stride", type=int, default=1, help="every s-th puzzle of each set (default 1: all)")
+    ap.add_argument("--offset", type=int, default=0, help="the first puzzle of the sample (0-based)")
     ap.add_argument("--count", type=int, default=1000, help="the first N puzzles of each set")
+    ap.add_argument("--measure", nargs="+", choices=tuple(MEASURES), default=["solve"])
+    ap.add_argument("--process-stride", type=int, default=4,
+                    help="whole processes on every k-th puzzle of the sample (default 4)")
+    ap.add_argument("--solvers", nargs="+", choices=SOLVERS, default=list(SOLVERS))
     ap.add_argument("--lala", default=str(LALA_DEFAULT), help="LalaFrogKK binary (build_lalafrogkk.sh)")
-    ap.add_argument("--nonosolve", default=None, help="nonosolve binary, if built")
+    ap.add_argument("--nonosolve", default=str(NONOSOLVE_DEFAULT), help="nonosolve binary (build_nonosolve.sh)")
     ap.add_argument("--unique", nargs="*", default=[], help="sets to run our uniqueness mode on too")
-    ap.add_argument("--merge", action="store_true",
-                    help="keep what an earlier result file holds (other sets, and other solvers' rows of these)")
-    ap.add_argument("--peers-only", action="store_true",
-                    help="run only the peers (with --merge: add them to an earlier run of ours)")
-    ap.add_argument("--out", default="tournament.json",
-                    help="result file in benchmarks/results/ (tournament_full.json: the whole sets)")
+    ap.add_argument("--merge", action="store_true", help="keep the other sets of an earlier result file")
+    ap.add_argument("--out", default="tournament.json", help="result file in benchmarks/results/")
+    ap.add_argument("--note", default=None, help="a sentence for the document (e.g. how the peers were built)")
+    ap.add_argument("--print", dest="print_only", action="store_true", help="print the tables of --out and stop")
     a = ap.parse_args(argv)
-    single_thread_env()
     path = RESULTS / a.out
-    out = load_json(path, {}) if a.merge else {}
-    out.update({"machine": machine_info(), "limit": a.limit, "stride": a.stride, "count": a.count})
-    sets = {s["set"]: s for s in out.get("sets", [])} if a.merge else {}
-    lala = Path(a.lala) if a.lala and Path(a.lala).exists() else None
-    nono = Path(a.nonosolve) if a.nonosolve and Path(a.nonosolve).exists() else None
-    if lala is None:
-        log(f"LalaFrogKK not found at {a.lala}: run benchmarks/build_lalafrogkk.sh")
+    if a.print_only:
+        doc = load_json(path, {})
+        resummarize(doc)
+        print_tables(doc)
+        return 0
+    single_thread_env()
+    sets_arg = all_sets() if a.sets == ["all"] else a.sets
+    binaries = {}
+    for solver, p in (("lala", a.lala), ("nonosolve", a.nonosolve)):
+        if solver in a.solvers:
+            if p and Path(p).exists():
+                binaries[solver] = Path(p)
+            else:
+                log(f"{LABELS[solver]} not found at {p}: build it (benchmarks/build_*.sh) or pass its path")
+    doc = load_json(path, {}) if a.merge else {}
+    doc.update({"machine": machine_info(), "limit": a.limit, "stride": a.stride, "offset": a.offset,
+                "count": a.count, "process_stride": a.process_stride, "command": command_text(argv),
+                "binaries": {k: v.name for k, v in binaries.items()}})
+    if a.note:
+        doc["note"] = a.note
+    sets = {s["set"]: s for s in doc.get("sets", [])}
     tmp = tempfile.mkdtemp(prefix="nono-tournament-")
     t_all = time.time()
-    for name in a.sets:
+    for turn, name in enumerate(sets_arg):
         if not (TAAI / f"{name}.txt.gz").exists():
             log(f"missing set {rel(TAAI / (name + '.txt.gz'))}")
             continue
-        indices = list(range(0, a.count, a.stride))
-        log(f"{name}: {len(indices)} puzzles, {a.limit:g} CPU s each")
-        t0 = time.time()
-        entry = dict(sets.get(name, {}))  # empty unless --merge
-        if entry.get("indices", indices) != indices:
-            log(f"{name}: the earlier result holds other puzzles; its rows are dropped")
-            entry = {}
-        entry.update({"set": name, "indices": indices})
-        peers = {}
-        threads = []
-        # the peers run beside ours (one process each; the machine has two cores)
-        if lala is not None:
-            threads.append(threading.Thread(target=lambda: peers.update(
-                lala=run_lala(lala, name, indices, a.limit, tmp))))
-        if nono is not None:
-            threads.append(threading.Thread(target=lambda: peers.update(
-                nonosolve=run_nonosolve(nono, name, indices, a.limit, tmp))))
-        for t in threads:
-            t.start()
-        runs = {} if a.peers_only else {"ours": run_ours(name, indices, a.limit, 1, tmp)}
-        if name in a.unique and not a.peers_only:
-            runs["ours_unique"] = run_ours(name, indices, a.limit, 2, tmp)
-        for t in threads:
-            t.join()
-        runs.update(peers)
-        for solver, rows in runs.items():
-            entry[solver] = {"rows": [rows.get(i) for i in indices], "summary": summary(rows, len(indices))}
-            s = entry[solver]["summary"]
-            log(f"  {solver:12s} solved {s['solved']}/{s['n']}  total {s['total']:.1f} s  "
-                f"median {s['median'] or 0:.3f} s  max {s['max'] or 0:.2f} s")
-        entry["wall_s"] = time.time() - t0
+        log(f"{name}: every {a.stride} from {a.offset}, {a.limit:g} CPU s each, measures {' '.join(a.measure)}")
+        entry = {}
+        _run_set(a, name, turn, binaries, entry, tmp)
         sets[name] = entry
-        out["sets"] = list(sets.values())
-        save_json(out, path)
-    out["elapsed_s"] = time.time() - t_all
-    save_json(out, path)
+        doc["sets"] = list(sets.values())
+        save_json(doc, path)
+    doc["elapsed_s"] = time.time() - t_all
+    save_json(doc, path)
     shutil.rmtree(tmp, ignore_errors=True)
+    print_tables(doc)
     return 0
 
 

@@ -2,6 +2,8 @@
 import importlib
 import sys
 
+from .cli import startup
+
 COMMANDS = {
     "stats": ("cli.puzzle", "statistics of a puzzle file (the seed study's Table 4)"),
     "convert": ("cli.puzzle", "convert a puzzle between file formats (chosen by extension)"),
@@ -25,7 +27,8 @@ def main(argv=None) -> int:
     if name not in COMMANDS:
         sys.stderr.write(f"unknown command {name!r}\n\n{usage()}")
         return 2
-    module = importlib.import_module(f".{COMMANDS[name][0]}", __package__ or "engine")
+    with startup.collector_paused():  # numba's import: many objects, no garbage
+        module = importlib.import_module(f".{COMMANDS[name][0]}", __package__ or "engine")
     try:
         return int(module.main(argv) or 0)
     except BrokenPipeError:
@@ -36,4 +39,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    startup.exit_now(main())  # the command has returned: skip the interpreter's teardown

@@ -17,7 +17,7 @@ from .runtime import lazy
 if TYPE_CHECKING:
     from ..engine import jit
     from ..engine import warmup as kernels_warmup
-    from ..engine.colour import capture as colour, colourspace, palette
+    from ..engine.colour import capture as colour, colourspace, inks, palette
     from ..engine.design import colourgroups, hiding as design, session as design_session
     from ..engine.files import puzzlefile
     from ..engine.model import cells, clues, colourpuzzle, puzzle, stats
@@ -32,6 +32,7 @@ else:
     colourpuzzle = lazy("model.colourpuzzle")
     colourspace = lazy("colour.colourspace")
     design = lazy("design.hiding")
+    inks = lazy("colour.inks")
     design_session = lazy("design.session")
     jit = lazy("jit")
     kernels_warmup = lazy("warmup")
@@ -45,6 +46,6 @@ else:
     webpage = lazy("play.webpage")
 
 __all__ = ["cells", "clues", "colour", "colourgroups",
-           "colourpuzzle", "colourspace", "design", "design_session", "jit",
+           "colourpuzzle", "colourspace", "design", "design_session", "inks", "jit",
            "kernels_warmup", "palette", "pieces", "puzzle", "puzzlefile", "solve", "stats",
            "voxelize", "webpage"]

@@ -2,7 +2,9 @@
 clearing that cache. Never imports numba from a draw call (``numba_status``)."""
 import contextlib
 import os
+import re
 import sys
+import tomllib
 
 from . import warmup
 from .engine_access import jit as engine_jit
@@ -31,6 +33,32 @@ def _cache_files(folder: str) -> list:
     return found
 
 
+MANIFEST = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "blender_manifest.toml")
+
+
+def wheels_mismatch(tag: str = "", manifest: str = MANIFEST) -> str:
+    """Why numba is missing when the zip carries it for another Python only ('' when it carries it
+    for this one, or carries no numba: a checkout run with the numba pip installed). A zip serves
+    the Blender lines of one Python; a Blender whose Python is another one (a line newer than the
+    zip knows) leaves its wheels out, and the engine would run as plain Python for no clear
+    reason."""
+    tag = tag or f"cp{sys.version_info[0]}{sys.version_info[1]}"
+    try:
+        with open(manifest, "rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, ValueError):
+        return ""
+    tags = {m.group(1) for w in data.get("wheels", [])
+            if (m := re.match(r"numba-[^-]+-(cp\d+)-", os.path.basename(w)))}
+    if not tags or tag in tags:
+        return ""
+    pythons = " and ".join(sorted(f"{t[2]}.{t[3:]}" for t in tags))
+    lo, hi = data.get("blender_version_min", ""), data.get("blender_version_max")
+    blender = f"Blender {lo} and newer" if not hi else f"Blender {lo} up to (not including) {hi}"
+    return (f"this Nonogram 3D zip carries numba for Python {pythons} ({blender}), and this Blender "
+            f"runs Python {tag[2]}.{tag[3:]}: install the zip made for this Blender's version")
+
+
 def numba_status() -> dict:
     """What the preferences show, without importing numba: ``version`` ('' when numba is not
     installed), ``error`` (why the kernels run as plain Python, '' when they compile),
@@ -53,6 +81,8 @@ def numba_status() -> dict:
         error = "numba is not installed: the solver and voxelizer run as slow plain Python"
     else:
         error = ""
+    if error and wheels_mismatch():
+        error = wheels_mismatch()
     folder = _kernel_cache_folder()
     files = _cache_files(folder)
     size = 0

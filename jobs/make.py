@@ -50,6 +50,20 @@ def load_engine(colours: int = 1) -> None:
         runtime.load(engine_access.colourgroups)
 
 
+def check_colour_options(colours, puzzle_colours=1) -> None:
+    """Make's Colours and Puzzle Colours, refused with a message when out of range (the
+    properties have no hard limits, so Blender never clamps them silently)."""
+    most = engine_access.palette.MAX_COLOURS
+    if not 1 <= int(colours) <= most:
+        raise NonogramError(f"Colours must be 1 (plain) to {most}, got {int(colours)}")
+    most = engine_access.colourpuzzle.MAX_COLOURS
+    if not 1 <= int(puzzle_colours) <= most:
+        raise NonogramError(f"Puzzle Colours must be 1 (black-and-white) to {most}, got {int(puzzle_colours)}")
+    if int(puzzle_colours) > 1 and int(colours) < int(puzzle_colours):
+        raise NonogramError(f"Puzzle Colours {puzzle_colours} groups the reveal's colours: set "
+                            f"Colours to {puzzle_colours} or more")
+
+
 def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5, robust=True,
                     progress=None, bridge=False, thin_parts=False, min_piece=0,
                     keep_largest=False, colours=1, puzzle_colours=1) -> Made:
@@ -58,9 +72,7 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
     it: NonogramError("cancelled")); so are the piece options ``bridge``, ``thin_parts``,
     ``min_piece`` and ``keep_largest``. ``puzzle_colours`` > 1 makes a colour puzzle of that
     many colours, grouping the reveal's ``colours`` (at least as many)."""
-    if int(puzzle_colours) > 1 and int(colours) < int(puzzle_colours):
-        raise NonogramError(f"Puzzle Colours {puzzle_colours} groups the reveal's colours: set "
-                            f"Colours to {puzzle_colours} or more")
+    check_colour_options(colours, puzzle_colours)
     vox = engine_access.voxelize
     engine_access.kernels_warmup.ensure("make")  # compiled, or compiling ahead elsewhere: wait, do not redo
     t1 = time.perf_counter()
@@ -104,7 +116,9 @@ def voxelize_source(src: SourceMesh, *, resolution=12, samples=1, threshold=0.5,
         times.update(colour_capture=t4 - t3, palette=time.perf_counter() - t4)
     if int(puzzle_colours) > 1:
         puzzle = colour_puzzle(src.name, puzzle, int(puzzle_colours))
-        options["puzzle_colours"] = int(puzzle_colours)
+        options["puzzle_colours"] = int(puzzle.k)
+        if puzzle.meta.get("grouping"):   # fewer colours, or two nearly the same: say so
+            notes.append(f"Puzzle Colours: {puzzle.meta['grouping']['note']}")
     return Made(src.name, result, puzzle, options, times, notes, colour_info=info)
 
 
@@ -117,6 +131,6 @@ def colour_puzzle(name: str, puzzle, k: int):
         raise NonogramError(f"Puzzle Colours {k}: '{name}' shows {n} colour{'' if n == 1 else 's'} "
                             f"(after reducing to Colours); a colour puzzle of {k} needs {k}")
     try:
-        return engine_access.colourgroups.colour_puzzle_from_reveal(puzzle, k, name=name)
+        return engine_access.colourgroups.colour_puzzle_from_reveal(puzzle, k, name=name, fewer=True)
     except ValueError as e:
         raise NonogramError(f"Puzzle Colours: {e}") from None

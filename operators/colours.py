@@ -38,6 +38,10 @@ class NONOGRAM_OT_merge_colours(polls.Polled, bpy.types.Operator):
         obj = scene.nonogram_of(context.active_object)
         pal = engine_access.palette
         try:
+            n = len(scene.props(obj).palette)
+            for name, v in (("Keep", self.keep), ("Merge Into It", self.drop)):
+                if 0 < n < v:  # the engine counts entries from 0; say it as the panel numbers them
+                    raise scene.NonogramError(f"{name}: no colour {v} (the palette has {n})")
             if holds_colour_puzzle(obj):
                 return self._merge_colour_puzzle(context, obj)
             full = scene.load_full_puzzle(obj)
@@ -54,18 +58,15 @@ class NONOGRAM_OT_merge_colours(polls.Polled, bpy.types.Operator):
         return {'FINISHED'}
 
     def _merge_colour_puzzle(self, context, obj):
-        n = len(scene.props(obj).palette)
-        for name, v in (("Keep", self.keep), ("Merge Into It", self.drop)):
-            if v > n:
-                raise scene.NonogramError(f"{name}: no colour {v} (the palette has {n})")
         lines, new = merge_colour_entries(context, obj, self.keep - 1, self.drop - 1)
+        k = f"{new.k} puzzle colour{'s' if new.k != 1 else ''}"
         if not lines:
             self.report({'INFO'}, f"Merged colour {self.drop} into {self.keep} (one puzzle colour: "
-                                  f"the clues and the design stay); {new.k} puzzle colours")
+                                  f"the clues and the design stay); {k}")
             return {'FINISHED'}
         self.report({'WARNING'}, f"Merged colour {self.drop} into {self.keep}, of another puzzle "
-                                 f"colour: the clues of {lines} lines changed ({new.k} puzzle "
-                                 f"colours). The hidden clues are kept and checked again: if "
+                                 f"colour: the clues of {lines} line{'s' if lines != 1 else ''} changed "
+                                 f"({k}). The hidden clues are kept and checked again: if "
                                  f"the Design panel says it is no longer unique, Repair or Hide "
                                  f"Clues")
         return {'FINISHED'}

@@ -4,7 +4,7 @@ from ..scene.properties import THIN_PARTS_OPTIONS, MakeOptions, option_names, st
 from .. import scene
 from ..scene import polls
 from .options import fill_from_panel
-from ..jobs.make import voxelize_source
+from ..jobs.make import check_colour_options, voxelize_source
 from ..jobs.worker import Job
 from .job_operator import JobOperator
 
@@ -31,11 +31,16 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
         options = fill_from_panel(self, context, MAKE_OPTIONS)
         self._hide_source = options.pop("hide_source")
         options["bridge"], options["thin_parts"] = THIN_PARTS_OPTIONS[options["thin_parts"]]
-        if options["puzzle_colours"] > 1 and options["colours"] < options["puzzle_colours"]:
-            self.report({'ERROR'}, f"Puzzle Colours {options['puzzle_colours']} groups the reveal's "
-                                   f"colours: set Colours to {options['puzzle_colours']} or more")
+        try:
+            check_colour_options(options["colours"], options["puzzle_colours"])
+        except scene.NonogramError as e:
+            self.report({'ERROR'}, str(e))
             return None
         sources, self._left_out = scene.selected_sources(context)
+        if not sources and self._left_out:
+            self.report({'ERROR'}, "No mesh to make a nonogram from: left out "
+                        + ", ".join(f"'{n}' ({why})" for n, why in self._left_out))
+            return None
         try:
             src = scene.read_source(context, sources, options["resolution"], options["colours"])
         except scene.NonogramError as e:
@@ -67,9 +72,11 @@ class NONOGRAM_OT_make(polls.Polled, MakeOptions, JobOperator, bpy.types.Operato
         if info["diagnostics"].get("size_note"):
             text += f"; {info['diagnostics']['size_note']}"
         if info.get("clue_colours"):
-            text += f"; a colour puzzle of {len(info['clue_colours'])} colours"
+            k = len(info["clue_colours"])
+            text += f"; a colour puzzle of {k} colour{'s' if k != 1 else ''}"
         if info.get("palette"):
-            text += f"; {len(info['palette'])} colours"
+            k = len(info["palette"])
+            text += f"; {k} colour{'s' if k != 1 else ''}"
             if info.get("colour_info"):
                 text += " (" + "; ".join(info["colour_info"]) + ")"
             for note in info.get("colour_notes", []):

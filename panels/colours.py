@@ -18,8 +18,9 @@ class NONOGRAM_PT_colours(_NonogramPanel, bpy.types.Panel):
             layout.label(text="Plain: no colours (Make with Colours > 1 keeps them)")
             return
         k = max(e.group for e in pg.palette)
-        layout.label(text=f"Palette: {len(pg.palette)} colours"
-                          + (f" in {k} puzzle colours" if k else ""))
+        n = len(pg.palette)
+        layout.label(text=f"Palette: {n} colour{'s' if n != 1 else ''}"
+                          + (f" in {k} puzzle colour{'s' if k != 1 else ''}" if k else ""))
         if k:
             # a colour puzzle: each entry with the puzzle colour it belongs to (pick, then
             # Regroup Colours As Picked); an edited entry re-inks the clues

@@ -154,10 +154,10 @@ class NONOGRAM_PT_view(_NonogramPanel, bpy.types.Panel):
             return
         col = layout.column(align=True)
         for name in ("Slice X", "Slice Y", "Slice Z"):
-            col.prop(mod, f'["{scene_mod.input_id(mod.node_group, name)}"]', text=name)
+            col.prop(*scene_mod.modifier_input_prop(mod, name), text=name)
         col = layout.column(align=True)
         for name in ("Cube Size", "Label Size", "Highlight Undecided"):
-            col.prop(mod, f'["{scene_mod.input_id(mod.node_group, name)}"]', text=name)
+            col.prop(*scene_mod.modifier_input_prop(mod, name), text=name)
 
 
 classes = (NONOGRAM_PT_design, NONOGRAM_PT_view)

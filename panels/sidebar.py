@@ -8,6 +8,7 @@ from bl_ui.utils import PresetPanel
 
 from .. import scene as scene_mod
 from ..jobs import warmup
+from ..jobs.kernel_cache import wheels_mismatch
 from ..jobs.runtime import ADDON_PACKAGE
 from ..jobs.worker import active_job
 from ..scene import polls
@@ -24,10 +25,12 @@ def numba_status() -> str:
     """Why numba is unavailable ('' when fine), without importing it from a draw call."""
     jit = sys.modules.get(f"{ADDON_PACKAGE}.engine.jit")
     if jit is not None:
-        return jit.NUMBA_ERROR
-    if importlib.util.find_spec("numba") is None:
-        return "numba is not installed: the solver and voxelizer run as slow plain Python"
-    return ""
+        error = jit.NUMBA_ERROR
+    elif importlib.util.find_spec("numba") is None:
+        error = "numba is not installed: the solver and voxelizer run as slow plain Python"
+    else:
+        error = ""
+    return (wheels_mismatch() or error) if error else ""
 
 
 class _OptionPresets(PresetPanel):
@@ -140,10 +143,10 @@ class NONOGRAM_PT_solve(_Sidebar, bpy.types.Panel):
             col = layout.column(align=True)
             for name in ("Show Zero Clues", "Label Size"):
                 try:
-                    ident = scene_mod.input_id(mod.node_group, name)
+                    owner, prop = scene_mod.modifier_input_prop(mod, name)
                 except KeyError:
                     continue
-                col.prop(mod, f'["{ident}"]', text=name)
+                col.prop(owner, prop, text=name)
 
 
 def _draw_job(layout) -> bool:

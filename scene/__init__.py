@@ -33,7 +33,8 @@ from .clear import clear_nonogram
 from . import colours_puzzle  # noqa: F401 (re-inks a colour puzzle's clues on palette edits)
 from .common import DEFAULT_STYLE, EMPTY, FILLED, MAX_CELLS, UNKNOWN, NonogramError, object_kind
 from .glyphs import KIND_CODES, clue_points
-from .nodes import get_modifier_input, input_id, label_group, set_modifier_input, voxel_group
+from .nodes import (get_modifier_input, input_id, label_group, modifier_input_prop, set_modifier_input,
+                    voxel_group)
 from .source import check_resolution, grid_estimate, selected_sources, source_triangles, sources_triangles
 from .check import apply_check, load_check, load_design, store_design
 from .hidden import (clue_lines, designed_puzzle, hidden_mask, line_name, load_stored_puzzle,
@@ -54,7 +55,7 @@ __all__ = [
     "check_resolution", "selected_sources",
     "clear_animation", "clear_nonogram", "clue_points", "get_modifier_input", "get_point_attribute",
     "grid_estimate", "input_id", "jsonable", "label_group", "load_stored_puzzle", "load_stored_report",
-    "make_nonogram", "nonogram_of", "object_kind", "props", "read_source", "set_modifier_input",
+    "make_nonogram", "modifier_input_prop", "nonogram_of", "object_kind", "props", "read_source", "set_modifier_input",
     "set_point_attribute", "settings", "show_cells", "source_triangles", "sources_triangles",
     "store_puzzle",
     "store_report", "voxel_group", "voxelize_source",

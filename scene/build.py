@@ -2,17 +2,20 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
+import traceback
 from typing import cast
 
 import bpy
 import numpy as np
 
 from ..jobs import engine_access
-from ..jobs.make import Made, SourceMesh, load_engine, voxelize_source
+from ..jobs.make import Made, SourceMesh, check_colour_options, load_engine, voxelize_source
 from .attributes import object_point_attribute, points_mesh, set_object_point_attribute, set_point_attribute
 from .colours import gather as gather_colours, reveal_of, show_colours  # noqa: F401 (reveal_of: its old home)
-from .common import DEFAULT_STYLE, LABEL_GROUP, MAX_CELLS, PLAYER_GROUP, TAG, UNKNOWN, NonogramError
+from .common import (DEFAULT_STYLE, EMPTY, FILLED, LABEL_GROUP, MAX_CELLS, PLAYER_GROUP, TAG, UNKNOWN,
+                     NonogramError)
 from .glyphs import clue_points, colour_clue_points, colour_glyph_library, glyph_library, reink_colour_glyphs
 from .layers import default_layer, set_clue_layer
 from .check import store_design
@@ -25,7 +28,13 @@ from .store import cells_mesh, is_colour_puzzle, jsonable, props, store_puzzle
 
 
 def _remove_ids(ids):
-    """Undo a half-built nonogram (newest first, so users go before what they use)."""
+    """Undo a half-built nonogram (newest first, so users go before what they use). Called while
+    the error that stopped it is handled: the frames that error left first let go of their
+    locals, the nodes, sockets and modifiers of what is removed here. bpy guards a removed
+    datablock but not the structs inside it, so whatever looks at the error's frames afterwards
+    read freed memory: pytest's report of a failed Make (it shows each call's arguments) died
+    of it with a segmentation fault on bpy 5.3."""
+    traceback.clear_frames(sys.exc_info()[2])
     for idb in reversed(ids):
         try:
             if isinstance(idb, bpy.types.Object):
@@ -74,7 +83,11 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
         n = X * Y * Z
         sol = puzzle.solution if puzzle.solution is not None else np.zeros(n, dtype=bool)
         set_point_attribute(mesh, "solution", sol, 'BOOLEAN')
-        set_point_attribute(mesh, "state", np.full(n, UNKNOWN), 'INT')
+        # The designer's view draws the cells by state: before any solve or check, the model
+        # Make (or the file) gave, not a grey block of unknown cells; a puzzle without its
+        # solution starts unknown.
+        state = np.where(sol, FILLED, EMPTY) if puzzle.solution is not None else np.full(n, UNKNOWN)
+        set_point_attribute(mesh, "state", state, 'INT')
         set_point_attribute(mesh, "visible", np.ones(n, dtype=bool), 'BOOLEAN')
         set_point_attribute(mesh, "highlight", np.zeros(n, dtype=bool), 'BOOLEAN')
         set_point_attribute(mesh, "known_at", np.zeros(n), 'INT')
@@ -225,8 +238,7 @@ def read_source(context, source_obj, resolution, colours=1) -> SourceMesh:
     ``colours`` > 1 also gathers the objects' colours (``colours.gather``).
     """
     t0 = time.perf_counter()
-    if not 1 <= int(colours) <= 256:
-        raise NonogramError(f"Colours must be 1 (plain) to 256, got {int(colours)}")
+    check_colour_options(colours)
     objs = _sources(source_obj)
     verts, tris = sources_triangles(context, objs)
     check_resolution(verts, int(resolution))

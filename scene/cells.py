@@ -6,7 +6,7 @@ import numpy as np
 
 from .attributes import get_point_attribute, set_point_attribute
 from .common import EMPTY, TAG, UNKNOWN, VOXEL_GROUP, NonogramError
-from .nodes import input_id, set_modifier_input
+from .nodes import modifier_input_path, set_modifier_input
 from .store import cells_mesh
 
 
@@ -108,7 +108,7 @@ def _drive_frame(obj: bpy.types.Object, on: bool) -> None:
     """Drive (or stop driving) the voxel modifier's Frame input with the scene frame. A plain
     ``frame`` expression is a simple expression: it runs even with Python scripts disabled."""
     mod = _voxel_modifier(obj)
-    path = f'modifiers["{mod.name}"]["{input_id(mod.node_group, "Frame")}"]'
+    path = modifier_input_path(mod, "Frame")
     obj.driver_remove(path)
     if on:
         fc = obj.driver_add(path)

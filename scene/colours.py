@@ -93,7 +93,7 @@ class _Gather:
             return fallback, None, False
         sock = next((shader.inputs[n] for n in COLOUR_SOCKETS if n in shader.inputs), None)
         if sock is None:
-            self.notes.append(f"{label}: a {shader.bl_label} shader without a colour input; its "
+            self.notes.append(f"{label}: its {shader.bl_label} node has no colour input; its "
                               f"viewport display colour used")
             return fallback, None, False
         src = _linked_from(sock)

@@ -158,8 +158,6 @@ def _outline_mesh(name, kind):
 # Space between two numbers of a colour clue, and the widest a clue may be, voxel units.
 PART_GAP = 0.08
 COLOUR_CLUE_WIDTH = 0.98
-# The lightest ink (relative luminance, linear) of a colour clue; the unknown cubes are 0.75.
-INK_MAX_LUMINANCE = 0.18
 # The darkest floating (designer's view) ink of a colour clue, relative luminance, linear.
 FLOATING_MIN_LUMINANCE = 0.3
 MARK_KINDS = ("plain", "circle", "square")  # engine MARK_PLAIN, MARK_CIRCLE, MARK_SQUARE
@@ -228,12 +226,11 @@ def _text_geometries(context, numbers) -> dict:
 
 
 def ink_colours(clue_colours) -> np.ndarray:
-    """Linear RGB inks of the puzzle colours (sRGB): each colour itself, darkened (same hue and
-    saturation) where it is lighter than ``INK_MAX_LUMINANCE``: a yellow clue on the light grey
-    cubes would hardly read."""
-    lin = engine_access.colourspace.srgb_to_linear(np.asarray(clue_colours, np.float64).reshape(-1, 3))
-    lum = lin @ np.array([0.2126, 0.7152, 0.0722])
-    return lin * np.minimum(1.0, INK_MAX_LUMINANCE / np.maximum(lum, 1e-9))[:, None]
+    """Linear RGB inks of the puzzle colours (sRGB) on the player's cubes: the engine's legible
+    inks (``engine.colour.inks.choose_inks``), the same the web page draws: apart from each other
+    (also to colour-blind eyes) and dark enough for the light cubes, near each colour's hue."""
+    srgb = engine_access.inks.choose_inks(np.asarray(clue_colours, np.float64).reshape(-1, 3))
+    return engine_access.colourspace.srgb_to_linear(srgb)
 
 
 def floating_colours(linear) -> np.ndarray:
@@ -310,7 +307,8 @@ def _colour_inks(clue_colours, colours=None) -> dict:
     raw = engine_access.colourspace.srgb_to_linear(np.asarray(clue_colours, np.float64).reshape(-1, 3))
     inks = {0: clue_material("plain", colours)}
     for c, (rgb, light) in enumerate(zip(lin.tolist(), floating_colours(raw).tolist()), start=1):
-        # on the cubes the darkened ink; floating over the dark background the colour, lightened
+        # on the player's cubes the legible ink; floating over the designer's dark background the
+        # puzzle colour, lightened (lightening the dark inks would merge the greys among them)
         inks[c] = clue_material("plain", {"plain": (*rgb, 1.0)}, floating=(*light, 1.0))
     return inks
 

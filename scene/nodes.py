@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import bpy
 
+from . import compat
 from .common import CELL_COLOURS, EMPTY, FILLED, LABEL_GROUP, UNKNOWN, VOXEL_GROUP
 from .materials import own_colours, tag_id, tagged, voxel_material
 from .nodetree import boolean_node, compare_node, math_node, named_attribute, new_node, socket
@@ -134,7 +135,7 @@ def label_group():
     shown = boolean_node(ng, 'OR', nonzero, gin.outputs["Show Zero Clues"])
     # Hidden clues stay drawable (greyed by their material) so the designer can pick them.
     hidden = named_attribute(ng, "hidden", 'BOOLEAN')
-    shown = boolean_node(ng, 'AND', shown, boolean_node(ng, 'OR', boolean_node(ng, 'NOT', hidden, hidden),
+    shown = boolean_node(ng, 'AND', shown, boolean_node(ng, 'OR', boolean_node(ng, 'NOT', hidden),
                                                  gin.outputs["Show Hidden Clues"]))
 
     cam = new_node(ng, "GeometryNodeInputActiveCamera")
@@ -208,13 +209,23 @@ def input_id(ng, name):
 
 
 def set_modifier_input(mod, name, value):
-    mod[input_id(mod.node_group, name)] = value
-    # ID-property writes do not tag the object for re-evaluation by themselves.
+    compat.set_modifier_value(mod, input_id(mod.node_group, name), value)
+    # ID-property writes (Blender < 5.2) do not tag the object for re-evaluation by themselves.
     mod.id_data.update_tag()
 
 
 def get_modifier_input(mod, name):
-    return mod[input_id(mod.node_group, name)]
+    return compat.get_modifier_value(mod, input_id(mod.node_group, name))
+
+
+def modifier_input_prop(mod, name):
+    """(struct, property) of the modifier's input ``name``, for ``layout.prop``."""
+    return compat.modifier_input_owner(mod, input_id(mod.node_group, name))
+
+
+def modifier_input_path(mod, name):
+    """The data path of the modifier's input ``name`` from its object (for a driver)."""
+    return compat.modifier_input_path(mod, input_id(mod.node_group, name))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -58,10 +58,12 @@ def compare_node(ng, data_type, op, a, b):
     return n.outputs[0]
 
 
-def boolean_node(ng, op, a, b):
-    """A Boolean Math node on two sockets."""
+def boolean_node(ng, op, a, b=None):
+    """A Boolean Math node on two sockets, or on one for 'NOT' (whose node has a single input
+    from Blender 5.2 on: an unavailable second one before)."""
     n = new_node(ng, "FunctionNodeBooleanMath")
     n.operation = op
     ng.links.new(a, n.inputs[0])
-    ng.links.new(b, n.inputs[1])
+    if op != 'NOT':
+        ng.links.new(b, n.inputs[1])
     return n.outputs[0]

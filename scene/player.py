@@ -239,7 +239,7 @@ def _face_labels(ng, points, keep, code, axis, end, lift, camera):
     delete = new_node(ng, "GeometryNodeDeleteGeometry")
     delete.domain = 'POINT'
     links.new(points, delete.inputs["Geometry"])
-    links.new(boolean_node(ng, 'NOT', keep, keep), delete.inputs["Selection"])
+    links.new(boolean_node(ng, 'NOT', keep), delete.inputs["Selection"])
     direction = [0.0, 0.0, 0.0]
     direction[axis] = float(end)
     offset = _scale(ng, tuple(direction), lift)

@@ -121,12 +121,15 @@ class MakeOptions:
     keep_largest: BoolProperty(
         name="Largest Piece Only", default=False,
         description="Keep only the largest connected piece of voxels")
+    # No hard limits on these two: Blender would clamp 0, 300 or -5 to the limit without a word;
+    # Make refuses a value out of range with a message (jobs/make.py check_colour_options), and
+    # dragging stays within the soft limits.
     colours: IntProperty(
-        name="Colours", default=6, min=1, max=256, soft_max=32,
+        name="Colours", default=6, soft_min=1, soft_max=32,
         description="Keep the model's colours for the reveal, reduced to this many (1: plain "
-                    "cubes, no colours)")
+                    "cubes, no colours; at most 256)")
     puzzle_colours: IntProperty(
-        name="Puzzle Colours", default=1, min=1, max=35, soft_max=4,
+        name="Puzzle Colours", default=1, soft_min=1, soft_max=4,
         description="Make a colour puzzle of this many colours (clues per colour), each a group "
                     "of the reveal's colours (Colours must be at least as many); 1: "
                     "black-and-white clues")

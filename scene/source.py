@@ -97,16 +97,31 @@ def check_resolution(verts: np.ndarray, resolution: int) -> tuple:
     return shape
 
 
+BONE_SHAPE = "an armature's bone shape"
+
+
+def bone_shapes(objects) -> set:
+    """The objects the armatures among ``objects`` draw their bones with (Custom Shape):
+    widgets, not part of a model (the glTF importer adds an Icosphere for them)."""
+    return {pb.custom_shape for ob in objects if ob.type == 'ARMATURE'
+            for pb in ob.pose.bones if pb.custom_shape is not None}
+
+
 def selected_sources(context):
     """(the mesh objects to voxelize together: the active object, then the other selected
-    meshes; the other selected objects, left out, with why)."""
+    meshes; the other selected objects, left out, with why). A bone shape is left out even
+    when it is selected (Select All with the importer's widgets shown) or active."""
+    shapes = bone_shapes(context.scene.objects) if context.scene is not None else set()
     active = context.active_object
-    meshes = [active] if active is not None else []
-    left_out = []
-    for o in getattr(context, "selected_objects", None) or []:
-        if o is active:
+    meshes, left_out = [], []
+    for o in [active] + [o for o in getattr(context, "selected_objects", None) or [] if o is not active]:
+        if o is None:
             continue
-        if nonogram_of(o) is not None:
+        if o in shapes:
+            left_out.append((o.name, BONE_SHAPE))
+        elif o is active:
+            meshes.append(o)
+        elif nonogram_of(o) is not None:
             left_out.append((o.name, "a nonogram"))
         elif o.type != 'MESH':
             left_out.append((o.name, f"a {o.type.lower()}, not a mesh"))

@@ -100,6 +100,9 @@ def holds_colour_puzzle(obj) -> bool:
 def store_puzzle(obj, puzzle) -> None:
     pg = props(obj)
     d = engine_access.puzzlefile.puzzle_to_dict(puzzle)  # one writer for every kind
+    if is_colour_puzzle(puzzle):
+        # the Design panel's Puzzle Colours says this nonogram's (Hide Clues then keeps them)
+        pg.design_options.puzzle_colours = len(puzzle.clue_colours)
     pg.puzzle = json.dumps(d, separators=(",", ":"))
     if len(puzzle.shape) == 3:
         pg.shape = tuple(int(v) for v in puzzle.shape)

@@ -1,25 +1,10 @@
 #!/usr/bin/env bash
-# Create/refresh the project's virtual environment .venv (idempotent: reinstalls only when
-# requirements*.txt changed). Needs Python 3.11 (the bpy module exists only for 3.11).
+# Create/refresh the project's virtual environment .venv, the Blender 5.0 line of
+# scripts/blender_lines.txt (Python 3.11, bpy 5.0.1, requirements-dev.txt; scripts/line_venv.sh
+# reinstalls only when requirements*.txt changed), then the web player and chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. scripts/python311.sh
-if [ -z "$PY" ]; then
-  echo "bootstrap: Python 3.11 is required (bpy==5.0.1 is built for 3.11 only); set PYTHON=/path/to/python3.11" >&2
-  exit 2
-fi
-if [ ! -x .venv/bin/python ]; then
-  echo "bootstrap: creating .venv with $PY"
-  "$PY" -m venv .venv
-fi
-stamp=.venv/.requirements.sha256
-want=$(cat requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "bootstrap: installing requirements (first run downloads the bpy module, ~375 MB)"
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -r requirements-dev.txt
-  echo "$want" > "$stamp"
-fi
+bash scripts/line_venv.sh 5.0 >/dev/null
 
 # The web player (web/): npm packages when web/package*.json changed, the template
 # (engine/play/player/nonogram-player.html) when anything of web/ changed. Both are stamped like the venv.

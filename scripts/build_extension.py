@@ -3,7 +3,7 @@
     python scripts/build_extension.py                          # every platform in the manifest
     python scripts/build_extension.py --platform linux-x64     # just one
     python scripts/build_extension.py --no-download            # use the wheels already in wheels/
-    python scripts/build_extension.py --kernel-python /path/to/python3.13  # prebuilt cp313 kernels too
+    python scripts/build_extension.py --kernel-python /path/to/python3.13  # this Python for cp313's kernels
     python scripts/build_extension.py --no-prebuilt-kernels    # zips without compiled kernels
 
 The wheels named in ``blender_manifest.toml`` are fetched into ``wheels/`` with ``pip download``
@@ -20,15 +20,20 @@ releases pick the matching one), so a zip with both a cp311 and a cp313 numba ga
 the cp313 numba in its Python 3.11 ("cannot import name '_typeconv'"). With one Python per zip
 every 4.2 release gets the right wheels.
 
-Prebuilt kernels: the zip of the platform the build runs on also carries the engine's numba
+Prebuilt kernels: both zips of the platform the build runs on also carry the engine's numba
 kernels, compiled ahead so a fresh install compiles nothing (``engine/jit.py``, "Prebuilt
-kernels"). For this Python and each one given (``--kernel-python``) whose numba and llvmlite
-are the versions the zip ships for its python tag, a fresh process with an empty cache runs the
-warm-up parts (``PREBUILT_PARTS``) for the engine imported under the installed add-on's package
-name, compiling for a baseline CPU (``BASELINE``), not this machine's; its cache files go into
-the zip under ``engine/prebuilt/<python>-<cpu>/`` with a ``TAG.json`` saying what they need.
-Other platforms' zips have none: their kernels compile on first use, as without this (build on
-that platform to ship them).
+kernels"). Each zip's are compiled by a Python of its own version with the numba and llvmlite it
+ships: this Python for its own zip, and for the other one a Python given with ``--kernel-python``
+or else the venv of the newest Blender line of that Python in ``scripts/blender_lines.txt``
+(``scripts/line_venv.sh`` makes it, as the tests do: Python 3.13 found on the PATH or under pyenv,
+with the pinned packages). A kernel Python that is missing, or whose numba or llvmlite are not the
+zip's, stops the build with a message saying what to install (``--no-prebuilt-kernels`` builds
+without). A fresh process with an empty cache runs the warm-up parts (``PREBUILT_PARTS``) for the
+engine imported under the installed add-on's package name, compiling for a baseline CPU
+(``BASELINE``), not this machine's; its cache files go into the zip under
+``engine/prebuilt/<python>-<cpu>/`` with a ``TAG.json`` saying what they need. Other platforms'
+zips have none: their kernels compile on first use, as without this (build on that platform to
+ship them).
 """
 from __future__ import annotations
 
@@ -49,6 +54,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = "blender_manifest.toml"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import blender_lines  # noqa: E402
 
 # Wheel platform tag prefix/suffix -> Blender platform; enough for the platforms we ship.
 _PLATFORM_RULES = (
@@ -299,6 +306,11 @@ def _prebuild_run(python: str, source: Path, package: str, base: str, parts: tup
     script = _addon_string(source, "jobs/warmup.py", "IMPORT_ENGINE") + _PREBUILD_CHILD
     proc = subprocess.run([python, "-c", script, str(source), package, base, ",".join(parts), cpu],
                           capture_output=True, text=True, env=env, timeout=3600)
+    missing = re.search(r"numba unavailable: .*|No module named '[^']+'", proc.stderr)
+    if proc.returncode != 0 and missing:
+        raise BuildError(f"{python} cannot compile the prebuilt kernels ({missing.group(0)}): they need "
+                         "the numba and llvmlite the zip ships, and numpy, in that Python (install them "
+                         "into it, or leave --kernel-python out to let the build make its venv)")
     if proc.returncode != 0:
         raise BuildError(f"compiling the prebuilt kernels with {python} failed:\n{proc.stderr[-3000:]}")
     out = dict(line.split(" ", 1) for line in proc.stdout.splitlines()
@@ -328,13 +340,11 @@ def prebuild_kernels(source: Path, manifest: dict, platform: str, wheels: list, 
         probe = first["tag"]
         want = {m: shipped.get((probe["python"], m)) for m in ("numba", "llvmlite")}
         if not any(want.values()):
-            print(f"build: {python} is {probe['python']}, this zip is for "
-                  f"{', '.join(sorted({p for p, _ in shipped}))}: no prebuilt kernels from it", flush=True)
-            continue
+            continue  # a Python of the other zip
         if want != {m: probe[m] for m in want}:
-            print(f"build: {python} has numba {probe['numba']} / llvmlite {probe['llvmlite']} for "
-                  f"{probe['python']}, the zip ships {want}: no prebuilt kernels from it", flush=True)
-            continue
+            raise BuildError(f"{python} has numba {probe['numba']} / llvmlite {probe['llvmlite']} for "
+                             f"{probe['python']}, the zip ships {want}: install those into it, or "
+                             "leave --kernel-python out to let the build make its venv")
         if probe["python"] in done:
             continue
         done.add(probe["python"])
@@ -362,6 +372,49 @@ def prebuild_kernels(source: Path, manifest: dict, platform: str, wheels: list, 
     root = source / PREBUILT_FOLDER
     return {p.relative_to(source).as_posix(): str(p) for p in sorted(root.rglob("*")) if p.is_file()} \
         if root.is_dir() else {}
+
+
+def python_of(python: str) -> str:
+    """The wheel tag of a Python interpreter (cp313)."""
+    proc = subprocess.run([python, "-c", "import sys; print('cp%d%d' % sys.version_info[:2])"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"{python} does not run: {proc.stderr.strip()[-500:]}")
+    return proc.stdout.strip()
+
+
+def kernel_python(tag: str, root: Path = ROOT) -> str:
+    """A Python of ``tag`` (cp313) with the numba and llvmlite the zips ship, found the way the
+    tests find theirs: the venv of the newest Blender line of that Python in
+    scripts/blender_lines.txt, made or brought up to date by scripts/line_venv.sh (which looks for
+    the interpreter on the PATH and under pyenv, and says what to install when there is none)."""
+    version = python_version_of_tag(tag)
+    lines = [r["line"] for r in blender_lines.read_lines(root / "scripts" / "blender_lines.txt")
+             if r["python"] == version]
+    if not lines:
+        raise BuildError(f"scripts/blender_lines.txt has no Blender line of Python {version} to "
+                         f"compile the {tag} kernels with")
+    line = max(lines, key=blender_lines.version_key)
+    print(f"build: the {tag} kernels compile in the venv of Blender {line} (scripts/line_venv.sh {line})",
+          flush=True)
+    proc = subprocess.run(["bash", str(root / "scripts" / "line_venv.sh"), line], cwd=root,
+                          stdout=subprocess.PIPE, text=True)  # its messages go to our stderr
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise BuildError(f"no Python {version} with numba to compile the {tag} zip's kernels (the "
+                         "message above says what to install); or pass --kernel-python, or build "
+                         "with --no-prebuilt-kernels")
+    return str(root / proc.stdout.strip().splitlines()[-1])
+
+
+def kernel_pythons_for(platforms: list, given: list, root: Path = ROOT) -> list:
+    """``given`` and, for each Python of the host platform's zips that none of them is,
+    ``kernel_python``'s: every zip the build can give kernels gets them."""
+    if host_platform() not in platforms:
+        return list(given)
+    by_platform = wheels_by_platform(read_manifest(root))
+    tags = python_tags(by_platform.get(host_platform(), []))
+    have = {python_of(p) for p in given}
+    return list(given) + [kernel_python(t, root) for t in tags if t is not None and t not in have]
 
 
 def add_to_zip(path: Path, entries: dict) -> None:
@@ -424,10 +477,12 @@ def release_zip_name(manifest: dict, platform: str, python: str | None) -> str:
 
 
 def build(platforms: list | None = None, *, download: bool = True, out_dir: Path | None = None,
-          root: Path = ROOT, kernel_pythons: list | None = None, prebuilt_parts: tuple = PREBUILT_PARTS) -> list:
+          root: Path = ROOT, kernel_pythons: list | None = None, prebuilt_parts: tuple = PREBUILT_PARTS,
+          require_kernels: bool = False) -> list:
     """Build and check one zip per platform and Blender Python; returns their paths. The host
     platform's zips carry kernels compiled by each of ``kernel_pythons`` whose Python they are for
-    (default: this Python; [] for none)."""
+    (default: this Python; [] for none; ``kernel_pythons_for`` finds one for each zip); with
+    ``require_kernels`` a host zip that none of them is for stops the build."""
     scripts = blender_scripts_dir()
     manifest = read_manifest(root)
     by_platform = wheels_by_platform(manifest)
@@ -453,13 +508,13 @@ def build(platforms: list | None = None, *, download: bool = True, out_dir: Path
     with tempfile.TemporaryDirectory(prefix="nonogram3d-build-") as tmp:
         for python in python_tags(wheels):
             results += _build_python(root, Path(tmp), manifest, platforms, by_platform, python, scripts,
-                                     out_dir, pythons, prebuilt_parts)
+                                     out_dir, pythons, prebuilt_parts, require_kernels)
     return results
 
 
 def _build_python(root: Path, tmp: Path, manifest: dict, platforms: list, by_platform: dict,
                   python: str | None, scripts: Path, out_dir: Path, pythons: list,
-                  prebuilt_parts: tuple) -> list:
+                  prebuilt_parts: tuple, require_kernels: bool = False) -> list:
     """The zips of one Blender Python, one per platform, moved into ``out_dir`` under
     ``release_zip_name``."""
     wheels = {p: wheels_for_python(by_platform[p], python) for p in platforms}
@@ -494,6 +549,9 @@ def _build_python(root: Path, tmp: Path, manifest: dict, platforms: list, by_pla
         if entries:
             add_to_zip(path, entries)
             with_kernels.add(platform)
+        elif require_kernels:
+            raise BuildError(f"{release_zip_name(manifest, platform, python)} would carry no prebuilt "
+                             f"kernels: none of {', '.join(pythons)} is a {python} Python with numba")
     results = []
     for platform in platforms:
         path = out_dir / release_zip_name(manifest, platform, python)
@@ -513,14 +571,16 @@ def main(argv=None) -> int:
     ap.add_argument("--out-dir", type=Path, default=None, help="where the zips go (default: dist/)")
     ap.add_argument("--kernel-python", action="append", dest="pythons", metavar="PYTHON",
                     help="another Python (e.g. 3.13) with the numba/llvmlite the zip ships for its "
-                         "version, to compile prebuilt kernels with too (repeatable)")
+                         "version, to compile that zip's prebuilt kernels with (repeatable; default: "
+                         "the venv of the newest Blender line of that Python, scripts/line_venv.sh)")
     ap.add_argument("--no-prebuilt-kernels", action="store_true",
                     help="ship no compiled kernels (every platform compiles on first use)")
     args = ap.parse_args(argv)
-    pythons = [] if args.no_prebuilt_kernels else [sys.executable] + (args.pythons or [])
     try:
+        pythons = [] if args.no_prebuilt_kernels else kernel_pythons_for(
+            args.platforms or read_manifest().get("platforms", []), [sys.executable] + (args.pythons or []))
         paths = build(args.platforms, download=not args.no_download, out_dir=args.out_dir,
-                      kernel_pythons=pythons)
+                      kernel_pythons=pythons, require_kernels=bool(pythons))
     except BuildError as exc:
         print(f"build_extension: error: {exc}", file=sys.stderr)
         return 1

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# The Blender tests (pytest -m blender) on the other Blender versions we declare: bpy 4.2 LTS and
-# 4.5 LTS, each in a virtual environment of its own, .venv-bpy42 and .venv-bpy45 (created, or
-# reused while requirements-bpy<NN>.txt is unchanged; ~1.2 GB each). .venv's bpy 5.0 runs them
-# in scripts/test.sh's main pytest. Exit status: non-zero when any version fails.
+# The tests on the Blender lines of scripts/blender_lines.txt: 5.0 first (.venv, the whole suite),
+# then 4.2 LTS and 4.5 LTS with Python 3.11 and 5.1, 5.2 and 5.3 with Python 3.13, each in a venv
+# of its own made by scripts/line_venv.sh (reused while its requirements file is unchanged; ~1.2 GB
+# each). A line marked "blender" runs every test file with the blender marker; 5.3 ("all") runs
+# the whole suite too, so the engine's tests run under numpy 2 as well as 1.26. A line whose Python
+# is not on this machine is not run and fails the script, saying what to install. Exit status:
+# non-zero when any line fails or could not run. scripts/test.sh runs it after the linter.
 #
-#   bash scripts/test_blender_versions.sh                 # 4.2 and 4.5
-#   NONOGRAM_BPY_VERSIONS="42" bash scripts/test_blender_versions.sh   # only 4.2
-#   bash scripts/test_blender_versions.sh -- -x -k batch  # extra pytest arguments after --
-#
-# Blender 5.1+ (Python 3.13): no bpy 5.1 module is on PyPI yet; docs/ADDON.md says what runs where.
+#   bash scripts/test_blender_versions.sh                          # 5.0, 4.2, 4.5, 5.1, 5.2, 5.3
+#   NONOGRAM_BPY_VERSIONS="4.2 5.3" bash scripts/test_blender_versions.sh   # only those ("42 53" too)
+#   bash scripts/test_blender_versions.sh -- -x -k batch           # extra pytest arguments after --
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-VERSIONS="${NONOGRAM_BPY_VERSIONS-42 45}"
+# .venv's line first: the one every developer runs, and the engine tests under numpy 1.26
+lines=$(grep -Ev '^[[:space:]]*(#|$)' scripts/blender_lines.txt)
+all_lines="$(awk '$3 == ".venv" {print $1}' <<<"$lines") $(awk '$3 != ".venv" {print $1}' <<<"$lines" | tr '\n' ' ')"
+VERSIONS="${NONOGRAM_BPY_VERSIONS-$all_lines}"
 EXTRA=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -22,14 +26,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-. scripts/python311.sh
-if [ -z "$PY" ]; then
-  echo "test_blender_versions: Python 3.11 is required (the bpy 4.2/4.5 modules are built for it); set PYTHON=/path/to/python3.11" >&2
-  exit 2
-fi
-
-# Every Blender test file (the "blender" marker), passed by name: the engine tests need packages
-# these venvs leave out (ortools, mypy, ...), and they do not depend on the Blender version.
+# Every Blender test file (the "blender" marker), passed by name.
 test_files() {
   grep -l "pytest.mark.blender" tests/test_*.py
 }
@@ -37,35 +34,38 @@ test_files() {
 status=0
 summary=""
 for v in $VERSIONS; do
-  req="requirements-bpy$v.txt"
-  venv=".venv-bpy$v"
-  if [ ! -f "$req" ]; then
-    echo "test_blender_versions: no $req" >&2
+  case "$v" in
+    [0-9][0-9]) v="${v:0:1}.${v:1}" ;;  # "42" as the older NONOGRAM_BPY_VERSIONS spelled it
+  esac
+  runs=$(awk -v l="$v" '$1 == l {print $5}' scripts/blender_lines.txt)
+  if [ -z "$runs" ]; then
+    echo "test_blender_versions: $v is not a line of scripts/blender_lines.txt" >&2
     exit 2
   fi
-  if [ ! -x "$venv/bin/python" ]; then
-    echo "test_blender_versions: creating $venv with $PY"
-    "$PY" -m venv "$venv"
-  fi
-  stamp="$venv/.requirements.sha256"
-  want=$(cat "$req" requirements.txt | sha256sum | cut -d' ' -f1)
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    echo "test_blender_versions: installing $req into $venv (first run downloads the bpy module, ~350 MB)"
-    "$venv/bin/python" -m pip install --quiet --upgrade pip
-    "$venv/bin/python" -m pip install --quiet -r "$req"
-    echo "$want" > "$stamp"
-  fi
-  bpy_version=$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("bpy"))')
-  echo "== Blender tests on bpy $bpy_version ($venv)"
   t0=$(date +%s)
+  if ! py=$(bash scripts/line_venv.sh "$v"); then
+    summary="$summary
+Blender $v: NOT RUN (see the line_venv message above)"
+    status=1
+    continue
+  fi
+  versions=$("$py" -c 'import importlib.metadata as m, sys; print("bpy %s, Python %d.%d, numpy %s" % (m.version("bpy"), *sys.version_info[:2], m.version("numpy")))')
+  echo "== Blender $v: $versions ($(dirname "$(dirname "$py")"), runs: $runs)"
+  log=$(mktemp)
   set +e
-  # shellcheck disable=SC2046
-  "$venv/bin/python" -m pytest -q -m blender $(test_files) ${EXTRA[@]+"${EXTRA[@]}"}
-  rc=$?
+  if [ "$runs" = all ]; then
+    "$py" -m pytest -q ${EXTRA[@]+"${EXTRA[@]}"} 2>&1 | tee "$log"
+  else
+    # shellcheck disable=SC2046
+    "$py" -m pytest -q -m blender $(test_files) ${EXTRA[@]+"${EXTRA[@]}"} 2>&1 | tee "$log"
+  fi
+  rc=${PIPESTATUS[0]}
   set -e
+  counts=$(grep -E '[0-9]+ (passed|failed|errors?|skipped|deselected).* in [0-9.]+s' "$log" | tail -n 1 | sed -E 's/^=+ //; s/ =+$//')
+  rm -f "$log"
   summary="$summary
-bpy $bpy_version: pytest exit $rc in $(( $(date +%s) - t0 )) s"
+Blender $v ($versions): pytest exit $rc, ${counts:-no summary line} ($(( $(date +%s) - t0 )) s with set-up)"
   [ "$rc" = 0 ] || status=1
 done
-echo "== Blender versions:$summary"
+echo "== Blender lines:$summary"
 exit $status

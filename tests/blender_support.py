@@ -301,6 +301,10 @@ class RecordingLayout:
         else:
             assert name in data.bl_rna.properties, name
         self.log.append(("prop", name))
+        if isinstance(data, bpy.types.bpy_struct) and data.id_data is not None:
+            # where it lives: a modifier's input is an ID property up to Blender 5.1, an RNA
+            # property below the modifier's `properties` from 5.2 (scene/compat.py)
+            self.log.append(("prop_path", data.path_from_id(name)))
 
     def operator(self, idname, **k):
         mod, op = idname.split(".")

@@ -73,8 +73,8 @@ def test_two_colour_puzzle_designed(tmp_path):
 
 
 def test_bad_puzzle_colours(tmp_path):
-    """0, more than --colours, without --colours: exit 2 with the reason; a reveal with fewer
-    colours than asked: the model fails with the reason in the summary."""
+    """0, more than --colours, without --colours: exit 2 with the reason; a reveal of one
+    colour: a black-and-white puzzle, with the reason in the summary's warnings."""
     for extra, words in ((["--colours", "4", "--puzzle-colours", "0"], "--puzzle-colours must be 1"),
                          (["--puzzle-colours", "2"], "needs --colours"),
                          (["--colours", "2", "--puzzle-colours", "3"], "more than the reveal's --colours")):
@@ -83,6 +83,8 @@ def test_bad_puzzle_colours(tmp_path):
     out = tmp_path / "out"
     proc = run(["batch.py", "--", "--input", "suzanne", "--resolution", "8", "--out", str(out),
                 "--colours", "2", "--puzzle-colours", "2"])
-    assert proc.returncode == 1
+    # a model of one colour beside coloured ones in a catalogue: black-and-white, and said so
+    assert proc.returncode == 0, proc.stderr[-2000:]
     _, rows = read_summary(out)
-    assert rows[0]["status"] == "error" and "reveal has 1 colour" in rows[0]["error"]
+    assert rows[0]["status"] == "ok" and rows[0]["puzzle_colours"] == "1" and not rows[0]["colour_puzzle_file"]
+    assert "reveal has 1 colour" in rows[0]["warnings"] and "black-and-white" in rows[0]["warnings"]

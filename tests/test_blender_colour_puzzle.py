@@ -75,11 +75,13 @@ def test_import_shows_colour_clues_in_their_colours(addon, tmp_path):
     assert set(labels) == set(want) and labels
     glyphs = addon_module("scene.glyphs")
     inks = glyphs.ink_colours(stored.clue_colours)  # as written: 8 bits a channel
-    # the inks are the puzzle colours, darkened (same hue) only where too light for the cubes
-    lin = addon_module("engine.colour.colourspace").srgb_to_linear(np.asarray(stored.clue_colours, np.float64))
-    ratio = inks.max(axis=1) / lin.max(axis=1)
-    assert np.allclose(inks, lin * ratio[:, None], atol=1e-9) and (ratio <= 1 + 1e-9).all()
-    assert ratio[0] < 0.5 and np.isclose(ratio[1], 1.0)  # the yellow darkened, the blue not
+    # the inks are the engine's legible inks, the web page's: the player's view and the page agree
+    ink_mod = addon_module("engine.colour.inks")
+    srgb = ink_mod.choose_inks(stored.clue_colours)
+    cs = addon_module("engine.colour.colourspace")
+    assert np.allclose(inks, cs.srgb_to_linear(srgb), atol=1e-9) and ink_mod.legible(srgb)
+    page = addon_module("engine.play.webpage").page_data(stored)
+    assert page["inks"] == cs.to_hex(srgb)
     # over the designer's dark background the other way: lightened towards white, hue kept
     dark = np.array([[0.0, 0.0, 0.0], [0.02, 0.0, 0.3], [1.0, 0.6, 0.0]])
     light = glyphs.floating_colours(dark)

@@ -277,8 +277,8 @@ def test_design_and_view_panels_draw(addon):
     labels = [t for k, t in log if k == "label"]
     assert any(t.startswith("Undecided cells:") for t in labels)
     assert any(t.startswith("Unique:") for t in labels)
-    props = [n for k, n in log if k == "prop"]
-    assert sum(1 for n in props if n.startswith('["Socket')) >= 6  # slicers, sizes, highlight
+    inputs = [p for k, p in log if k == "prop_path" and p.startswith('modifiers["Nonogram Player"]')]
+    assert len(inputs) == 6 and all("Socket_" in p for p in inputs), inputs  # slicers, sizes, highlight
 
 
 # ---------------------------------------------------------------------------------------------

@@ -146,3 +146,33 @@ def test_stopping_waits_no_longer_than_asked(addon):
         release.set()
         job._thread.join(5)
     assert addon.operators.stop_background(timeout=1.0) is True
+
+
+# The add-on enabled as Blender enables an installed extension (bl_ext.user_default.nonogram3d,
+# through addon_utils), in a fresh process whose user folder holds only it (a link to this
+# checkout); the script then ends, or disables it first.
+ENABLED_SCRIPT = r"""
+import sys
+import bpy
+r = bpy.ops.preferences.addon_enable(module="bl_ext.user_default.nonogram3d")
+print("ENABLED", sorted(r), hasattr(bpy.types, "NONOGRAM_OT_make"), flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="links the checkout into the user folder")
+@pytest.mark.parametrize("end", ["", 'bpy.ops.preferences.addon_disable(module="bl_ext.user_default.nonogram3d")'],
+                         ids=["script-ends", "disabled-first"])
+def test_a_script_that_enabled_the_extension_ends_without_a_traceback(tmp_path, end):
+    """Our exit hook unregisters the add-on (the bpy module has no add-on shutdown of its own
+    before Python's), then Blender's exit disables every add-on: unregister ran twice and the
+    second printed "Exception in module unregister() ... missing bl_rna attribute"."""
+    repo = tmp_path / "extensions" / "user_default"
+    repo.mkdir(parents=True)
+    (repo / "nonogram3d").symlink_to(ROOT, target_is_directory=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BLENDER_")}
+    env["BLENDER_USER_RESOURCES"] = str(tmp_path)
+    proc = subprocess.run([sys.executable, "-c", ENABLED_SCRIPT + end + "\n"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert "ENABLED ['FINISHED'] True" in proc.stdout, (proc.stdout[-2000:], proc.stderr[-3000:])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr and "Exception in module" not in proc.stderr, proc.stderr[-3000:]

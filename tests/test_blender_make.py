@@ -66,7 +66,8 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     # One point per grid cell, solution attribute = the voxel grid in puzzle cell order.
     assert len(obj.data.vertices) == grid.size
     assert np.array_equal(point_attribute(obj, "solution"), grid.ravel())
-    assert (point_attribute(obj, "state") == 3).all()
+    # before any solve the designer's view shows the model Make made: filled (2) and empty (1)
+    assert np.array_equal(point_attribute(obj, "state"), np.where(grid.ravel(), 2, 1))
     assert np.allclose(np.array(obj.matrix_world.translation), vr.origin, atol=1e-5)
     assert np.allclose(np.array(obj.scale), vr.voxel_size, rtol=1e-6)
     # Cell (x, y, z) sits at (x+.5, y+.5, z+.5) voxels from the origin.
@@ -92,8 +93,8 @@ def test_make_matches_engine(addon, kind, args, res, tmp_path):
     n_outline = sum(1 for o, _ in inst if o.type == 'MESH')
     assert n_glyph == int((totals > 0).sum())
     assert n_outline == int(((kinds >= 3) & (totals > 0)).sum())
-    # Voxel cubes: every cell is unknown, so every cell is drawn.
-    assert len(instances_of(obj)) == grid.size
+    # Voxel cubes: the model's cells (a grey block of every cell until a Solve, before)
+    assert len(instances_of(obj)) == grid.sum()
 
     # The stored puzzle round-trips through the JSON export.
     path = tmp_path / "p.json"

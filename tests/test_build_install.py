@@ -1,5 +1,7 @@
-"""The built linux-x64 zip installs into a clean Blender, enables, and makes a nonogram with the
-numba from its own bundled wheels, loading the kernels the zip carries instead of compiling them.
+"""The built linux-x64 zip of this Python (the 4.2-5.0 zip on Python 3.11, the 5.1+ zip on 3.13)
+installs into a clean Blender, enables, and makes a nonogram with the numba from its own bundled
+wheels, then solves it, hides clues, makes one with the model's colours and a colour puzzle, and
+solves and designs those, loading the kernels the zip carries: nothing compiles.
 
 The subprocess imitates a Blender installation: Python started with -S (no site-packages) and only
 bpy plus what Blender itself bundles (numpy, requests, ...) on the path, so numba can only come
@@ -9,6 +11,7 @@ real Blender configuration is never touched.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
 import os
 import subprocess
@@ -24,6 +27,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import build_extension  # noqa: E402
 
 pytest.importorskip("bpy", reason="needs the bpy module (pip install bpy==5.0.1, Python 3.11)")
+import test_blender_colours  # noqa: E402
 pytestmark = [pytest.mark.blender, pytest.mark.slow]
 
 # What a Blender 4.2-5.0 installation provides to add-ons besides bpy: numpy and the bpy wheel's
@@ -70,7 +74,9 @@ def linux_zip(linux_zips):
     return linux_zips[f"cp{sys.version_info[0]}{sys.version_info[1]}"]
 
 
-PREBUILT_PARTS = ("make", "solve", "grade")  # the batch grades its puzzles
+# Make, the solver (the batch grades its puzzles), Hide Clues, colours and colour puzzles: what
+# the install test runs (build_extension.PREBUILT_PARTS less the seed study's schedulers)
+PREBUILT_PARTS = ("make", "masks", "solve", "grade", "design", "colour", "colourdesign")
 ON_HOST = build_extension.host_platform() == "linux-x64"
 
 
@@ -159,6 +165,36 @@ obj = bpy.context.active_object
 info = json.loads(obj.nonogram.make_info)
 got.update(object=obj.name, points=len(obj.data.vertices), shape=info["shape"], filled=info["filled"])
 
+# The rest of a designer's first session, as the buttons run it: Solve and Hide Clues, a model's
+# colours, a colour puzzle solved and designed. With the zip's kernels nothing compiles.
+t3 = time.perf_counter()
+workflow = got["workflow"] = {"solve": sorted(bpy.ops.nonogram.solve())}
+workflow["verdict"] = json.loads(obj.nonogram.report)["verdict"]
+workflow["hide_clues"] = sorted(bpy.ops.nonogram.hide_clues())
+bpy.ops.mesh.primitive_cube_add(size=2.0, location=(6.0, 0.0, 0.0))
+painted = bpy.context.active_object
+for rgb in ((0.8, 0.02, 0.02), (0.02, 0.02, 0.8)):
+    painted.data.materials.append(principled(str(rgb), rgb))
+for poly in painted.data.polygons:
+    poly.material_index = 0 if abs(poly.normal.z) > 0.5 else 1
+settings = bpy.context.scene.nonogram_settings
+settings.resolution, settings.colours = 6, 4
+for k in (1, 2):
+    bpy.context.view_layer.objects.active = painted
+    painted.select_set(True)
+    settings.puzzle_colours = k
+    run = {"make": sorted(bpy.ops.nonogram.make())}
+    made = bpy.context.active_object
+    run["palette"] = len(made.nonogram.palette)
+    run["clue_colours"] = len(json.loads(made.nonogram.puzzle).get("clue_colours", []))
+    run["solve"] = sorted(bpy.ops.nonogram.solve())
+    run["verdict"] = json.loads(made.nonogram.report)["verdict"]
+    run["hide_clues"] = sorted(bpy.ops.nonogram.hide_clues())
+    run["hidden"] = sum(bin(b).count("1") for b in __import__("base64").b64decode(made.nonogram.hidden))
+    workflow[f"puzzle_colours_{k}"] = run
+got["t_workflow"] = time.perf_counter() - t3
+
+
 import numba
 jit = sys.modules[MOD + ".engine.jit"]
 cli = sys.modules[MOD + ".cli_command"]
@@ -195,6 +231,7 @@ while (r := ss.step()) is not False:
 ss.close()
 got.update(pysat_file=pysat.__file__, have_sat=sat.HAVE_SAT, sat_solutions=sorted(found))
 got["solves"] = solves_digest(lambda name: importlib.import_module(MOD + ".engine." + name))
+
 got["prebuilt"] = jit.prebuilt_status()
 got["compiled"] = sorted(f for f in os.listdir(jit.cache_folder()) if f.endswith(".nbi"))
 print("RESULT " + json.dumps(got))
@@ -218,7 +255,8 @@ def solves_digest(engine):
                     hashlib.sha256(np.ascontiguousarray(r.state).tobytes()).hexdigest(), sorted(counters.items())])
     return out
 """
-INSTALL_SCRIPT = SOLVES + INSTALL_SCRIPT
+# the colour tests' one-colour material (a Principled BSDF's Base Color), for the install's colours
+INSTALL_SCRIPT = SOLVES + inspect.getsource(test_blender_colours.principled) + INSTALL_SCRIPT
 
 
 def test_one_zip_per_blender_python_with_one_wheel_per_package(linux_zips):
@@ -296,6 +334,14 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
         assert status["prebuilt"] == got["prebuilt"]  # the line the preferences show
     else:
         assert status["cache_files"] > 0 and status["cache_bytes"] > 0
+    # Solve, Hide Clues, colours and a colour puzzle ran, on the kernels above (nothing compiled)
+    workflow = got["workflow"]
+    assert workflow["solve"] == workflow["hide_clues"] == ["FINISHED"] and workflow["verdict"] == "unique"
+    for k in (1, 2):
+        run = workflow[f"puzzle_colours_{k}"]
+        assert run["make"] == run["solve"] == run["hide_clues"] == ["FINISHED"], run
+        assert run["palette"] == 2 and run["clue_colours"] == (2 if k == 2 else 0), run
+        assert run["verdict"] == "unique" and run["hidden"] > 0, run
     # the prebuilt code computes what this checkout's computes
     namespace: dict = {}
     exec(SOLVES, namespace)
@@ -303,4 +349,31 @@ def test_install_enable_and_make_on_a_cube(linux_zip, tmp_path):
     assert got["solves"] == json.loads(json.dumps(namespace["solves_digest"](
         lambda name: importlib.import_module("engine." + name))))
     print(f"install {got['t_install']:.1f} s, Make Nonogram (empty cache) {got['t_make']:.1f} s, "
-          f"batch (empty cache) {got['t_batch']:.1f} s; {got['prebuilt']}")
+          f"batch (empty cache) {got['t_batch']:.1f} s, Solve + Hide Clues + colours + colour puzzle "
+          f"{got['t_workflow']:.1f} s; {got['prebuilt']}")
+
+
+def test_a_blender_of_a_python_the_zip_does_not_carry_is_told_which_zip_to_take(linux_zips, tmp_path):
+    """A Blender whose Python the zip has no wheels for (the next line's Python, say) installs it
+    without numba: the add-on says why and what to do instead of running slowly for no reason."""
+    import importlib
+    sys.path.insert(0, str(ROOT / "tests"))
+    from blender_support import load_addon
+    load_addon()
+    kernel_cache = importlib.import_module("nonogram3d.jobs.kernel_cache")
+    notes = {}
+    for tag, path in linux_zips.items():
+        with zipfile.ZipFile(path) as zf:
+            (tmp_path / tag).write_bytes(zf.read("blender_manifest.toml"))
+        notes[tag] = {other: kernel_cache.wheels_mismatch(other, str(tmp_path / tag))
+                      for other in ("cp311", "cp313", "cp314")}
+    assert notes["cp311"]["cp311"] == notes["cp313"]["cp313"] == ""
+    assert notes["cp313"]["cp314"] == (
+        "this Nonogram 3D zip carries numba for Python 3.13 (Blender 5.1.0 and newer), and this "
+        "Blender runs Python 3.14: install the zip made for this Blender's version")
+    assert notes["cp311"]["cp313"].startswith(
+        "this Nonogram 3D zip carries numba for Python 3.11 (Blender 4.2.0 up to (not including) 5.1.0)")
+    # the checkout (numba wheels of both Pythons) and a manifest without numba say nothing
+    assert kernel_cache.wheels_mismatch("cp311") == kernel_cache.wheels_mismatch("cp313") == ""
+    (tmp_path / "plain.toml").write_text('blender_version_min = "4.2.0"\nwheels = []\n')
+    assert kernel_cache.wheels_mismatch("cp314", str(tmp_path / "plain.toml")) == ""

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.model.clues import puzzle_from_grid
-from engine.design.colourgroups import colour_puzzle_from_reveal, group_palette
+from engine.design.colourgroups import (D_VISIBLE, choose_grouping, colour_puzzle_from_reveal, group_palette,
+                                      groups_apart, regroup)
 from engine.solve.driver import solve
 from engine.files.puzzlefile import load_puzzle, save_puzzle
 
@@ -162,3 +163,52 @@ def test_regroup_picked_and_automatic():
     import pytest
     with pytest.raises(ValueError, match="needs at least one"):
         regroup(q, 3, [1, 1, 3, 3])
+
+
+# ---- near-identical puzzle colours (issue #39): the grouping says so, and takes fewer colours
+
+def _reveal_puzzle(palette, counts):
+    """A black-and-white puzzle whose cells use the palette entries in these numbers."""
+    n = int(sum(counts))
+    g = np.zeros((n, 2, 2), bool)
+    g[:, 0, 0] = True
+    p = puzzle_from_grid(g, name="near")
+    p.palette = np.asarray(palette, np.float32)
+    colours = np.zeros(g.size, np.uint8)
+    colours[np.flatnonzero(g.ravel())] = np.repeat(np.arange(len(counts)), counts)
+    p.colours = colours
+    return p
+
+
+def test_a_grouping_into_nearly_identical_colours_says_so():
+    # two browns 7 apart (the stegosaurus of #39): no grouping sets them apart
+    browns = [[0x50 / 255, 0x44 / 255, 0x33 / 255], [0x62 / 255, 0x58 / 255, 0x47 / 255]]
+    q = colour_puzzle_from_reveal(_reveal_puzzle(browns, [30, 20]), 2)
+    note = q.meta["grouping"]
+    assert note["apart"] < D_VISIBLE and "nearly the same" in note["note"] and note["asked"] == 2
+    # colours well apart: nothing to say
+    q = colour_puzzle_from_reveal(_reveal_puzzle([[0.9, 0.1, 0.1], [0.1, 0.2, 0.9]], [30, 20]), 2)
+    assert "grouping" not in q.meta
+
+
+def test_fewer_colours_where_more_would_look_the_same():
+    # red, blue, and a second red 3 apart from the first: three puzzle colours would put two
+    # reds side by side; with fewer=True the grouping takes two colours, red and blue
+    pal = [[0.85, 0.1, 0.1], [0.1, 0.2, 0.9], [0.83, 0.11, 0.12]]
+    counts = [30, 25, 20]
+    g, note = choose_grouping(pal, counts, 3)
+    assert int(g.max()) == 2 and g[0] == g[2] != g[1]
+    assert "made 2 colours instead" in note
+    q = colour_puzzle_from_reveal(_reveal_puzzle(pal, counts), 3, fewer=True)
+    assert q.k == 2 and q.meta["grouping"]["asked"] == 3 and q.meta["grouping"]["apart"] >= D_VISIBLE
+    # without fewer the three colours stay, and the note says two are nearly the same
+    q3 = colour_puzzle_from_reveal(_reveal_puzzle(pal, counts), 3)
+    assert q3.k == 3 and q3.meta["grouping"]["apart"] < D_VISIBLE
+    # nothing apart at any count: the furthest apart grouping, and a note saying so
+    browns = [[0.31, 0.27, 0.2], [0.33, 0.28, 0.21], [0.38, 0.35, 0.28]]
+    g, note = choose_grouping(browns, [10, 10, 10], 3)
+    assert "nearly the same" in note and groups_apart(browns, [10, 10, 10], g) == max(
+        groups_apart(browns, [10, 10, 10], group_palette(browns, [10, 10, 10], kk)) for kk in (2, 3))
+    # a regrouped puzzle carries its own note, not its source's
+    again = regroup(q3, 2, [1, 2, 1])
+    assert "grouping" not in again.meta

@@ -1,37 +1,87 @@
-"""The tournament tables in docs/BENCHMARKS.md: totals, ratios and how each run was made."""
-from benchmarks import report
+"""The tournament tables (benchmarks/tournament.py, docs/BENCHMARKS.md): like with like, one
+table per measure, ratios ours ÷ each peer, every set and all sets pooled."""
+from benchmarks import report, tournament
 
 
-def _entry(times, solved):
-    rows = [{"i": i, "cpu": t, "ok": i < solved} for i, t in enumerate(times)]
-    s = sorted(times)
-    return {"rows": rows, "summary": {"n": len(times), "solved": solved, "total": sum(times),
-                                      "median": s[len(s) // 2], "max": s[-1]}}
+def _entry(times, solved, sat=None, load=(1.0, 1.5)):
+    rows = [{"i": i, "cpu": t, "ok": i < solved, **({} if sat is None else {"sat": i < sat})}
+            for i, t in enumerate(times)]
+    return {"rows": rows, "summary": tournament.summary(dict(enumerate(rows)), len(times)),
+            "load": [[load[0], 1, 1], [load[1], 1, 1]]}
+
+
+def _set(name, ours, nono, lala):
+    return {"set": name, "indices": [0, 1, 2],
+            "solve": {"ours": _entry(ours, 3, sat=2), "nonosolve": _entry(nono, 3, sat=0),
+                      "lala": _entry(lala, 2, load=(0.5, 3.25))}}
 
 
 def _tour(**extra):
-    st = {"set": "icga2020", "indices": [0, 1, 2], "ours": _entry([0.5, 1.5, 2.0], 3),
-          "lala": _entry([1.0, 2.0, 5.0], 2), "nonosolve": _entry([0.25, 0.5, 1.25], 3)}
-    return {"limit": 10.0, "stride": 1, "count": 3, "elapsed_s": 12.0, "sets": [st], **extra}
+    return {"limit": 10.0, "stride": 2, "count": 6, "elapsed_s": 12.0, "command": "tournament.py --stride 2",
+            "sets": [_set("icga2020", [0.5, 1.5, 2.5], [0.25, 0.5, 1.25], [1.0, 2.0, 5.0]),
+                     _set("icga2021", [0.25, 0.25, 0.5], [0.25, 0.125, 0.125], [0.5, 0.5, 0.5])], **extra}
 
 
-def test_peer_ratios_are_peer_total_over_ours():
-    table, heads = report.section_tournament(_tour())
-    lala = next(h for h in heads if "LalaFrogKK" in h)
-    nono = next(h for h in heads if "nonosolve" in h)
-    assert "solved 3 vs 2 of 3" in lala and "2.00" in lala  # 8.0 / 4.0
-    assert "0.50" in nono  # 2.0 / 4.0
-    assert table.count("icga2020") == 3  # one row per solver
+def _row(lines, name, solver):
+    return next(ln.split(" | ") for ln in lines if ln.startswith(f"| {name} | {solver} |"))
 
 
-def test_full_run_is_written_with_its_conditions_and_note():
+def test_summary_counts_solved_slow_and_sat_puzzles():
+    s = _tour()["sets"][0]["solve"]["ours"]["summary"]
+    assert (s["solved"], s["total"], s["median"], s["max"]) == (3, 4.5, 1.5, 2.5)
+    assert (s["over_1s"], s["over_2s"], s["sat"]) == (2, 1, 2)
+    assert _tour()["sets"][0]["solve"]["lala"]["summary"]["sat"] is None  # no SAT solver to count
+
+
+def test_ratios_are_ours_over_each_peer_total_and_median():
+    lines = tournament.table_lines(_tour(), "solve")
+    nono = _row(lines, "icga2020", "nonosolve")
+    assert nono[-2] == "2.25×" and nono[-1].startswith("3.00×")  # 4.5 / 2.0 and 1.5 / 0.5
+    lala = _row(lines, "icga2020", "LalaFrogKK")
+    assert lala[-2] == "0.56×" and lala[2] == "2/3"  # 4.5 / 8.0
+    assert _row(lines, "icga2020", "ours")[-2] == "—"
+    assert "2 (67 %)" in _row(lines, "icga2020", "ours")
+
+
+def test_all_sets_are_pooled_puzzle_by_puzzle():
+    lines = tournament.table_lines(_tour(), "solve")
+    ours = _row(lines, "**all**", "ours")
+    assert ours[2] == "6/6" and ours[3] == "5.50 s"  # 4.5 + 1.0
+    assert ours[4] == "500.0 ms"  # the median of the six puzzles, not of the two sets' medians
+    assert _row(lines, "**all**", "nonosolve")[-2] == "2.20×"  # 5.5 / 2.5
+
+
+def test_the_document_has_a_table_per_measure_run_and_the_loads():
+    tour = _tour(note="nonosolve was built with its clock on CPU time.")
+    tour["sets"][0]["process"] = {"ours": _entry([0.75, 0.75, 0.75], 3), "nonosolve": _entry([0.01] * 3, 3)}
     lines = []
-    report.write_tournament(lines.append, _tour(conditions="beside other work, at nice 19",
-                                                note="nonosolve ran after the others."), "## Full")
+    report.write_tournament(lines.append, tour, "## T")
     text = "\n".join(lines)
-    assert text.startswith("## Full")
-    assert "beside other work, at nice 19" in text and "run on its own" not in text
-    assert "nonosolve ran after the others." in text
-    lines.clear()
-    report.write_tournament(lines.append, _tour(), "## Sample")
-    assert "run on its own" in "\n".join(lines)
+    assert text.startswith("## T") and "nonosolve was built with its clock on CPU time." in text
+    assert "**Own solve time (CPU)**" in text and "**Whole process per puzzle (CPU)**" in text
+    assert "load average 0.5–3.25" in text and "tournament.py --stride 2" in text
+    # the whole-process table holds only the set that ran whole processes, and no LalaFrogKK
+    proc = text.split("**Whole process per puzzle (CPU)**")[1]
+    assert "| icga2020 | nonosolve |" in proc and "icga2021" not in proc and "LalaFrogKK" not in proc
+    assert "75.00×" in proc
+
+
+def test_a_run_of_one_measure_prints_no_table_for_the_other():
+    lines = []
+    report.write_tournament(lines.append, _tour(), "## T")
+    assert "Whole process" not in "\n".join(lines).split("Two measures")[1].split("**Own")[1]
+
+
+def test_a_solve_that_ends_past_the_limit_counts_unsolved_at_the_limit():
+    rows = {0: {"cpu": 10.19, "ok": True}, 1: {"cpu": 2.0, "ok": True}, 2: {"cpu": None, "ok": None}}
+    s = tournament.summary(rows, 3, limit=10.0)
+    assert (s["solved"], s["total"], s["max"]) == (1, 12.0, 10.0)
+    doc = {"limit": 10.0, "sets": [{"set": "x", "solve": {"lala": {"rows": list(rows.values()), "summary": {}}}}]}
+    tournament.resummarize(doc)
+    assert doc["sets"][0]["solve"]["lala"]["summary"]["solved"] == 1
+
+
+def test_the_recorded_command_names_no_machine_path():
+    text = tournament.command_text(["--sets", "all", "--nonosolve", "/somewhere/bin/nonosolve-cpu", "--note",
+                                    "built in /somewhere"])
+    assert text == "tournament.py --sets all --nonosolve <nonosolve-cpu> --note NOTE"

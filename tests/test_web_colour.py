@@ -188,11 +188,7 @@ def test_per_cube_updates_and_redraws_leave_what_a_full_redraw_draws(page, page_
 
 
 def test_touch_picks_a_colour_and_paints(browser, page_file, designed):
-    context = browser.new_context(viewport=webplayer.VIEWPORT, has_touch=True)
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with webplayer.device_page(browser) as pg:
         s = open_page(pg, page_file)
         paint = designed.colour_solution.astype(int)
         twos = aimable(pg, [i for i in s["drawn"] if paint[i] == 2])
@@ -203,9 +199,7 @@ def test_touch_picks_a_colour_and_paints(browser, page_file, designed):
         pg.touchscreen.tap(at["x"], at["y"])
         s = state(pg)
         assert s["tool"] == "paint" and s["paints"][twos[0]] == 2 and s["mistakes"] == 0
-        assert not errors
-    finally:
-        context.close()
+        assert not pg.errors
 
 
 def test_a_colour_page_with_edited_paint_or_clues_shows_a_message(page, page_file, tmp_path):

@@ -22,10 +22,7 @@ INTACT, MARKED, BROKEN = 0, 1, 2
 
 @pytest.fixture(scope="module")
 def designed():
-    from engine.design.hiding import design
-    r = design(webplayer.ring_grid(8), seed=3)
-    r.puzzle.name = "ring8"
-    return r.puzzle
+    return webplayer.designed_ring(3, "ring8")
 
 
 @pytest.fixture(scope="module")
@@ -222,11 +219,7 @@ def test_the_reveal_shows_the_models_colours(page, tmp_path):
 
 
 def test_touch_and_keys_rotate_zoom_break_and_mark(browser, page_file, designed):
-    context = browser.new_context(viewport=webplayer.VIEWPORT, has_touch=True)
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with webplayer.device_page(browser) as pg:
         open_page(pg, page_file)
         sol = np.asarray(designed.solution, bool)
         free = aimable(pg, [i for i in state(pg)["drawn"] if not sol[i]])
@@ -237,7 +230,7 @@ def test_touch_and_keys_rotate_zoom_break_and_mark(browser, page_file, designed)
         at = pg.evaluate("i => window.nonogram.aim(i)", free[1])
         pg.touchscreen.tap(at["x"], at["y"])
         assert state(pg)["cells"][free[1]] == MARKED and state(pg)["tool"] == "mark"
-        # keys rotate and zoom; the wheel zooms; a mouse drag rotates without breaking anything
+        # keys rotate and zoom; the wheel zooms; a mouse drag from the background rotates without breaking anything
         pg.locator("#view").focus()
         v0 = state(pg)["view"]
         pg.keyboard.press("ArrowLeft")
@@ -249,14 +242,10 @@ def test_touch_and_keys_rotate_zoom_break_and_mark(browser, page_file, designed)
         pg.mouse.wheel(0, 400)
         pg.wait_for_function(f"window.nonogram.state().view.dist > {v1['dist']}")
         cells = state(pg)["cells"]
-        pg.mouse.move(300, 300)
-        pg.mouse.down()
-        pg.mouse.move(380, 320, steps=5)
-        pg.mouse.up()
+        start = webplayer.background_point(pg)
+        webplayer.mouse_drag(pg, start, {"x": start["x"] + 80, "y": start["y"] + 20}, steps=5)
         s = state(pg)
         assert s["view"]["theta"] != v1["theta"] and s["cells"] == cells
         pg.keyboard.press("r")
         assert abs(state(pg)["view"]["theta"] - v0["theta"]) < 1e-9
-        assert not errors
-    finally:
-        context.close()
+        assert not pg.errors

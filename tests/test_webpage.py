@@ -62,7 +62,10 @@ def test_the_page_carries_the_puzzle_and_its_solution_not_readable_at_a_glance()
     assert plain not in text
     # only the data slot was filled (the script's own text stays), the title is the puzzle's
     assert 'var s = "__NONOGRAM_PUZZLE__"' in text and "<title>box · Nonogram 3D</title>" in text
-    # the same puzzle gives the same page (the browser keeps progress per page content)
+    # the same puzzle gives the same page (the browser keeps progress per page content), also
+    # when its meta differs (a design's timing differs from run to run)
+    assert webpage.render_page(p, info={"band": "easy"}, template=FAKE_TEMPLATE) == text
+    p.meta["design"] = {"time_s": 0.0006}
     assert webpage.render_page(p, info={"band": "easy"}, template=FAKE_TEMPLATE) == text
 
 
@@ -154,17 +157,40 @@ def test_cli_writes_a_page_and_refuses_with_exit_2(tmp_path, capsys, monkeypatch
     assert "usage" in capsys.readouterr().err
 
 
-def test_catalogue_lists_and_escapes_its_entries():
-    text = webpage.catalogue_html([
+def test_catalogue_lists_and_escapes_its_entries_and_gives_no_reveal_away():
+    from engine.play.catalogue import catalogue_html
+    text = catalogue_html([
         {"page": "a-8.html", "name": "a @ 8", "size": "8x6x5", "hidden": 30, "lines": 120, "band": "easy",
-         "thumbnail": "a-8.png"},
-        {"page": "b&c.html", "name": "<b>", "size": "4x4x4", "hidden": 0, "lines": 48, "band": "", "thumbnail": None},
+         "thumbnail": "a-8.png", "key": "nonogram3d:1f"},
+        {"page": "b&c.html", "name": "<b>", "size": "4x4x4", "hidden": 0, "lines": 48, "band": "",
+         "reveal": "b-solved.png", "shape": [4, 3, 2], "key": "nonogram3d:2e", "colours": ["#102030", "#405060"]},
+        {"name": "broken @ 8", "error": "RuntimeError: no mesh <here>"},
     ])
-    assert text.count('<a class="card"') == 2 and "2 puzzles" in text
-    assert 'href="a-8.html"' in text and 'src="a-8.png"' in text
+    assert text.count('<a class="card"') == 2 and "2 puzzles (1 model failed, listed last)" in text
+    assert 'href="a-8.html"' in text and 'src="a-8.png"' in text and 'data-key="nonogram3d:1f"' in text
     assert "8x6x5 · 30 of 120 clues hidden (25 %)" in text and '<span class="band">easy</span>' in text
     assert 'href="b&amp;c.html"' in text and "&lt;b&gt;" in text and "<b>" not in text
-    assert "<script" not in text
+    # the reveal is not a picture the browser loads: a data attribute the script reads once solved;
+    # the card shows a neutral drawing of the block instead
+    assert 'data-reveal="b-solved.png"' in text and 'src="b-solved.png"' not in text
+    assert 'aria-label="a block of 4×3×2 cubes"' in text
+    assert "2 colours" in text and "background:#405060" in text
+    assert "failed: RuntimeError: no mesh &lt;here&gt;" in text and text.index("broken @ 8") > text.index("&lt;b&gt;")
+
+
+def test_the_catalogue_reads_a_pages_storage_key_and_colours(tmp_path):
+    from engine.play.catalogue import entry_for_page, storage_key
+    from engine.model.colourpuzzle import colour_puzzle_from_grid
+    p = colour_puzzle_from_grid(colour_grid(3, k=2), 2, [[1, 0.9, 0.2], [0.95, 0.93, 0.9]], name="two")
+    (tmp_path / "two.html").write_text(webpage.render_page(p, template=FAKE_TEMPLATE), encoding="utf-8")
+    e = entry_for_page(str(tmp_path), "two.html", name="two @ 5")
+    text = (tmp_path / "two.html").read_text(encoding="utf-8")
+    data = re.search(r'type="application/json">(.*?)</script>', text).group(1)
+    assert e["key"] == storage_key(data) and e["shape"] == [5, 4, 3]
+    assert e["colours"] == data_of(text)["inks"] and e["colours"] != data_of(text)["clue_colours"]
+    # FNV-1a of the UTF-16 code units, as the page's hashText: known values
+    assert storage_key("") == "nonogram3d:811c9dc5" and storage_key("a") == "nonogram3d:e40c292c"
+    assert storage_key("é") != storage_key("e")
 
 
 def test_the_extension_build_needs_the_built_player(tmp_path, monkeypatch):

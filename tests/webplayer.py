@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -77,6 +78,28 @@ def page(browser):
     context.close()
 
 
+@contextmanager
+def device_page(browser, viewport=None, touch=True, mobile=False):
+    """A page in a context of its own (a touch screen by default), with the page errors it
+    raises collected in ``pg.errors``; closed afterwards."""
+    context = browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=mobile)
+    pg = context.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+def designed_ring(seed: int, name: str, size: int = 8):
+    """The ring model designed (clues hidden, unique, solvable by line logic), named."""
+    from engine.design.hiding import design
+    r = design(ring_grid(size), seed=seed)
+    r.puzzle.name = name
+    return r.puzzle
+
+
 def state(pg) -> dict:
     """The page's game state, as its test hook reports it."""
     return pg.evaluate("window.nonogram.state()")
@@ -99,6 +122,67 @@ def click_cell(pg, i) -> bool:
         return False
     pg.mouse.click(at["x"], at["y"])
     return True
+
+
+def background_point(pg) -> dict:
+    """A point of the canvas where a press reaches no cube and no control covers it."""
+    return pg.evaluate("""() => {
+      const c = document.getElementById('view').getBoundingClientRect();
+      for (let y = c.top + 30; y < c.bottom - 10; y += 23) for (let x = c.left + 10; x < c.right - 10; x += 23) {
+        if (document.elementFromPoint(x, y) === document.getElementById('view') && window.nonogram.pick(x, y) < 0
+            && window.nonogram.pick(x + 90, y + 30) < 0) return { x, y };
+      }
+      return null;
+    }""")
+
+
+def mouse_drag(pg, start: dict, end: dict, steps: int = 12, button: str = "left") -> None:
+    """A real mouse drag from ``start`` to ``end`` (client points) in ``steps`` moves."""
+    pg.mouse.move(start["x"], start["y"])
+    pg.mouse.down(button=button)
+    pg.mouse.move(end["x"], end["y"], steps=steps)
+    pg.mouse.up(button=button)
+
+
+def stroke(pg, first: int, last: int, steps: int = 12, button: str = "left") -> None:
+    """A stroke: press on cube ``first`` (where a click reaches it) and drag to where the centre
+    of cube ``last`` (on the same line) is on the screen."""
+    at = pg.evaluate("i => window.nonogram.aim(i)", first)
+    assert at is not None, f"cube {first} cannot be pressed from this view"
+    x, y = pg.evaluate("i => window.nonogram.screenOf(i)", last)
+    mouse_drag(pg, at, {"x": x, "y": y}, steps, button)
+
+
+def play_layer(pg, paint, Z: int, layer: int, k: int) -> None:
+    """Real clicks that break the layer's cubes that are not in the model and paint the others
+    (colour puzzles: ``paint`` the colour per cube, ``k`` the colours; 0 for black and white)."""
+    s = pg.evaluate("window.nonogram.state()")
+    for c in range(0, k + 1 if k else 1):
+        todo = [i for i in range(paint.size) if paint[i] == c and i % Z == layer]
+        todo = [i for i in todo if (s["cells"][i] != 2 if c == 0 else s["paints"][i] != c)]
+        if not todo:
+            continue
+        pg.keyboard.press("b" if c == 0 else str(c))
+        points = pg.evaluate("ids => ids.map(i => window.nonogram.aim(i))", todo)
+        for i, at in zip(todo, points):
+            if at is None:
+                raise AssertionError(f"cube {i} cannot be aimed at")
+            pg.mouse.click(at["x"], at["y"])
+
+
+def play_to_reveal(pg, puzzle) -> dict:
+    """Play a puzzle's page to its reveal with real clicks, layer by layer from the top, each
+    finished layer sliced away; returns the final state."""
+    k = getattr(puzzle, "k", 1) if getattr(puzzle, "clue_colours", None) is not None else 0
+    k = k if k > 1 else 0
+    paint = np.asarray(puzzle.colour_solution, int) if k else np.asarray(puzzle.solution, bool).astype(int)
+    Z = puzzle.shape[2]
+    pg.locator("#view").focus()
+    for layer in range(Z - 1, -1, -1):
+        play_layer(pg, paint, Z, layer, k)
+        if layer:
+            pg.keyboard.press("z")
+    return state(pg)
 
 
 def ring_grid(size: int = 8) -> np.ndarray:

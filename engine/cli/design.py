@@ -142,10 +142,12 @@ def main(argv) -> int:
     if args.puzzle_colours != 1 and not isinstance(src, ColourPuzzle):
         from ..design.colourgroups import colour_puzzle_from_reveal
         try:
-            src = colour_puzzle_from_reveal(src, args.puzzle_colours)
+            src = colour_puzzle_from_reveal(src, args.puzzle_colours, fewer=True)
         except ValueError as exc:
             sys.stderr.write(f"error: --puzzle-colours: {exc}\n")
             return 2
+        if src.meta.get("grouping"):   # fewer colours, or two nearly the same: say so
+            sys.stderr.write(f"note: --puzzle-colours: {src.meta['grouping']['note']}\n")
     progress = _Progress()
     try:
         r = design(src, logic=args.logic, band=args.difficulty,

@@ -11,6 +11,7 @@ import sys
 from .. import warmup
 from ..model.colourpuzzle import COLOUR_CHARS, colour_solution_text
 from ..solve.driver import COMPARE_CONFIGS, COUNTINGS, METHODS, REFERENCE_METHODS, compare, solve
+from . import startup
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -69,24 +70,24 @@ def _summary(name, p, r) -> str:
 
 def main(argv) -> int:
     args = _parser().parse_args(list(argv[1:]))
-    # compile (or load) the kernels while the puzzle is read; the solve waits for them, and its
-    # time_s does not count them
-    warm = warmup.start(warmup.parts_for("brute" if args.compare else args.solver, args.linesolver,
-                                         grade=not args.compare))
     from ..files.puzzlefile import PuzzleFileError, load_puzzle
-    try:
-        p = load_puzzle(args.puzzle)
-    except (PuzzleFileError, OSError, ValueError) as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return 2
-    warm.join()
-    compile_s = warmup.status()["seconds"]
     from ..model.colourpuzzle import is_colour
-    if is_colour(p) and p.k > 1 and (args.compare or args.solver != "full" or args.prepass
-                                     or args.linesolver != "dp"):
-        sys.stderr.write("error: a colour puzzle is solved by the full method with the complete line solvers "
-                         "(--solver, --prepass, --linesolver and --compare are for plain puzzles)\n")
-        return 2
+    with startup.collector_paused():  # kernel loading: many objects, no garbage
+        try:
+            p = load_puzzle(args.puzzle)
+        except (PuzzleFileError, OSError, ValueError) as exc:
+            sys.stderr.write(f"error: {exc}\n")
+            return 2
+        colour = is_colour(p) and p.k > 1
+        if colour and (args.compare or args.solver != "full" or args.prepass or args.linesolver != "dp"):
+            sys.stderr.write("error: a colour puzzle is solved by the full method with the complete line solvers "
+                             "(--solver, --prepass, --linesolver and --compare are for plain puzzles)\n")
+            return 2
+        # the kernels the puzzle's kind and the method need, before the solve (its time_s does
+        # not count them)
+        compile_s = warmup.ensure(*(("colour",) if colour else
+                                    warmup.parts_for("brute" if args.compare else args.solver, args.linesolver,
+                                                     grade=not args.compare)))
     if args.compare:
         rows = compare(p, linesolver=args.linesolver, configs=COMPARE_CONFIGS,
                        max_iterations=args.max_iterations, step_limit=args.step_limit,

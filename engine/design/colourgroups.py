@@ -132,9 +132,51 @@ def group_palette(palette, counts, k: int) -> np.ndarray:
     return rank[label] + 1
 
 
+def groups_apart(palette, counts, groups) -> float:
+    """The least distance (OKLab x 100) between two groups' colours (each the use-weighted mean
+    of its entries): below ``D_VISIBLE`` two puzzle colours look nearly the same."""
+    x = _oklab100(np.asarray(palette, np.float64).reshape(-1, 3))
+    w = np.asarray(counts, np.float64).ravel() + 1e-9
+    g = np.asarray(groups, np.int64).ravel()
+    k = int(g.max())
+    centre = np.stack([np.average(x[g == j], axis=0, weights=w[g == j]) for j in range(1, k + 1) if (g == j).any()])
+    d = [float(np.linalg.norm(centre[a] - centre[b])) for a in range(len(centre)) for b in range(a + 1, len(centre))]
+    return min(d) if d else float("inf")
+
+
+def choose_grouping(palette, counts, k: int):
+    """(groups, note) for at most ``k`` puzzle colours: ``group_palette``'s k when its groups
+    are visibly apart (``D_VISIBLE``); else the most colours, down to two, whose groups are; and
+    when no number of colours is, the one whose groups are furthest apart. ``note`` (None when
+    the k colours were visibly apart) says what was found and done, for the designer."""
+    pal = np.asarray(palette, np.float64).reshape(-1, 3)
+    k = min(k, len(pal))
+    tried = []
+    for kk in range(k, 1, -1):
+        g = group_palette(pal, counts, kk)
+        apart = groups_apart(pal, counts, g)
+        if apart >= D_VISIBLE:
+            if kk == k:
+                return g, None
+            return g, (f"{k} puzzle colours from this model's colours would include two nearly the same "
+                       f"({tried[0][1]:.1f} apart in OKLab x 100; {D_VISIBLE:.0f} tells colours apart at "
+                       f"a glance): made {kk} colours instead, {apart:.1f} apart")
+        tried.append((kk, apart, g))
+    if not tried:
+        return group_palette(pal, counts, max(k, 1)), None
+    kk, apart, g = max(tried, key=lambda t: (t[1], t[0]))
+    return g, (f"this model's colours are nearly the same: no grouping into 2 to {k} puzzle colours sets them "
+               f"{D_VISIBLE:.0f} apart (OKLab x 100); made {kk} colours, the furthest apart ({apart:.1f}). "
+               f"Their clues are still inked apart, but the reveal shows them alike")
+
+
 def colour_puzzle_from_reveal(puzzle, k: int, groups: Optional[Sequence[int]] = None,
-                              name: str = "") -> ColourPuzzle:
-    """The full-clue colour puzzle of a black-and-white puzzle that carries reveal colours."""
+                              name: str = "", fewer: bool = False) -> ColourPuzzle:
+    """The full-clue colour puzzle of a black-and-white puzzle that carries reveal colours.
+
+    Puzzle colours that would look nearly the same (closer than ``D_VISIBLE``) are reported in
+    ``meta["grouping"]`` (``note``, ``apart``, ``asked``); with ``fewer`` and no ``groups`` the
+    grouping takes fewer colours instead where that sets them apart (``choose_grouping``)."""
     palette = getattr(puzzle, "palette", None)
     colours = getattr(puzzle, "colours", None)
     if palette is None or colours is None or puzzle.solution is None:
@@ -144,7 +186,14 @@ def colour_puzzle_from_reveal(puzzle, k: int, groups: Optional[Sequence[int]] = 
     colours = np.asarray(colours).ravel().astype(np.int64)
     filled = np.asarray(puzzle.solution, dtype=bool).ravel()
     counts = np.bincount(colours[filled], minlength=len(palette))[:len(palette)]
-    g = (np.asarray(groups, dtype=np.int64) if groups is not None else group_palette(palette, counts, k))
+    note, asked = None, k
+    if groups is not None:
+        g = np.asarray(groups, dtype=np.int64)
+    elif fewer:
+        g, note = choose_grouping(palette, counts, k)
+        k = int(g.max())
+    else:
+        g = group_palette(palette, counts, k)
     if len(g) != len(palette) or g.min() < 1 or g.max() > k:
         raise ValueError(f"colour groups must give each of the {len(palette)} palette entries a puzzle "
                          f"colour 1..{k}")
@@ -158,6 +207,13 @@ def colour_puzzle_from_reveal(puzzle, k: int, groups: Optional[Sequence[int]] = 
     shown = quantize_srgb(shown)  # the 8 bits a file keeps: the scene and a file agree
     p = colour_puzzle_from_grid(cell.reshape(puzzle.grid_shape()), k, shown, name or puzzle.name)
     p.colour_groups = [int(v) for v in g]
+    apart = groups_apart(palette, counts, g) if k > 1 else float("inf")
+    if note is None and apart < D_VISIBLE:
+        note = (f"two of the {k} puzzle colours are nearly the same ({apart:.1f} apart in OKLab x 100; "
+                f"{D_VISIBLE:.0f} tells colours apart at a glance): their clues are inked apart, but fewer "
+                f"puzzle colours may suit the model better")
+    if note is not None:
+        p.meta["grouping"] = {"note": note, "apart": round(apart, 2), "asked": int(asked)}
     p.meta["_reveal"] = {"palette": [colour_text(c) for c in palette],
                          "colours": "".join(".." if not f else f"{int(v):02x}" for f, v in zip(filled, colours))}
     return p
@@ -200,9 +256,10 @@ def regroup(p: ColourPuzzle, k: int, groups=None, palette=None, colours=None) ->
     bw = SimpleNamespace(palette=palette, colours=colours, solution=p.solution, name=p.name,
                          grid_shape=p.grid_shape)
     out = colour_puzzle_from_reveal(bw, k, groups, p.name)
+    fresh = {key: out.meta[key] for key in ("_reveal", "grouping") if key in out.meta}
     out.meta = dict({key: v for key, v in p.meta.items() if key not in ("_reveal", "design",
-                                                                         "difficulty")},
-                    _reveal=out.meta["_reveal"])
+                                                                         "difficulty", "grouping")},
+                    **fresh)
     return out
 
 

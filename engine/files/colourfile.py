@@ -106,7 +106,7 @@ def _colour_solution(d, n, k, where):
     vals = lut[arr]
     if (vals == 255).any():
         pos = int(np.flatnonzero(vals == 255)[0])
-        raise E(f"{where}: 'solution' has {s[pos]!r} at index {pos}; a puzzle of {k} colours allows "
+        raise E(f"{where}: 'solution' has {s[pos]!r} at index {pos}; a puzzle of {k} colour{'s' if k != 1 else ''} allows "
                 f"only {allowed!r}")
     return vals
 

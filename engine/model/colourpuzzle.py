@@ -220,7 +220,7 @@ def make_colour_puzzle(shape, clues: Sequence, k: int, clue_colours=None, colour
     n = int(np.prod(shape))
     cols = default_colours(k) if clue_colours is None else np.asarray(clue_colours, np.float32).reshape(-1, 3)
     if len(cols) != k:
-        raise PuzzleError(f"{len(cols)} clue colours for a puzzle of {k} colours")
+        raise PuzzleError(f"{len(cols)} clue colours for a puzzle of {k} colour{'s' if k != 1 else ''}")
     sol = None
     if colour_solution is not None:
         sol = np.asarray(colour_solution).ravel().astype(np.int64)
@@ -390,7 +390,8 @@ def colour_stats(p: ColourPuzzle) -> dict:
 
 
 def format_colour_stats(name: str, s: dict) -> str:
-    head = (f"{name}: {'x'.join(map(str, s['shape']))} colour puzzle, {s['colours']} colours "
+    head = (f"{name}: {'x'.join(map(str, s['shape']))} colour puzzle, {s['colours']} "
+            f"colour{'s' if s['colours'] != 1 else ''} "
             f"({' '.join(s['clue_colours'])}), {s['cells']} cells, {s['lines']} lines, {s['hidden']} hidden\n")
     rows = []
     for r in s["per_colour"]:

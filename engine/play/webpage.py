@@ -19,6 +19,8 @@ from typing import Optional
 
 import numpy as np
 
+from ..colour.colourspace import to_hex
+from ..colour.inks import choose_inks
 from ..files.colourfile import colour_puzzle_to_dict
 from ..model.puzzle import Puzzle
 from ..files.puzzlefile import puzzle_to_dict
@@ -75,6 +77,9 @@ def keystream(key: int, n: int) -> np.ndarray:
     return out
 
 
+PAGE_KEY_FIELDS = ("name", "shape", "x", "y", "z", "solution", "clue_colours", "palette", "colours")
+
+
 def page_key(puzzle_json: str) -> int:
     """The page's key: from the puzzle itself, so the same puzzle gives the same page (and its
     progress, kept by the browser per page content, survives exporting it again)."""
@@ -112,7 +117,7 @@ def info_of(puzzle) -> dict:
     info: dict = {"hidden": int((kinds == 0).sum()), "lines": int(kinds.size)}
     design = puzzle.meta.get("design") if isinstance(puzzle.meta, dict) else None
     if isinstance(design, dict):
-        for key in ("band", "score"):
+        for key in ("band", "score", "logic"):
             if design.get(key) is not None:
                 info[key] = design[key]
     return info
@@ -150,9 +155,13 @@ def _clue_tables(puzzle) -> tuple:
 
 def page_data(puzzle, info: Optional[dict] = None) -> dict:
     """The object the page reads (format ``nonogram-page`` version 1). A colour puzzle adds
-    ``clue_colours`` and ``paint`` (each cell's puzzle colour, 0 empty, keyed like the solution)."""
+    ``clue_colours`` (the puzzle colours, for a reveal without a palette), ``inks`` (what its
+    numbers, buttons and paint are drawn in) and ``paint`` (each cell's puzzle colour, 0 empty,
+    keyed like the solution)."""
     d, clue_colours = _clue_tables(puzzle)
-    key = page_key(json.dumps(d, sort_keys=True))
+    # the key from what the puzzle is, not from its meta (a design's timing differs run to run):
+    # the same puzzle exported again is the same page, and keeps its progress in the browser
+    key = page_key(json.dumps({k: d[k] for k in PAGE_KEY_FIELDS if k in d}, sort_keys=True))
     sol = np.asarray(puzzle.solution, dtype=bool).ravel()
     n = sol.size
     packed = np.packbits(sol.astype(np.uint8), bitorder="little")
@@ -170,6 +179,9 @@ def page_data(puzzle, info: Optional[dict] = None) -> dict:
     if clue_colours is not None:
         paint = np.asarray(puzzle.colour_solution, dtype=np.uint8).ravel()
         data["clue_colours"] = list(clue_colours)
+        # the numbers, palette buttons and painted cubes: legible inks (engine/colour/inks.py, as
+        # Blender's player view); the reveal keeps the model's colours
+        data["inks"] = to_hex(choose_inks(puzzle.clue_colours))
         data["paint"] = base64.b64encode((paint ^ ks[packed.size + n:]).tobytes()).decode("ascii")
     data["info"] = info_of(puzzle) if info is None else info
     return data
@@ -197,38 +209,3 @@ def write_page(puzzle: Puzzle, path: str, info: Optional[dict] = None, template:
         fh.write(text)
     os.replace(tmp, path)
     return path
-
-
-CATALOGUE_CSS = """body{margin:0;padding:24px;background:#2b2f36;color:#f2f2f2;font:15px/1.4 system-ui,sans-serif}
-h1{margin:0 0 16px;font-size:22px}.grid{display:flex;flex-wrap:wrap;gap:16px}
-a.card{display:block;width:220px;background:#3a3f48;border-radius:10px;overflow:hidden;color:inherit;
-text-decoration:none}a.card:hover{outline:2px solid #f0a850}
-.thumb{width:220px;height:220px;background:#20232a;display:flex;align-items:center;justify-content:center;
-color:#8a919c;font-size:40px}.thumb img{width:100%;height:100%;object-fit:contain}
-.body{padding:8px 10px}.name{font-weight:600}.facts{font-size:13px;opacity:.85}
-.band{display:inline-block;padding:0 7px;border-radius:8px;background:#59616d;font-size:12px}"""
-
-
-def catalogue_html(entries: list, title: str = "Nonogram 3D puzzles") -> str:
-    """An index page linking to puzzle pages. Each entry: ``page`` (link), ``name``, ``size``
-    ("12x9x7"), ``hidden``/``lines`` (clue counts), ``band`` (or ""), ``thumbnail`` (image
-    link or None). Plain HTML with no script: it opens from disk like the pages."""
-    esc = html.escape
-    cards = []
-    for e in entries:
-        thumb = (f'<img src="{esc(e["thumbnail"])}" alt="{esc(e["name"])}" loading="lazy">'
-                 if e.get("thumbnail") else "?")
-        lines = int(e.get("lines") or 0)
-        hidden = int(e.get("hidden") or 0)
-        share = f" ({100.0 * hidden / lines:.0f} %)" if lines else ""
-        band = f'<span class="band">{esc(str(e["band"]))}</span>' if e.get("band") else ""
-        cards.append(f'<a class="card" href="{esc(e["page"])}"><div class="thumb">{thumb}</div>'
-                     f'<div class="body"><div class="name">{esc(str(e["name"]))}</div>'
-                     f'<div class="facts">{esc(str(e.get("size", "")))} · {hidden} of {lines} clues hidden'
-                     f'{share}</div>{band}</div></a>')
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(title)}</title><style>{CATALOGUE_CSS}</style></head><body>"
-            f"<h1>{esc(title)}</h1><p>{len(entries)} puzzle{'s' if len(entries) != 1 else ''}: "
-            "click one to play it (break the cubes that are not part of the model).</p>"
-            f"<div class=\"grid\">{''.join(cards)}</div></body></html>\n")

@@ -415,14 +415,16 @@ def describe_repair(effects):
         return []
     out = []
     if effects.get("thin_added"):
-        out.append(f"{effects['thin_added']:,} voxels added to keep thin parts")
+        n = effects["thin_added"]
+        out.append(f"{n:,} voxel{'s' if n != 1 else ''} added to keep thin parts")
     if effects.get("bridge_added"):
-        out.append(f"{effects['bridge_added']:,} voxels added to bridge pieces")
+        n = effects["bridge_added"]
+        out.append(f"{n:,} voxel{'s' if n != 1 else ''} added to bridge pieces")
     for key, what in (("small", "small"), ("others", "other")):
         n = effects.get(f"{key}_removed", 0)
         k = effects.get(f"{what}_pieces_removed", 0)
         if n:
-            out.append(f"{n:,} voxels removed in {k:,} {what} piece{'s' if k != 1 else ''}")
+            out.append(f"{n:,} voxel{'s' if n != 1 else ''} removed in {k:,} {what} piece{'s' if k != 1 else ''}")
     return out
 
 

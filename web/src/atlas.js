@@ -35,7 +35,6 @@ function textureOf(canvas, premultiplied) {
   const texture = new CanvasTexture(canvas);
   texture.minFilter = LinearMipmapLinearFilter;
   texture.magFilter = LinearFilter;
-  texture.anisotropy = 8;   // the top faces are seen at a slant
   // colour tiles are sampled as colour over the face: premultiplied, so the filtering does not
   // bleed the transparent pixels' black into the numbers' edges
   texture.premultiplyAlpha = premultiplied;
@@ -52,7 +51,9 @@ function drawNumber(g, label, cx, cy, w, h, ink, halo, whole = true) {
   const kind = kindOf(label);
   const number = kind === "plain" ? label : label.slice(0, -1);
   const s = Math.min(w, h);
-  let size = whole ? s * (number.length > 1 ? 0.5 : 0.62) : s * (kind === "plain" ? 0.9 : 0.8);
+  // as large as the face allows (a face is a few dozen pixels on a phone); the room checks
+  // below keep a number inside its circle or square
+  let size = whole ? s * (number.length > 1 ? 0.6 : 0.74) : s * (kind === "plain" ? 0.9 : 0.8);
   g.font = `bold ${Math.round(size)}px ${FONT}`;
   const roomW = w * (kind === "plain" ? 0.92 : 0.6), roomH = h * (kind === "plain" ? 0.9 : 0.62);
   const tw = g.measureText(number).width;

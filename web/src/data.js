@@ -118,6 +118,16 @@ export function readPuzzle(text, maxSide) {
     }
     clueColours = d.clue_colours.map(rgbOf);
   }
+  // the inks the numbers, buttons and paint are drawn in (engine/colour/inks.py); a page
+  // without them draws in the clue colours
+  let inks = clueColours;
+  if (clueColours && d.inks != null) {
+    if (!Array.isArray(d.inks) || d.inks.length !== clueColours.length
+        || d.inks.some((c) => typeof c !== "string" || !HEX_COLOUR.test(c))) {
+      throw new PageError("its inks are not one #rrggbb colour per clue colour");
+    }
+    inks = d.inks.map(rgbOf);
+  }
   const k = clueColours ? clueColours.length : 0;
   const clues = { x: table(d, "x", Y, Z, X, k), y: table(d, "y", X, Z, Y, k), z: table(d, "z", X, Y, Z, k) };
   const key = d.key;
@@ -174,5 +184,5 @@ export function readPuzzle(text, maxSide) {
     }
   }
   return { name: typeof d.name === "string" && d.name ? d.name : "Nonogram", shape: [X, Y, Z], n, clues,
-           solution, palette, colours, clueColours, paint, k, info: d.info && typeof d.info === "object" ? d.info : {} };
+           solution, palette, colours, clueColours, inks, paint, k, info: d.info && typeof d.info === "object" ? d.info : {} };
 }

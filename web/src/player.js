@@ -1,112 +1,30 @@
 // The Nonogram 3D web player: a block of cubes with clue numbers on the faces; break the cubes
 // that are not part of the model (colour puzzles: and paint the others their colours, as in
-// Picross 3D Round 2). The block is drawn as ONE mesh of the cube faces in view (a face whose
-// neighbour is broken, sliced away or outside the block); a change to one cube rewrites only
-// its faces and its neighbours' and redraws only its screen rectangle. A 36³ block draws about
-// 8,000 faces, not 46,656 cubes. One mesh, not an InstancedMesh: where
-// WebGL runs on the CPU (SwiftShader, headless Chromium) every instance costs ~15 µs, so 7,000
-// instanced cubes took ~150 ms a frame; the merged faces take a few ms there and less on a GPU.
-// Picking walks the grid (a voxel ray walk), not the triangles.
-import {
-  BufferAttribute, BufferGeometry, Color, Mesh, PerspectiveCamera, Scene, ShaderMaterial, Vector3, WebGLRenderer,
-} from "three";
+// Picross 3D Round 2). This module wires the parts (web/README.md, "Where things are"): the
+// game and its rules (game.js), strokes (strokes.js), hints (hint.js, hintpanel.js), the block's
+// mesh (blockmesh.js), camera (camera.js) and drawing (drawing.js), input (input.js), the
+// panels (hud.js) and the saved progress (progress.js).
+import { Color, Scene, WebGLRenderer } from "three";
 import { PageError, readPuzzle } from "./data.js";
-import { buildAtlas, buildColourAtlas } from "./atlas.js";
+import {
+  CHANGED, MISTAKE, PASS, actOnce, actionAt, finish, isSolved, isStarted, knowledgeOf, newGame, restart as restartGame,
+  resumeClock, undoLast,
+} from "./game.js";
+import { axisOfDrag, endStroke, extendStroke, newStroke, reachOnLine } from "./strokes.js";
+import { forgetRevealPicture, loadProgress, saveProgress, saveRevealPicture, storageKeyOf } from "./progress.js";
+import { facesEye, pickCube, placeOf } from "./grid.js";
+import { clueAtlas, clueTilesOf } from "./cluetiles.js";
+import { BACKGROUND, blockMaterial } from "./shading.js";
+import { makeBlockMesh } from "./blockmesh.js";
+import { makeCamera } from "./camera.js";
+import { makeDrawing } from "./drawing.js";
+import { makeHinter } from "./hint.js";
+import { makeHintPanel } from "./hintpanel.js";
+import { bindInput } from "./input.js";
+import * as hud from "./hud.js";
+import { exposeTestWindow } from "./testwindow.js";
 
-const INTACT = 0, MARKED = 1, BROKEN = 2;
-// what the shader draws a face as (aData.y)
-const SHOW_INTACT = 0, SHOW_MARKED = 1, SHOW_REVEALED = 2, SHOW_PAINTED = 3;
-const ZERO_INK = [0.1, 0.1, 0.12];   // a colour line with no filled cube: a dark "0"
-const REVEAL = [0.93, 0.55, 0.2];   // the model's colour at the reveal when the puzzle has none
-const STORAGE_PREFIX = "nonogram3d:";
-const $ = (id) => document.getElementById(id);
-
-function showError(message) {
-  const el = $("error");
-  el.textContent = message;
-  el.classList.remove("hidden");
-  for (const id of ["hud", "tools", "palette", "slices", "help"]) $(id).classList.add("hidden");
-  window.nonogram = { state: () => ({ error: message, ready: false }) };
-}
-
-// FNV-1a of the page's data: the puzzle's key in localStorage
-function hashText(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
-  return h.toString(16);
-}
-
-// The six faces of a cube in three.js coordinates (puzzle z is up: three (x, y, z) = puzzle
-// (x, z, -y)): normal n, and the directions U (right) and V (up) of the face's clue as seen
-// from outside (U × V = n, so the two triangles face out). Top faces read from the front.
-// `clue`: which puzzle line's clue the face shows (0 x-line, 1 y-line, 2 z-line);
-// `d`: the puzzle-grid step to the neighbour behind the face.
-const FACES = [
-  { n: [1, 0, 0], u: [0, 0, -1], v: [0, 1, 0], clue: 0, d: [1, 0, 0] },
-  { n: [-1, 0, 0], u: [0, 0, 1], v: [0, 1, 0], clue: 0, d: [-1, 0, 0] },
-  { n: [0, 1, 0], u: [1, 0, 0], v: [0, 0, -1], clue: 2, d: [0, 0, 1] },
-  { n: [0, -1, 0], u: [1, 0, 0], v: [0, 0, 1], clue: 2, d: [0, 0, -1] },
-  { n: [0, 0, 1], u: [1, 0, 0], v: [0, 1, 0], clue: 1, d: [0, -1, 0] },
-  { n: [0, 0, -1], u: [-1, 0, 0], v: [0, 1, 0], clue: 1, d: [0, 1, 0] },
-];
-const CORNERS = [[0, 0], [1, 0], [1, 1], [0, 1]];
-// each face's four corners relative to its cube's centre, in CORNERS order
-for (const F of FACES) {
-  F.at = CORNERS.flatMap(([u, v]) => [0, 1, 2].map((a) => 0.5 * F.n[a] + (u - 0.5) * F.u[a] + (v - 0.5) * F.v[a]));
-}
-
-const VERTEX = /* glsl */ `
-attribute vec3 aData;     // clue tile (-1: none), state (0 intact, 1 marked, 2 revealed, 3 painted), cell index
-attribute vec3 aColour;
-uniform float uHover;
-uniform float uFlash;
-varying vec2 vUv;
-varying float vTile;
-varying vec3 vNormal;
-varying float vState;
-varying vec3 vColour;
-varying float vHover;
-varying float vFlash;
-void main() {
-  vTile = aData.x;
-  vUv = uv;
-  vState = aData.y;
-  vColour = aColour;
-  vHover = abs(aData.z - uHover) < 0.5 ? 1.0 : 0.0;
-  vFlash = abs(aData.z - uFlash) < 0.5 ? 1.0 : 0.0;
-  vNormal = normalize(normalMatrix * normal);
-  gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
-}`;
-
-const FRAGMENT = /* glsl */ `
-uniform sampler2D uAtlas;
-uniform vec2 uGrid;
-uniform float uColourInk;   // 1: the atlas holds coloured numbers (premultiplied RGBA)
-varying vec2 vUv;
-varying float vTile;
-varying vec3 vNormal;
-varying float vState;
-varying vec3 vColour;
-varying float vHover;
-varying float vFlash;
-void main() {
-  vec3 base = vState > 1.5 ? vColour : (vState > 0.5 ? vec3(0.36, 0.58, 0.93) : vec3(0.95, 0.93, 0.88));
-  if ((vState < 1.5 || vState > 2.5) && vTile > -0.5) {
-    float col = mod(vTile, uGrid.x);
-    float row = floor(vTile / uGrid.x);
-    vec2 uv = vec2((col + vUv.x) / uGrid.x, 1.0 - (row + 1.0 - vUv.y) / uGrid.y);
-    vec4 t = texture2D(uAtlas, uv);
-    if (uColourInk > 0.5) base = base * (1.0 - t.a) + t.rgb;
-    else base = mix(base, vState > 0.5 ? vec3(1.0) : vec3(0.08, 0.08, 0.1), t.a);
-  }
-  float e = min(min(vUv.x, 1.0 - vUv.x), min(vUv.y, 1.0 - vUv.y));
-  base *= mix(0.55, 1.0, smoothstep(0.0, 0.045, e));
-  float light = max(dot(normalize(vNormal), normalize(vec3(0.35, 0.55, 1.0))), 0.0);
-  vec3 c = base * (0.5 + 0.55 * light);
-  c = mix(c, vec3(1.0, 0.78, 0.25), 0.3 * vHover);
-  c = mix(c, vec3(0.9, 0.1, 0.1), 0.6 * vFlash);
-  gl_FragColor = vec4(c, 1.0);
-}`;
+const $ = hud.$;
 
 function main() {
   const maxSide = parseInt(document.querySelector('meta[name="nonogram-player-limit"]').content, 10) || 64;
@@ -116,107 +34,22 @@ function main() {
     P = readPuzzle(dataText, maxSide);
   } catch (e) {
     const why = e instanceof PageError ? e.message : `${e.name}: ${e.message}`;
-    showError(why.startsWith("This is") ? why : `This puzzle page cannot be played: ${why}.`);
+    hud.showError(why.startsWith("This is") ? why : `This puzzle page cannot be played: ${why}.`);
     return;
   }
-  const [X, Y, Z] = P.shape;
-  const n = P.n;
-  const idx = (x, y, z) => (x * Y + y) * Z + z;
-  const storageKey = STORAGE_PREFIX + hashText(dataText);
-
-  // ---- game state
-  const cell = new Uint8Array(n);
-  // colour puzzles (k ≥ 2): each cube of the model is painted its colour as well (Round 2);
-  // paint[i] is the colour (1..k) a cube was painted, only ever the right one
-  const K = P.k;
-  const paint = new Uint8Array(n);
-  let mistakes = 0, elapsedBefore = 0, solved = false;
-  let tool = "break", paintColour = 1;
-  const undo = [];
-  const size = [X, Y, Z];
+  const K = P.k, n = P.n, shape = P.shape;
+  const storageKey = storageKeyOf(dataText);
+  const game = newGame(P, performance.now());
+  loadProgress(game, storageKey);
+  const save = () => saveProgress(game, storageKey, performance.now());
+  // what the player holds (the tool, the paint colour) and the stroke under way
+  const play = { tool: "break", paintColour: 1, stroke: null };
+  // figures of this session for tests and benchmarks
+  const metrics = { firstFrameMs: null, lastActionMs: null, timing: null, warmMs: null, strokes: 0, saveMs: null };
   const slice = [0, 0, 0];   // >0: that many layers hidden from the high end; <0: from the low end
-  let nonSolutionLeft = 0, toPaint = 0;
-  function countLeft() {
-    nonSolutionLeft = 0; toPaint = 0;
-    for (let i = 0; i < n; i++) {
-      if (!P.solution[i]) { if (cell[i] !== BROKEN) nonSolutionLeft++; }
-      else if (K && paint[i] !== P.paint[i]) toPaint++;
-    }
-  }
-  countLeft();
-  const isSolved = () => nonSolutionLeft === 0 && toPaint === 0;
-  let sessionStart = performance.now();
 
-  function load() {
-    let s = null;
-    try { s = JSON.parse(localStorage.getItem(storageKey) || "null"); } catch (e) { s = null; }
-    if (!s || typeof s.cells !== "string" || s.cells.length !== n) return;
-    for (let i = 0; i < n; i++) {
-      const v = s.cells.charCodeAt(i) - 48;
-      if (v === BROKEN && P.solution[i]) continue;   // never trust a stored break of a model cube
-      cell[i] = v === MARKED || v === BROKEN ? v : INTACT;
-    }
-    if (K && typeof s.paint === "string" && s.paint.length === n) {
-      for (let i = 0; i < n; i++) {
-        const c = s.paint.charCodeAt(i) - 48;
-        // a stored paint counts only where it is the cube's colour (never trust it otherwise)
-        if (c > 0 && c === P.paint[i] && cell[i] !== BROKEN) { paint[i] = c; if (cell[i] === MARKED) cell[i] = INTACT; }
-      }
-    }
-    mistakes = Number.isInteger(s.mistakes) ? s.mistakes : 0;
-    elapsedBefore = Number.isFinite(s.elapsed) ? s.elapsed : 0;
-    countLeft();
-    solved = isSolved();
-  }
-  function elapsed() { return solved ? elapsedBefore : elapsedBefore + (performance.now() - sessionStart); }
-  // the characters "0"+v of a state array, built in chunks (one call with 262,144 arguments
-  // is too many for some engines)
-  function stateText(arr) {
-    const codes = new Uint16Array(arr.length);
-    for (let i = 0; i < arr.length; i++) codes[i] = 48 + arr[i];
-    let out = "";
-    for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode.apply(null, codes.subarray(i, i + 8192));
-    return out;
-  }
-  function save() {
-    const total = elapsed();
-    if (!solved) { elapsedBefore = total; sessionStart = performance.now(); }
-    const record = { cells: stateText(cell), mistakes, elapsed: total, solved };
-    if (K) record.paint = stateText(paint);
-    try {
-      localStorage.setItem(storageKey, JSON.stringify(record));
-    } catch (e) { /* storage full or disabled (file:// in some browsers): play on without saving */ }
-  }
-  load();
-
-  // ---- clues: one atlas tile per distinct clue text; every cube carries its three lines' tiles
-  // A colour clue's tile shows the numbers of the colours in its line, each in its colour
-  // (a line with no filled cube: one "0"); `tileItems` is what each tile shows.
-  const labels = [], tileItems = [], tileOf = new Map();
-  const itemsOf = (c) => {
-    if (!K) return [{ text: c.text, colour: 0 }];
-    const items = [];
-    c.counts.forEach((v, j) => { if (v.total > 0) items.push({ text: v.text, colour: j + 1 }); });
-    return items.length ? items : [{ text: "0", colour: 0 }];
-  };
-  const tile = (c) => {
-    if (c === null) return -1;
-    if (!tileOf.has(c.text)) { tileOf.set(c.text, labels.length); labels.push(c.text); tileItems.push(itemsOf(c)); }
-    return tileOf.get(c.text);
-  };
-  const tilesX = new Int16Array(n), tilesY = new Int16Array(n), tilesZ = new Int16Array(n);
-  for (let x = 0; x < X; x++) for (let y = 0; y < Y; y++) for (let z = 0; z < Z; z++) {
-    const i = idx(x, y, z);
-    tilesX[i] = tile(P.clues.x[y][z]);
-    tilesY[i] = tile(P.clues.y[x][z]);
-    tilesZ[i] = tile(P.clues.z[x][y]);
-  }
-  const atlas = K
-    ? buildColourAtlas((tileItems.length ? tileItems : [[{ text: "0", colour: 0 }]]).map((items) => items.map(
-      (it) => ({ text: it.text, rgb: it.colour ? P.clueColours[it.colour - 1] : ZERO_INK }))))
-    : buildAtlas(labels.length ? labels : ["0"]);
-
-  // ---- three.js scene. Puzzle z is up (as in Blender): three (x, y, z) = puzzle (x, z, -y).
+  const clues = clueTilesOf(P);
+  const atlas = clueAtlas(P, clues);
   const canvas = $("view");
   let renderer;
   try {
@@ -225,666 +58,210 @@ function main() {
     renderer = new WebGLRenderer({ canvas, antialias: false, powerPreference: "high-performance",
                                    preserveDrawingBuffer: true });
   } catch (e) {
-    showError("This puzzle needs WebGL, which this browser has switched off or does not have.");
+    hud.showError("This puzzle needs WebGL, which this browser has switched off or does not have.");
     return;
   }
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
-  renderer.setClearColor(new Color(0x2b2f36), 1);
+  // the most anisotropic filtering the device has: faces seen at a grazing angle (the top faces
+  // from the default view) keep their numbers sharp along the slant instead of smearing
+  atlas.texture.anisotropy = Math.max(1, renderer.capabilities.getMaxAnisotropy());
+  renderer.setClearColor(new Color(BACKGROUND), 1);
   const scene = new Scene();
-  const camera = new PerspectiveCamera(40, 1, 0.1, 1000);
-  const material = new ShaderMaterial({
-    vertexShader: VERTEX, fragmentShader: FRAGMENT,
-    uniforms: { uAtlas: { value: atlas.texture }, uGrid: { value: [atlas.cols, atlas.rows] },
-                uColourInk: { value: atlas.colour ? 1 : 0 },
-                uHover: { value: -1 }, uFlash: { value: -1 } },
-  });
-  // the face buffers grow (doubling) as breaking opens the block; 4 vertices, 6 indices a face
-  let capacity = 0, buffers = null;
-  const mesh = new Mesh(new BufferGeometry(), material);
-  mesh.frustumCulled = false;
-  scene.add(mesh);
-  function ensureCapacity(faces) {
-    if (faces <= capacity) return;
-    capacity = Math.max(1024, 2 ** Math.ceil(Math.log2(faces)));
-    const v = 4 * capacity;
-    buffers = { position: new Float32Array(3 * v), normal: new Float32Array(3 * v), uv: new Float32Array(2 * v),
-                aData: new Float32Array(3 * v), aColour: new Float32Array(3 * v) };
-    const index = new Uint32Array(6 * capacity);
-    for (let f = 0; f < capacity; f++) index.set([4 * f, 4 * f + 1, 4 * f + 2, 4 * f, 4 * f + 2, 4 * f + 3], 6 * f);
-    const g = new BufferGeometry();
-    for (const [name, arr] of Object.entries(buffers)) {
-      const attr = new BufferAttribute(arr, name === "uv" ? 2 : 3);
-      attr.setUsage(35048);   // DYNAMIC_DRAW
-      g.setAttribute(name, attr);
-    }
-    g.setIndex(new BufferAttribute(index, 1));
-    mesh.geometry.dispose();
-    mesh.geometry = g;
-  }
-  const centre = new Vector3(X / 2, Z / 2, -Y / 2);
+  const material = blockMaterial(atlas);
+  const cam = makeCamera(canvas, shape);
+  const hinter = makeHinter(P);
+  // whether the player sees cube i from where the camera is now
+  const seeing = () => {
+    cam.place();
+    const eye = cam.eye();
+    return (i) => facesEye(shape, i, eye, block.faceShown);
+  };
+  const hints = makeHintPanel(game, hinter, { seeing, changed, showCounts });
+  const block = makeBlockMesh(game, clues.tiles, hints.mark, material, slice);
+  scene.add(block.mesh);
+  const drawing = makeDrawing(renderer, scene, cam, canvas, shape);
+  const pick = (clientX, clientY) => {
+    const { o, d } = cam.rayAt(clientX, clientY);
+    return pickCube(o, d, shape, block.present);
+  };
+  function showCounts() { hud.updateHud(game, performance.now()); }
+  const sizeRenderer = () => renderer.setSize(canvas.clientWidth || window.innerWidth,
+                                              canvas.clientHeight || window.innerHeight, false);
 
-  // which cubes are drawn: in the slices, not broken (all but the model once solved)
-  const lo = [0, 0, 0], hi = [X - 1, Y - 1, Z - 1];
-  function updateRanges() {
-    for (let a = 0; a < 3; a++) {
-      const s = solved ? 0 : slice[a];
-      lo[a] = s < 0 ? -s : 0;
-      hi[a] = s > 0 ? size[a] - 1 - s : size[a] - 1;
-    }
-  }
-  const present = (x, y, z) => x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1] && z >= lo[2] && z <= hi[2]
-    && (solved ? P.solution[idx(x, y, z)] === 1 : cell[idx(x, y, z)] !== BROKEN);
-  let faceCount = 0;
-  const tilesOf = [tilesX, tilesY, tilesZ];
-  // presence of every cube with a border of absent ones, so the face test is one array read
-  const SY = Z + 2, SX = (Y + 2) * (Z + 2);
-  const pad = new Uint8Array((X + 2) * SX);
-  const faceStep = FACES.map((F) => F.d[0] * SX + F.d[1] * SY + F.d[2]);
-  function faceState(i) {
-    if (solved) return SHOW_REVEALED;
-    if (paint[i]) return SHOW_PAINTED;
-    return cell[i] === MARKED ? SHOW_MARKED : SHOW_INTACT;
-  }
-  function faceColour(i) {
-    if (solved) return P.palette ? P.palette[P.colours[i]] : K ? P.clueColours[P.paint[i] - 1] : REVEAL;
-    return paint[i] ? P.clueColours[paint[i] - 1] : REVEAL;
-  }
-  // Every shown face has a slot of four vertices in the buffers; faceSlot[6 i + f] is the slot
-  // of face f of cube i (-1: not shown). A full rebuild (start, slices, the reveal) fills the
-  // slots in order; a change to one cube (a break, a mark, a paint, an undo) only frees and
-  // fills the slots of its faces and of its neighbours' faces towards it, and uploads those.
-  const faceSlot = new Int32Array(6 * n).fill(-1);
-  let slotOwner = new Int32Array(0), freeSlots = [], used = 0;   // slots 0..used-1 are handed out
-  let touched = [];                                               // slots written since the upload
-  function growTo(slots) {
-    if (slots <= capacity) return;
-    const old = buffers;
-    ensureCapacity(slots);
-    if (old) for (const name of Object.keys(old)) buffers[name].set(old[name]);
-    const owner = new Int32Array(capacity).fill(-1);
-    owner.set(slotOwner);
-    slotOwner = owner;
-    touched = null;   // the new buffers are uploaded whole
-  }
-  function writeFace(slot, i, f) {
-    const F = FACES[f];
-    const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
-    const cx = x + 0.5, cy = z + 0.5, cz = -(y + 0.5);
-    const state = faceState(i), colour = faceColour(i), tileIndex = tilesOf[F.clue][i];
-    const { position, normal, uv, aData, aColour } = buffers;
-    for (let c = 0; c < 4; c++) {
-      const j = 4 * slot + c, j3 = 3 * j;
-      position[j3] = cx + F.at[3 * c]; position[j3 + 1] = cy + F.at[3 * c + 1]; position[j3 + 2] = cz + F.at[3 * c + 2];
-      normal[j3] = F.n[0]; normal[j3 + 1] = F.n[1]; normal[j3 + 2] = F.n[2];
-      uv[2 * j] = CORNERS[c][0]; uv[2 * j + 1] = CORNERS[c][1];
-      aData[j3] = tileIndex; aData[j3 + 1] = state; aData[j3 + 2] = i;
-      aColour[j3] = colour[0]; aColour[j3 + 1] = colour[1]; aColour[j3 + 2] = colour[2];
-    }
-    slotOwner[slot] = 6 * i + f;
-    faceSlot[6 * i + f] = slot;
-    if (touched) touched.push(slot);
-  }
-  // show (write) or hide face f of cube i; a hidden face's slot becomes four equal points
-  // (triangles of no area draw nothing) until a face takes it again
-  function setFace(i, f, shown) {
-    const slot = faceSlot[6 * i + f];
-    if (shown) {
-      if (slot >= 0) { writeFace(slot, i, f); return; }
-      let s = freeSlots.pop();
-      if (s === undefined) { growTo(used + 1); s = used++; }
-      writeFace(s, i, f);
-      faceCount++;
-    } else if (slot >= 0) {
-      buffers.position.fill(0, 12 * slot, 12 * slot + 12);
-      slotOwner[slot] = -1;
-      faceSlot[6 * i + f] = -1;
-      freeSlots.push(slot);
-      faceCount--;
-      if (touched) touched.push(slot);
-    }
-  }
-  function upload() {
-    const g = mesh.geometry;
-    for (const name of Object.keys(buffers)) {
-      const attr = g.getAttribute(name);
-      attr.clearUpdateRanges();
-      if (touched === null) attr.addUpdateRange(0, 4 * used * attr.itemSize);
-      else {
-        // runs of consecutive slots, one upload each
-        touched.sort((a, b) => a - b);
-        for (let t = 0; t < touched.length;) {
-          let e = t;
-          while (e + 1 < touched.length && touched[e + 1] <= touched[e] + 1) e++;
-          attr.addUpdateRange(4 * touched[t] * attr.itemSize, 4 * (touched[e] - touched[t] + 1) * attr.itemSize);
-          t = e + 1;
-        }
-      }
-      attr.needsUpdate = true;
-    }
-    g.setDrawRange(0, 6 * used);
-    touched = [];
-  }
-  function rebuild() {
-    updateRanges();
-    pad.fill(0);
-    for (let x = lo[0]; x <= hi[0]; x++) for (let y = lo[1]; y <= hi[1]; y++) {
-      const row = (x + 1) * SX + (y + 1) * SY + 1, base = idx(x, y, 0);
-      for (let z = lo[2]; z <= hi[2]; z++) {
-        pad[row + z] = solved ? P.solution[base + z] : (cell[base + z] !== BROKEN ? 1 : 0);
-      }
-    }
-    faceSlot.fill(-1);
-    freeSlots = [];
-    used = 0;
-    faceCount = 0;
-    growTo(1024);
-    slotOwner.fill(-1);
-    touched = null;
-    for (let x = lo[0]; x <= hi[0]; x++) for (let y = lo[1]; y <= hi[1]; y++) for (let z = lo[2]; z <= hi[2]; z++) {
-      const q = (x + 1) * SX + (y + 1) * SY + z + 1;
-      if (!pad[q]) continue;
-      const i = idx(x, y, z);
-      for (let f = 0; f < 6; f++) if (!pad[q + faceStep[f]]) setFace(i, f, true);
-    }
-    touched = null;
-    upload();
-  }
-  // after cube i changed (broken, mended by an undo, marked, painted): its faces and its
-  // neighbours' faces towards it
-  function refreshCube(i) {
-    const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
-    const q = (x + 1) * SX + (y + 1) * SY + z + 1;
-    pad[q] = present(x, y, z) ? 1 : 0;
-    for (let f = 0; f < 6; f++) {
-      const nq = q + faceStep[f];
-      setFace(i, f, pad[q] === 1 && !pad[nq]);
-      const d = FACES[f].d, nx = x + d[0], ny = y + d[1], nz = z + d[2];
-      if (nx < 0 || ny < 0 || nz < 0 || nx >= X || ny >= Y || nz >= Z) continue;
-      setFace(idx(nx, ny, nz), f ^ 1, pad[nq] === 1 && !pad[q]);
-    }
-    upload();
-  }
-  // the cubes with a face in view
-  function drawnCubes() {
-    const out = [];
-    for (let i = 0; i < n; i++) {
-      for (let f = 0; f < 6; f++) if (faceSlot[6 * i + f] >= 0) { out.push(i); break; }
-    }
-    return out;
-  }
-
-  // ---- camera: orbit around the block's centre
-  const radius = 0.5 * Math.hypot(X, Y, Z);
-  const view = { theta: 0.5, phi: 0.98, dist: 1 };
-  function fitDistance() {
-    const fov = (camera.fov * Math.PI) / 180;
-    const fovX = 2 * Math.atan(Math.tan(fov / 2) * camera.aspect);
-    return (radius * 1.04) / Math.sin(Math.min(fov, fovX) / 2);
-  }
-  function resetView() { view.theta = 0.5; view.phi = 0.98; view.dist = fitDistance(); }
-  function placeCamera() {
-    const s = Math.sin(view.phi);
-    camera.position.set(centre.x + view.dist * s * Math.sin(view.theta), centre.y + view.dist * Math.cos(view.phi),
-                        centre.z + view.dist * s * Math.cos(view.theta));
-    camera.lookAt(centre);
-    camera.near = Math.max(0.05, view.dist - radius * 2);
-    camera.far = view.dist + radius * 2;
-    camera.updateProjectionMatrix();
-  }
-  function resize() {
-    const w = canvas.clientWidth || window.innerWidth, h = canvas.clientHeight || window.innerHeight;
-    renderer.setSize(w, h, false);
-    camera.aspect = w / Math.max(1, h);
-    camera.updateProjectionMatrix();
-  }
-
-  // ---- drawing on demand (nothing runs while nobody touches the page). A change to a few
-  // cubes (a break, a mark, a paint, the hover and flash highlights) redraws only the screen
-  // rectangle those cubes cover: every pixel that changes lies inside it (what a broken cube
-  // uncovers is behind it), and the rest of the frame is kept (preserveDrawingBuffer). Where
-  // WebGL runs on the CPU, shading the whole block's pixels was ~90 % of a click's cost.
-  let frames = 0, partialFrames = 0, firstFrameMs = null, lastActionMs = null, pending = null, timing = null;
-  let dirtyAll = true, lastRect = null;
-  const dirtyCubes = [];
-  const pixel = new Uint8Array(4);
-  function markDirty(cubes) {
-    if (!cubes) { dirtyAll = true; return; }
-    for (const i of cubes) if (i >= 0) dirtyCubes.push(i);
-  }
-  const corner = new Vector3();
-  // the rectangle (CSS pixels, origin bottom left, as setScissor takes it) that the cubes
-  // cover on screen, or null when one of them is (partly) behind the camera
-  function screenRect(cubes) {
-    const w = canvas.clientWidth || window.innerWidth, h = canvas.clientHeight || window.innerHeight;
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const i of cubes) {
-      const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
-      for (let c = 0; c < 8; c++) {
-        corner.set(x + (c & 1), z + ((c >> 1) & 1), -(y + (c >> 2))).applyMatrix4(camera.matrixWorldInverse);
-        if (corner.z > -camera.near) return null;
-        corner.applyMatrix4(camera.projectionMatrix);
-        x0 = Math.min(x0, corner.x); x1 = Math.max(x1, corner.x);
-        y0 = Math.min(y0, corner.y); y1 = Math.max(y1, corner.y);
-      }
-    }
-    // two pixels of margin for rounding and the rasteriser's edge rules
-    const left = Math.max(0, Math.floor(((x0 + 1) / 2) * w) - 2), bottom = Math.max(0, Math.floor(((y0 + 1) / 2) * h) - 2);
-    const right = Math.min(w, Math.ceil(((x1 + 1) / 2) * w) + 2), top = Math.min(h, Math.ceil(((y1 + 1) / 2) * h) + 2);
-    if (right <= left || top <= bottom) return { x: 0, y: 0, w: 0, h: 0 };
-    return { x: left, y: bottom, w: right - left, h: top - bottom };
-  }
-  function render() {
-    if (!dirtyAll && dirtyCubes.length === 0) return;
-    placeCamera();
-    camera.updateMatrixWorld();
-    const rect = dirtyAll ? null : screenRect(dirtyCubes);
-    dirtyAll = false;
-    dirtyCubes.length = 0;
-    lastRect = rect;
-    if (rect && rect.w === 0) return;   // off screen: nothing to draw
-    if (rect) {
-      renderer.setScissor(rect.x, rect.y, rect.w, rect.h);
-      renderer.setScissorTest(true);
-      partialFrames++;
-    }
-    renderer.render(scene, camera);
-    renderer.setScissorTest(false);
-    frames++;
-  }
-  function requestRender(cubes) {
-    markDirty(cubes);
-    if (pending !== null) return;
-    pending = requestAnimationFrame(() => { pending = null; render(); });
-  }
-
-  // ---- picking: walk the grid cells along the ray (Amanatides & Woo)
-  const ndc = new Vector3();
-  function rayAt(clientX, clientY) {
-    const r = canvas.getBoundingClientRect();
-    ndc.set(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1, 0.5);
-    placeCamera();
-    ndc.unproject(camera);
-    const o = camera.position;
-    const d = ndc.clone().sub(o).normalize();
-    // into grid coordinates: gx = wx, gy = -wz, gz = wy
-    return { o: [o.x, -o.z, o.y], d: [d.x, -d.z, d.y] };
-  }
-  function pick(clientX, clientY) {
-    const { o, d } = rayAt(clientX, clientY);
-    let t0 = 0, t1 = Infinity;
-    for (let a = 0; a < 3; a++) {
-      if (Math.abs(d[a]) < 1e-12) { if (o[a] < 0 || o[a] > size[a]) return -1; continue; }
-      let ta = (0 - o[a]) / d[a], tb = (size[a] - o[a]) / d[a];
-      if (ta > tb) [ta, tb] = [tb, ta];
-      t0 = Math.max(t0, ta); t1 = Math.min(t1, tb);
-    }
-    if (t0 > t1) return -1;
-    const p = [0, 1, 2].map((a) => o[a] + d[a] * (t0 + 1e-6));
-    const c = p.map((v, a) => Math.min(size[a] - 1, Math.max(0, Math.floor(v))));
-    const step = d.map((v) => (v > 0 ? 1 : -1));
-    const tMax = [0, 1, 2].map((a) => (Math.abs(d[a]) < 1e-12 ? Infinity
-      : (c[a] + (d[a] > 0 ? 1 : 0) - o[a]) / d[a]));
-    const tDelta = d.map((v) => (Math.abs(v) < 1e-12 ? Infinity : Math.abs(1 / v)));
-    for (;;) {
-      if (present(c[0], c[1], c[2])) return idx(c[0], c[1], c[2]);
-      const a = tMax[0] < tMax[1] ? (tMax[0] < tMax[2] ? 0 : 2) : (tMax[1] < tMax[2] ? 1 : 2);
-      c[a] += step[a];
-      if (c[a] < 0 || c[a] >= size[a]) return -1;
-      tMax[a] += tDelta[a];
-    }
-  }
-
-  // ---- actions
-  let toastTimer = null, flashTimer = null;
-  function toast(text) {
-    const el = $("toast");
-    el.textContent = text;
-    el.classList.remove("hidden");
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => el.classList.add("hidden"), 1600);
-  }
-  function flash(i) {
-    markDirty([material.uniforms.uFlash.value, i]);
-    material.uniforms.uFlash.value = i;
-    clearTimeout(flashTimer);
-    flashTimer = setTimeout(() => { material.uniforms.uFlash.value = -1; requestRender([i]); }, 450);
-  }
-  // after a change to the game; `cube`: the one cube it changed (its rectangle is redrawn)
-  function changed(eventTime, cube) {
+  // After a change to the game; `cubes`: the cubes it changed (their rectangle is redrawn;
+  // none: all of it). `persist` false: not saved yet (a stroke saves when it ends).
+  function changed(eventTime, cubes, persist = true) {
     const t0 = performance.now();
-    if (cube === undefined || solved) rebuild(); else refreshCube(cube);
-    updateHud();
-    save();
+    if (cubes === undefined || game.solved) block.rebuild();
+    else {
+      // one upload for all the cubes: an upload replaces the update ranges still waiting for
+      // the next frame, so uploading after each cube sent only the last one's faces
+      for (const i of cubes) block.refreshCube(i);
+      block.upload();
+    }
+    showCounts();
+    if (persist) save();
     const t1 = performance.now();
-    markDirty(cube === undefined || solved ? undefined : [cube]);
-    render();
-    // wait until the frame is drawn: reading a pixel back cannot return before it is
-    const gl = renderer.getContext();
-    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+    drawing.markDirty(cubes === undefined || game.solved ? undefined : cubes);
+    drawing.render();
+    drawing.finishFrame();
     const t2 = performance.now();
-    timing = { update: t1 - t0, render: t2 - t1 };
-    if (eventTime !== undefined) lastActionMs = t2 - eventTime;
+    metrics.timing = { update: t1 - t0, render: t2 - t1, cubes: cubes ? cubes.length : n };
+    if (eventTime !== undefined) metrics.lastActionMs = t2 - eventTime;
   }
-  function breakCube(i, eventTime) {
-    if (solved || i < 0) return;
-    if (cell[i] === MARKED) { toast("That cube is marked: unmark it to break it"); return; }
-    if (cell[i] === BROKEN) return;
-    if (paint[i]) { toast("That cube is painted: it is part of the model"); return; }
-    if (P.solution[i]) {
-      mistakes++;
-      toast("That cube is part of the model: not broken (a mistake)");
-      flash(i);
-      changed(eventTime, i);
-      return;
+  // a refused action's cube flashes red
+  let flashTimer = null;
+  function flash(i) {
+    const u = material.uniforms.uFlash;
+    drawing.markDirty([u.value, i]);
+    u.value = i;
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(() => { u.value = -1; drawing.requestRender([i]); }, 450);
+  }
+  // cubes changed by the player: the hint goes, the puzzle may be solved
+  function afterAct(cubes, eventTime, persist = true) {
+    const cleared = hints.clear();
+    const done = isSolved(game);
+    if (done) {
+      finish(game, performance.now());
+      material.uniforms.uHover.value = -1;
+      hints.clear();
+      hud.showSolved(game, performance.now());
     }
-    cell[i] = BROKEN;
-    nonSolutionLeft--;
-    undo.push(["break", i]);
-    if (isSolved()) finish();
-    changed(eventTime, i);
+    changed(eventTime, cleared.length ? cubes.concat(cleared) : cubes, persist || done);
+    if (done) saveRevealPicture(storageKey, canvas, cam.blockRect());
   }
-  // Paint a cube of a colour puzzle: only a cube of the model, only its own colour; anything
-  // else is refused and counted as a mistake, as a wrong break is.
-  function paintCube(i, c, eventTime) {
-    if (solved || i < 0 || !K || cell[i] === BROKEN || paint[i] === c) return;
-    if (!P.solution[i] || P.paint[i] !== c) {
-      mistakes++;
-      toast(P.solution[i] ? `That cube is not colour ${c}: not painted (a mistake)`
-        : "That cube is not part of the model: not painted (a mistake)");
-      flash(i);
-      changed(eventTime, i);
-      return;
-    }
-    undo.push(["paint", i, cell[i]]);
-    paint[i] = c;
-    cell[i] = INTACT;   // painting a marked cube takes its mark: paint protects it as well
-    toPaint--;
-    if (isSolved()) finish();
-    changed(eventTime, i);
+  // one action on one cube (a click or a tap), with its own undo step
+  function actOn(i, action, eventTime) {
+    if (game.solved || i < 0 || (action === "paint" && !K)) return;
+    const r = actOnce(game, i, action, play.paintColour);
+    if (r.outcome === MISTAKE) flash(i);
+    if (r.why) hud.toast(r.why);
+    if (r.outcome === PASS) return;
+    if (r.outcome === CHANGED) hinter.touch(i);
+    afterAct([i], eventTime);
   }
-  function markCube(i, eventTime) {
-    if (solved || i < 0 || cell[i] === BROKEN) return;
-    if (paint[i]) { toast("That cube is painted: it is protected already"); return; }
-    cell[i] = cell[i] === MARKED ? INTACT : MARKED;
-    undo.push(["mark", i]);
-    changed(eventTime, i);
-  }
-  function undoLast() {
-    if (solved) return;
-    const last = undo.pop();
-    if (!last) { toast("Nothing to undo"); return; }
-    const [what, i] = last;
-    if (what === "break") { cell[i] = INTACT; nonSolutionLeft++; }
-    else if (what === "paint") { paint[i] = 0; cell[i] = last[2]; toPaint++; }
-    else cell[i] = cell[i] === MARKED ? INTACT : MARKED;
-    changed(undefined, i);
-  }
-  function finish() {
-    solved = true;
-    elapsedBefore += performance.now() - sessionStart;
-    material.uniforms.uHover.value = -1;
-    showSolved();
-  }
-  function showSolved() {
-    $("solved-text").textContent = `${P.name}: ${formatTime(elapsed())}, ${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
-    $("solved").classList.remove("hidden");
-    $("slices").classList.add("hidden");
-    $("palette").classList.add("hidden");
+  function undo() {
+    if (game.solved) return;
+    const cubes = undoLast(game);
+    if (!cubes) { hud.toast("Nothing to undo"); return; }
+    for (const i of cubes) hinter.touch(i);
+    afterAct(cubes);
   }
   function restart() {
-    cell.fill(INTACT);
-    paint.fill(0);
-    mistakes = 0; elapsedBefore = 0; sessionStart = performance.now(); solved = false; undo.length = 0;
-    countLeft();
-    $("solved").classList.add("hidden");
-    $("slices").classList.remove("hidden");
-    if (K) $("palette").classList.remove("hidden");
+    restartGame(game, performance.now());
+    hints.reset();
+    hud.hideSolved(game);
+    forgetRevealPicture(storageKey);
     changed();
   }
+
+  // strokes: the drag's direction on the screen picks one of the pressed cube's lines
+  function startStroke(i, marking, dx, dy) {
+    cam.place();
+    cam.camera.updateMatrixWorld();
+    const g = placeOf(shape, i).map((v) => v + 0.5);
+    const ends = [0, 1, 2].map((a) => { const h = g.slice(); h[a] += 1; return cam.toScreen(h); });
+    const along = axisOfDrag(cam.toScreen(g), ends, dx, dy);
+    if (!along) return false;
+    play.stroke = newStroke(game, i, actionAt(game, i, marking, play.tool), along.axis, along.dir);
+    return true;
+  }
+  function strokeTo(clientX, clientY, eventTime) {
+    const s = play.stroke;
+    if (!s || s.stopped || game.solved) return;
+    const { o, d } = cam.rayAt(clientX, clientY);
+    const r = extendStroke(game, s, reachOnLine(s, shape, o, d), block.lo, block.hi, play.paintColour);
+    for (const i of r.changed) hinter.touch(i);
+    if (r.mistake >= 0) flash(r.mistake);
+    if (r.why) hud.toast(r.why);
+    const done = r.mistake >= 0 ? r.changed.concat(r.mistake) : r.changed;
+    if (done.length) afterAct(done, eventTime, false);
+  }
+  function stopStroke() {
+    if (!play.stroke) return;
+    metrics.strokes += endStroke(game, play.stroke) ? 1 : 0;
+    play.stroke = null;
+    const t = performance.now();
+    save();   // once a stroke, when it ends
+    metrics.saveMs = performance.now() - t;
+  }
+
   function setSlice(a, v) {
-    v = Math.max(-(size[a] - 1), Math.min(size[a] - 1, v | 0));
+    v = Math.max(-(shape[a] - 1), Math.min(shape[a] - 1, v | 0));
     slice[a] = v;
-    const input = $(`slice-${"xyz"[a]}`);
-    input.value = String(v);
-    $(`slice-${"xyz"[a]}-text`).textContent = v === 0 ? "all layers" : v > 0 ? `${v} hidden from +` : `${-v} hidden from −`;
-    rebuild();
-    requestRender();
+    hud.showSlice(a, v);
+    block.rebuild();
+    drawing.requestRender();
   }
   function setTool(t, c) {
-    tool = t;
-    if (c !== undefined) paintColour = c;
-    $("tool-break").classList.toggle("active", t === "break");
-    $("tool-mark").classList.toggle("active", t === "mark");
-    for (let j = 1; j <= K; j++) $(`paint-${j}`).classList.toggle("active", t === "paint" && paintColour === j);
+    play.tool = t;
+    if (c !== undefined) play.paintColour = c;
+    hud.showTool(t, play.paintColour, K);
   }
-  // the palette bar of a colour puzzle: one button per clue colour (keys 1..k)
-  if (K) {
-    const bar = $("palette");
-    for (let j = 1; j <= K; j++) {
-      const b = document.createElement("button");
-      b.id = `paint-${j}`;
-      b.className = "swatch";
-      b.textContent = String(j);
-      const rgb = P.clueColours[j - 1];
-      b.style.background = `rgb(${rgb.map((v) => Math.round(v * 255)).join(",")})`;
-      b.style.color = 0.2126 * rgb[0] ** 2.2 + 0.7152 * rgb[1] ** 2.2 + 0.0722 * rgb[2] ** 2.2 > 0.3 ? "#111" : "#fff";
-      b.title = `Paint colour ${j} (key ${j})`;
-      b.addEventListener("click", () => setTool("paint", j));
-      bar.appendChild(b);
-    }
-    bar.classList.remove("hidden");
-    $("help").textContent += ` · 1–${K}: paint`;
+  function hover(clientX, clientY) {
+    const i = pick(clientX, clientY), u = material.uniforms.uHover, was = u.value;
+    if (i !== was) { u.value = i; drawing.requestRender([was, i]); }
   }
 
-  // ---- HUD
-  function formatTime(ms) {
-    const s = Math.floor(ms / 1000);
-    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
-    return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(r).padStart(2, "0")}`;
-  }
-  function updateHud() {
-    $("time").textContent = formatTime(elapsed());
-    $("mistakes").textContent = `${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
-    $("left").textContent = solved ? "solved" : K ? `${nonSolutionLeft} to break · ${toPaint} to paint` : `${nonSolutionLeft} to break`;
-  }
-  const band = typeof P.info.band === "string" && P.info.band ? ` · ${P.info.band}` : "";
-  $("title").textContent = `${P.name} · ${X}×${Y}×${Z}${band}`;
-  document.title = `${P.name} · Nonogram 3D`;
-  setInterval(() => { if (!solved) $("time").textContent = formatTime(elapsed()); }, 1000);
-
-  // ---- input: mouse, touch and pen through pointer events
-  const pointers = new Map();
-  let drag = null, pinch = null;
-  canvas.addEventListener("contextmenu", (e) => e.preventDefault());
-  canvas.addEventListener("pointerdown", (e) => {
-    canvas.focus();
-    canvas.setPointerCapture(e.pointerId);
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pointers.size === 1) drag = { x: e.clientX, y: e.clientY, moved: false, button: e.button, shift: e.shiftKey };
-    else if (pointers.size === 2) {
-      const [a, b] = [...pointers.values()];
-      pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), dist: view.dist };
-      drag = null;
-    }
+  if (K) hud.buildPalette(P.inks, (j) => setTool("paint", j));
+  hud.showTitle(P);
+  hud.startClock(game);
+  bindInput(canvas, cam, {
+    k: K, pick, solved: () => game.solved,
+    click: (i, marking, t) => actOn(i, actionAt(game, i, marking, play.tool), t),
+    startStroke, strokeTo, endStroke: stopStroke, hover,
+    render: () => drawing.requestRender(),
+    undo, hint: hints.ask, tool: setTool,
+    slice: (a, step) => setSlice(a, slice[a] + step),
   });
-  canvas.addEventListener("pointermove", (e) => {
-    const p = pointers.get(e.pointerId);
-    if (!p) {
-      if (e.pointerType === "mouse" && !solved) {
-        const i = pick(e.clientX, e.clientY);
-        const was = material.uniforms.uHover.value;
-        if (i !== was) { material.uniforms.uHover.value = i; requestRender([was, i]); }
-      }
-      return;
-    }
-    const dx = e.clientX - p.x, dy = e.clientY - p.y;
-    p.x = e.clientX; p.y = e.clientY;
-    if (pinch && pointers.size >= 2) {
-      const [a, b] = [...pointers.values()];
-      const d = Math.hypot(a.x - b.x, a.y - b.y);
-      view.dist = clampDist(pinch.dist * (pinch.d / Math.max(1, d)));
-      requestRender();
-      return;
-    }
-    if (!drag) return;
-    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 5) return;
-    drag.moved = true;
-    view.theta -= dx * 0.008;
-    view.phi = Math.min(Math.PI - 0.05, Math.max(0.05, view.phi - dy * 0.008));
-    requestRender();
-  });
-  function pointerEnd(e) {
-    if (!pointers.has(e.pointerId)) return;
-    pointers.delete(e.pointerId);
-    if (pointers.size < 2) pinch = null;
-    if (drag && !drag.moved && e.type === "pointerup" && pointers.size === 0) {
-      const i = pick(e.clientX, e.clientY);
-      const mark = drag.button === 2 || drag.shift || e.shiftKey || tool === "mark";
-      if (mark) markCube(i, e.timeStamp);
-      else if (tool === "paint") paintCube(i, paintColour, e.timeStamp);
-      else breakCube(i, e.timeStamp);
-    }
-    if (pointers.size === 0) drag = null;
-  }
-  canvas.addEventListener("pointerup", pointerEnd);
-  canvas.addEventListener("pointercancel", pointerEnd);
-  const clampDist = (d) => Math.min(fitDistance() * 4, Math.max(radius * 1.05, d));
-  canvas.addEventListener("wheel", (e) => {
-    e.preventDefault();
-    view.dist = clampDist(view.dist * Math.exp(e.deltaY * 0.0012));
-    requestRender();
-  }, { passive: false });
-  window.addEventListener("keydown", (e) => {
-    if (e.target instanceof HTMLInputElement && e.key.startsWith("Arrow")) return;
-    const k = e.key.toLowerCase();
-    if ((e.ctrlKey || e.metaKey) && k === "z") { e.preventDefault(); undoLast(); return; }
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.key === "ArrowLeft") view.theta -= 0.12;
-    else if (e.key === "ArrowRight") view.theta += 0.12;
-    else if (e.key === "ArrowUp") view.phi = Math.max(0.05, view.phi - 0.12);
-    else if (e.key === "ArrowDown") view.phi = Math.min(Math.PI - 0.05, view.phi + 0.12);
-    else if (k === "+" || k === "=") view.dist = clampDist(view.dist / 1.15);
-    else if (k === "-" || k === "_") view.dist = clampDist(view.dist * 1.15);
-    else if (k === "u") { undoLast(); return; }
-    else if (k === "b") { setTool("break"); return; }
-    else if (k === "m") { setTool("mark"); return; }
-    else if (K && k >= "1" && k <= String(K) && k.length === 1) { setTool("paint", k.charCodeAt(0) - 48); return; }
-    else if (k === "r") resetView();
-    else if (k === "x" || k === "y" || k === "z") {
-      if (solved) return;
-      const a = "xyz".indexOf(k);
-      setSlice(a, slice[a] + (e.shiftKey ? -1 : 1));
-      return;
-    } else return;
-    e.preventDefault();
-    requestRender();
-  });
-  for (let a = 0; a < 3; a++) {
-    const input = $(`slice-${"xyz"[a]}`);
-    input.min = String(-(size[a] - 1));
-    input.max = String(size[a] - 1);
-    input.addEventListener("input", () => setSlice(a, parseInt(input.value, 10) || 0));
-    $(`slice-${"xyz"[a]}-text`).textContent = "all layers";
-  }
+  hud.bindSliders(shape, setSlice);
   $("tool-break").addEventListener("click", () => setTool("break"));
   $("tool-mark").addEventListener("click", () => setTool("mark"));
-  $("undo").addEventListener("click", () => undoLast());
-  $("reset-view").addEventListener("click", () => { resetView(); requestRender(); });
+  $("undo").addEventListener("click", () => undo());
+  $("hint-button").addEventListener("click", () => hints.ask());
+  $("hint-deeper").addEventListener("click", () => hints.askDeeper());
+  $("hint-close").addEventListener("click", () => { const c = hints.clear(); if (c.length) changed(undefined, c, false); });
+  $("reset-view").addEventListener("click", () => { cam.reset(); drawing.requestRender(); });
   $("restart").addEventListener("click", () => {
-    const started = cell.some((v) => v !== INTACT) || paint.some((v) => v !== 0) || mistakes > 0;
-    if (!started || window.confirm("Start this puzzle again? Your progress is lost.")) restart();
+    if (!isStarted(game) || window.confirm("Start this puzzle again? Your progress is lost.")) restart();
   });
   $("play-again").addEventListener("click", () => restart());
-  window.addEventListener("resize", () => { resize(); requestRender(); });
-  window.addEventListener("pagehide", save);
-  document.addEventListener("visibilitychange", () => { if (document.hidden) save(); else sessionStart = performance.now(); });
-
-  // ---- a read-only window on the game for tests and benchmarks
-  const clueTables = () => {
-    // as in the puzzle file: a colour clue is its list of counts
-    const text = (t) => (t < 0 ? null : K ? labels[t].split("|") : labels[t]);
-    return {
-      x: Array.from({ length: Y }, (_, y) => Array.from({ length: Z }, (_, z) => text(tilesX[idx(0, y, z)]))),
-      y: Array.from({ length: X }, (_, x) => Array.from({ length: Z }, (_, z) => text(tilesY[idx(x, 0, z)]))),
-      z: Array.from({ length: X }, (_, x) => Array.from({ length: Y }, (_, y) => text(tilesZ[idx(x, y, 0)]))),
-    };
-  };
-  const clueDrawings = () => {
-    const items = (t) => (t < 0 ? null : tileItems[t].map((it) => [it.text, it.colour]));
-    return {
-      x: Array.from({ length: Y }, (_, y) => Array.from({ length: Z }, (_, z) => items(tilesX[idx(0, y, z)]))),
-      y: Array.from({ length: X }, (_, x) => Array.from({ length: Z }, (_, z) => items(tilesY[idx(x, 0, z)]))),
-      z: Array.from({ length: X }, (_, x) => Array.from({ length: Y }, (_, y) => items(tilesZ[idx(x, y, 0)]))),
-    };
-  };
-  // a point on the screen where a click reaches cube i (the centre of a face of it that the
-  // camera sees and nothing covers), or null
-  function aim(i) {
-    const z = i % Z, y = Math.floor(i / Z) % Y, x = Math.floor(i / (Y * Z));
-    const r = canvas.getBoundingClientRect();
-    const centres = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
-    placeCamera();
-    for (const [dx, dy, dz] of centres) {
-      const w = new Vector3(x + 0.5 + 0.45 * dx, z + 0.5 + 0.45 * dz, -(y + 0.5 + 0.45 * dy)).project(camera);
-      if (Math.abs(w.x) > 1 || Math.abs(w.y) > 1) continue;
-      const px = r.left + ((w.x + 1) / 2) * r.width, py = r.top + ((1 - w.y) / 2) * r.height;
-      if (document.elementFromPoint(px, py) !== canvas) continue;
-      if (pick(px, py) === i) return { x: px, y: py };
-    }
-    return null;
-  }
-  window.nonogram = Object.freeze({
-    state: () => ({
-      ready: true, error: null, name: P.name, shape: [X, Y, Z], clues: clueTables(), labels: labels.slice(),
-      // what each line's tile draws: [text, colour (1..k; 0 the plain ink)] per number
-      drawnClues: clueDrawings(),
-      clueColours: K ? P.clueColours.map((c) => c.slice()) : null, k: K,
-      paints: Array.from(paint), tool, paintColour, toPaint,
-      cells: Array.from(cell), mistakes, solved, elapsedMs: elapsed(), slices: slice.slice(),
-      visible: { lo: lo.slice(), hi: hi.slice() }, drawn: drawnCubes(), faces: faceCount,
-      revealed: solved && !$("solved").classList.contains("hidden"), undoDepth: undo.length,
-      view: { theta: view.theta, phi: view.phi, dist: view.dist },
-      frames, partialFrames, lastRect, firstFrameMs, lastActionMs, timing, left: nonSolutionLeft, hasColours: P.palette !== null,
-    }),
-    aim, pick: (cx, cy) => pick(cx, cy),
-    atlas: () => ({ url: atlas.canvas.toDataURL("image/png"), cols: atlas.cols, rows: atlas.rows, tile: atlas.tile }),
-    // a hash of the frame on screen; `full`: rebuild the faces and draw the whole frame first
-    // (tests compare what per-cube updates and partial redraws left with a full redraw)
-    frameHash: (full = false) => {
-      if (full) { rebuild(); markDirty(); render(); }
-      const gl = renderer.getContext();
-      const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight, px = new Uint8Array(4 * w * h);
-      gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
-      let a = 0x811c9dc5;
-      for (let j = 0; j < px.length; j++) { a ^= px[j]; a = Math.imul(a, 0x01000193) >>> 0; }
-      return a.toString(16);
-    },
-    // how long drawing takes (benchmarks): n renders, each waited for by reading a pixel back
-    timeRenders: (count = 5) => {
-      const gl = renderer.getContext(), out = [];
-      for (let k = 0; k < count; k++) {
-        const t = performance.now();
-        markDirty();
-        render();
-        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
-        out.push(performance.now() - t);
-      }
-      return out;
-    },
+  window.addEventListener("resize", () => {
+    sizeRenderer();
+    cam.refit(hud.freeArea(canvas));
+    drawing.requestRender();
   });
+  window.addEventListener("pagehide", save);
+  document.addEventListener("visibilitychange", () => { if (document.hidden) save(); else resumeClock(game, performance.now()); });
 
-  resize();
-  resetView();
-  rebuild();
-  updateHud();
-  if (solved) showSolved();
-  render();
-  requestAnimationFrame(() => { firstFrameMs = performance.now(); });
+  exposeTestWindow({ P, game, clues, atlas, block, cam, drawing, hints, play, metrics, slice, canvas, renderer, material,
+                     storageKey, pick });
+
+  hud.helpAsTip();
+  showCounts();   // first: the panels at their size before the free area is measured
+  sizeRenderer();
+  cam.resize(hud.freeArea(canvas));
+  cam.reset();
+  block.rebuild();
+  if (game.solved) hud.showSolved(game, performance.now());
+  drawing.render();
+  requestAnimationFrame(() => { metrics.firstFrameMs = performance.now(); });
+  // The first hint would pay for compiling the line solvers (a 36³ block's first scan took 180
+  // ms, the next ones 10-20 ms): once the page is idle after opening, a throwaway hint finder
+  // scans the lines once, so the code is compiled. Nothing it finds is kept.
+  const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+  idle(() => {
+    if (game.solved) return;
+    const t = performance.now();
+    makeHinter(P).find(knowledgeOf(game));
+    metrics.warmMs = performance.now() - t;
+  });
 }
 
 try {
   main();
 } catch (e) {
-  showError(`This puzzle page failed to start: ${e && e.message ? e.message : e}`);
+  hud.showError(`This puzzle page failed to start: ${e && e.message ? e.message : e}`);
   throw e;
 }
