@@ -19,6 +19,7 @@ from engine.solve.schedulers import (ST_PAUSED, ST_STOPPED, brute_force, heurist
 from engine.solve.driver import solve
 
 from test_solve_random import mixed_puzzle
+from stopwatch import Stopwatch
 
 # (method, seed flag): the heuristic's seed exit keeps a counter across chunks; brute force and
 # the hierarchical solver count the seed's way (the latter on its own plain FIFO)
@@ -179,11 +180,10 @@ def test_time_limit_stops_promptly(method, side, max_iterations, pre):
     def progress(f, m):
         calls.append((time.perf_counter(), f, m))
         return False
-    t0 = time.perf_counter()
-    r = solve(p, method=method, linesolver="seed", max_iterations=max_iterations, time_limit=0.2,
-              progress=progress, prepass=pre)
-    elapsed = time.perf_counter() - t0
-    assert elapsed < 1.0, elapsed
+    with Stopwatch() as sw:
+        r = solve(p, method=method, linesolver="seed", max_iterations=max_iterations, time_limit=0.2,
+                  progress=progress, prepass=pre)
+    assert sw.working < 1.0, sw
     assert r.time_s >= 0.2
     assert r.verdict == "unknown" and r.stats["stopped"] and not r.stats["cancelled"]
     unlimited = max_iterations * p.n_lines if method == "brute" else p.n_lines
@@ -194,12 +194,13 @@ def test_time_limit_stops_promptly(method, side, max_iterations, pre):
     # progress is reported while working, not only at the start and the end
     during = [c for c in calls if c[2] == "line solving"]
     assert len(during) >= 3, calls
-    assert np.diff([c[0] for c in calls]).max() < 0.15, calls
+    # (gaps in wall time, scaled by the share of a core the solve got, as its stop is)
+    assert np.diff([c[0] for c in calls]).max() * sw.share < 0.15, (sw, calls)
     # without the callback too
-    t0 = time.perf_counter()
-    r = solve(p, method=method, linesolver="seed", max_iterations=max_iterations, time_limit=0.2,
-              prepass=pre)
-    assert time.perf_counter() - t0 < 1.0
+    with Stopwatch() as sw:
+        r = solve(p, method=method, linesolver="seed", max_iterations=max_iterations, time_limit=0.2,
+                  prepass=pre)
+    assert sw.working < 1.0, sw
     assert r.verdict == "unknown" and r.stats["stopped"] and not r.stats["cancelled"]
 
 
