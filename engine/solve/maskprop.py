@@ -30,6 +30,7 @@ import numpy as np
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..jit import njit
 from ..lines.linebits import SCRATCH_WORDS
+from ..lines.lineheap import heap_push, heap_remove, heap_update
 from .propagate import LS_DP, S_TLEN, queue_clear_arrays, line_ok, linesolve_arrays, queue_pop_arrays, queue_push_arrays, set_cell_arrays, undo_arrays
 
 # ctl slots
@@ -393,99 +394,42 @@ def pick(li, g, key, best, best_s):
 
 def new_gains(n_lines: int) -> tuple:
     """The informed start's gains: per line its count (-1 = to compute), the lines to compute
-    (all at first), and a max-heap of (count + key, line) over the counted ones with its stored
-    counts (an entry is stale once its line's count changed or the line was shown), sizes in
-    ``ctl`` (lines to compute, heap entries)."""
-    cap = 4 * n_lines + 16
-    return (np.full(n_lines, -1, np.int64), np.arange(n_lines, dtype=np.int64),
-            np.array([n_lines, 0], np.int64), np.zeros(cap, np.float64), np.zeros(cap, np.int64),
-            np.zeros(cap, np.int64))
-
-
-@njit(inline="always")
-def _before(hs, hl, i, j):
-    """Heap order: entry i before entry j (the larger value, ties the lower line, as ``pick``)."""
-    return hs[i] > hs[j] or (hs[i] == hs[j] and hl[i] < hl[j])
-
-
-@njit(inline="always")
-def _swap(hs, hl, hg, i, j):
-    hs[i], hs[j] = hs[j], hs[i]
-    hl[i], hl[j] = hl[j], hl[i]
-    hg[i], hg[j] = hg[j], hg[i]
-
-
-@njit(inline="always")
-def _gpush(s, li, g, hs, hl, hg, n):
-    i = n
-    hs[i], hl[i], hg[i] = s, li, g
-    while i > 0:
-        par = (i - 1) >> 1
-        if not _before(hs, hl, i, par):
-            break
-        _swap(hs, hl, hg, i, par)
-        i = par
-    return n + 1
-
-
-@njit(inline="always")
-def _gpop(hs, hl, hg, n):
-    n -= 1
-    _swap(hs, hl, hg, 0, n)
-    i = 0
-    while True:
-        a = 2 * i + 1
-        if a >= n:
-            break
-        m = a
-        if a + 1 < n and _before(hs, hl, a + 1, a):
-            m = a + 1
-        if not _before(hs, hl, m, i):
-            break
-        _swap(hs, hl, hg, i, m)
-        i = m
-    return n
-
-
-@njit(inline="always")
-def _live(li, g, gain, enabled, unk):
-    return not enabled[li] and unk[li] > 0 and gain[li] == g
+    (all at first), sizes in ``ctl`` (lines to compute, heap size), and an indexed max-heap
+    (``lineheap``: lines, slots, priorities count + key) of the lines with a count > 0."""
+    return (np.full(n_lines, -1, np.int64), np.arange(n_lines, dtype=np.int64), np.array([n_lines, 0], np.int64),
+            np.zeros(n_lines, np.int64), np.full(n_lines, -1, np.int64), np.zeros(n_lines, np.float64))
 
 
 @njit
-def best_gain(key, gain, dirty, gctl, hs, hl, hg, enabled, ls, lc, kinds, cst, cd, state, unk, buf_in, buf_out,
-              words, ctl):
+def best_gain(key, gain, dirty, gctl, heap, pos, prio, enabled, ls, lc, kinds, cst, cd, state, unk, buf_in,
+              buf_out, words, ctl):
     """The hidden clued line one application of which, on the current state, deduces the most
     cells (``gain``, plus ``key`` to break ties: ``pick``'s rule), or -1 when none deduces
     anything (a contradiction counts as nothing). The lines of ``dirty`` (``new_gains``) are
-    counted and go on the heap, whose top is then the answer: a step costs the lines its cells
-    touched, not a look at every line (the informed start's time at 96^3 was mostly that look).
-    A hidden line stays hidden-or-shown and decided cells stay decided through the start, so a
-    line passed over (shown, fully known, unclued) is passed over for good."""
-    nd = gctl[0]
+    counted again and their heap entries updated, whose top is then the answer: a step costs the
+    lines its cells touched, not a look at every line (the informed start's time at 96^3 was
+    mostly that look). A hidden line stays hidden-or-shown and decided cells stay decided
+    through the start, so a line passed over (shown, fully known, unclued) is passed over for good."""
     hn = gctl[1]
-    cap = hs.shape[0]
-    for t in range(nd):
+    for t in range(gctl[0]):
         li = dirty[t]
-        if enabled[li] or unk[li] == 0 or kinds[li] == 0:
-            continue
-        ctl[M_APPS] += 1
-        g = max(_gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words), 0)
-        gain[li] = g
-        if g <= 0:
-            continue
-        if hn < cap:
-            hn = _gpush(g + key[li], li, g, hs, hl, hg, hn)
-        else:  # stale entries fill it: again from the live counts (li's among them)
-            hn = 0
-            for lj in range(gain.shape[0]):
-                if gain[lj] > 0 and _live(lj, gain[lj], gain, enabled, unk):
-                    hn = _gpush(gain[lj] + key[lj], lj, gain[lj], hs, hl, hg, hn)
+        g = 0
+        if not (enabled[li] or unk[li] == 0 or kinds[li] == 0):  # else passed over (-1) for good
+            ctl[M_APPS] += 1
+            g = gain[li] = max(_gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words), 0)
+        if g > 0:
+            prio[li] = g + key[li]
+            if pos[li] >= 0:
+                heap_update(li, hn, heap, pos, prio)
+            else:
+                hn = heap_push(li, hn, heap, pos, prio)
+        elif pos[li] >= 0:
+            hn = heap_remove(li, hn, heap, pos, prio)
     gctl[0] = 0
-    while hn > 0 and not _live(hl[0], hg[0], gain, enabled, unk):
-        hn = _gpop(hs, hl, hg, hn)
+    while hn > 0 and (enabled[heap[0]] or unk[heap[0]] == 0):  # shown since, or decided
+        hn = heap_remove(heap[0], hn, heap, pos, prio)
     gctl[1] = hn
-    return hl[0] if hn > 0 else -1
+    return heap[0] if hn > 0 else -1
 
 
 @njit
