@@ -480,6 +480,17 @@ def queue_pop(w):
 
 
 @njit(inline="always")
+def count_apply(r, stats):
+    """Count an application (``_apply``'s result ``r``) as the seed did: one linesolver, a bad
+    guess when it deduced nothing (a contradiction or a refusal included)."""
+    stats[S_LINESOLVERS] += 1
+    if r <= 0:
+        stats[S_BAD] += 1
+    if r == R_TOO_LARGE:
+        stats[S_TOO_LARGE] += 1
+
+
+@njit(inline="always")
 def _clear(q, inq, stats, pos, key):
     """Empty the dirty lines: the FIFO ring, or with ``key`` the heap in ``q[2:]``."""
     if key is None:
@@ -529,11 +540,7 @@ def propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, s
         t0 = stats[S_TLEN]
         r = _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, stats,
                    buf_in, buf_out, ckeys, cstate, cout, slots, words)
-        stats[S_LINESOLVERS] += 1
-        if r <= 0:
-            stats[S_BAD] += 1
-        if r == R_TOO_LARGE:
-            stats[S_TOO_LARGE] += 1
+        count_apply(r, stats)
         if r == R_CONTRADICTION:
             _clear(q, inq, stats, pos, key)
             return False
