@@ -30,16 +30,17 @@ import numpy as np
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..jit import njit
 from ..lines.linebits import SCRATCH_WORDS
-from .propagate import LS_DP, S_TLEN, queue_clear_arrays, line_ok, linesolve_arrays, queue_pop_arrays, queue_push_arrays, set_cell_arrays, undo_arrays
+from ..lines.lineheap import heap_push, heap_remove, heap_update
+from .propagate import (LS_DP, N_STATS, S_LINESOLVERS, S_PROBES, S_TLEN, line_ok, linesolve_arrays, propagate_arrays,
+                        queue_clear_arrays, queue_line, queue_push_arrays, set_cell_arrays, undo_arrays)
 
-# ctl slots
-M_TLEN = S_TLEN  # cells known (trail length): the slot propagate's set_cell_arrays/undo_arrays keep it in
-M_APPS = 1     # line-solver applications, all runs since the work was made
-M_RUNS = 2     # propagation runs
-M_PROBES = 3   # probe propagations
-M_STAMP = 4    # probe stamp (commons of a cell's two probes)
-M_HEAPN = 5    # dirty lines in the heap of a priority run
-N_MCTL = 6
+# ctl slots: propagate's stats (``propagate_arrays`` counts in them), then the design's own
+M_TLEN = S_TLEN           # cells known (trail length)
+M_APPS = S_LINESOLVERS    # line-solver applications, all runs since the work was made
+M_PROBES = S_PROBES       # probe propagations
+M_RUNS = N_STATS          # propagation runs
+M_STAMP = N_STATS + 1     # probe stamp (commons of a cell's two probes)
+N_MCTL = N_STATS + 2
 
 # run results
 RUN_CONTRADICTION = -1
@@ -47,12 +48,8 @@ RUN_STALLED = 0
 RUN_SOLVED = 1
 RUN_BUDGET = 2   # probing stopped: its budget of line-solver applications was spent
 
-# who deduced a cell (``MaskWork.who``): a line index, or
-WHO_PROBE = -2
-WHO_NONE = -1
-
-MaskWork = namedtuple("MaskWork", "state trail unk q inq buf_in buf_out words who contrib ctl lens "
-                                  "heap seen_stamp seen_val pbuf")
+MaskWork = namedtuple("MaskWork", "state trail unk q inq buf_in buf_out words contrib ctl lens pos "
+                                  "seen_stamp seen_val pbuf")
 
 
 def new_mask_work(net) -> MaskWork:
@@ -64,20 +61,13 @@ def new_mask_work(net) -> MaskWork:
     return MaskWork(np.full(n_cells, UNKNOWN, np.int8), np.zeros(n_cells, np.int64), lens.copy(),
                     np.zeros(n_lines + 2, np.int64), np.zeros(n_lines, np.uint8),
                     np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
-                    np.zeros(SCRATCH_WORDS, np.uint64), np.full(n_cells, WHO_NONE, np.int64),
-                    np.zeros(n_lines, np.int64), np.zeros(N_MCTL, np.int64), lens,
-                    np.zeros(n_lines, np.int64), np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
+                    np.zeros(SCRATCH_WORDS, np.uint64), np.zeros(n_lines, np.int64), np.zeros(N_MCTL, np.int64),
+                    lens, np.full(n_lines, -1, np.int64), np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
                     np.zeros(n_cells, np.int64))
 
 
 # ---------------------------------------------------------------------------------------------
 # helpers on plain arrays (propagate.py's calling convention: inlined, tuples unpacked by callers)
-
-
-@njit(inline="always")
-def _mset(c, v, li, state, trail, ctl, cs, cl, unk, who):
-    set_cell_arrays(c, v, state, trail, ctl, cs, cl, unk)
-    who[c] = li
 
 
 @njit(inline="always")
@@ -99,102 +89,11 @@ def _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
 
 
 @njit(inline="always")
-def _hpush(li, key, heap, hn, inq):
-    """Add li to the max-heap of dirty lines ordered by key (unless it is in); the new size."""
-    if inq[li]:
-        return hn
-    inq[li] = 1
-    i = hn
-    heap[i] = li
-    while i > 0:
-        par = (i - 1) >> 1
-        if key[heap[par]] >= key[heap[i]]:
-            break
-        t = heap[par]
-        heap[par] = heap[i]
-        heap[i] = t
-        i = par
-    return hn + 1
-
-
-@njit(inline="always")
-def _hpop(key, heap, hn, inq):
-    li = heap[0]
-    inq[li] = 0
-    hn -= 1
-    heap[0] = heap[hn]
-    i = 0
-    while True:
-        a = 2 * i + 1
-        if a >= hn:
-            break
-        m = a
-        if a + 1 < hn and key[heap[a + 1]] > key[heap[a]]:
-            m = a + 1
-        if key[heap[i]] >= key[heap[m]]:
-            break
-        t = heap[m]
-        heap[m] = heap[i]
-        heap[i] = t
-        i = m
-    return li, hn
-
-
-@njit(inline="always")
-def _mprop_any(prio, key, heap, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
-               buf_out, words, who, contrib, ctl):
-    """Run the dirty lines over enabled lines to a fixpoint; False on a contradiction. The dirty
-    lines are a FIFO queue, or with ``prio`` a max-heap by ``key`` (size in ctl[M_HEAPN])."""
-    while (ctl[M_HEAPN] > 0) if prio else (q[1] > 0):
-        if prio:
-            li, hn = _hpop(key, heap, ctl[M_HEAPN], inq)
-            ctl[M_HEAPN] = hn
-        else:
-            li = queue_pop_arrays(q, inq)
-        ok = True
-        if unk[li] == 0:
-            ok = line_ok(li, ls, lc, kinds, cst, cd, state)
-        else:
-            ctl[M_APPS] += 1
-            ok = _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words) == 0
-            s = ls[li]
-            for j in range(ls[li + 1] - s):
-                if not ok:
-                    break
-                v = buf_out[j] & buf_in[j]
-                if v != buf_in[j]:
-                    if v == 0:
-                        ok = False
-                        break
-                    c = lc[s + j]
-                    _mset(c, v, li, state, trail, ctl, cs, cl, unk, who)
-                    contrib[li] += 1
-                    for k in range(cs[c], cs[c + 1]):
-                        l2 = cl[k]
-                        if l2 != li and enabled[l2]:
-                            if prio:
-                                ctl[M_HEAPN] = _hpush(l2, key, heap, ctl[M_HEAPN], inq)
-                            else:
-                                queue_push_arrays(l2, q, inq)
-        if not ok:
-            if prio:
-                inq[:] = 0
-                ctl[M_HEAPN] = 0
-            else:
-                queue_clear_arrays(q, inq)
-            return False
-    return True
-
-
-_NO_KEY = np.zeros(1)
-
-
-@njit(shared=True)
-def _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-           words, who, contrib, ctl):
-    """``_mprop_any`` with the FIFO queue."""
-    return _mprop_any(False, _NO_KEY, q, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
-                      buf_in, buf_out, words, who, contrib, ctl)
+def _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl):
+    """The dirty lines over enabled lines to a fixpoint: the solver's ``propagate_arrays`` with
+    the mask and no cache; False on a contradiction."""
+    return propagate_arrays(LS_DP, None, False, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, ctl, buf_in,
+                            buf_out, None, None, None, 0, words, enabled, contrib, None, None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,12 +103,11 @@ def _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, b
 @njit
 def reset(net, mw):
     """All cells unknown, nothing queued, no line has deduced anything."""
-    state, unk, q, inq, who, contrib, ctl, lens = mw[0], mw[2], mw[3], mw[4], mw[8], mw[9], mw[10], mw[11]
+    state, unk, q, inq, contrib, ctl, lens = mw[0], mw[2], mw[3], mw[4], mw[8], mw[9], mw[10]
     state[:] = UNKNOWN
     _copy_into(unk, lens)
     queue_clear_arrays(q, inq)
     inq[:] = 0
-    who[:] = WHO_NONE
     contrib[:] = 0
     ctl[M_TLEN] = 0
 
@@ -219,15 +117,15 @@ def run_lines(net, enabled, mw):
     """Propagate every enabled line from an all-unknown grid: RUN_SOLVED (every cell known),
     RUN_STALLED or RUN_CONTRADICTION. ``mw.contrib`` then holds each line's deductions."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
     reset(net, mw)
     ctl[M_RUNS] += 1
     for li in range(len(kinds)):
         if enabled[li] and kinds[li] != 0:
             queue_push_arrays(li, q, inq)
     if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-                  words, who, contrib, ctl):
+                  words, contrib, ctl):
         return RUN_CONTRADICTION
     return RUN_SOLVED if ctl[M_TLEN] == len(state) else RUN_STALLED
 
@@ -238,16 +136,15 @@ def run_prio(net, enabled, key, mw):
     solved when no line of higher key can deduce anything, so the run leans on the high keys and
     low-key lines that end with ``contrib == 0`` were not needed."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl, heap = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10], mw[12]
+    state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl, pos = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[11]
     reset(net, mw)
     ctl[M_RUNS] += 1
-    ctl[M_HEAPN] = 0
     for li in range(len(kinds)):
-        if enabled[li] and kinds[li] != 0:
-            ctl[M_HEAPN] = _hpush(li, key, heap, ctl[M_HEAPN], inq)
-    if not _mprop_any(True, key, heap, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
-                      buf_in, buf_out, words, who, contrib, ctl):
+        if kinds[li] != 0:
+            queue_line(li, q, inq, ctl, enabled, pos, key)
+    if not propagate_arrays(LS_DP, None, False, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, ctl, buf_in,
+                            buf_out, None, None, None, 0, words, enabled, contrib, pos, key):
         return RUN_CONTRADICTION
     return RUN_SOLVED if ctl[M_TLEN] == len(state) else RUN_STALLED
 
@@ -259,9 +156,9 @@ def probe_cell(p, net, enabled, mw):
     contradicts) goes to ``mw.pbuf`` as 2*cell + (1 if filled); returns how many, or -1 when
     both contradict (the state itself is contradictory)."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
-    seen_stamp, seen_val, pbuf = mw[13], mw[14], mw[15]
+    state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
+    seen_stamp, seen_val, pbuf = mw[12], mw[13], mw[14]
     mark = ctl[M_TLEN]
     ok1 = True
     n_common = 0
@@ -270,12 +167,12 @@ def probe_cell(p, net, enabled, mw):
     for side in range(2):
         v = FILLED if side == 0 else EMPTY
         ctl[M_PROBES] += 1
-        _mset(p, v, WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
+        set_cell_arrays(p, v, state, trail, ctl, cs, cl, unk)
         for k in range(cs[p], cs[p + 1]):
             if enabled[cl[k]]:
                 queue_push_arrays(cl[k], q, inq)
         ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
-                    buf_out, words, who, contrib, ctl)
+                    buf_out, words, contrib, ctl)
         if side == 0:
             ok1 = ok
             if ok:
@@ -305,9 +202,9 @@ def probe_closure(net, enabled, cover, mw, max_apps):
     line-solver applications were spent (a trial that ran out is not a proof either way).
     Cells with no enabled line (``cover`` 0) are never probed: nothing can decide them."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
-    pbuf = mw[15]
+    state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
+    pbuf = mw[14]
     n = len(state)
     apps0 = ctl[M_APPS]
     idle = 0
@@ -332,12 +229,12 @@ def probe_closure(net, enabled, cover, mw, max_apps):
         for k in range(n_common):
             c = pbuf[k] >> 1
             if state[c] == UNKNOWN:
-                _mset(c, FILLED if (pbuf[k] & 1) else EMPTY, WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
+                set_cell_arrays(c, FILLED if (pbuf[k] & 1) else EMPTY, state, trail, ctl, cs, cl, unk)
                 for kk in range(cs[c], cs[c + 1]):
                     if enabled[cl[kk]]:
                         queue_push_arrays(cl[kk], q, inq)
         if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-                      words, who, contrib, ctl):
+                      words, contrib, ctl):
             return RUN_CONTRADICTION
     return RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED
 
@@ -366,7 +263,7 @@ def _gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words):
 
 @njit
 def prop_step(lines, undo_to, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
-              buf_out, words, who, contrib, ctl):
+              buf_out, words, contrib, ctl):
     """Undo the trail back to ``undo_to`` (when >= 0), then propagate from the state with the
     enabled ones of ``lines`` queued: the trail length (cells known), or -1 on a contradiction."""
     if undo_to >= 0:
@@ -375,7 +272,7 @@ def prop_step(lines, undo_to, enabled, ls, lc, kinds, cst, cd, cs, cl, state, tr
         if enabled[li]:
             queue_push_arrays(li, q, inq)
     if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-                  words, who, contrib, ctl):
+                  words, contrib, ctl):
         return -1
     return ctl[M_TLEN]
 
@@ -393,111 +290,54 @@ def pick(li, g, key, best, best_s):
 
 def new_gains(n_lines: int) -> tuple:
     """The informed start's gains: per line its count (-1 = to compute), the lines to compute
-    (all at first), and a max-heap of (count + key, line) over the counted ones with its stored
-    counts (an entry is stale once its line's count changed or the line was shown), sizes in
-    ``ctl`` (lines to compute, heap entries)."""
-    cap = 4 * n_lines + 16
-    return (np.full(n_lines, -1, np.int64), np.arange(n_lines, dtype=np.int64),
-            np.array([n_lines, 0], np.int64), np.zeros(cap, np.float64), np.zeros(cap, np.int64),
-            np.zeros(cap, np.int64))
-
-
-@njit(inline="always")
-def _before(hs, hl, i, j):
-    """Heap order: entry i before entry j (the larger value, ties the lower line, as ``pick``)."""
-    return hs[i] > hs[j] or (hs[i] == hs[j] and hl[i] < hl[j])
-
-
-@njit(inline="always")
-def _swap(hs, hl, hg, i, j):
-    hs[i], hs[j] = hs[j], hs[i]
-    hl[i], hl[j] = hl[j], hl[i]
-    hg[i], hg[j] = hg[j], hg[i]
-
-
-@njit(inline="always")
-def _gpush(s, li, g, hs, hl, hg, n):
-    i = n
-    hs[i], hl[i], hg[i] = s, li, g
-    while i > 0:
-        par = (i - 1) >> 1
-        if not _before(hs, hl, i, par):
-            break
-        _swap(hs, hl, hg, i, par)
-        i = par
-    return n + 1
-
-
-@njit(inline="always")
-def _gpop(hs, hl, hg, n):
-    n -= 1
-    _swap(hs, hl, hg, 0, n)
-    i = 0
-    while True:
-        a = 2 * i + 1
-        if a >= n:
-            break
-        m = a
-        if a + 1 < n and _before(hs, hl, a + 1, a):
-            m = a + 1
-        if not _before(hs, hl, m, i):
-            break
-        _swap(hs, hl, hg, i, m)
-        i = m
-    return n
-
-
-@njit(inline="always")
-def _live(li, g, gain, enabled, unk):
-    return not enabled[li] and unk[li] > 0 and gain[li] == g
+    (all at first), sizes in ``ctl`` (lines to compute, heap size), and an indexed max-heap
+    (``lineheap``: lines, slots, priorities count + key) of the lines with a count > 0."""
+    return (np.full(n_lines, -1, np.int64), np.arange(n_lines, dtype=np.int64), np.array([n_lines, 0], np.int64),
+            np.zeros(n_lines, np.int64), np.full(n_lines, -1, np.int64), np.zeros(n_lines, np.float64))
 
 
 @njit
-def best_gain(key, gain, dirty, gctl, hs, hl, hg, enabled, ls, lc, kinds, cst, cd, state, unk, buf_in, buf_out,
-              words, ctl):
+def best_gain(key, gain, dirty, gctl, heap, pos, prio, enabled, ls, lc, kinds, cst, cd, state, unk, buf_in,
+              buf_out, words, ctl):
     """The hidden clued line one application of which, on the current state, deduces the most
     cells (``gain``, plus ``key`` to break ties: ``pick``'s rule), or -1 when none deduces
     anything (a contradiction counts as nothing). The lines of ``dirty`` (``new_gains``) are
-    counted and go on the heap, whose top is then the answer: a step costs the lines its cells
-    touched, not a look at every line (the informed start's time at 96^3 was mostly that look).
-    A hidden line stays hidden-or-shown and decided cells stay decided through the start, so a
-    line passed over (shown, fully known, unclued) is passed over for good."""
-    nd = gctl[0]
+    counted again and their heap entries updated, whose top is then the answer: a step costs the
+    lines its cells touched, not a look at every line (the informed start's time at 96^3 was
+    mostly that look). A hidden line stays hidden-or-shown and decided cells stay decided
+    through the start, so a line passed over (shown, fully known, unclued) is passed over for good."""
     hn = gctl[1]
-    cap = hs.shape[0]
-    for t in range(nd):
+    for t in range(gctl[0]):
         li = dirty[t]
-        if enabled[li] or unk[li] == 0 or kinds[li] == 0:
-            continue
-        ctl[M_APPS] += 1
-        g = max(_gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words), 0)
-        gain[li] = g
-        if g <= 0:
-            continue
-        if hn < cap:
-            hn = _gpush(g + key[li], li, g, hs, hl, hg, hn)
-        else:  # stale entries fill it: again from the live counts (li's among them)
-            hn = 0
-            for lj in range(gain.shape[0]):
-                if gain[lj] > 0 and _live(lj, gain[lj], gain, enabled, unk):
-                    hn = _gpush(gain[lj] + key[lj], lj, gain[lj], hs, hl, hg, hn)
+        g = 0
+        if not (enabled[li] or unk[li] == 0 or kinds[li] == 0):  # else passed over (-1) for good
+            ctl[M_APPS] += 1
+            g = gain[li] = max(_gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words), 0)
+        if g > 0:
+            prio[li] = g + key[li]
+            if pos[li] >= 0:
+                heap_update(li, hn, heap, pos, prio)
+            else:
+                hn = heap_push(li, hn, heap, pos, prio)
+        elif pos[li] >= 0:
+            hn = heap_remove(li, hn, heap, pos, prio)
     gctl[0] = 0
-    while hn > 0 and not _live(hl[0], hg[0], gain, enabled, unk):
-        hn = _gpop(hs, hl, hg, hn)
+    while hn > 0 and (enabled[heap[0]] or unk[heap[0]] == 0):  # shown since, or decided
+        hn = heap_remove(heap[0], hn, heap, pos, prio)
     gctl[1] = hn
-    return hl[0] if hn > 0 else -1
+    return heap[0] if hn > 0 else -1
 
 
 @njit
 def show_line(li, gain, dirty, gctl, enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in,
-              buf_out, words, who, contrib, ctl):
+              buf_out, words, contrib, ctl):
     """Show line ``li`` and propagate from the state; the gains of the lines through the cells it
     changed are to be computed again (-1, on ``dirty``). False on a contradiction."""
     mark = ctl[M_TLEN]
     enabled[li] = 1
     queue_push_arrays(li, q, inq)
     if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-                  words, who, contrib, ctl):
+                  words, contrib, ctl):
         return False
     nd = gctl[0]
     for t in range(mark, ctl[M_TLEN]):
@@ -534,9 +374,9 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
     deduced it (``line_cost`` of a line, or ``probe_cost``), and per round ``round_stats``.
     Returns (RUN_* status, number of rounds)."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, _q, _inq, buf_in, buf_out, words, who, _contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
-    pbuf = mw[15]
+    state, trail, unk, _q, _inq, buf_in, buf_out, words, _contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
+    pbuf = mw[14]
     n = len(state)
     n_lines = len(kinds)
     reset(net, mw)
@@ -618,7 +458,7 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
         nd = 0
         for k in range(nch):
             c = changed[k]
-            _mset(c, newv[c], WHO_NONE if is_probe == 0 else WHO_PROBE, state, trail, ctl, cs, cl, unk, who)
+            set_cell_arrays(c, newv[c], state, trail, ctl, cs, cl, unk)
             cell_round[c] = r
             for kk in range(cs[c], cs[c + 1]):
                 l2 = cl[kk]
@@ -637,8 +477,8 @@ def reveal_gains(net, enabled, mw, cands, out):
     e.g. after ``run_logic``). Adding a clue only adds deductions, so starting from that state is
     sound. The state is left as it was."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, q, inq, buf_in, buf_out, words, who, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[10]
+    state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
     for i in range(len(cands)):
         li = cands[i]
         mark = ctl[M_TLEN]
@@ -646,7 +486,7 @@ def reveal_gains(net, enabled, mw, cands, out):
         enabled[li] = 1
         queue_push_arrays(li, q, inq)
         ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-                    words, who, contrib, ctl)
+                    words, contrib, ctl)
         out[i] = ctl[M_TLEN] - mark if ok else -1
         undo_arrays(mark, state, trail, unk, ctl, cs, cl)
         enabled[li] = was

@@ -47,8 +47,7 @@ class PlainKind:
         # the kernels' plain arrays, in their argument order (see maskprop.prop_step)
         self._net = (net.line_start, net.line_cells, net.clue_kind, net.clue_start, net.clue_data, net.cell_start,
                      net.cell_lines)
-        self._work = (mw.state, mw.trail, mw.unk, mw.q, mw.inq, mw.buf_in, mw.buf_out, mw.words, mw.who,
-                      mw.contrib, mw.ctl)
+        self._work = (mw.state, mw.trail, mw.unk, mw.q, mw.inq, mw.buf_in, mw.buf_out, mw.words, mw.contrib, mw.ctl)
         self._none = np.zeros(0, np.int64)
 
     # state ----------------------------------------------------------------------------------

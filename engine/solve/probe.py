@@ -145,7 +145,7 @@ def _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, 
     t = t0
     while True:
         if not propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q,
-                          inq, stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
+                                inq, stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, None, None, None, None):
             return False
         t1 = stats[S_TLEN]
         if t == t1 or ctl[C_NEDGES] == 0:

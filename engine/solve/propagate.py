@@ -23,6 +23,7 @@ import numpy as np
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..jit import njit
 from ..lines.linebits import COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS, blocks_into, count_into
+from ..lines.lineheap import heap_push, heap_remove
 from ..lines.linecount import count_intervals, solve_plain as _solve_plain
 from ..lines.linesolve import solve_blocks_dp
 from ..lines.linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
@@ -48,6 +49,7 @@ S_PREPASS = 7       # pre-pass applications (not counted as linesolvers)
 S_PROBES = 8        # probe propagations (both values of a cell count one each)
 S_EDGES = 9         # stored FP2 contrapositive implications
 S_STEP_CAP = 10     # propagate_arrays pauses (lines left queued) once linesolvers + checks reach it; 0: never
+S_HEAPN = 11        # lines in the heap of a priority propagation (``propagate_arrays`` with a ``key``)
 N_STATS = 12
 
 Net = namedtuple("Net", "line_start line_cells clue_kind clue_start clue_data cell_start cell_lines cell_pos")
@@ -386,27 +388,30 @@ def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
     r = 0
     hit = False
     slot = -1
-    # plain 3D clues are solved in O(n) (cheaper than a lookup), so only other kinds are cached
-    if use_cache and slots > 0 and kind != KIND_PLAIN:
-        stats[S_CACHE_LOOKUPS] += 1
-        h = _hash_line(kind, n, cd, c0, c1, buf_in)
-        slot = np.int64(h & np.uint64(slots - 1))
-        other = ckeys[slot]
-        if other >= 0 and _same_key(li, other, ls, kinds, cst, cd, buf_in, cstate, slot, n):
-            hit = True
-            stats[S_CACHE_HITS] += 1
-            if n > 0 and cout[slot, 0] == 0:
-                r = R_CONTRADICTION
-            for j in range(n):
-                buf_out[j] = cout[slot, j]
+    # plain 3D clues are solved in O(n) (cheaper than a lookup), so only other kinds are cached;
+    # ``ckeys`` None (the design's trials): no cache code compiled
+    if ckeys is not None:
+        if use_cache and slots > 0 and kind != KIND_PLAIN:
+            stats[S_CACHE_LOOKUPS] += 1
+            h = _hash_line(kind, n, cd, c0, c1, buf_in)
+            slot = np.int64(h & np.uint64(slots - 1))
+            other = ckeys[slot]
+            if other >= 0 and _same_key(li, other, ls, kinds, cst, cd, buf_in, cstate, slot, n):
+                hit = True
+                stats[S_CACHE_HITS] += 1
+                if n > 0 and cout[slot, 0] == 0:
+                    r = R_CONTRADICTION
+                for j in range(n):
+                    buf_out[j] = cout[slot, j]
     if not hit:
         r = linesolve_arrays(ls_id, budget, kind, cd, c0, c1, buf_in, buf_out, n, words)
-        if slot >= 0 and r != R_TOO_LARGE:
-            ckeys[slot] = li
-            for j in range(n):
-                cstate[slot, j] = buf_in[j]
-                # a contradiction is cached as an all-zero line (no valid state has a 0 cell)
-                cout[slot, j] = buf_out[j] if r == 0 else 0
+        if ckeys is not None:
+            if slot >= 0 and r != R_TOO_LARGE:
+                ckeys[slot] = li
+                for j in range(n):
+                    cstate[slot, j] = buf_in[j]
+                    # a contradiction is cached as an all-zero line (no valid state has a 0 cell)
+                    cout[slot, j] = buf_out[j] if r == 0 else 0
     if r != 0:
         return r
     new = 0
@@ -475,44 +480,80 @@ def queue_pop(w):
 
 
 @njit(inline="always")
-def _queue_lines_of(t0, t1, skip, trail, cs, cl, q, inq):
-    for t in range(t0, t1):
-        c = trail[t]
-        for k in range(cs[c], cs[c + 1]):
-            l2 = cl[k]
-            if l2 != skip:
-                queue_push_arrays(l2, q, inq)
+def count_apply(r, stats):
+    """Count an application (``_apply``'s result ``r``) as the seed did: one linesolver, a bad
+    guess when it deduced nothing (a contradiction or a refusal included)."""
+    stats[S_LINESOLVERS] += 1
+    if r <= 0:
+        stats[S_BAD] += 1
+    if r == R_TOO_LARGE:
+        stats[S_TOO_LARGE] += 1
+
+
+@njit(inline="always")
+def _clear(q, inq, stats, pos, key):
+    """Empty the dirty lines: the FIFO ring, or with ``key`` the heap in ``q[2:]``."""
+    if key is None:
+        queue_clear_arrays(q, inq)
+    else:
+        for i in range(stats[S_HEAPN]):
+            pos[q[2 + i]] = -1
+        stats[S_HEAPN] = 0
+
+
+@njit(inline="always")
+def queue_line(li, q, inq, stats, enabled, pos, key):
+    """Line ``li`` dirty (unless ``enabled`` is given and says no): into the FIFO ring, or with
+    ``key`` into the heap in ``q[2:]`` (``lineheap``, slots ``pos``, size ``stats[S_HEAPN]``)."""
+    ok = True
+    if enabled is not None:
+        ok = enabled[li] != 0
+    if ok:
+        if key is None:
+            queue_push_arrays(li, q, inq)
+        elif pos[li] < 0:
+            stats[S_HEAPN] = heap_push(li, stats[S_HEAPN], q[2:], pos, key)
 
 
 @njit(shared=True)
 def propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
-               stats, buf_in, buf_out, ckeys, cstate, cout, slots, words):
-    """``propagate`` on plain arrays (see the calling convention above)."""
+                     stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, enabled, contrib, pos, key):
+    """``propagate`` on plain arrays (see the calling convention above). The solver passes None
+    for the last four. The design's trials (``maskprop``) pass ``enabled`` (uint8 per line: only
+    those lines are ever queued) and ``contrib`` (cells each line deduced, counted up), and for
+    a priority run ``key``: the dirty line of highest key goes first (``queue_line``'s heap)."""
     cap = stats[S_STEP_CAP]
-    while q[1] > 0:
+    while (q[1] > 0) if key is None else (stats[S_HEAPN] > 0):
         if cap > 0 and stats[S_LINESOLVERS] + stats[S_CHECKS] >= cap:
             return True
-        li = queue_pop_arrays(q, inq)
+        if key is None:
+            li = queue_pop_arrays(q, inq)
+        else:
+            li = q[2]
+            stats[S_HEAPN] = heap_remove(li, stats[S_HEAPN], q[2:], pos, key)
         if unk[li] == 0:
             stats[S_CHECKS] += 1
             if not line_ok(li, ls, lc, kinds, cst, cd, state):
-                queue_clear_arrays(q, inq)
+                _clear(q, inq, stats, pos, key)
                 return False
             continue
         t0 = stats[S_TLEN]
         r = _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, stats,
                    buf_in, buf_out, ckeys, cstate, cout, slots, words)
-        stats[S_LINESOLVERS] += 1
-        if r <= 0:
-            stats[S_BAD] += 1
-        if r == R_TOO_LARGE:
-            stats[S_TOO_LARGE] += 1
+        count_apply(r, stats)
         if r == R_CONTRADICTION:
-            queue_clear_arrays(q, inq)
+            _clear(q, inq, stats, pos, key)
             return False
         if r > 0:
+            if contrib is not None:
+                contrib[li] += r
             # the seed linesolver may find more on its own output, so its line is re-queued
-            _queue_lines_of(t0, stats[S_TLEN], li if ls_id == LS_DP else -1, trail, cs, cl, q, inq)
+            skip = li if ls_id == LS_DP else -1
+            for t in range(t0, stats[S_TLEN]):
+                c = trail[t]
+                for k in range(cs[c], cs[c + 1]):
+                    if cl[k] != skip:
+                        queue_line(cl[k], q, inq, stats, enabled, pos, key)
     return True
 
 
@@ -521,7 +562,8 @@ def propagate(ls_id, budget, use_cache, net, w):
     Plain Python over the compiled ``propagate_arrays``: a kernel wrapper would compile the whole
     line-solver tree once more."""
     return propagate_arrays(ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
-                      w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12])
+                            w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12],
+                            None, None, None, None)
 
 
 @njit

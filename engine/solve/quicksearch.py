@@ -144,5 +144,5 @@ def quick_search(ls_id, budget, use_cache, n_target, want, max_steps, net, w, qs
         for k in range(cs[c], cs[c + 1]):
             queue_push_arrays(cl[k], q, inq)
         ok = propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
-                        stats, buf_in, buf_out, ckeys, cstate, cout, slots, words)
+                              stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, None, None, None, None)
         ctl[K_OK] = 1 if ok else 0

@@ -27,9 +27,8 @@ import numpy as np
 
 from ..model.cells import FILLED
 from ..jit import njit
-from ..lines.lineheap import heap_remove, sift_up
-from .propagate import (LS_DP, R_CONTRADICTION, R_TOO_LARGE, S_BAD, S_LINESOLVERS, S_TLEN,
-                        S_TOO_LARGE, apply_line, queue_pop, queue_push)
+from ..lines.lineheap import heap_push, heap_remove, sift_up
+from .propagate import LS_DP, R_CONTRADICTION, S_LINESOLVERS, S_TLEN, apply_line, count_apply, queue_pop, queue_push
 
 ST_STALLED = 0       # line solving can deduce nothing more (not line-solvable)
 ST_SOLVED = 1        # every cell known
@@ -57,12 +56,7 @@ def apply_counted(li, ls_id, budget, net, w):
     """Apply the line solver to line li and count it as the seed did: one linesolver, a bad guess
     when it deduced nothing (a contradiction or a refusal included). Returns apply_line's result."""
     r = apply_line(li, ls_id, budget, False, net, w)
-    stats = w[7]
-    stats[S_LINESOLVERS] += 1
-    if r <= 0:
-        stats[S_BAD] += 1
-    if r == R_TOO_LARGE:
-        stats[S_TOO_LARGE] += 1
+    count_apply(r, w[7])
     return r
 
 
@@ -311,10 +305,7 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, max_steps, net, 
                         n_dirty += 1
             if unk[li] > 0:
                 prio[li] -= 2 * n_solid + n_empty
-                heap[size] = li
-                pos[li] = size
-                size += 1
-                sift_up(size - 1, heap, pos, prio)
+                size = heap_push(li, size, heap, pos, prio)
                 if ls_id != LS_DP:
                     dirty[li] = 1
                     n_dirty += 1
@@ -326,10 +317,7 @@ def heuristic(ls_id, budget, step_limit, seed_exit, n_unknown0, max_steps, net, 
                 break
             bad[li] += 1
             prio[li] -= bad[li]
-            heap[size] = li
-            pos[li] = size
-            size += 1
-            sift_up(size - 1, heap, pos, prio)
+            size = heap_push(li, size, heap, pos, prio)
     ctl[1], ctl[2], ctl[3] = size, n_dirty, consecutive_bad
     if status >= 0:
         return status
