@@ -64,12 +64,32 @@ def dfa_2d(blocks, k: int) -> np.ndarray:
     return tab
 
 
+@njit(inline="always")
+def _closes_dead(rest, c, cnt, base, mult) -> bool:
+    """Whether closing a run of colour ``c`` (0-based) leaves a state no filling can accept: its
+    runs are final (1 plain, 2 circle) with cells still to place, or it cannot make the runs its
+    mark still needs from the cells it has left (a run takes a cell at least). Without this cut a
+    plain colour whose run ended short lived on to the line's end, times every state of the other
+    colours: most of a 2-colour line's product states at 64 were such dead ones."""
+    n1 = cnt[c] + 1
+    d = (rest // mult[c]) % base[c]
+    have = d % n1
+    runs = d // n1
+    rmax = base[c] // n1 - 1
+    left = cnt[c] - have
+    if rmax < 3 and runs == rmax:
+        return left > 0
+    return left < rmax - runs
+
+
 @njit(cache=True)
 def _step3(q, s, k, cnt, base, mult):
     """Next 3D state from state q reading value s (0 empty, 1..k); -1 when the clue forbids it."""
     k1 = k + 1
     last = q % k1
     rest = q // k1
+    if last != 0 and last != s and _closes_dead(rest, last - 1, cnt, base, mult):
+        return -1
     if s == 0:
         return rest * k1
     c = s - 1
