@@ -177,18 +177,57 @@ def _spent(work, a, b, k1) -> bool:
 
 
 @njit(cache=True)
+def _digit_tables(k, cnt, base):
+    """Per colour c and digit d (its (count, run) pair, ``_step3``'s encoding): the digit after
+    placing c continuing its run (``cont``) or starting a new one (``start``), -1 where the clue
+    forbids it, and whether closing a run there leaves a dead state (``dead``, ``_closes_dead``).
+    ``_solve_3d_dense`` steps through these lookups instead of ``_step3``'s divisions."""
+    bmax = 1
+    for c in range(k):
+        bmax = max(bmax, base[c])
+    cont = np.full((k, bmax), -1, dtype=np.int64)
+    start = np.full((k, bmax), -1, dtype=np.int64)
+    dead = np.zeros((k, bmax), dtype=np.bool_)
+    one = np.ones(1, dtype=np.int64)
+    for c in range(k):
+        n1 = cnt[c] + 1
+        rmax = base[c] // n1 - 1
+        for d in range(base[c]):
+            have = d % n1
+            runs = d // n1
+            dead[c, d] = _closes_dead(d, 0, cnt[c:c + 1], base[c:c + 1], one)
+            if have + 1 > cnt[c]:
+                continue
+            cont[c, d] = (have + 1) + n1 * runs
+            r = runs + 1
+            if r > rmax:
+                if rmax != 3:
+                    continue
+                r = 3
+            start[c, d] = (have + 1) + n1 * r
+    return cont, start, dead
+
+
+@njit(cache=True)
 def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
     """``solve_automaton_limited`` of a 3D line (mode 2) whose product space has ``space`` states,
     with the same answers, budget steps and cap: each layer's states found once through marks
-    indexed by state (no sort), their cells still to place carried along (no loop over the
-    colours per step), and the backward pass's alive states marked per layer (no search)."""
+    indexed by state (no sort), their cells still to place, last value and per-colour digits
+    carried along and stepped through ``_digit_tables`` (no division per step: ``_step3``'s were
+    most of a 2-colour line's time at 64), and the backward pass's alive states marked per layer
+    (no search)."""
     L = masks.shape[0]
     k1 = k + 1
     out = np.zeros(L, dtype=np.int64)
+    cont, start, dead = _digit_tables(k, cnt, base)
+    step = np.empty(k, dtype=np.int64)  # a digit's weight in the state: k1 * mult
+    for c in range(k):
+        step[c] = k1 * mult[c]
     seen = np.full(space, -1, dtype=np.int32)       # the forward layer a state was last added to
     alive = np.full((2, space), -1, dtype=np.int32)  # the backward layer a state is alive in
     states = np.empty(64, dtype=np.int64)
     need = np.empty(64, dtype=np.int64)
+    digs = np.zeros(64 * k, dtype=np.int64)  # state j's digits at j * k .. j * k + k - 1
     lstart = np.zeros(L + 2, dtype=np.int64)
     total = 0
     for c in range(k):
@@ -202,24 +241,40 @@ def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
             return masks.copy()
         states = _grow(states, b + (b - a) * k1)
         need = _grow(need, b + (b - a) * k1)
+        digs = _grow(digs, (b + (b - a) * k1) * k)
         nb = b
         left = L - i - 1
         mi = masks[i]
         for j in range(a, b):
             q = states[j]
             nd = need[j]
+            last = q % k1
+            closing = last > 0 and dead[last - 1, digs[j * k + last - 1]]
             for s in range(k1):
                 if (mi >> s) & 1 == 0:
                     continue
-                nq = _step3(q, s, k, cnt, base, mult)
-                if nq < 0:
+                if s != last and closing:
                     continue
-                nn = nd - 1 if s > 0 else nd
+                if s == 0:
+                    nq = q - last
+                    nn = nd
+                else:
+                    c = s - 1
+                    d = digs[j * k + c]
+                    e = cont[c, d] if last == s else start[c, d]
+                    if e < 0:
+                        continue
+                    nq = q - last + s + (e - d) * step[c]
+                    nn = nd - 1
                 if nn > left or seen[nq] == i:
                     continue
                 seen[nq] = i
                 states[nb] = nq
                 need[nb] = nn
+                for t in range(k):
+                    digs[nb * k + t] = digs[j * k + t]
+                if s > 0:
+                    digs[nb * k + s - 1] = e
                 nb += 1
         if nb == b:
             return out
@@ -240,11 +295,23 @@ def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
         mi = masks[i]
         for j in range(a, b):
             q = states[j]
+            last = q % k1
+            closing = last > 0 and dead[last - 1, digs[j * k + last - 1]]
             for s in range(k1):
                 if (mi >> s) & 1 == 0:
                     continue
-                nq = _step3(q, s, k, cnt, base, mult)
-                if nq >= 0 and nxt[nq] == i + 1:
+                if s != last and closing:
+                    continue
+                if s == 0:
+                    nq = q - last
+                else:
+                    c = s - 1
+                    d = digs[j * k + c]
+                    e = cont[c, d] if last == s else start[c, d]
+                    if e < 0:
+                        continue
+                    nq = q - last + s + (e - d) * step[c]
+                if nxt[nq] == i + 1:
                     out[i] |= np.int64(1) << s
                     now[q] = i
     return out
