@@ -483,6 +483,47 @@ def solve_dfa_dense(masks, tab):
     return out
 
 
+@njit(inline="always")
+def _relax_colour(cur, c, cnt, rmax, view, res) -> int:
+    """Colour ``c`` (1-based) of ``cur`` against "not this colour", in place: 1 when it narrowed a
+    cell, 0 when not, -1 on a contradiction (``cur`` then partly narrowed)."""
+    L = cur.shape[0]
+    bit = np.int64(1) << c
+    changed = 0
+    if cnt[c - 1] == 0:
+        for i in range(L):
+            if cur[i] & bit:
+                cur[i] &= ~bit
+                changed = 1
+                if cur[i] == 0:
+                    return -1
+        return changed
+    for i in range(L):
+        v = 0
+        if cur[i] & ~bit:
+            v |= EMPTY
+        if cur[i] & bit:
+            v |= FILLED
+        view[i] = v
+        res[i] = 0
+    # marks 0/1/2 (plain/circle/square) are the black-and-white kinds KIND_PLAIN..KIND_SQUARE
+    if not solve_count(view, cnt[c - 1], KIND_PLAIN + rmax[c - 1] - 1, res):
+        return -1
+    for i in range(L):
+        if res[i] == 0:
+            return -1
+        if res[i] == view[i]:
+            continue
+        changed = 1
+        if res[i] & FILLED == 0:
+            cur[i] &= ~bit
+        if res[i] & EMPTY == 0:
+            cur[i] &= bit
+        if cur[i] == 0:
+            return -1
+    return changed
+
+
 @njit(cache=True)
 def relax_3d(masks, k, cnt, rmax):
     """Each colour on its own against "not this colour" (a sound filter, not complete): drops the
@@ -494,33 +535,34 @@ def relax_3d(masks, k, cnt, rmax):
     view = np.empty(L, dtype=np.int8)
     res = np.empty(L, dtype=np.int8)
     for c in range(1, k + 1):
-        bit = np.int64(1) << c
-        if cnt[c - 1] == 0:
-            for i in range(L):
-                cur[i] &= ~bit
-                if cur[i] == 0:
-                    return np.zeros(L, dtype=np.int64)
-            continue
-        for i in range(L):
-            v = 0
-            if cur[i] & ~bit:
-                v |= EMPTY
-            if cur[i] & bit:
-                v |= FILLED
-            view[i] = v
-            res[i] = 0
-        # marks 0/1/2 (plain/circle/square) are the black-and-white kinds KIND_PLAIN..KIND_SQUARE
-        if not solve_count(view, cnt[c - 1], KIND_PLAIN + rmax[c - 1] - 1, res):
+        if _relax_colour(cur, c, cnt, rmax, view, res) < 0:
             return np.zeros(L, dtype=np.int64)
-        for i in range(L):
-            if res[i] == 0:
-                return np.zeros(L, dtype=np.int64)
-            if res[i] & FILLED == 0:
-                cur[i] &= ~bit
-            if res[i] & EMPTY == 0:
-                cur[i] &= bit
-            if cur[i] == 0:
-                return np.zeros(L, dtype=np.int64)
+    return cur
+
+
+@njit(cache=True)
+def relax_3d_fixpoint(masks, k, cnt, rmax):
+    """``relax_3d`` repeated to its fixpoint (the same answer: each colour's filter narrows
+    monotonically, so their common fixpoint does not depend on the order), with less work: the
+    colours in turn, stopping once k in a row changed nothing (a colour's own result is at its
+    fixpoint, so a pass that only confirms is skipped). All zero states on a contradiction."""
+    L = masks.shape[0]
+    cur = masks.copy()
+    view = np.empty(L, dtype=np.int8)
+    res = np.empty(L, dtype=np.int8)
+    quiet = 0
+    need = k  # colours in a row to change nothing: k, or k - 1 after a change (its own colour is
+    c = 1     # at its fixpoint)
+    while quiet < need:
+        st = _relax_colour(cur, c, cnt, rmax, view, res)
+        if st < 0:
+            return np.zeros(L, dtype=np.int64)
+        if st:
+            quiet = 0
+            need = k - 1
+        else:
+            quiet += 1
+        c = c + 1 if c < k else 1
     return cur
 
 
