@@ -176,6 +176,20 @@ def _spent(work, a, b, k1) -> bool:
     return False
 
 
+@njit(inline="always")
+def _spent_back(work, a, b, k1) -> bool:
+    """``_spent`` for a layer of the backward pass (no new states, so no cap): it costs about
+    what the forward layer did, and a line that ends its forward pass inside the budget must not
+    run a whole unbudgeted backward pass past its caller's clock (a 4-colour line at 36 had
+    taken 3 s past a 0.3 s limit so)."""
+    if work[0] >= 0:
+        work[0] -= (b - a) * k1
+        if work[0] < 0:
+            work[1] = 1
+            return True
+    return False
+
+
 @njit(cache=True)
 def _digit_tables(k, cnt, base):
     """Per colour c and digit d (its (count, run) pair, ``_step3``'s encoding): the digit after
@@ -290,6 +304,8 @@ def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
         return out
     for i in range(L - 1, -1, -1):
         a, b = lstart[i], lstart[i + 1]
+        if _spent_back(work, a, b, k1):
+            return masks.copy()
         nxt = alive[(i + 1) & 1]
         now = alive[i & 1]
         mi = masks[i]
@@ -319,7 +335,7 @@ def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
 
 @njit(cache=True)
 def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
-    """``solve_automaton`` that can give up: ``work[0]`` state steps allowed (-1: any number).
+    """``solve_automaton`` that can give up: ``work[0]`` state steps allowed, forward and backward (-1: any number).
     When they run out, ``work[1]`` = 1; when the states would pass STATE_CAP, ``work[1]`` = 2;
     either way the masks are returned unchanged (a sound answer that deduces nothing). A single
     line of a long 3D line of four colours took 10-25 s: the step budget lets a caller with a
@@ -393,6 +409,8 @@ def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
     alive = alive[:na]
     for i in range(L - 1, -1, -1):
         a, b = lstart[i], lstart[i + 1]
+        if _spent_back(work, a, b, k1):
+            return masks.copy()
         now = np.empty(b - a, dtype=np.int64)
         nn = 0
         mi = masks[i]
@@ -483,6 +501,44 @@ def solve_dfa_dense(masks, tab):
     return out
 
 
+@njit(cache=True)
+def one_block(view, n, res) -> bool:
+    """The complete black-and-white line solver of a plain 3D count (``n`` >= 1 filled cells in
+    one block): ``solve_count``'s answer for KIND_PLAIN (tested against it), in O(L) by prefix
+    counts of the cells that cannot be filled or empty: a block may start at p when its n cells
+    may be filled and every other cell empty. The per-colour filter's most common colour clue
+    (three in four of a 2-colour model's non-zero counts at 64)."""
+    L = view.shape[0]
+    if n > L:
+        return False
+    bad_f = np.zeros(L + 1, dtype=np.int64)  # cells before i that cannot be filled
+    bad_e = np.zeros(L + 1, dtype=np.int64)  # ... that cannot be empty
+    for i in range(L):
+        bad_f[i + 1] = bad_f[i] + (1 if view[i] & FILLED == 0 else 0)
+        bad_e[i + 1] = bad_e[i] + (1 if view[i] & EMPTY == 0 else 0)
+    cover = np.zeros(L + 1, dtype=np.int64)
+    lo = L
+    hi = -1
+    for p in range(L - n + 1):
+        if bad_f[p + n] - bad_f[p] == 0 and bad_e[p] == 0 and bad_e[L] - bad_e[p + n] == 0:
+            cover[p] += 1
+            cover[p + n] -= 1
+            lo = min(lo, p)
+            hi = max(hi, p)
+    if hi < 0:
+        return False
+    run = 0
+    for i in range(L):
+        run += cover[i]
+        v = 0
+        if run > 0:
+            v |= FILLED
+        if i < hi or i >= lo + n:
+            v |= EMPTY
+        res[i] = v
+    return True
+
+
 @njit(inline="always")
 def _relax_colour(cur, c, cnt, rmax, view, res) -> int:
     """Colour ``c`` (1-based) of ``cur`` against "not this colour", in place: 1 when it narrowed a
@@ -507,7 +563,10 @@ def _relax_colour(cur, c, cnt, rmax, view, res) -> int:
         view[i] = v
         res[i] = 0
     # marks 0/1/2 (plain/circle/square) are the black-and-white kinds KIND_PLAIN..KIND_SQUARE
-    if not solve_count(view, cnt[c - 1], KIND_PLAIN + rmax[c - 1] - 1, res):
+    if rmax[c - 1] == 1:
+        if not one_block(view, cnt[c - 1], res):
+            return -1
+    elif not solve_count(view, cnt[c - 1], KIND_PLAIN + rmax[c - 1] - 1, res):
         return -1
     for i in range(L):
         if res[i] == 0:
