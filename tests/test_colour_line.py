@@ -180,3 +180,33 @@ def test_one_block_matches_the_count_solver():
             sat += 1
             assert np.array_equal(a, b), (trial, view, total)
     assert sat > 200
+
+
+def test_table_steps_match_step3():
+    """The product solvers' table steps (``_decode`` + ``_tstep`` through ``_digit_tables``) give
+    ``_step3``'s next state (with its dead-run cut) and ``_need3``'s cells to place, for every
+    state and value of random 3D clues of 1-3 colours (fails on any one differing)."""
+    import engine.lines.colourline as cl
+    rng = np.random.default_rng(3)
+    for trial in range(30):
+        k = 1 + trial % 3
+        cnt = rng.integers(0, 5, k).astype(np.int64)
+        rmax = np.where(cnt > 0, rng.integers(1, 4, k), 0).astype(np.int64)
+        base = (cnt + 1) * (rmax + 1)
+        mult = np.ones(k, np.int64)
+        for c in range(1, k):
+            mult[c] = mult[c - 1] * base[c - 1]
+        cont, start, dead = cl._digit_tables(k, cnt, base)
+        step = (k + 1) * mult
+        dg = np.zeros(k, np.int64)
+        cut = 0
+        for q in range(int(mult[-1] * base[-1]) * (k + 1)):
+            need = cl._decode(q, k, cnt, base, mult, dg)
+            assert need == cl._need3(q, k, cnt, base, mult)
+            last = q % (k + 1)
+            closing = bool(last > 0 and dead[last - 1, dg[last - 1]])
+            for s in range(k + 1):
+                want = cl._step3(q, s, k, cnt, base, mult)
+                assert cl._tstep(q, s, last, closing, dg, cont, start, step) == want, (trial, q, s)
+                cut += int(want < 0 and s != last and closing)
+        assert trial < 5 or cut > 0 or cnt.sum() == 0

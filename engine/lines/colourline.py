@@ -222,6 +222,34 @@ def _digit_tables(k, cnt, base):
     return cont, start, dead
 
 
+@njit(inline="always")
+def _decode(q, k, cnt, base, mult, dg):
+    """The digits of 3D state ``q`` into ``dg``; returns the cells its colours still have to place
+    (``_need3``). Once per state, so that its steps (``_tstep``) need no division."""
+    rest = q // (k + 1)
+    need = 0
+    for c in range(k):
+        d = (rest // mult[c]) % base[c]
+        dg[c] = d
+        need += cnt[c] - d % (cnt[c] + 1)
+    return need
+
+
+@njit(inline="always")
+def _tstep(q, s, last, closing, dg, cont, start, step):
+    """``_step3`` of a decoded state (``_decode``; ``closing``: ``_closes_dead`` of its last
+    value's colour) through ``_digit_tables``: the same next state, or -1."""
+    if s != last and closing:
+        return -1
+    if s == 0:
+        return q - last
+    c = s - 1
+    e = cont[c, dg[c]] if last == s else start[c, dg[c]]
+    if e < 0:
+        return -1
+    return q - last + s + (e - dg[c]) * step[c]
+
+
 @njit(cache=True)
 def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
     """``solve_automaton_limited`` of a 3D line (mode 2) whose product space has ``space`` states,
@@ -358,8 +386,16 @@ def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
         space = mult[k - 1] * base[k - 1] * k1
         if space <= DENSE_STATES:
             return _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work)
+        cont, start, dead = _digit_tables(k, cnt, base)
     else:
         m = tab.shape[0] - 1
+        cont = np.zeros((1, 1), dtype=np.int64)
+        start = cont
+        dead = np.zeros((1, 1), dtype=np.bool_)
+    step = np.empty(max(k, 1), dtype=np.int64)
+    for c in range(k):
+        step[c] = k1 * mult[c]
+    dg = np.zeros(max(k, 1), dtype=np.int64)
     # forward layers, flat: states[lstart[i]:lstart[i+1]] reachable before cell i
     states = np.empty(64, dtype=np.int64)
     lstart = np.zeros(L + 2, dtype=np.int64)
@@ -376,12 +412,19 @@ def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
         mi = masks[i]
         for j in range(a, b):
             q = states[j]
+            last = 0
+            need = 0
+            closing = False
+            if mode == 2:
+                need = _decode(q, k, cnt, base, mult, dg)
+                last = q % k1
+                closing = last > 0 and dead[last - 1, dg[last - 1]]
             for s in range(k1):
                 if (mi >> s) & 1 == 0:
                     continue
                 if mode == 2:
-                    nq = _step3(q, s, k, cnt, base, mult)
-                    if nq < 0 or _need3(nq, k, cnt, base, mult) > left:
+                    nq = _tstep(q, s, last, closing, dg, cont, start, step)
+                    if nq < 0 or need - (1 if s > 0 else 0) > left:
                         continue
                 else:
                     nq = tab[q, s]
@@ -417,11 +460,17 @@ def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
         for j in range(a, b):
             q = states[j]
             ok = False
+            last = 0
+            closing = False
+            if mode == 2:
+                _decode(q, k, cnt, base, mult, dg)
+                last = q % k1
+                closing = last > 0 and dead[last - 1, dg[last - 1]]
             for s in range(k1):
                 if (mi >> s) & 1 == 0:
                     continue
                 if mode == 2:
-                    nq = _step3(q, s, k, cnt, base, mult)
+                    nq = _tstep(q, s, last, closing, dg, cont, start, step)
                 else:
                     nq = tab[q, s]
                 if nq >= 0 and _contains(alive, 0, alive.shape[0], nq):
