@@ -119,3 +119,94 @@ def test_3d_dense_and_sparse_product_solvers_agree(monkeypatch):
         a = cl.solve_automaton_limited(masks, 2, no_tab, k, cnt, rmax, w_dense)
         b = sparse(masks, 2, no_tab, k, cnt, rmax, w_sparse)
         assert np.array_equal(a, b) and list(w_dense) == list(w_sparse), trial
+
+
+def _relax_to_fixpoint(masks, k, cnt, rmax):
+    """The plain reference: ``relax_3d`` passes until one changes nothing."""
+    cur = np.asarray(masks, dtype=np.int64)
+    while True:
+        nxt = relax_3d(cur, k, cnt, rmax)
+        if nxt[0] == 0 or np.array_equal(nxt, cur):
+            return nxt
+        cur = nxt
+
+
+def test_relax_fixpoint_matches_repeated_passes():
+    """``relax_3d_fixpoint`` (the colours in turn, stopping after k - 1 or k quiet ones) gives
+    what whole ``relax_3d`` passes repeated to their fixpoint give, contradictions included, on
+    random 3D lines of 1-4 colours up to 40 cells with random knowledge (fails if it stops early)."""
+    from engine.lines.colourline import relax_3d_fixpoint
+    rng = np.random.default_rng(11)
+    moved = 0
+    for trial in range(400):
+        k = 1 + trial % 4
+        n = int(rng.integers(1, 41))
+        line = np.where(rng.random(n) < 0.6, rng.integers(1, k + 1, n), 0)
+        src = line if trial % 3 else rng.permutation(line)
+        cnt, rmax = rmax_of(clue_of_line(src, k, True))
+        full = (1 << (k + 1)) - 1
+        masks = np.where(rng.random(n) < 0.25, np.int64(1) << line, full).astype(np.int64)
+        masks[rng.random(n) < 0.25] &= ~np.int64(1 << int(rng.integers(0, k + 1)))
+        masks[masks == 0] = 1
+        want = _relax_to_fixpoint(masks, k, cnt, rmax)
+        got = relax_3d_fixpoint(masks, k, cnt, rmax)
+        assert np.array_equal(got, want), (trial, masks, cnt, rmax)
+        one = relax_3d(masks, k, cnt, rmax)
+        moved += int(one[0] != 0 and not np.array_equal(one, want))
+    assert moved > 0  # cases where one pass is not the fixpoint
+
+
+def test_one_block_matches_the_count_solver():
+    """``one_block`` (a plain 3D count in O(L)) gives ``solve_count``'s answer for KIND_PLAIN,
+    contradictions included, on random black-and-white lines up to 40 cells with random
+    knowledge (fails on any cell differing)."""
+    from engine.lines.colourline import one_block
+    from engine.lines.linesolve import solve_count
+    from engine.model.cells import EMPTY, FILLED
+    from engine.model.puzzle import KIND_PLAIN
+    rng = np.random.default_rng(5)
+    sat = 0
+    for trial in range(2000):
+        n = int(rng.integers(1, 41))
+        total = int(rng.integers(1, n + 2))
+        view = np.full(n, EMPTY | FILLED, np.int8)
+        view[rng.random(n) < rng.random() * 0.5] = EMPTY
+        view[rng.random(n) < rng.random() * 0.5] = FILLED
+        a, b = np.zeros(n, np.int8), np.zeros(n, np.int8)
+        ok_a = one_block(view, total, a)
+        ok_b = solve_count(view, total, KIND_PLAIN, b)
+        assert ok_a == ok_b, (trial, view, total)
+        if ok_b:
+            sat += 1
+            assert np.array_equal(a, b), (trial, view, total)
+    assert sat > 200
+
+
+def test_table_steps_match_step3():
+    """The product solvers' table steps (``_decode`` + ``_tstep`` through ``_digit_tables``) give
+    ``_step3``'s next state (with its dead-run cut) and ``_need3``'s cells to place, for every
+    state and value of random 3D clues of 1-3 colours (fails on any one differing)."""
+    import engine.lines.colourline as cl
+    rng = np.random.default_rng(3)
+    for trial in range(30):
+        k = 1 + trial % 3
+        cnt = rng.integers(0, 5, k).astype(np.int64)
+        rmax = np.where(cnt > 0, rng.integers(1, 4, k), 0).astype(np.int64)
+        base = (cnt + 1) * (rmax + 1)
+        mult = np.ones(k, np.int64)
+        for c in range(1, k):
+            mult[c] = mult[c - 1] * base[c - 1]
+        cont, start, dead = cl._digit_tables(k, cnt, base)
+        step = (k + 1) * mult
+        dg = np.zeros(k, np.int64)
+        cut = 0
+        for q in range(int(mult[-1] * base[-1]) * (k + 1)):
+            need = cl._decode(q, k, cnt, base, mult, dg)
+            assert need == cl._need3(q, k, cnt, base, mult)
+            last = q % (k + 1)
+            closing = bool(last > 0 and dead[last - 1, dg[last - 1]])
+            for s in range(k + 1):
+                want = cl._step3(q, s, k, cnt, base, mult)
+                assert cl._tstep(q, s, last, closing, dg, cont, start, step) == want, (trial, q, s)
+                cut += int(want < 0 and s != last and closing)
+        assert trial < 5 or cut > 0 or cnt.sum() == 0

@@ -64,12 +64,32 @@ def dfa_2d(blocks, k: int) -> np.ndarray:
     return tab
 
 
+@njit(inline="always")
+def _closes_dead(rest, c, cnt, base, mult) -> bool:
+    """Whether closing a run of colour ``c`` (0-based) leaves a state no filling can accept: its
+    runs are final (1 plain, 2 circle) with cells still to place, or it cannot make the runs its
+    mark still needs from the cells it has left (a run takes a cell at least). Without this cut a
+    plain colour whose run ended short lived on to the line's end, times every state of the other
+    colours: most of a 2-colour line's product states at 64 were such dead ones."""
+    n1 = cnt[c] + 1
+    d = (rest // mult[c]) % base[c]
+    have = d % n1
+    runs = d // n1
+    rmax = base[c] // n1 - 1
+    left = cnt[c] - have
+    if rmax < 3 and runs == rmax:
+        return left > 0
+    return left < rmax - runs
+
+
 @njit(cache=True)
 def _step3(q, s, k, cnt, base, mult):
     """Next 3D state from state q reading value s (0 empty, 1..k); -1 when the clue forbids it."""
     k1 = k + 1
     last = q % k1
     rest = q // k1
+    if last != 0 and last != s and _closes_dead(rest, last - 1, cnt, base, mult):
+        return -1
     if s == 0:
         return rest * k1
     c = s - 1
@@ -156,19 +176,100 @@ def _spent(work, a, b, k1) -> bool:
     return False
 
 
+@njit(inline="always")
+def _spent_back(work, a, b, k1) -> bool:
+    """``_spent`` for a layer of the backward pass (no new states, so no cap): it costs about
+    what the forward layer did, and a line that ends its forward pass inside the budget must not
+    run a whole unbudgeted backward pass past its caller's clock (a 4-colour line at 36 had
+    taken 3 s past a 0.3 s limit so)."""
+    if work[0] >= 0:
+        work[0] -= (b - a) * k1
+        if work[0] < 0:
+            work[1] = 1
+            return True
+    return False
+
+
+@njit(cache=True)
+def _digit_tables(k, cnt, base):
+    """Per colour c and digit d (its (count, run) pair, ``_step3``'s encoding): the digit after
+    placing c continuing its run (``cont``) or starting a new one (``start``), -1 where the clue
+    forbids it, and whether closing a run there leaves a dead state (``dead``, ``_closes_dead``).
+    ``_solve_3d_dense`` steps through these lookups instead of ``_step3``'s divisions."""
+    bmax = 1
+    for c in range(k):
+        bmax = max(bmax, base[c])
+    cont = np.full((k, bmax), -1, dtype=np.int64)
+    start = np.full((k, bmax), -1, dtype=np.int64)
+    dead = np.zeros((k, bmax), dtype=np.bool_)
+    one = np.ones(1, dtype=np.int64)
+    for c in range(k):
+        n1 = cnt[c] + 1
+        rmax = base[c] // n1 - 1
+        for d in range(base[c]):
+            have = d % n1
+            runs = d // n1
+            dead[c, d] = _closes_dead(d, 0, cnt[c:c + 1], base[c:c + 1], one)
+            if have + 1 > cnt[c]:
+                continue
+            cont[c, d] = (have + 1) + n1 * runs
+            r = runs + 1
+            if r > rmax:
+                if rmax != 3:
+                    continue
+                r = 3
+            start[c, d] = (have + 1) + n1 * r
+    return cont, start, dead
+
+
+@njit(inline="always")
+def _decode(q, k, cnt, base, mult, dg):
+    """The digits of 3D state ``q`` into ``dg``; returns the cells its colours still have to place
+    (``_need3``). Once per state, so that its steps (``_tstep``) need no division."""
+    rest = q // (k + 1)
+    need = 0
+    for c in range(k):
+        d = (rest // mult[c]) % base[c]
+        dg[c] = d
+        need += cnt[c] - d % (cnt[c] + 1)
+    return need
+
+
+@njit(inline="always")
+def _tstep(q, s, last, closing, dg, cont, start, step):
+    """``_step3`` of a decoded state (``_decode``; ``closing``: ``_closes_dead`` of its last
+    value's colour) through ``_digit_tables``: the same next state, or -1."""
+    if s != last and closing:
+        return -1
+    if s == 0:
+        return q - last
+    c = s - 1
+    e = cont[c, dg[c]] if last == s else start[c, dg[c]]
+    if e < 0:
+        return -1
+    return q - last + s + (e - dg[c]) * step[c]
+
+
 @njit(cache=True)
 def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
     """``solve_automaton_limited`` of a 3D line (mode 2) whose product space has ``space`` states,
     with the same answers, budget steps and cap: each layer's states found once through marks
-    indexed by state (no sort), their cells still to place carried along (no loop over the
-    colours per step), and the backward pass's alive states marked per layer (no search)."""
+    indexed by state (no sort), their cells still to place, last value and per-colour digits
+    carried along and stepped through ``_digit_tables`` (no division per step: ``_step3``'s were
+    most of a 2-colour line's time at 64), and the backward pass's alive states marked per layer
+    (no search)."""
     L = masks.shape[0]
     k1 = k + 1
     out = np.zeros(L, dtype=np.int64)
+    cont, start, dead = _digit_tables(k, cnt, base)
+    step = np.empty(k, dtype=np.int64)  # a digit's weight in the state: k1 * mult
+    for c in range(k):
+        step[c] = k1 * mult[c]
     seen = np.full(space, -1, dtype=np.int32)       # the forward layer a state was last added to
     alive = np.full((2, space), -1, dtype=np.int32)  # the backward layer a state is alive in
     states = np.empty(64, dtype=np.int64)
     need = np.empty(64, dtype=np.int64)
+    digs = np.zeros(64 * k, dtype=np.int64)  # state j's digits at j * k .. j * k + k - 1
     lstart = np.zeros(L + 2, dtype=np.int64)
     total = 0
     for c in range(k):
@@ -182,24 +283,40 @@ def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
             return masks.copy()
         states = _grow(states, b + (b - a) * k1)
         need = _grow(need, b + (b - a) * k1)
+        digs = _grow(digs, (b + (b - a) * k1) * k)
         nb = b
         left = L - i - 1
         mi = masks[i]
         for j in range(a, b):
             q = states[j]
             nd = need[j]
+            last = q % k1
+            closing = last > 0 and dead[last - 1, digs[j * k + last - 1]]
             for s in range(k1):
                 if (mi >> s) & 1 == 0:
                     continue
-                nq = _step3(q, s, k, cnt, base, mult)
-                if nq < 0:
+                if s != last and closing:
                     continue
-                nn = nd - 1 if s > 0 else nd
+                if s == 0:
+                    nq = q - last
+                    nn = nd
+                else:
+                    c = s - 1
+                    d = digs[j * k + c]
+                    e = cont[c, d] if last == s else start[c, d]
+                    if e < 0:
+                        continue
+                    nq = q - last + s + (e - d) * step[c]
+                    nn = nd - 1
                 if nn > left or seen[nq] == i:
                     continue
                 seen[nq] = i
                 states[nb] = nq
                 need[nb] = nn
+                for t in range(k):
+                    digs[nb * k + t] = digs[j * k + t]
+                if s > 0:
+                    digs[nb * k + s - 1] = e
                 nb += 1
         if nb == b:
             return out
@@ -215,16 +332,30 @@ def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
         return out
     for i in range(L - 1, -1, -1):
         a, b = lstart[i], lstart[i + 1]
+        if _spent_back(work, a, b, k1):
+            return masks.copy()
         nxt = alive[(i + 1) & 1]
         now = alive[i & 1]
         mi = masks[i]
         for j in range(a, b):
             q = states[j]
+            last = q % k1
+            closing = last > 0 and dead[last - 1, digs[j * k + last - 1]]
             for s in range(k1):
                 if (mi >> s) & 1 == 0:
                     continue
-                nq = _step3(q, s, k, cnt, base, mult)
-                if nq >= 0 and nxt[nq] == i + 1:
+                if s != last and closing:
+                    continue
+                if s == 0:
+                    nq = q - last
+                else:
+                    c = s - 1
+                    d = digs[j * k + c]
+                    e = cont[c, d] if last == s else start[c, d]
+                    if e < 0:
+                        continue
+                    nq = q - last + s + (e - d) * step[c]
+                if nxt[nq] == i + 1:
                     out[i] |= np.int64(1) << s
                     now[q] = i
     return out
@@ -232,7 +363,7 @@ def _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work):
 
 @njit(cache=True)
 def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
-    """``solve_automaton`` that can give up: ``work[0]`` state steps allowed (-1: any number).
+    """``solve_automaton`` that can give up: ``work[0]`` state steps allowed, forward and backward (-1: any number).
     When they run out, ``work[1]`` = 1; when the states would pass STATE_CAP, ``work[1]`` = 2;
     either way the masks are returned unchanged (a sound answer that deduces nothing). A single
     line of a long 3D line of four colours took 10-25 s: the step budget lets a caller with a
@@ -255,8 +386,16 @@ def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
         space = mult[k - 1] * base[k - 1] * k1
         if space <= DENSE_STATES:
             return _solve_3d_dense(masks, k, cnt, base, mult, accept, space, work)
+        cont, start, dead = _digit_tables(k, cnt, base)
     else:
         m = tab.shape[0] - 1
+        cont = np.zeros((1, 1), dtype=np.int64)
+        start = cont
+        dead = np.zeros((1, 1), dtype=np.bool_)
+    step = np.empty(max(k, 1), dtype=np.int64)
+    for c in range(k):
+        step[c] = k1 * mult[c]
+    dg = np.zeros(max(k, 1), dtype=np.int64)
     # forward layers, flat: states[lstart[i]:lstart[i+1]] reachable before cell i
     states = np.empty(64, dtype=np.int64)
     lstart = np.zeros(L + 2, dtype=np.int64)
@@ -273,12 +412,19 @@ def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
         mi = masks[i]
         for j in range(a, b):
             q = states[j]
+            last = 0
+            need = 0
+            closing = False
+            if mode == 2:
+                need = _decode(q, k, cnt, base, mult, dg)
+                last = q % k1
+                closing = last > 0 and dead[last - 1, dg[last - 1]]
             for s in range(k1):
                 if (mi >> s) & 1 == 0:
                     continue
                 if mode == 2:
-                    nq = _step3(q, s, k, cnt, base, mult)
-                    if nq < 0 or _need3(nq, k, cnt, base, mult) > left:
+                    nq = _tstep(q, s, last, closing, dg, cont, start, step)
+                    if nq < 0 or need - (1 if s > 0 else 0) > left:
                         continue
                 else:
                     nq = tab[q, s]
@@ -306,17 +452,25 @@ def solve_automaton_limited(masks, mode, tab, k, cnt, rmax, work):
     alive = alive[:na]
     for i in range(L - 1, -1, -1):
         a, b = lstart[i], lstart[i + 1]
+        if _spent_back(work, a, b, k1):
+            return masks.copy()
         now = np.empty(b - a, dtype=np.int64)
         nn = 0
         mi = masks[i]
         for j in range(a, b):
             q = states[j]
             ok = False
+            last = 0
+            closing = False
+            if mode == 2:
+                _decode(q, k, cnt, base, mult, dg)
+                last = q % k1
+                closing = last > 0 and dead[last - 1, dg[last - 1]]
             for s in range(k1):
                 if (mi >> s) & 1 == 0:
                     continue
                 if mode == 2:
-                    nq = _step3(q, s, k, cnt, base, mult)
+                    nq = _tstep(q, s, last, closing, dg, cont, start, step)
                 else:
                     nq = tab[q, s]
                 if nq >= 0 and _contains(alive, 0, alive.shape[0], nq):
@@ -397,6 +551,88 @@ def solve_dfa_dense(masks, tab):
 
 
 @njit(cache=True)
+def one_block(view, n, res) -> bool:
+    """The complete black-and-white line solver of a plain 3D count (``n`` >= 1 filled cells in
+    one block): ``solve_count``'s answer for KIND_PLAIN (tested against it), in O(L) by prefix
+    counts of the cells that cannot be filled or empty: a block may start at p when its n cells
+    may be filled and every other cell empty. The per-colour filter's most common colour clue
+    (three in four of a 2-colour model's non-zero counts at 64)."""
+    L = view.shape[0]
+    if n > L:
+        return False
+    bad_f = np.zeros(L + 1, dtype=np.int64)  # cells before i that cannot be filled
+    bad_e = np.zeros(L + 1, dtype=np.int64)  # ... that cannot be empty
+    for i in range(L):
+        bad_f[i + 1] = bad_f[i] + (1 if view[i] & FILLED == 0 else 0)
+        bad_e[i + 1] = bad_e[i] + (1 if view[i] & EMPTY == 0 else 0)
+    cover = np.zeros(L + 1, dtype=np.int64)
+    lo = L
+    hi = -1
+    for p in range(L - n + 1):
+        if bad_f[p + n] - bad_f[p] == 0 and bad_e[p] == 0 and bad_e[L] - bad_e[p + n] == 0:
+            cover[p] += 1
+            cover[p + n] -= 1
+            lo = min(lo, p)
+            hi = max(hi, p)
+    if hi < 0:
+        return False
+    run = 0
+    for i in range(L):
+        run += cover[i]
+        v = 0
+        if run > 0:
+            v |= FILLED
+        if i < hi or i >= lo + n:
+            v |= EMPTY
+        res[i] = v
+    return True
+
+
+@njit(inline="always")
+def _relax_colour(cur, c, cnt, rmax, view, res) -> int:
+    """Colour ``c`` (1-based) of ``cur`` against "not this colour", in place: 1 when it narrowed a
+    cell, 0 when not, -1 on a contradiction (``cur`` then partly narrowed)."""
+    L = cur.shape[0]
+    bit = np.int64(1) << c
+    changed = 0
+    if cnt[c - 1] == 0:
+        for i in range(L):
+            if cur[i] & bit:
+                cur[i] &= ~bit
+                changed = 1
+                if cur[i] == 0:
+                    return -1
+        return changed
+    for i in range(L):
+        v = 0
+        if cur[i] & ~bit:
+            v |= EMPTY
+        if cur[i] & bit:
+            v |= FILLED
+        view[i] = v
+        res[i] = 0
+    # marks 0/1/2 (plain/circle/square) are the black-and-white kinds KIND_PLAIN..KIND_SQUARE
+    if rmax[c - 1] == 1:
+        if not one_block(view, cnt[c - 1], res):
+            return -1
+    elif not solve_count(view, cnt[c - 1], KIND_PLAIN + rmax[c - 1] - 1, res):
+        return -1
+    for i in range(L):
+        if res[i] == 0:
+            return -1
+        if res[i] == view[i]:
+            continue
+        changed = 1
+        if res[i] & FILLED == 0:
+            cur[i] &= ~bit
+        if res[i] & EMPTY == 0:
+            cur[i] &= bit
+        if cur[i] == 0:
+            return -1
+    return changed
+
+
+@njit(cache=True)
 def relax_3d(masks, k, cnt, rmax):
     """Each colour on its own against "not this colour" (a sound filter, not complete): drops the
     colours a cell cannot take by its own colour's clue. All zero states on a contradiction.
@@ -407,33 +643,34 @@ def relax_3d(masks, k, cnt, rmax):
     view = np.empty(L, dtype=np.int8)
     res = np.empty(L, dtype=np.int8)
     for c in range(1, k + 1):
-        bit = np.int64(1) << c
-        if cnt[c - 1] == 0:
-            for i in range(L):
-                cur[i] &= ~bit
-                if cur[i] == 0:
-                    return np.zeros(L, dtype=np.int64)
-            continue
-        for i in range(L):
-            v = 0
-            if cur[i] & ~bit:
-                v |= EMPTY
-            if cur[i] & bit:
-                v |= FILLED
-            view[i] = v
-            res[i] = 0
-        # marks 0/1/2 (plain/circle/square) are the black-and-white kinds KIND_PLAIN..KIND_SQUARE
-        if not solve_count(view, cnt[c - 1], KIND_PLAIN + rmax[c - 1] - 1, res):
+        if _relax_colour(cur, c, cnt, rmax, view, res) < 0:
             return np.zeros(L, dtype=np.int64)
-        for i in range(L):
-            if res[i] == 0:
-                return np.zeros(L, dtype=np.int64)
-            if res[i] & FILLED == 0:
-                cur[i] &= ~bit
-            if res[i] & EMPTY == 0:
-                cur[i] &= bit
-            if cur[i] == 0:
-                return np.zeros(L, dtype=np.int64)
+    return cur
+
+
+@njit(cache=True)
+def relax_3d_fixpoint(masks, k, cnt, rmax):
+    """``relax_3d`` repeated to its fixpoint (the same answer: each colour's filter narrows
+    monotonically, so their common fixpoint does not depend on the order), with less work: the
+    colours in turn, stopping once k in a row changed nothing (a colour's own result is at its
+    fixpoint, so a pass that only confirms is skipped). All zero states on a contradiction."""
+    L = masks.shape[0]
+    cur = masks.copy()
+    view = np.empty(L, dtype=np.int8)
+    res = np.empty(L, dtype=np.int8)
+    quiet = 0
+    need = k  # colours in a row to change nothing: k, or k - 1 after a change (its own colour is
+    c = 1     # at its fixpoint)
+    while quiet < need:
+        st = _relax_colour(cur, c, cnt, rmax, view, res)
+        if st < 0:
+            return np.zeros(L, dtype=np.int64)
+        if st:
+            quiet = 0
+            need = k - 1
+        else:
+            quiet += 1
+        c = c + 1 if c < k else 1
     return cur
 
 

@@ -17,6 +17,7 @@ from ..jit import njit
 
 K_FILTER = 1    # the per-colour filter (``relax_3d``)
 K_COMPLETE = 2  # a complete line solve (the product solver, or the 2D automaton)
+K_FIXPOINT = 3  # the per-colour filter to its fixpoint (``relax_3d_fixpoint``)
 
 # At most this memory (inputs and results); 2^16 slots hold a 24^3 design's ~25,000 distinct
 # calls with room (24 MB at 24^3).
