@@ -63,9 +63,10 @@ def set_cell(state, c, v, t_cell, t_old, qs):
 
 @njit(cache=True)
 def _cached_solve(cid, kind, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out):
-    """The per-colour filter (``kind`` K_FILTER) or the product solver (K_COMPLETE) on a 3D line of
-    clue ``cid``, through the line cache when it has slots (a copy: a later store may reuse the
-    slot)."""
+    """The per-colour filter (``kind`` K_FILTER), the filter to its fixpoint (K_FIXPOINT: one cache
+    entry per input, not one per pass, as the informed start asks it of ~100 lines per step at 64^3;
+    all zero on a contradiction) or the product solver (K_COMPLETE) on a 3D line of clue ``cid``,
+    through the line cache when it has slots (a copy: a later store may reuse the slot)."""
     caching = c_line.shape[0] > 0
     s = 0
     if caching:
@@ -74,6 +75,8 @@ def _cached_solve(cid, kind, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, 
             return c_out[s, :masks.shape[0]].copy()
     if kind == K_FILTER:
         res = relax_3d(masks, k, cnt, rmax)
+    elif kind == K_FIXPOINT:
+        res = relax_3d_fixpoint(masks, k, cnt, rmax)
     else:
         res = solve_automaton(masks, 2, no_tab, k, cnt, rmax)
     if caching:
@@ -88,7 +91,7 @@ def _complete_3d(masks, k, cnt, rmax, no_tab, cid, c_line, c_kind, c_in, c_out):
     (else the colours cannot compete for cells and the filter's fixpoint is exact, as in
     ``propagate_queues``; the product solver from the filtered states gives the same answer as
     from the given ones, the filter being sound)."""
-    cur = _filter_fixpoint(cid, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
+    cur = _cached_solve(cid, K_FIXPOINT, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out)
     if cur[0] == 0:
         return cur
     if open_to_two(cur):
@@ -114,23 +117,6 @@ def _complete(li, cid, masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_
         # the slot again: the filter's and product solver's own entries may have taken it
         s, hit = cache_slot(cid, K_COMPLETE, masks, c_line, c_kind, c_in)
         cache_store(s, cid, K_COMPLETE, masks, res, c_line, c_kind, c_in, c_out)
-    return res
-
-
-@njit(cache=True)
-def _filter_fixpoint(cid, masks, k, cnt, rmax, no_tab, c_line, c_kind, c_in, c_out):
-    """The per-colour filter (``relax_3d``) to its fixpoint on a 3D line of clue ``cid``
-    (``relax_3d_fixpoint``), through the line cache: one entry per input, not one per pass (the
-    informed start asks this of ~100 lines per step at 64^3); all zero on a contradiction."""
-    caching = c_line.shape[0] > 0
-    s = 0
-    if caching:
-        s, hit = cache_slot(cid, K_FIXPOINT, masks, c_line, c_kind, c_in)
-        if hit:
-            return c_out[s, :masks.shape[0]].copy()
-    res = relax_3d_fixpoint(masks, k, cnt, rmax)
-    if caching:
-        cache_store(s, cid, K_FIXPOINT, masks, res, c_line, c_kind, c_in, c_out)
     return res
 
 
@@ -163,8 +149,8 @@ def best_gain(key, gain, shown, clue_id, state, k, line_start, line_cells, mode,
                     # the per-colour filter's changes: the complete solve's cost 3x the design's
                     # time at 24^3 and picked the same lines nearly always (k = 2, 3: the hides
                     # differed on one model in five, by 4 of 1,310 clues)
-                    res = _filter_fixpoint(clue_id[li], masks, k, cnt[li], rmax[li], no_tab, c_line, c_kind, c_in,
-                                           c_out)
+                    res = _cached_solve(clue_id[li], K_FIXPOINT, masks, k, cnt[li], rmax[li], no_tab, c_line, c_kind,
+                                        c_in, c_out)
                 else:
                     res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind,
                                     c_in, c_out)
