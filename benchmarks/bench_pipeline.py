@@ -3,6 +3,7 @@ plain puzzles and colour puzzles (k = 2, 3) on the shared models, and the design
 
     python -m benchmarks.bench_pipeline table [--res 16 24 36] [--kinds plain 2 3] [--json OUT]
     python -m benchmarks.bench_pipeline scale [--cases duck:96:plain torus_knot:64:2 ...] [--json OUT]
+        (a case's model: a shared model's name or a mesh file's path, e.g. ../ogre.obj:96:plain)
     python -m benchmarks.bench_pipeline worst [--res 32 48 64] [--kinds plain]
     python -m benchmarks.bench_pipeline solve [--res 16 24] [--kinds plain 2 3] [--repeat 3]
 
@@ -61,8 +62,9 @@ def grid_of(model: str, res: int):
     import numpy as np
     from engine.voxel.meshio import load_mesh
     from engine.voxel.voxelize import voxelize
-    fname = dict(MODELS)[model]
-    v, t = load_mesh(shared_models() / fname)
+    # a shared model's name, or the path of any mesh file (a model never seen in development)
+    path = shared_models() / dict(MODELS)[model] if model in dict(MODELS) else Path(model)
+    v, t = load_mesh(path)
     return np.asarray(voxelize(v, t, resolution=res, samples=1, threshold=0.5, robust=True, fit=True).grid, bool)
 
 
@@ -225,7 +227,7 @@ def one_case(args) -> int:
     """A scale case in this process (the child of ``scale``): one JSON line on stdout."""
     _setup(args.engine)
     api = Api()
-    model, res, kind = args.case.split(":")
+    model, res, kind = args.case.rsplit(":", 2)
     g = grid_of(model, int(res))
     p = puzzle_of(g, kind)
     warm_s = warm(api)
