@@ -18,6 +18,7 @@ import pytest
 
 from engine.voxel.blobs import blob_grid
 from engine.model.clues import puzzle_from_grid
+from engine.model.colourpuzzle import colour_puzzle_from_grid
 from engine.design.hiding import DesignError, design, prepare
 from engine.design.session import DesignSession, check_design, suggest_clues
 from engine.solve.difficulty import band_range, difficulty
@@ -350,3 +351,18 @@ def test_cli_design(tmp_path, capsys):
     assert "no solution" in capsys.readouterr().err
     assert main(["design", str(tmp_path / "missing.json"), "-o", str(tmp_path / "x.json")]) == 2
     assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["plain", "colour"])
+def test_finished_design_ends_its_progress_at_one(warm, kind):
+    # the calls are throttled, so without a closing call a finished design could leave the bar
+    # anywhere (0.62 on a model never seen in development); a cancelled one must not claim 1.0
+    g = blob_grid((12, 11, 9), seed=3, fill=0.45)
+    p = g if kind == "plain" else colour_puzzle_from_grid(np.where(g, 1 + (np.indices(g.shape)[0] % 2), 0), 2)
+    calls = []
+    r = design(p, progress=lambda f, m: calls.append((f, m)) and False)
+    assert not r.stopped_early and calls[-1] == (1.0, "done")
+    assert all(b[0] >= a[0] for a, b in zip(calls, calls[1:]))
+    calls.clear()
+    r = design(p, method="anneal", progress=lambda f, m: calls.append((f, m)) or True)
+    assert r.stopped_early and calls and calls[-1][0] < 1.0

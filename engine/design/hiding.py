@@ -241,7 +241,10 @@ def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
     s = Search(kind_for(full), logic, int(seed), time_limit, progress)
     s.compile_s = compile_s
     enabled, stopped, minimal = _hide(s, logic, input_hidden, method, start, target, anneal_moves)
-    return _result(s, full, enabled, logic, method, seed, target, stopped, minimal)
+    result = _result(s, full, enabled, logic, method, seed, target, stopped, minimal)
+    if stopped is None:
+        s.finish()
+    return result
 
 
 def _inputs(puzzle_or_grid, logic, band, score_range, method, start, time_limit):
