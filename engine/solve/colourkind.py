@@ -461,20 +461,6 @@ class ColourKind:
         reset_gains(gain, self.t_cell, mark, int(self.qs[7]), self.net.cell_start, self.net.cell_lines)
         return ok
 
-    def reveal_gains(self, cands) -> np.ndarray:
-        cands = np.asarray(cands, np.int64)
-        out = np.zeros(len(cands), np.int64)
-        before = self.undecided()
-        for i, li in enumerate(cands):
-            mark = self.mark()
-            was = self.shown[li]
-            self.shown[li] = 1
-            ok = self._propagate(np.array([li], np.int64), -1, _NONE) != ST_CONTRADICTION
-            out[i] = before - self.undecided() if ok else -1
-            self.undo(mark)
-            self.shown[li] = was
-        return out
-
     def grade(self, probe: bool):
         """The difficulty (``difficulty.Difficulty``) of the shown clues: synchronous rounds of
         complete line solves, a probing round when one changes nothing (with ``probe``)."""

@@ -468,25 +468,3 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
                     nd += 1
         r += 1
     return (RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED), r
-
-
-@njit
-def reveal_gains(net, enabled, mw, cands, out):
-    """For each line in ``cands`` (hidden lines), the number of unknown cells line propagation
-    would settle if its clue were shown, from the state in ``mw`` (a fixpoint of ``enabled``,
-    e.g. after ``run_logic``). Adding a clue only adds deductions, so starting from that state is
-    sound. The state is left as it was."""
-    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
-    for i in range(len(cands)):
-        li = cands[i]
-        mark = ctl[M_TLEN]
-        was = enabled[li]
-        enabled[li] = 1
-        queue_push_arrays(li, q, inq)
-        ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-                    words, contrib, ctl)
-        out[i] = ctl[M_TLEN] - mark if ok else -1
-        undo_arrays(mark, state, trail, unk, ctl, cs, cl)
-        enabled[li] = was

@@ -133,15 +133,6 @@ class PlainKind:
         """Show line ``li`` and propagate; the gains of the lines through changed cells reset."""
         return bool(mp.show_line(li, *gains[:3], self.shown, *self._net, *self._work))
 
-    def reveal_gains(self, cands) -> np.ndarray:
-        """Per hidden line of ``cands``: the undecided cells propagation settles with its clue
-        shown, from the current state (a fixpoint of the shown lines), -1 on a contradiction;
-        the state is left as it was."""
-        cands = np.asarray(cands, np.int64)
-        out = np.zeros(len(cands), np.int64)
-        mp.reveal_gains(self.net, self.shown, self.mw, cands, out)
-        return out
-
     def grade(self, probe: bool):
         """The difficulty (``difficulty.Difficulty``) of the shown clues."""
         return grade(self.net, self.shown, self.costs, self.mw, probe)
