@@ -621,46 +621,30 @@ class ColourSolver:
 
     def _probing(self):
         """``colourprobe.probe`` as a generator that pauses between slices of its budget."""
-        from .colourprobe import probe_cells, probe_scratch
+        from .colourprobe import probe_passes, probe_scratch
         from .probe import P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED
-        K, net = self.K, self.K.net
-        state, n = K.state, self.n_cells
-        scratch = probe_scratch(state, len(net.mode))
-        flags = np.zeros(2, np.int64)
+        K, state = self.K, self.K.state
+        scratch = probe_scratch(state, len(K.net.mode))
         budget = np.full(1, -1, np.int64)
         before = int(np.count_nonzero(decided(state)))
-        chunk = 256
+        steps = probe_passes(K.net, state, K.counters, K.cache, K.probe_order, scratch, budget)
         boost = 1  # x4 while a slice probes no whole cell (its assumptions need more; it starts again)
         try:
             while True:
-                flags[0] = 0
-                for c0 in range(0, n, chunk):
-                    c1 = min(n, c0 + chunk)
-                    while c0 < c1:
-                        budget[0] = min(max(self._slice, 8) * boost, 1 << 40)
-                        st = probe_cells(state, net.k, net.line_start, net.line_cells, net.mode, net.shown,
-                                         net.clue_id, net.tab_all,
-                                    net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, K.counters,
-                                    c0, c1, flags, budget, *K.cache, scratch, K.probe_order)
-                        if st == ST_CONTRADICTION:
-                            return P_CONTRADICTION
-                        if st == ST_OK:
-                            boost = 1
-                            break
-                        boost = boost * 4 if int(flags[1]) == c0 else 1
-                        c0 = int(flags[1])
-                        yield P_PAUSED
-                if flags[0] == 0:
+                budget[0] = min(max(self._slice, 8) * boost, 1 << 40)
+                try:
+                    stuck = next(steps)
+                except StopIteration as done:
+                    if done.value == ST_CONTRADICTION:
+                        return P_CONTRADICTION
                     break
+                boost = boost * 4 if stuck else 1
+                if stuck is not None:
+                    yield P_PAUSED
         finally:
-            ids, paid, found = scratch[11], scratch[12], scratch[13]
-            if ids[3]:
-                order = K.probe_order
-                rest = order[paid[order] == 0]
-                order[:ids[3]] = found[:ids[3]]
-                order[ids[3]:] = rest
+            steps.close()  # (its cells that paid off to the front of the order first)
             K.qs[6] = int(np.count_nonzero(~decided(state)))
-            self.probed_cells += int(ids[1])
+            self.probed_cells += int(scratch[11][1])
             self.changed = int(np.count_nonzero(decided(state))) - before
         return P_SOLVED if K.undecided() == 0 else P_FIXPOINT
 
