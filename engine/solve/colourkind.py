@@ -25,7 +25,7 @@ from .colourprop import (QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, De
                          open_to_two, propagate_queues, queue_lines, undo_trail, with_clue_ids)
 from .difficulty import COST_PROBE, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, K_FIXPOINT, cache_slot, cache_store, new_cache
-from .maskprop import (N_RSTATS, R_DEDUCED, R_PROBE, R_UNKNOWN, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED,
+from .maskprop import (N_RSTATS, R_DEDUCED, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED, end_round, narrow,
                        pick)
 
 _NONE = np.zeros(0, dtype=np.int64)
@@ -178,71 +178,43 @@ def reset_gains(gain, t_cell, frm, to, cell_start, cell_lines):
 
 
 @njit(cache=True)
-def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start,
-                 cnt, rmax, c_line, c_kind, c_in, c_out):
-    """One synchronous round: every dirty shown line solved completely from ``snap``, its
-    narrowings ANDed into ``new``; ``cost`` per changed cell: the cheapest technique (``tech`` per
-    line) that changed it. False on a contradiction."""
-    for li in range(mode.shape[0]):
-        if not dirty[li] or mode[li] == 0 or shown[li] == 0:
-            continue
-        a = line_start[li]
-        b = line_start[li + 1]
-        masks = np.empty(b - a, dtype=np.int64)
-        for j in range(b - a):
-            masks[j] = snap[line_cells[a + j]]
-        res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out)
-        if res[0] == 0:
-            return False
-        for j in range(b - a):
-            if res[j] != masks[j]:
-                c = line_cells[a + j]
-                new[c] &= res[j]
-                cost[c] = min(cost[c], tech[li])
-    return True
-
-
-@njit(cache=True)
-def grade_rounds(state, dirty, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start, cnt, rmax,
-                 cell_start, cell_lines, c_line, c_kind, c_in, c_out, round_stats, cell_round, cell_cost, r):
-    """Synchronous line rounds from ``state`` (changed in place), numbered from ``r``, until every
-    cell is decided (status 0), a contradiction (1) or a round that changes nothing (2: the
-    caller probes). Per round ``round_stats`` (``maskprop.R_*`` columns: undecided cells at its
-    start, cells it decided); per decided cell the round and the cheapest technique that decided
-    it. Returns (status, rounds so far)."""
+def grade_rounds(state, unknown, dirty, nd, dflag, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all,
+                 tab_start, cnt, rmax, cell_start, cell_lines, c_line, c_kind, c_in, c_out, round_stats, cell_round,
+                 cell_cost, r):
+    """Synchronous line rounds (``maskprop.rounds``' for the colour kernels) from ``state``
+    (changed in place, ``unknown`` cells undecided), numbered from ``r``, the lines ``dirty[:nd]``
+    first: every dirty shown line solved completely from the round's snapshot, its narrowings
+    ANDed in (``maskprop.narrow``, ``end_round``), until every cell is decided (status 0), a
+    contradiction (1) or a round that changes nothing (2: the caller probes). Returns (status,
+    rounds so far)."""
     n = state.shape[0]
     snap = np.empty(n, dtype=np.int64)
-    cost = np.empty(n, dtype=np.int64)
-    while True:
-        unknown = 0
-        for x in range(n):
-            if state[x] & (state[x] - 1):
-                unknown += 1
-        if unknown == 0:
-            return 0, r
+    changed = np.empty(n, dtype=np.int64)
+    while unknown > 0:
         snap[:] = state
-        cost[:] = 99
-        if not _grade_round(snap, state, cost, dirty, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all,
-                            tab_start, cnt, rmax, c_line, c_kind, c_in, c_out):
-            return 1, r
-        d = 0
-        moved = False
-        dirty[:] = False
-        for x in range(n):
-            if state[x] != snap[x]:
-                moved = True
-                for t in range(cell_start[x], cell_start[x + 1]):
-                    dirty[cell_lines[t]] = True
-                if not state[x] & (state[x] - 1):
-                    d += 1
-                    cell_round[x] = r
-                    cell_cost[x] = min(cost[x], 4)
-        if not moved:
+        nch = 0
+        for d in range(nd):
+            li = dirty[d]
+            dflag[li] = 0
+            a = line_start[li]
+            masks = np.empty(line_start[li + 1] - a, dtype=np.int64)
+            for j in range(masks.shape[0]):
+                masks[j] = snap[line_cells[a + j]]
+            res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out)
+            if res[0] == 0:
+                return 1, r
+            for j in range(masks.shape[0]):
+                if res[j] != masks[j]:
+                    nch = narrow(line_cells[a + j], res[j], tech[li], snap, state, cell_cost, changed, nch)
+                    if nch < 0:
+                        return 1, r
+        if nch == 0:
             return 2, r
-        round_stats[r, 0] = unknown
-        round_stats[r, 1] = d
-        round_stats[r, 2] = 0
+        nd = end_round(r, nch, 0, unknown, state, changed, shown, cell_start, cell_lines, dirty, dflag,
+                       cell_round, round_stats)
+        unknown -= round_stats[r, R_DEDUCED]
         r += 1
+    return 0, r
 
 
 def _technique(p: ColourPuzzle, i: int, length: int) -> int:
@@ -463,35 +435,37 @@ class ColourKind:
 
     def grade(self, probe: bool):
         """The difficulty (``difficulty.Difficulty``) of the shown clues: synchronous rounds of
-        complete line solves, a probing round when one changes nothing (with ``probe``)."""
+        complete line solves, a probing round (to the probing's fixpoint) when one changes
+        nothing (with ``probe``)."""
         net, n = self.net, self.n_cells
         state = np.full(n, self.full, dtype=np.int64)
-        dirty = np.ones(self.n_lines, dtype=np.bool_)
+        first = np.flatnonzero((net.shown > 0) & (net.mode > 0))
+        dirty, nd = np.zeros(self.n_lines, np.int64), len(first)
+        dirty[:nd] = first
+        dflag = np.zeros(self.n_lines, np.uint8)
         stats = np.zeros((n + 1, N_RSTATS), np.int64)
         cell_round = np.full(n, -1, np.int32)
         cell_cost = np.zeros(n, np.int8)
-        r = 0
+        r, unknown = 0, int(np.count_nonzero(~decided(state)))
         while True:
-            st, r = grade_rounds(state, dirty, self.costs, net.k, net.line_start, net.line_cells, net.mode, net.shown,
-                                 net.clue_id, net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines,
-                                 *self.cache, stats, cell_round, cell_cost, r)
+            st, r = grade_rounds(state, unknown, dirty, nd, dflag, self.costs, net.k, net.line_start, net.line_cells,
+                                    net.mode, net.shown, net.clue_id, net.tab_all, net.tab_start, net.cnt, net.rmax,
+                                    net.cell_start, net.cell_lines, *self.cache, stats, cell_round, cell_cost, r)
             if st != 2 or not probe:
                 break
-            # a round of line solves changed nothing: a probing round (technique cost 4)
             snap = state.copy()
             if _probe_state(net, state, np.zeros(2, np.int64), cache=self.cache) != ST_OK:
                 st = 1
                 break
-            if np.array_equal(state, snap):
+            changed = np.flatnonzero(state != snap)
+            if len(changed) == 0:
                 break
-            new = decided(state) & ~decided(snap)
-            stats[r, R_UNKNOWN] = int(np.count_nonzero(~decided(snap)))
-            stats[r, R_DEDUCED] = int(np.count_nonzero(new))
-            stats[r, R_PROBE] = 1
-            cell_round[new] = r
-            cell_cost[new] = COST_PROBE
+            cell_cost[changed] = COST_PROBE
+            unknown = int(np.count_nonzero(~decided(snap)))
+            nd = end_round(r, len(changed), 1, unknown, state, changed, net.shown, net.cell_start, net.cell_lines,
+                           dirty, dflag, cell_round, stats)
+            unknown -= int(stats[r, R_DEDUCED])
             r += 1
-            dirty[:] = True
         status = {0: RUN_SOLVED, 1: RUN_CONTRADICTION}.get(st, RUN_STALLED)
         return from_rounds(status, r, stats[:r], cell_round, cell_cost, n)
 

@@ -359,8 +359,53 @@ def show_line(li, gain, dirty, gctl, enabled, ls, lc, kinds, cst, cd, cs, cl, st
 R_UNKNOWN = 0   # unknown cells at the start of the round
 R_DEDUCED = 1   # cells deduced in the round
 R_PROBE = 2     # 1: a probing round (line propagation had stalled)
-R_LINES = 3     # lines (or probed cells) that deduced something
-N_RSTATS = 4
+N_RSTATS = 3
+
+
+@njit(inline="always")
+def narrow(c, v, t, snap, new, cost, changed, nch):
+    """One deduction of a synchronous round, for every kind (cells as masks: the plain codes are
+    the 1-colour masks): cell ``c`` narrowed to ``v`` against the round's snapshot ``snap``, the
+    result ANDed into ``new``, by a technique of cost ``t``. ``changed`` lists the cells the round
+    changed (``nch`` so far), ``cost`` their cheapest technique in it. Returns the new ``nch``,
+    or -1 when the cell has no value left."""
+    nv = new[c] & v
+    if nv == 0:
+        return -1
+    if new[c] == snap[c]:
+        changed[nch] = c
+        nch += 1
+        cost[c] = t
+    elif t < cost[c]:
+        cost[c] = t
+    new[c] = nv
+    return nch
+
+
+@njit
+def end_round(r, nch, is_probe, unknown, new, changed, enabled, cs, cl, dirty, dflag, cell_round,
+              round_stats):
+    """After round ``r`` changed the cells ``changed[:nch]`` (to ``new``), for every kind: the round
+    of each cell it decided, its ``round_stats`` row (``unknown``: undecided cells at its start),
+    and the enabled lines through a changed cell (``dirty``, flagged in ``dflag``: the next round's
+    lines, which clears the flags); returns how many."""
+    nd = 0
+    d = 0
+    for k in range(nch):
+        c = changed[k]
+        if new[c] & (new[c] - 1) == 0:
+            cell_round[c] = r
+            d += 1
+        for kk in range(cs[c], cs[c + 1]):
+            li = cl[kk]
+            if enabled[li] and not dflag[li]:
+                dflag[li] = 1
+                dirty[nd] = li
+                nd += 1
+    round_stats[r, R_UNKNOWN] = unknown
+    round_stats[r, R_DEDUCED] = d
+    round_stats[r, R_PROBE] = is_probe
+    return nd
 
 
 @njit
@@ -394,7 +439,6 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
     r = 0
     while ctl[M_TLEN] < n:
         nch = 0
-        n_act = 0
         for d in range(nd):
             li = dirty[d]
             dflag[li] = 0
@@ -406,25 +450,12 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
             if _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words) != 0:
                 return RUN_CONTRADICTION, r
             s = ls[li]
-            acted = False
             for j in range(ls[li + 1] - s):
                 v = buf_out[j] & buf_in[j]
-                if v == buf_in[j]:
-                    continue
-                c = lc[s + j]
-                nv = newv[c] & v
-                if nv == 0:
-                    return RUN_CONTRADICTION, r
-                if newv[c] == state[c]:
-                    changed[nch] = c
-                    nch += 1
-                    cell_cost[c] = line_cost[li]
-                elif line_cost[li] < cell_cost[c]:
-                    cell_cost[c] = line_cost[li]
-                newv[c] = nv
-                acted = True
-            if acted:
-                n_act += 1
+                if v != buf_in[j]:
+                    nch = narrow(lc[s + j], v, line_cost[li], state, newv, cell_cost, changed, nch)
+                    if nch < 0:
+                        return RUN_CONTRADICTION, r
         is_probe = 0
         if nch == 0:
             if not probe:
@@ -437,34 +468,16 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
                 if m < 0:
                     return RUN_CONTRADICTION, r
                 for k in range(m):
-                    c = pbuf[k] >> 1
-                    nv = newv[c] & (FILLED if (pbuf[k] & 1) else EMPTY)
-                    if nv == 0:
+                    nch = narrow(pbuf[k] >> 1, FILLED if (pbuf[k] & 1) else EMPTY, probe_cost, state, newv, cell_cost,
+                                 changed, nch)
+                    if nch < 0:
                         return RUN_CONTRADICTION, r
-                    if newv[c] == UNKNOWN:
-                        changed[nch] = c
-                        nch += 1
-                    newv[c] = nv
-                if m > 0:
-                    n_act += 1
-            for k in range(nch):
-                cell_cost[changed[k]] = probe_cost
             if nch == 0:
                 break
-        round_stats[r, R_UNKNOWN] = n - ctl[M_TLEN]
-        round_stats[r, R_DEDUCED] = nch
-        round_stats[r, R_PROBE] = is_probe
-        round_stats[r, R_LINES] = n_act
-        nd = 0
+        unknown = n - ctl[M_TLEN]
         for k in range(nch):
-            c = changed[k]
-            set_cell_arrays(c, newv[c], state, trail, ctl, cs, cl, unk)
-            cell_round[c] = r
-            for kk in range(cs[c], cs[c + 1]):
-                l2 = cl[kk]
-                if enabled[l2] and not dflag[l2]:
-                    dflag[l2] = 1
-                    dirty[nd] = l2
-                    nd += 1
+            set_cell_arrays(changed[k], newv[changed[k]], state, trail, ctl, cs, cl, unk)
+        nd = end_round(r, nch, is_probe, unknown, newv, changed, enabled, cs, cl, dirty, dflag, cell_round,
+                       round_stats)
         r += 1
     return (RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED), r
