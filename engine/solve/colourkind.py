@@ -13,16 +13,14 @@ the state; the count of undecided cells is kept with it (``propagate_queues``' q
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ..jit import njit
 from ..lines.colourline import relax_3d, relax_3d_fixpoint, solve_automaton, solve_dfa_dense
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle
 from .colourprobe import probe as _probe_state
-from .colourprop import (QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, Deadline, build_net, decided,
-                         open_to_two, propagate_queues, queue_lines, undo_trail, with_clue_ids)
+from .colourprop import (QS_LEN, ST_BUDGET, ST_CONTRADICTION, ST_OK, ST_TIMEOUT, Deadline, build_net, decided,
+                         open_to_two, propagate_queues, queue_lines, sliced, undo_trail, with_clue_ids)
 from .difficulty import COST_PROBE, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, K_FIXPOINT, cache_slot, cache_store, new_cache
 from .maskprop import (N_RSTATS, R_DEDUCED, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED, end_round, narrow,
@@ -345,28 +343,20 @@ class ColourKind:
 
     # logic ----------------------------------------------------------------------------------
     def _propagate(self, lines, undo_to, changes) -> int:
-        """``prop_step`` in slices of the deadline's (``colourprop.propagate``'s sizing)."""
-        lines = np.asarray(lines, np.int64)
-        c = self.cache
+        """``prop_step``, in slices (``colourprop.sliced``) when there is a deadline."""
+        todo = [np.asarray(lines, np.int64), undo_to]
+
+        def step():
+            st = prop_step(*todo, self.until_decided, *self._args(), changes, *self.cache, self.t_cell, self.t_old)
+            todo[:] = [_NONE, -1]  # the next slices go on from the queues
+            return int(st)
         if self.deadline is None:
             self.budget[0] = -1
-            return int(prop_step(lines, undo_to, self.until_decided, *self._args(), changes, *c, self.t_cell,
-                                 self.t_old))
-        size = 16
-        while True:
-            if time.perf_counter() > self.deadline:
-                raise Deadline()
-            self.budget[0] = size
-            t = time.perf_counter()
-            st = int(prop_step(lines, undo_to, self.until_decided, *self._args(), changes, *c, self.t_cell,
-                               self.t_old))
-            if st != ST_BUDGET:
-                return st
-            lines, undo_to = _NONE, -1
-            dt = time.perf_counter() - t
-            size = int(min(max(size * SLICE_S / max(dt, 1e-6), 1), size * 4, 1 << 40))
-            if self.qs[5]:
-                size = min(size * 4, 1 << 40)
+            return step()
+        st = sliced(step, self.budget, self.qs, self.deadline)
+        if st == ST_TIMEOUT:
+            raise Deadline()
+        return st
 
     def run(self, key=None, probe: bool = False) -> int:
         """From every cell open, the shown lines to line logic's fixpoint or until every cell is

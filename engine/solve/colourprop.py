@@ -413,22 +413,28 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
     args = (state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.clue_id, net.tab_all,
             net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters)
     budget = np.full(1, -1, dtype=np.int64)
-    if deadline is None:
-        return int(propagate_queues(*args, budget, *queues, *extra))
+    step = lambda: int(propagate_queues(*args, budget, *queues, *extra))  # noqa: E731
+    return step() if deadline is None else sliced(step, budget, queues[2], deadline)
+
+
+def sliced(step, budget, qs, deadline) -> int:
+    """``step()``, a ``propagate_queues`` call that goes on from the last one's queues ``qs``, in
+    slices of ``budget[0]`` units sized to take about SLICE_S each, until it ends: its status, or
+    ST_TIMEOUT once ``deadline`` (perf_counter seconds, checked between slices) has passed."""
     size = 16
     while True:
         if time.perf_counter() > deadline:
             return ST_TIMEOUT
         budget[0] = size
         t = time.perf_counter()
-        st = int(propagate_queues(*args, budget, *queues, *extra))
+        st = int(step())
         if st != ST_BUDGET:
             return st
         dt = time.perf_counter() - t
         # grow at most fourfold: the next slice may hold dearer lines than this one's; fourfold
         # when a line was cut inside (its work is redone: a geometric series, at most 4/3 of it)
         size = int(min(max(size * SLICE_S / max(dt, 1e-6), 1), size * 4, 1 << 40))
-        if queues[2][5]:
+        if qs[5]:
             size = min(size * 4, 1 << 40)
 
 
