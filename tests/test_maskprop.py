@@ -69,7 +69,7 @@ def test_probing_is_sound():
         cover = cover_of(net, enabled)
         if mp.run_lines(net, enabled, mw) != mp.RUN_STALLED:
             continue
-        known_by_lines = int(mw.ctl[mp.M_TLEN])
+        known_by_lines = int(mw.stats[mp.M_TLEN])
         st = mp.probe_closure(net, enabled, cover, mw, 10 ** 9)
         count, sols = count_solutions(with_hidden(p, enabled == 0))
         # every cell probing fixed takes that value in every solution
@@ -78,7 +78,7 @@ def test_probing_is_sound():
             assert np.array_equal(state_from_bool(s)[known], mw.state[known])
         if st == mp.RUN_SOLVED:
             assert count == 1
-        if int(mw.ctl[mp.M_TLEN]) > known_by_lines:
+        if int(mw.stats[mp.M_TLEN]) > known_by_lines:
             probed += 1
     assert probed > 0  # the sample does exercise probing
 
@@ -188,7 +188,7 @@ def test_reveal_gains_match_runs():
         K.shown[:] = enabled
         if K.run() != mp.RUN_STALLED:
             continue
-        base = int(K.mw.ctl[mp.M_TLEN])
+        base = int(K.mw.stats[mp.M_TLEN])
         cands = np.flatnonzero(enabled == 0).astype(np.int64)
         state = K.mw.state.copy()
         gains = reveal_gains(K, cands)
@@ -197,6 +197,6 @@ def test_reveal_gains_match_runs():
             e = enabled.copy()
             e[li] = 1
             mp.run_lines(K.net, e, K.mw)
-            assert g == int(K.mw.ctl[mp.M_TLEN]) - base
+            assert g == int(K.mw.stats[mp.M_TLEN]) - base
             checked += 1
     assert checked > 20

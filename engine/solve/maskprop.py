@@ -29,10 +29,9 @@ import numpy as np
 
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..jit import njit
-from ..lines.linebits import SCRATCH_WORDS
 from ..lines.lineheap import heap_push, heap_remove, heap_update
-from .propagate import (LS_DP, N_STATS, S_LINESOLVERS, S_PROBES, S_TLEN, line_ok, linesolve_arrays, propagate_arrays,
-                        queue_clear_arrays, queue_line, queue_push_arrays, set_cell_arrays, undo_arrays)
+from .propagate import (LS_DP, N_STATS, S_LINESOLVERS, S_PROBES, S_TLEN, Work, line_ok, linesolve_arrays, new_work,
+                        propagate_arrays, queue_clear_arrays, queue_line, queue_push_arrays, set_cell_arrays, undo_arrays)
 
 # ctl slots: propagate's stats (``propagate_arrays`` counts in them), then the design's own
 M_TLEN = S_TLEN           # cells known (trail length)
@@ -48,34 +47,20 @@ RUN_STALLED = 0
 RUN_SOLVED = 1
 RUN_BUDGET = 2   # probing stopped: its budget of line-solver applications was spent
 
-MaskWork = namedtuple("MaskWork", "state trail unk q inq buf_in buf_out words contrib ctl lens pos "
-                                  "seen_stamp seen_val pbuf")
+MaskWork = namedtuple("MaskWork", Work._fields + ("contrib", "pos", "seen_stamp", "seen_val", "pbuf"))
 
 
 def new_mask_work(net) -> MaskWork:
-    """Scratch for the kernels below: cell states, trail, per-line unknown counts, queue, ..."""
-    n_lines = len(net.clue_kind)
-    n_cells = len(net.cell_start) - 1
-    lens = np.diff(net.line_start).astype(np.int64)
-    max_len = int(lens.max()) if len(lens) else 1
-    return MaskWork(np.full(n_cells, UNKNOWN, np.int8), np.zeros(n_cells, np.int64), lens.copy(),
-                    np.zeros(n_lines + 2, np.int64), np.zeros(n_lines, np.uint8),
-                    np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
-                    np.zeros(SCRATCH_WORDS, np.uint64), np.zeros(n_lines, np.int64), np.zeros(N_MCTL, np.int64),
-                    lens, np.full(n_lines, -1, np.int64), np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
+    """The kernels' scratch: the solver's ``Work`` (no line cache; ``stats`` with the design's
+    slots, the ``M_*`` above), cells each line deduced, heap slots, a probe's scratch."""
+    n_lines, n_cells = len(net.clue_kind), len(net.cell_start) - 1
+    return MaskWork(*new_work(net)._replace(stats=np.zeros(N_MCTL, np.int64)), np.zeros(n_lines, np.int64),
+                    np.full(n_lines, -1, np.int64), np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
                     np.zeros(n_cells, np.int64))
 
 
 # ---------------------------------------------------------------------------------------------
 # helpers on plain arrays (propagate.py's calling convention: inlined, tuples unpacked by callers)
-
-
-@njit(inline="always")
-def _copy_into(dst, src):
-    # not ``dst[:] = src``: an array-to-array assignment compiles numba's shape-mismatch message
-    # (str/repr kernels, 1.8 CPU s), which nothing else the add-on warms up needs
-    for i in range(len(dst)):
-        dst[i] = src[i]
 
 
 @njit(shared=True)
@@ -103,9 +88,10 @@ def _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, b
 @njit
 def reset(net, mw):
     """All cells unknown, nothing queued, no line has deduced anything."""
-    state, unk, q, inq, contrib, ctl, lens = mw[0], mw[2], mw[3], mw[4], mw[8], mw[9], mw[10]
+    ls, state, unk, q, inq, contrib, ctl = net[0], mw[0], mw[2], mw[3], mw[4], mw[13], mw[7]
     state[:] = UNKNOWN
-    _copy_into(unk, lens)
+    for li in range(len(unk)):
+        unk[li] = ls[li + 1] - ls[li]
     queue_clear_arrays(q, inq)
     inq[:] = 0
     contrib[:] = 0
@@ -118,7 +104,7 @@ def run_lines(net, enabled, mw):
     RUN_STALLED or RUN_CONTRADICTION. ``mw.contrib`` then holds each line's deductions."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[12], mw[13], mw[7]
     reset(net, mw)
     ctl[M_RUNS] += 1
     for li in range(len(kinds)):
@@ -137,7 +123,7 @@ def run_prio(net, enabled, key, mw):
     low-key lines that end with ``contrib == 0`` were not needed."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl, pos = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[11]
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[12], mw[13], mw[7], mw[14]
     reset(net, mw)
     ctl[M_RUNS] += 1
     for li in range(len(kinds)):
@@ -157,8 +143,8 @@ def probe_cell(p, net, enabled, mw):
     both contradict (the state itself is contradictory)."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
-    seen_stamp, seen_val, pbuf = mw[12], mw[13], mw[14]
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[12], mw[13], mw[7]
+    seen_stamp, seen_val, pbuf = mw[15], mw[16], mw[17]
     mark = ctl[M_TLEN]
     ok1 = True
     n_common = 0
@@ -203,8 +189,8 @@ def probe_closure(net, enabled, cover, mw, max_apps):
     Cells with no enabled line (``cover`` 0) are never probed: nothing can decide them."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
-    pbuf = mw[14]
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[12], mw[13], mw[7]
+    pbuf = mw[17]
     n = len(state)
     apps0 = ctl[M_APPS]
     idle = 0
@@ -420,8 +406,8 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
     Returns (RUN_* status, number of rounds)."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, _q, _inq, buf_in, buf_out, words, _contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
-    pbuf = mw[14]
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[12], mw[13], mw[7]
+    pbuf = mw[17]
     n = len(state)
     n_lines = len(kinds)
     reset(net, mw)
