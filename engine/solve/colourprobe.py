@@ -12,15 +12,9 @@ import time
 
 import numpy as np
 
-from .colourprop import NO_CACHE, QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, ColourNet, popcount, propagate_queues
+from .colourprop import (NO_CACHE, QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, ColourNet, popcount,
+                         propagate_queues, undo_trail)
 from ..jit import njit
-
-
-@njit(cache=True)
-def _undo(state, t_cell, t_old, n):
-    """Undo the trail's first ``n`` changes, newest first (a cell may have changed more than once)."""
-    for e in range(n - 1, -1, -1):
-        state[t_cell[e]] = t_old[e]
 
 
 @njit(cache=True)
@@ -104,7 +98,7 @@ def probe_cells(state, k, line_start, line_cells, mode, shown, clue_id, tab_all,
                         agree[x] |= state[x]
             else:
                 queued[:] = 0  # a propagation cut short leaves lines flagged
-            _undo(state, t_cell, t_old, tl)
+            undo_trail(state, t_cell, t_old, qs, 0)  # (qs is set afresh before its next use)
             if st == ST_BUDGET:
                 for i in range(nt):
                     agree[touched[i]] = 0
