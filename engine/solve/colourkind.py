@@ -21,7 +21,7 @@ from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle
 from .colourprobe import probe as _probe_state
 from .colourprop import (QS_LEN, ST_BUDGET, ST_CONTRADICTION, ST_OK, ST_TIMEOUT, Deadline, build_net, decided,
                          open_to_two, propagate_queues, queue_lines, sliced, undo_trail, with_clue_ids)
-from .difficulty import COST_PROBE, from_rounds
+from .difficulty import COST_PROBE, cover_of, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, K_FIXPOINT, cache_slot, cache_store, new_cache
 from .maskprop import (N_RSTATS, R_DEDUCED, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED, end_round, narrow,
                        pick)
@@ -338,8 +338,7 @@ class ColourKind:
         return self.n_probes
 
     def cover(self) -> np.ndarray:
-        on = np.repeat(self.shown > 0, np.diff(self.line_start))
-        return np.bincount(self.line_cells[on], minlength=self.n_cells).astype(np.int64)
+        return cover_of(self.net, self.shown > 0)
 
     # logic ----------------------------------------------------------------------------------
     def _propagate(self, lines, undo_to, changes) -> int:
@@ -483,9 +482,7 @@ class ColourSolver:
         K.until_decided = False
         self.use_cache = cache
         self.n_cells = K.n_cells
-        on = np.repeat(K.clued, np.diff(K.line_start))
-        self.covered = np.zeros(self.n_cells, bool)
-        self.covered[K.line_cells[on]] = True
+        self.covered = cover_of(K.net, K.clued) > 0
         self.free = np.flatnonzero(~self.covered)
         self.n_target = self.n_cells
         self.known_values = None
