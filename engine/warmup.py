@@ -141,6 +141,8 @@ def _sat_encoding():
     from .solve.satblocks import blocks_cnf
     net = build_net(make_2d([[1]] * 4, [[1]] * 4))
     blocks_cnf(net[0], net[1], net[3], net[4], np.arange(8, dtype=np.int64), 16)
+    # and for a colour puzzle's 2D lines (``coloursat.py``: the blocks' colours, k + 1)
+    blocks_cnf(net[0], net[1], net[3], net[4], np.zeros(1, dtype=np.int64), 16, np.ones(1, dtype=np.int64), 3)
 
 
 def _walking():

@@ -202,6 +202,6 @@ def test_the_trail_undoes_a_propagation():
         if st == ST_OK:
             assert set(t_cell[:n].tolist()) == set(np.flatnonzero(state != start).tolist())
         recorded += n
-        colourprobe._undo(state, t_cell, t_old, n)
+        colourprop.undo_trail(state, t_cell, t_old, qs, 0)
         assert np.array_equal(state, start)
     assert recorded > 0

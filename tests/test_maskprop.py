@@ -12,11 +12,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.design.session import reveal_gains
 from engine.solve import maskprop as mp
 from engine.model.cells import UNKNOWN, state_from_bool
 from engine.model.clues import puzzle_from_grid
 from engine.solve.difficulty import (BAND_EDGES, BANDS, band_of, band_range, cover_of, difficulty, grade,
                                line_costs)
+from engine.solve.plainkind import PlainKind
 from engine.solve.propagate import build_net
 from engine.model.puzzle import make_puzzle, with_hidden
 from engine.solve.driver import solve
@@ -67,7 +69,7 @@ def test_probing_is_sound():
         cover = cover_of(net, enabled)
         if mp.run_lines(net, enabled, mw) != mp.RUN_STALLED:
             continue
-        known_by_lines = int(mw.ctl[mp.M_TLEN])
+        known_by_lines = int(mw.stats[mp.M_TLEN])
         st = mp.probe_closure(net, enabled, cover, mw, 10 ** 9)
         count, sols = count_solutions(with_hidden(p, enabled == 0))
         # every cell probing fixed takes that value in every solution
@@ -76,7 +78,7 @@ def test_probing_is_sound():
             assert np.array_equal(state_from_bool(s)[known], mw.state[known])
         if st == mp.RUN_SOLVED:
             assert count == 1
-        if int(mw.ctl[mp.M_TLEN]) > known_by_lines:
+        if int(mw.stats[mp.M_TLEN]) > known_by_lines:
             probed += 1
     assert probed > 0  # the sample does exercise probing
 
@@ -176,24 +178,25 @@ def test_bands():
 
 
 def test_reveal_gains_match_runs():
+    """The pipeline's ``reveal_gains`` on the plain kind: each gain is what a run with that clue
+    shown finds beyond the run without it, and the state and mask are left as they were."""
     rng = np.random.default_rng(6)
     checked = 0
     for k in range(60):
         grid, p, enabled = _random_case(rng, max_side=6)
-        net = build_net(p)
-        mw = mp.new_mask_work(net)
-        if mp.run_lines(net, enabled, mw) != mp.RUN_STALLED:
+        K = PlainKind(p)
+        K.shown[:] = enabled
+        if K.run() != mp.RUN_STALLED:
             continue
-        base = int(mw.ctl[mp.M_TLEN])
+        base = int(K.mw.stats[mp.M_TLEN])
         cands = np.flatnonzero(enabled == 0).astype(np.int64)
-        gains = np.zeros(len(cands), np.int64)
-        state = mw.state.copy()
-        mp.reveal_gains(net, enabled, mw, cands, gains)
-        assert np.array_equal(mw.state, state)
+        state = K.mw.state.copy()
+        gains = reveal_gains(K, cands)
+        assert np.array_equal(K.mw.state, state) and np.array_equal(K.shown, enabled)
         for li, g in zip(cands, gains):
             e = enabled.copy()
             e[li] = 1
-            mp.run_lines(net, e, mw)
-            assert g == int(mw.ctl[mp.M_TLEN]) - base
+            mp.run_lines(K.net, e, K.mw)
+            assert g == int(K.mw.stats[mp.M_TLEN]) - base
             checked += 1
     assert checked > 20

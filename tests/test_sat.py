@@ -21,77 +21,13 @@ from engine.model.cells import EMPTY, FILLED, UNKNOWN
 from engine.solve.probe import C_MAX_TIER, P_CONTRADICTION, close, new_probe, probe_round, relation_literals, reset_relations
 from engine.solve.propagate import LS_DP, build_net, known_line_ok, new_work, queue_all
 from engine.model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
-from engine.solve.sat import (HAVE_SAT, SAT_ERROR, SatSearch, blocks_clauses, _count_blocks_clauses, implication_clauses,
-                        line_clauses)
-from engine.solve.satblocks import blocks_cnf
+from engine.solve.sat import HAVE_SAT, SAT_ERROR, SatSearch, _count_blocks_clauses, implication_clauses
 from engine.solve.driver import solve
 from linebrute import all_fixes, brute_solve
 from test_solve_random import SMALL_2D, SMALL_3D, enumerate_solutions, random_puzzles, satisfies, tournament_puzzles
 
 if not HAVE_SAT:
     pytest.skip(f"python-sat is not installed ({SAT_ERROR})", allow_module_level=True)
-
-
-def clause_lists(lits, offs):
-    flat, o = lits.tolist(), offs.tolist()
-    return [flat[a:b] for a, b in zip(o[:-1], o[1:])]
-
-
-def test_blocks_kernel_equals_reference_on_random_lines():
-    """The kernel's clauses, literal for literal and in order, and its new top variable equal
-    the plain-Python encoder's on random lines: empty clues (also written as a 0), clues that
-    fill the line, clues that do not fit, cells in any order, several lines in one call."""
-    rng = np.random.default_rng(31)
-    kinds = {"empty": 0, "tight": 0, "misfit": 0}
-    for _ in range(300):
-        n_lines = int(rng.integers(1, 4))
-        ls, lc, cs, cd = [0], [], [0], []
-        for _ in range(n_lines):
-            n = int(rng.integers(1, 13))
-            lc += rng.permutation(40)[:n].tolist()
-            ls.append(len(lc))
-            k = int(rng.integers(0, 5))
-            blocks = rng.integers(1, 6, k).tolist()
-            if k == 0 and rng.random() < 0.5:
-                blocks = [0]
-            cd += blocks
-            cs.append(len(cd))
-            need = sum(blocks) + max(len([b for b in blocks if b]) - 1, 0)
-            kinds["empty"] += need == 0
-            kinds["tight"] += need == n
-            kinds["misfit"] += need > n
-        arrays = [np.asarray(a, np.int64) for a in (ls, lc, cs, cd)]
-        top = 40 + int(rng.integers(0, 5))
-        out, t = [], top
-        for li in range(n_lines):
-            box = [t]
-
-            def new():
-                box[0] += 1
-                return box[0]
-            blocks_clauses([c + 1 for c in lc[ls[li]:ls[li + 1]]], [b for b in cd[cs[li]:cs[li + 1]] if b], new, out)
-            t = box[0]
-        lits, offs, got_top = blocks_cnf(*arrays, np.arange(n_lines, dtype=np.int64), top)
-        assert clause_lists(lits, offs) == out and got_top == t, (ls, lc, cs, cd)
-    assert min(kinds.values()) >= 10, kinds
-
-
-@pytest.mark.parametrize("shapes,seed", [(SMALL_2D + [(25, 25)], 33), (SMALL_3D + [(6, 5, 4)], 34)])
-def test_blocks_kernel_equals_reference_on_puzzles(shapes, seed):
-    """The same on random 2D and 3D puzzles' block-list lines (2D clues, 3D plain clues; the
-    3D count clues stay with the reference encoder), as ``SatSearch.feed`` calls it."""
-    rng = np.random.default_rng(seed)
-    n_lines = 0
-    for p in random_puzzles(rng, 40, shapes, hide_max=0.4):
-        net = build_net(p)
-        lines = np.flatnonzero((net.clue_kind == KIND_BLOCKS) | (net.clue_kind == KIND_PLAIN))
-        out, top = [], p.n_cells
-        for li in lines:
-            top = line_clauses(net, None, li, top, out)
-        lits, offs, got_top = blocks_cnf(net[0], net[1], net[3], net[4], lines, p.n_cells)
-        assert clause_lists(lits, offs) == out and got_top == top, p.clues()
-        n_lines += len(lines)
-    assert n_lines >= 200, n_lines
 
 
 def sat_solutions(p, state, implications=None):

@@ -245,8 +245,7 @@ def test_the_masks_part_compiles_the_design_kernels_without_the_solver():
     got = json.loads(out.stdout.strip().splitlines()[-1])
     masks, later = set(got["masks"]), set(got["design"])
     assert {"engine.solve.maskprop.run_lines", "engine.solve.maskprop.probe_closure", "engine.solve.maskprop.rounds",
-            "engine.solve.maskprop.prop_step", "engine.solve.maskprop.best_gain", "engine.solve.maskprop.show_line",
-            "engine.solve.maskprop.reveal_gains"} <= masks
+            "engine.solve.maskprop.prop_step", "engine.solve.maskprop.best_gain", "engine.solve.maskprop.show_line"} <= masks
     assert not {k for k in masks if k.startswith(("engine.solve.probe.", "engine.solve.quicksearch.", "engine.solve.search."))}
     # the propagation the trials share with the solver, with their mask only (the solver's passes None)
     assert not [s for s in got["propagate"] if s.endswith("none, none, none, none)")]

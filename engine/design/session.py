@@ -17,6 +17,24 @@ from ..solve.maskprop import RUN_CONTRADICTION, RUN_SOLVED
 from .hiding import DesignError, designed_puzzle, full_puzzle, parts_of, prepare
 
 
+def reveal_gains(K, cands) -> np.ndarray:
+    """Per hidden line of ``cands``: the undecided cells propagation settles with its clue shown,
+    from the kind's state (a fixpoint of the shown lines: adding a clue only adds deductions, so
+    starting there is sound), -1 on a contradiction; the state and ``K.shown`` are left as they
+    were."""
+    cands = np.asarray(cands, np.int64)
+    out = np.zeros(len(cands), np.int64)
+    before = K.undecided()
+    for i, li in enumerate(cands):
+        mark = K.mark()
+        was = K.shown[li]
+        K.shown[li] = 1
+        out[i] = before - K.undecided() if K.propagate(np.array([li], np.int64)) else -1
+        K.undo(mark)
+        K.shown[li] = was
+    return out
+
+
 @dataclass
 class DesignCheck:
     """What logic makes of a puzzle with some clues hidden."""
@@ -163,7 +181,7 @@ class DesignSession:
         if st == RUN_SOLVED:
             return []
         cands, _ = self._candidates(h)
-        gains = self.K.reveal_gains(cands)
+        gains = reveal_gains(self.K, cands)
         n_undecided = self.K.undecided()
         order = np.lexsort((cands, -gains))[:max(int(k), 0)]
         return [Suggestion(int(cands[i]), self.line_name(int(cands[i])), int(gains[i]),
@@ -201,7 +219,7 @@ class DesignSession:
             cands, per_line = self._candidates(h)
             if len(cands) == 0:  # logic is stuck on lines whose clues are all shown
                 cands = np.flatnonzero(h & clued).astype(np.int64)
-            gains = self.K.reveal_gains(cands)
+            gains = reveal_gains(self.K, cands)
             # most cells settled, then most undecided cells on the line, then the lowest index
             best = int(cands[np.lexsort((cands, -per_line[cands], -gains))[0]])
             h[best] = False

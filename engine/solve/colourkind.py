@@ -13,19 +13,17 @@ the state; the count of undecided cells is kept with it (``propagate_queues``' q
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ..jit import njit
 from ..lines.colourline import relax_3d, relax_3d_fixpoint, solve_automaton, solve_dfa_dense
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle
 from .colourprobe import probe as _probe_state
-from .colourprop import (QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, Deadline, build_net, decided,
-                         open_to_two, propagate_queues, queue_lines, undo_trail, with_clue_ids)
-from .difficulty import COST_PROBE, from_rounds
+from .colourprop import (QS_LEN, ST_BUDGET, ST_CONTRADICTION, ST_OK, ST_TIMEOUT, Deadline, build_net, decided,
+                         open_to_two, propagate_queues, queue_lines, sliced, undo_trail, with_clue_ids)
+from .difficulty import COST_PROBE, cover_of, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, K_FIXPOINT, cache_slot, cache_store, new_cache
-from .maskprop import (N_RSTATS, R_DEDUCED, R_PROBE, R_UNKNOWN, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED,
+from .maskprop import (N_RSTATS, R_DEDUCED, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED, end_round, narrow,
                        pick)
 
 _NONE = np.zeros(0, dtype=np.int64)
@@ -178,71 +176,43 @@ def reset_gains(gain, t_cell, frm, to, cell_start, cell_lines):
 
 
 @njit(cache=True)
-def _grade_round(snap, new, cost, dirty, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start,
-                 cnt, rmax, c_line, c_kind, c_in, c_out):
-    """One synchronous round: every dirty shown line solved completely from ``snap``, its
-    narrowings ANDed into ``new``; ``cost`` per changed cell: the cheapest technique (``tech`` per
-    line) that changed it. False on a contradiction."""
-    for li in range(mode.shape[0]):
-        if not dirty[li] or mode[li] == 0 or shown[li] == 0:
-            continue
-        a = line_start[li]
-        b = line_start[li + 1]
-        masks = np.empty(b - a, dtype=np.int64)
-        for j in range(b - a):
-            masks[j] = snap[line_cells[a + j]]
-        res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out)
-        if res[0] == 0:
-            return False
-        for j in range(b - a):
-            if res[j] != masks[j]:
-                c = line_cells[a + j]
-                new[c] &= res[j]
-                cost[c] = min(cost[c], tech[li])
-    return True
-
-
-@njit(cache=True)
-def grade_rounds(state, dirty, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all, tab_start, cnt, rmax,
-                 cell_start, cell_lines, c_line, c_kind, c_in, c_out, round_stats, cell_round, cell_cost, r):
-    """Synchronous line rounds from ``state`` (changed in place), numbered from ``r``, until every
-    cell is decided (status 0), a contradiction (1) or a round that changes nothing (2: the
-    caller probes). Per round ``round_stats`` (``maskprop.R_*`` columns: undecided cells at its
-    start, cells it decided); per decided cell the round and the cheapest technique that decided
-    it. Returns (status, rounds so far)."""
+def grade_rounds(state, unknown, dirty, nd, dflag, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all,
+                 tab_start, cnt, rmax, cell_start, cell_lines, c_line, c_kind, c_in, c_out, round_stats, cell_round,
+                 cell_cost, r):
+    """Synchronous line rounds (``maskprop.rounds``' for the colour kernels) from ``state``
+    (changed in place, ``unknown`` cells undecided), numbered from ``r``, the lines ``dirty[:nd]``
+    first: every dirty shown line solved completely from the round's snapshot, its narrowings
+    ANDed in (``maskprop.narrow``, ``end_round``), until every cell is decided (status 0), a
+    contradiction (1) or a round that changes nothing (2: the caller probes). Returns (status,
+    rounds so far)."""
     n = state.shape[0]
     snap = np.empty(n, dtype=np.int64)
-    cost = np.empty(n, dtype=np.int64)
-    while True:
-        unknown = 0
-        for x in range(n):
-            if state[x] & (state[x] - 1):
-                unknown += 1
-        if unknown == 0:
-            return 0, r
+    changed = np.empty(n, dtype=np.int64)
+    while unknown > 0:
         snap[:] = state
-        cost[:] = 99
-        if not _grade_round(snap, state, cost, dirty, tech, k, line_start, line_cells, mode, shown, clue_id, tab_all,
-                            tab_start, cnt, rmax, c_line, c_kind, c_in, c_out):
-            return 1, r
-        d = 0
-        moved = False
-        dirty[:] = False
-        for x in range(n):
-            if state[x] != snap[x]:
-                moved = True
-                for t in range(cell_start[x], cell_start[x + 1]):
-                    dirty[cell_lines[t]] = True
-                if not state[x] & (state[x] - 1):
-                    d += 1
-                    cell_round[x] = r
-                    cell_cost[x] = min(cost[x], 4)
-        if not moved:
+        nch = 0
+        for d in range(nd):
+            li = dirty[d]
+            dflag[li] = 0
+            a = line_start[li]
+            masks = np.empty(line_start[li + 1] - a, dtype=np.int64)
+            for j in range(masks.shape[0]):
+                masks[j] = snap[line_cells[a + j]]
+            res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out)
+            if res[0] == 0:
+                return 1, r
+            for j in range(masks.shape[0]):
+                if res[j] != masks[j]:
+                    nch = narrow(line_cells[a + j], res[j], tech[li], snap, state, cell_cost, changed, nch)
+                    if nch < 0:
+                        return 1, r
+        if nch == 0:
             return 2, r
-        round_stats[r, 0] = unknown
-        round_stats[r, 1] = d
-        round_stats[r, 2] = 0
+        nd = end_round(r, nch, 0, unknown, state, changed, shown, cell_start, cell_lines, dirty, dflag,
+                       cell_round, round_stats)
+        unknown -= round_stats[r, R_DEDUCED]
         r += 1
+    return 0, r
 
 
 def _technique(p: ColourPuzzle, i: int, length: int) -> int:
@@ -368,33 +338,24 @@ class ColourKind:
         return self.n_probes
 
     def cover(self) -> np.ndarray:
-        on = np.repeat(self.shown > 0, np.diff(self.line_start))
-        return np.bincount(self.line_cells[on], minlength=self.n_cells).astype(np.int64)
+        return cover_of(self.net, self.shown > 0)
 
     # logic ----------------------------------------------------------------------------------
     def _propagate(self, lines, undo_to, changes) -> int:
-        """``prop_step`` in slices of the deadline's (``colourprop.propagate``'s sizing)."""
-        lines = np.asarray(lines, np.int64)
-        c = self.cache
+        """``prop_step``, in slices (``colourprop.sliced``) when there is a deadline."""
+        todo = [np.asarray(lines, np.int64), undo_to]
+
+        def step():
+            st = prop_step(*todo, self.until_decided, *self._args(), changes, *self.cache, self.t_cell, self.t_old)
+            todo[:] = [_NONE, -1]  # the next slices go on from the queues
+            return int(st)
         if self.deadline is None:
             self.budget[0] = -1
-            return int(prop_step(lines, undo_to, self.until_decided, *self._args(), changes, *c, self.t_cell,
-                                 self.t_old))
-        size = 16
-        while True:
-            if time.perf_counter() > self.deadline:
-                raise Deadline()
-            self.budget[0] = size
-            t = time.perf_counter()
-            st = int(prop_step(lines, undo_to, self.until_decided, *self._args(), changes, *c, self.t_cell,
-                               self.t_old))
-            if st != ST_BUDGET:
-                return st
-            lines, undo_to = _NONE, -1
-            dt = time.perf_counter() - t
-            size = int(min(max(size * SLICE_S / max(dt, 1e-6), 1), size * 4, 1 << 40))
-            if self.qs[5]:
-                size = min(size * 4, 1 << 40)
+            return step()
+        st = sliced(step, self.budget, self.qs, self.deadline)
+        if st == ST_TIMEOUT:
+            raise Deadline()
+        return st
 
     def run(self, key=None, probe: bool = False) -> int:
         """From every cell open, the shown lines to line logic's fixpoint or until every cell is
@@ -461,51 +422,39 @@ class ColourKind:
         reset_gains(gain, self.t_cell, mark, int(self.qs[7]), self.net.cell_start, self.net.cell_lines)
         return ok
 
-    def reveal_gains(self, cands) -> np.ndarray:
-        cands = np.asarray(cands, np.int64)
-        out = np.zeros(len(cands), np.int64)
-        before = self.undecided()
-        for i, li in enumerate(cands):
-            mark = self.mark()
-            was = self.shown[li]
-            self.shown[li] = 1
-            ok = self._propagate(np.array([li], np.int64), -1, _NONE) != ST_CONTRADICTION
-            out[i] = before - self.undecided() if ok else -1
-            self.undo(mark)
-            self.shown[li] = was
-        return out
-
     def grade(self, probe: bool):
         """The difficulty (``difficulty.Difficulty``) of the shown clues: synchronous rounds of
-        complete line solves, a probing round when one changes nothing (with ``probe``)."""
+        complete line solves, a probing round (to the probing's fixpoint) when one changes
+        nothing (with ``probe``)."""
         net, n = self.net, self.n_cells
         state = np.full(n, self.full, dtype=np.int64)
-        dirty = np.ones(self.n_lines, dtype=np.bool_)
+        first = np.flatnonzero((net.shown > 0) & (net.mode > 0))
+        dirty, nd = np.zeros(self.n_lines, np.int64), len(first)
+        dirty[:nd] = first
+        dflag = np.zeros(self.n_lines, np.uint8)
         stats = np.zeros((n + 1, N_RSTATS), np.int64)
         cell_round = np.full(n, -1, np.int32)
         cell_cost = np.zeros(n, np.int8)
-        r = 0
+        r, unknown = 0, int(np.count_nonzero(~decided(state)))
         while True:
-            st, r = grade_rounds(state, dirty, self.costs, net.k, net.line_start, net.line_cells, net.mode, net.shown,
-                                 net.clue_id, net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines,
-                                 *self.cache, stats, cell_round, cell_cost, r)
+            st, r = grade_rounds(state, unknown, dirty, nd, dflag, self.costs, net.k, net.line_start, net.line_cells,
+                                    net.mode, net.shown, net.clue_id, net.tab_all, net.tab_start, net.cnt, net.rmax,
+                                    net.cell_start, net.cell_lines, *self.cache, stats, cell_round, cell_cost, r)
             if st != 2 or not probe:
                 break
-            # a round of line solves changed nothing: a probing round (technique cost 4)
             snap = state.copy()
             if _probe_state(net, state, np.zeros(2, np.int64), cache=self.cache) != ST_OK:
                 st = 1
                 break
-            if np.array_equal(state, snap):
+            changed = np.flatnonzero(state != snap)
+            if len(changed) == 0:
                 break
-            new = decided(state) & ~decided(snap)
-            stats[r, R_UNKNOWN] = int(np.count_nonzero(~decided(snap)))
-            stats[r, R_DEDUCED] = int(np.count_nonzero(new))
-            stats[r, R_PROBE] = 1
-            cell_round[new] = r
-            cell_cost[new] = COST_PROBE
+            cell_cost[changed] = COST_PROBE
+            unknown = int(np.count_nonzero(~decided(snap)))
+            nd = end_round(r, len(changed), 1, unknown, state, changed, net.shown, net.cell_start, net.cell_lines,
+                           dirty, dflag, cell_round, stats)
+            unknown -= int(stats[r, R_DEDUCED])
             r += 1
-            dirty[:] = True
         status = {0: RUN_SOLVED, 1: RUN_CONTRADICTION}.get(st, RUN_STALLED)
         return from_rounds(status, r, stats[:r], cell_round, cell_cost, n)
 
@@ -533,9 +482,7 @@ class ColourSolver:
         K.until_decided = False
         self.use_cache = cache
         self.n_cells = K.n_cells
-        on = np.repeat(K.clued, np.diff(K.line_start))
-        self.covered = np.zeros(self.n_cells, bool)
-        self.covered[K.line_cells[on]] = True
+        self.covered = cover_of(K.net, K.clued) > 0
         self.free = np.flatnonzero(~self.covered)
         self.n_target = self.n_cells
         self.known_values = None
@@ -635,46 +582,30 @@ class ColourSolver:
 
     def _probing(self):
         """``colourprobe.probe`` as a generator that pauses between slices of its budget."""
-        from .colourprobe import probe_cells, probe_scratch
+        from .colourprobe import probe_passes, probe_scratch
         from .probe import P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED
-        K, net = self.K, self.K.net
-        state, n = K.state, self.n_cells
-        scratch = probe_scratch(state, len(net.mode))
-        flags = np.zeros(2, np.int64)
+        K, state = self.K, self.K.state
+        scratch = probe_scratch(state, len(K.net.mode))
         budget = np.full(1, -1, np.int64)
         before = int(np.count_nonzero(decided(state)))
-        chunk = 256
+        steps = probe_passes(K.net, state, K.counters, K.cache, K.probe_order, scratch, budget)
         boost = 1  # x4 while a slice probes no whole cell (its assumptions need more; it starts again)
         try:
             while True:
-                flags[0] = 0
-                for c0 in range(0, n, chunk):
-                    c1 = min(n, c0 + chunk)
-                    while c0 < c1:
-                        budget[0] = min(max(self._slice, 8) * boost, 1 << 40)
-                        st = probe_cells(state, net.k, net.line_start, net.line_cells, net.mode, net.shown,
-                                         net.clue_id, net.tab_all,
-                                    net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, K.counters,
-                                    c0, c1, flags, budget, *K.cache, scratch, K.probe_order)
-                        if st == ST_CONTRADICTION:
-                            return P_CONTRADICTION
-                        if st == ST_OK:
-                            boost = 1
-                            break
-                        boost = boost * 4 if int(flags[1]) == c0 else 1
-                        c0 = int(flags[1])
-                        yield P_PAUSED
-                if flags[0] == 0:
+                budget[0] = min(max(self._slice, 8) * boost, 1 << 40)
+                try:
+                    stuck = next(steps)
+                except StopIteration as done:
+                    if done.value == ST_CONTRADICTION:
+                        return P_CONTRADICTION
                     break
+                boost = boost * 4 if stuck else 1
+                if stuck is not None:
+                    yield P_PAUSED
         finally:
-            ids, paid, found = scratch[11], scratch[12], scratch[13]
-            if ids[3]:
-                order = K.probe_order
-                rest = order[paid[order] == 0]
-                order[:ids[3]] = found[:ids[3]]
-                order[ids[3]:] = rest
+            steps.close()  # (its cells that paid off to the front of the order first)
             K.qs[6] = int(np.count_nonzero(~decided(state)))
-            self.probed_cells += int(ids[1])
+            self.probed_cells += int(scratch[11][1])
             self.changed = int(np.count_nonzero(decided(state))) - before
         return P_SOLVED if K.undecided() == 0 else P_FIXPOINT
 

@@ -12,15 +12,9 @@ import time
 
 import numpy as np
 
-from .colourprop import NO_CACHE, QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, ColourNet, popcount, propagate_queues
+from .colourprop import (NO_CACHE, QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, ColourNet, popcount,
+                         propagate_queues, undo_trail)
 from ..jit import njit
-
-
-@njit(cache=True)
-def _undo(state, t_cell, t_old, n):
-    """Undo the trail's first ``n`` changes, newest first (a cell may have changed more than once)."""
-    for e in range(n - 1, -1, -1):
-        state[t_cell[e]] = t_old[e]
 
 
 @njit(cache=True)
@@ -104,7 +98,7 @@ def probe_cells(state, k, line_start, line_cells, mode, shown, clue_id, tab_all,
                         agree[x] |= state[x]
             else:
                 queued[:] = 0  # a propagation cut short leaves lines flagged
-            _undo(state, t_cell, t_old, tl)
+            undo_trail(state, t_cell, t_old, qs, 0)  # (qs is set afresh before its next use)
             if st == ST_BUDGET:
                 for i in range(nt):
                     agree[touched[i]] = 0
@@ -184,51 +178,65 @@ def probe(net: ColourNet, state: np.ndarray, counters, deadline=None, cache=None
 
     ``budget``: line solves (``counters[0]``) the probing may spend, checked between chunks of
     cells; past it, ST_BUDGET with the state sound but not at the fixpoint."""
-    n = len(state)
     if order is None:
-        order = np.arange(n, dtype=np.int64)
+        order = np.arange(len(state), dtype=np.int64)
     scratch = probe_scratch(state, len(net.mode))
+    limit = np.full(1, -1, dtype=np.int64)
+    steps = probe_passes(net, state, counters, cache, order, scratch, limit,
+                         None if budget is None else int(counters[0]) + int(budget))
+    size = 64  # line solves per slice when there is a deadline (see propagate)
+    while True:
+        if deadline is not None:
+            limit[0] = size
+        t = time.perf_counter()
+        try:
+            stuck = next(steps)
+        except StopIteration as done:
+            return done.value
+        if deadline is not None and time.perf_counter() > deadline:
+            steps.close()
+            return ST_OK
+        if stuck is not None:
+            size = int(min(max(size * SLICE_S / max(time.perf_counter() - t, 1e-6), 8), size * 4, 1 << 40))
+            if stuck:
+                size = min(size * 4, 1 << 40)  # not one cell probed: its assumptions need more
+
+
+def probe_passes(net, state, counters, cache, order, scratch, budget, stop_at=None):
+    """Passes of ``probe_cells`` over ``order`` in chunks of cells until one changes nothing, as a
+    generator that returns ST_OK, ST_CONTRADICTION or ST_BUDGET (``counters[0]`` past ``stop_at``,
+    checked between chunks). It yields after each kernel call, which ``budget[0]`` (line solves,
+    -1 none: the caller's to size) bounds: None when the call probed its cells, else whether it
+    was cut short before one whole cell (the next call goes on from where it stopped). However it
+    ends, the cells whose probing narrowed the state go to the front of ``order`` (see ``probe``)."""
+    n = len(state)
+    c_line, c_kind, c_in, c_out = NO_CACHE if cache is None else cache
+    flags = np.zeros(2, dtype=np.int64)
+    chunk = 256
     try:
-        return _probe_to_fixpoint(net, state, counters, deadline, cache, order, scratch,
-                                  None if budget is None else int(counters[0]) + int(budget))
+        while True:
+            flags[0] = 0
+            for c0 in range(0, n, chunk):
+                if stop_at is not None and counters[0] > stop_at:
+                    return ST_BUDGET
+                c1 = min(n, c0 + chunk)
+                while c0 < c1:
+                    st = probe_cells(state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.clue_id,
+                                     net.tab_all, net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines,
+                                     counters, c0, c1, flags, budget, c_line, c_kind, c_in, c_out, scratch, order)
+                    if st == ST_CONTRADICTION:
+                        return ST_CONTRADICTION
+                    if st == ST_OK:
+                        yield None
+                        break
+                    stuck = int(flags[1]) == c0
+                    c0 = int(flags[1])  # the budget ran out at this position: on from there
+                    yield stuck
+            if flags[0] == 0:
+                return ST_OK
     finally:
         ids, paid, found = scratch[11], scratch[12], scratch[13]
         if ids[3]:
             rest = order[paid[order] == 0]
             order[:ids[3]] = found[:ids[3]]
             order[ids[3]:] = rest
-
-
-def _probe_to_fixpoint(net, state, counters, deadline, cache, order, scratch, stop_at) -> int:
-    n = len(state)
-    c_line, c_kind, c_in, c_out = NO_CACHE if cache is None else cache
-    flags = np.zeros(2, dtype=np.int64)
-    budget = np.full(1, -1, dtype=np.int64)
-    size = 64  # line solves per slice when there is a deadline (see propagate)
-    chunk = 256
-    while True:
-        flags[0] = 0
-        for c0 in range(0, n, chunk):
-            if stop_at is not None and counters[0] > stop_at:
-                return ST_BUDGET
-            c1 = min(n, c0 + chunk)
-            while c0 < c1:
-                if deadline is not None:
-                    budget[0] = size
-                t = time.perf_counter()
-                st = probe_cells(state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.clue_id,
-                                 net.tab_all, net.tab_start,
-                            net.cnt, net.rmax, net.cell_start, net.cell_lines, counters, c0, c1, flags, budget,
-                            c_line, c_kind, c_in, c_out, scratch, order)
-                if st == ST_CONTRADICTION:
-                    return ST_CONTRADICTION
-                if deadline is not None and time.perf_counter() > deadline:
-                    return ST_OK
-                if st == ST_OK:
-                    break
-                size = int(min(max(size * SLICE_S / max(time.perf_counter() - t, 1e-6), 8), size * 4, 1 << 40))
-                if int(flags[1]) == c0:
-                    size = min(size * 4, 1 << 40)  # not one cell probed: its assumptions need more
-                c0 = int(flags[1])  # the budget ran out at this position: on from there
-        if flags[0] == 0:
-            return ST_OK

@@ -21,6 +21,7 @@ import numpy as np
 from ..lines.colourline import dfa_2d, relax_3d_fixpoint, solve_automaton_limited, solve_dfa_dense
 from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle
 from .linecache import K_COMPLETE, K_FIXPOINT, cache_slot, cache_store
+from .propagate import cell_index
 from ..jit import njit
 
 ST_OK = 0
@@ -77,8 +78,8 @@ def build_net(p: ColourPuzzle, ids: bool = True) -> ColourNet:
         rows += t.shape[0]
         tab_start[i + 1] = rows
     tab_all = np.concatenate(tabs) if tabs else np.zeros((1, k + 1), dtype=np.int64)
-    cell_start, cell_lines = _cell_index(p.line_start.astype(np.int64), p.line_cells.astype(np.int64),
-                                         int(p.n_cells))
+    cell_start, cell_lines, _ = cell_index(int(p.n_cells), p.line_start.astype(np.int64),
+                                           p.line_cells.astype(np.int64), np.ones(p.n_lines, np.int64))
     return ColourNet(k, p.n_cells, p.line_start.astype(np.int64), p.line_cells.astype(np.int64), mode,
                      np.ascontiguousarray(tab_all), tab_start, cnt, rmax, cell_start, cell_lines,
                      (mode > 0).astype(np.uint8),
@@ -111,24 +112,6 @@ def _clue_ids(p, mode, cnt, rmax, tab_all, tab_start) -> np.ndarray:
         key = (int(lens[li]), tab_all[tab_start[li]:tab_start[li + 1]].tobytes())
         ids[li] = first + keys.setdefault(key, len(keys))
     return ids
-
-
-@njit(cache=True)
-def _cell_index(line_start, line_cells, n_cells):
-    """cell -> lines as CSR (a counting sort: an argsort was most of a 36^3 puzzle's set-up)."""
-    cell_start = np.zeros(n_cells + 1, dtype=np.int64)
-    for c in line_cells:
-        cell_start[c + 1] += 1
-    for c in range(n_cells):
-        cell_start[c + 1] += cell_start[c]
-    fill = cell_start[:-1].copy()
-    cell_lines = np.empty(line_cells.shape[0], dtype=np.int64)
-    for li in range(line_start.shape[0] - 1):
-        for j in range(line_start[li], line_start[li + 1]):
-            c = line_cells[j]
-            cell_lines[fill[c]] = li
-            fill[c] += 1
-    return cell_start, cell_lines
 
 
 @njit(cache=True)
@@ -413,22 +396,28 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
     args = (state, net.k, net.line_start, net.line_cells, net.mode, net.shown, net.clue_id, net.tab_all,
             net.tab_start, net.cnt, net.rmax, net.cell_start, net.cell_lines, queued, counters)
     budget = np.full(1, -1, dtype=np.int64)
-    if deadline is None:
-        return int(propagate_queues(*args, budget, *queues, *extra))
+    step = lambda: int(propagate_queues(*args, budget, *queues, *extra))  # noqa: E731
+    return step() if deadline is None else sliced(step, budget, queues[2], deadline)
+
+
+def sliced(step, budget, qs, deadline) -> int:
+    """``step()``, a ``propagate_queues`` call that goes on from the last one's queues ``qs``, in
+    slices of ``budget[0]`` units sized to take about SLICE_S each, until it ends: its status, or
+    ST_TIMEOUT once ``deadline`` (perf_counter seconds, checked between slices) has passed."""
     size = 16
     while True:
         if time.perf_counter() > deadline:
             return ST_TIMEOUT
         budget[0] = size
         t = time.perf_counter()
-        st = int(propagate_queues(*args, budget, *queues, *extra))
+        st = int(step())
         if st != ST_BUDGET:
             return st
         dt = time.perf_counter() - t
         # grow at most fourfold: the next slice may hold dearer lines than this one's; fourfold
         # when a line was cut inside (its work is redone: a geometric series, at most 4/3 of it)
         size = int(min(max(size * SLICE_S / max(dt, 1e-6), 1), size * 4, 1 << 40))
-        if queues[2][5]:
+        if qs[5]:
             size = min(size * 4, 1 << 40)
 
 

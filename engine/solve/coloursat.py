@@ -19,7 +19,7 @@ one "pseudo-cell" per (cell, value), so that the black-and-white encoders of ``s
   per cell", is the colour clue exactly: the colours of a line constrain each other only
   through the cells they share, which the per-cell clauses carry. So each 3D line becomes k
   pseudo-lines of a black-and-white net (``pseudo_net``) that ``sat.SatSearch`` encodes;
-- a 2D line is the block-list encoding (order and cover variables, ``sat.blocks_clauses``)
+- a 2D line is the block-list encoding (order and cover variables, ``satblocks.blocks_cnf``)
   with the least gap after block j 1 when block j + 1 has the same colour, else 0, and its
   covers tied to the colour indicators: a cover of block j at cell i implies colour c_j there,
   and colour c at cell i needs a cover by some block of colour c (no block of c: never c).
@@ -40,7 +40,8 @@ from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..model.colourpuzzle import MARK_CIRCLE, MARK_PLAIN
 from ..model.puzzle import KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
 from .colourprop import popcount
-from .sat import HAVE_SAT, SAT_ERROR, SatSearch, blocks_clauses, encoding_size, open_lines
+from .sat import HAVE_SAT, SAT_ERROR, SatSearch, encoding_size, open_lines
+from .satblocks import blocks_cnf
 
 __all__ = ["HAVE_SAT", "SAT_ERROR", "ColourSat", "pseudo_net", "colour_encoding_size", "enumerate_colour"]
 
@@ -127,10 +128,6 @@ class ColourSat:
     def chunk(self, value):
         self.ss.chunk = value
 
-    def _new(self):
-        self.ss.top += 1
-        return self.ss.top
-
     def _cell_clauses(self):
         """Exactly one value per undecided cell (decided ones are units already)."""
         k1, out = self.k1, []
@@ -143,23 +140,15 @@ class ColourSat:
                     out.append([-xs[a], -xs[b]])
         return out
 
-    def _line_2d_clauses(self, li, out):
-        net, k1 = self.net, self.k1
-        cells = net.line_cells[net.line_start[li]:net.line_start[li + 1]].tolist()
-        clue = self.clues_2d[li]
-        blocks = [n for n, _ in clue]
-        cols = [c for _, c in clue]
-        gaps = [1 if cols[j] == cols[j + 1] else 0 for j in range(len(clue) - 1)]
-        cover = blocks_clauses(cells, blocks, self._new, out, gaps=gaps, link=False)
-        if cover is None:
-            return
-        for i, x in enumerate(cells):
-            by_colour = {c: [] for c in range(1, k1)}
-            for j, v in cover[i]:
-                out.append([-v, x * k1 + cols[j] + 1])
-                by_colour[cols[j]].append(v)
-            for c in range(1, k1):
-                out.append([-(x * k1 + c + 1)] + by_colour[c])
+    def _line_2d_clauses(self, li):
+        """A 2D line's block list over its cells' colour indicators (``satblocks.blocks_cnf``)."""
+        net, clue = self.net, self.clues_2d[li]
+        lits, offs, self.ss.top = blocks_cnf(np.array([0, net.line_start[li + 1] - net.line_start[li]], np.int64),
+                                             net.line_cells[net.line_start[li]:net.line_start[li + 1]],
+                                             np.array([0, len(clue)], np.int64), np.array([n for n, _ in clue], np.int64),
+                                             np.zeros(1, np.int64), self.ss.top,
+                                             np.array([c for _, c in clue], np.int64), self.k1)
+        self.ss._add_flat(lits, offs)
 
     def feed(self, max_lines: int) -> bool:
         """Encode up to ``max_lines`` more lines (the per-cell clauses first); True once the
@@ -173,10 +162,8 @@ class ColourSat:
             was = gc.isenabled()
             gc.disable()  # many small lists (see SatSearch.feed)
             try:
-                out = []
                 for li in batch:
-                    self._line_2d_clauses(li, out)
-                self.ss.add_clauses(out)
+                    self._line_2d_clauses(li)
             finally:
                 if was:
                     gc.enable()

@@ -134,7 +134,7 @@ def line_costs(puzzle: Puzzle) -> np.ndarray:
 
 
 def cover_of(net, enabled) -> np.ndarray:
-    """Number of enabled lines through each cell (int64)."""
+    """Number of enabled lines through each cell (int64), for any kind's net."""
     lens = np.diff(net.line_start)
     on = np.repeat(np.asarray(enabled, bool), lens)
     return np.bincount(net.line_cells[on], minlength=len(net.cell_start) - 1).astype(np.int64)

@@ -29,8 +29,6 @@ The design face of a kind (``K``), for one puzzle (usually the full clue set of 
   changes the most cells now, ties by ``key``; ``gains`` keeps the counts between steps) and
   ``K.show(line, gains)`` (show it, propagate, mark the gains it changed to count again): the
   informed start's steps;
-- ``K.reveal_gains(lines)``: per hidden line, the undecided cells propagation settles with its
-  clue shown, from the state (Suggest Clue, Repair);
 - ``K.grade(probe) -> difficulty.Difficulty``: the score of the shown clues from a synchronous
   round solve (``difficulty.from_rounds``: one formula and one set of bands for every kind);
 - ``K.cover()`` (shown lines per cell), ``K.line_solves()``, ``K.probes()``.

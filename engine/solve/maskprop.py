@@ -29,10 +29,9 @@ import numpy as np
 
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..jit import njit
-from ..lines.linebits import SCRATCH_WORDS
 from ..lines.lineheap import heap_push, heap_remove, heap_update
-from .propagate import (LS_DP, N_STATS, S_LINESOLVERS, S_PROBES, S_TLEN, line_ok, linesolve_arrays, propagate_arrays,
-                        queue_clear_arrays, queue_line, queue_push_arrays, set_cell_arrays, undo_arrays)
+from .propagate import (LS_DP, N_STATS, S_LINESOLVERS, S_PROBES, S_TLEN, Work, line_ok, linesolve_arrays, new_work,
+                        propagate_arrays, queue_clear_arrays, queue_line, queue_push_arrays, set_cell_arrays, undo_arrays)
 
 # ctl slots: propagate's stats (``propagate_arrays`` counts in them), then the design's own
 M_TLEN = S_TLEN           # cells known (trail length)
@@ -48,34 +47,20 @@ RUN_STALLED = 0
 RUN_SOLVED = 1
 RUN_BUDGET = 2   # probing stopped: its budget of line-solver applications was spent
 
-MaskWork = namedtuple("MaskWork", "state trail unk q inq buf_in buf_out words contrib ctl lens pos "
-                                  "seen_stamp seen_val pbuf")
+MaskWork = namedtuple("MaskWork", Work._fields + ("contrib", "pos", "seen_stamp", "seen_val", "pbuf"))
 
 
 def new_mask_work(net) -> MaskWork:
-    """Scratch for the kernels below: cell states, trail, per-line unknown counts, queue, ..."""
-    n_lines = len(net.clue_kind)
-    n_cells = len(net.cell_start) - 1
-    lens = np.diff(net.line_start).astype(np.int64)
-    max_len = int(lens.max()) if len(lens) else 1
-    return MaskWork(np.full(n_cells, UNKNOWN, np.int8), np.zeros(n_cells, np.int64), lens.copy(),
-                    np.zeros(n_lines + 2, np.int64), np.zeros(n_lines, np.uint8),
-                    np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
-                    np.zeros(SCRATCH_WORDS, np.uint64), np.zeros(n_lines, np.int64), np.zeros(N_MCTL, np.int64),
-                    lens, np.full(n_lines, -1, np.int64), np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
+    """The kernels' scratch: the solver's ``Work`` (no line cache; ``stats`` with the design's
+    slots, the ``M_*`` above), cells each line deduced, heap slots, a probe's scratch."""
+    n_lines, n_cells = len(net.clue_kind), len(net.cell_start) - 1
+    return MaskWork(*new_work(net)._replace(stats=np.zeros(N_MCTL, np.int64)), np.zeros(n_lines, np.int64),
+                    np.full(n_lines, -1, np.int64), np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
                     np.zeros(n_cells, np.int64))
 
 
 # ---------------------------------------------------------------------------------------------
 # helpers on plain arrays (propagate.py's calling convention: inlined, tuples unpacked by callers)
-
-
-@njit(inline="always")
-def _copy_into(dst, src):
-    # not ``dst[:] = src``: an array-to-array assignment compiles numba's shape-mismatch message
-    # (str/repr kernels, 1.8 CPU s), which nothing else the add-on warms up needs
-    for i in range(len(dst)):
-        dst[i] = src[i]
 
 
 @njit(shared=True)
@@ -103,9 +88,10 @@ def _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, b
 @njit
 def reset(net, mw):
     """All cells unknown, nothing queued, no line has deduced anything."""
-    state, unk, q, inq, contrib, ctl, lens = mw[0], mw[2], mw[3], mw[4], mw[8], mw[9], mw[10]
+    ls, state, unk, q, inq, contrib, ctl = net[0], mw[0], mw[2], mw[3], mw[4], mw[13], mw[7]
     state[:] = UNKNOWN
-    _copy_into(unk, lens)
+    for li in range(len(unk)):
+        unk[li] = ls[li + 1] - ls[li]
     queue_clear_arrays(q, inq)
     inq[:] = 0
     contrib[:] = 0
@@ -118,7 +104,7 @@ def run_lines(net, enabled, mw):
     RUN_STALLED or RUN_CONTRADICTION. ``mw.contrib`` then holds each line's deductions."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[12], mw[13], mw[7]
     reset(net, mw)
     ctl[M_RUNS] += 1
     for li in range(len(kinds)):
@@ -137,7 +123,7 @@ def run_prio(net, enabled, key, mw):
     low-key lines that end with ``contrib == 0`` were not needed."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl, pos = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9], mw[11]
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[12], mw[13], mw[7], mw[14]
     reset(net, mw)
     ctl[M_RUNS] += 1
     for li in range(len(kinds)):
@@ -157,8 +143,8 @@ def probe_cell(p, net, enabled, mw):
     both contradict (the state itself is contradictory)."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
-    seen_stamp, seen_val, pbuf = mw[12], mw[13], mw[14]
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[12], mw[13], mw[7]
+    seen_stamp, seen_val, pbuf = mw[15], mw[16], mw[17]
     mark = ctl[M_TLEN]
     ok1 = True
     n_common = 0
@@ -203,8 +189,8 @@ def probe_closure(net, enabled, cover, mw, max_apps):
     Cells with no enabled line (``cover`` 0) are never probed: nothing can decide them."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
-    pbuf = mw[14]
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[12], mw[13], mw[7]
+    pbuf = mw[17]
     n = len(state)
     apps0 = ctl[M_APPS]
     idle = 0
@@ -359,8 +345,53 @@ def show_line(li, gain, dirty, gctl, enabled, ls, lc, kinds, cst, cd, cs, cl, st
 R_UNKNOWN = 0   # unknown cells at the start of the round
 R_DEDUCED = 1   # cells deduced in the round
 R_PROBE = 2     # 1: a probing round (line propagation had stalled)
-R_LINES = 3     # lines (or probed cells) that deduced something
-N_RSTATS = 4
+N_RSTATS = 3
+
+
+@njit(inline="always")
+def narrow(c, v, t, snap, new, cost, changed, nch):
+    """One deduction of a synchronous round, for every kind (cells as masks: the plain codes are
+    the 1-colour masks): cell ``c`` narrowed to ``v`` against the round's snapshot ``snap``, the
+    result ANDed into ``new``, by a technique of cost ``t``. ``changed`` lists the cells the round
+    changed (``nch`` so far), ``cost`` their cheapest technique in it. Returns the new ``nch``,
+    or -1 when the cell has no value left."""
+    nv = new[c] & v
+    if nv == 0:
+        return -1
+    if new[c] == snap[c]:
+        changed[nch] = c
+        nch += 1
+        cost[c] = t
+    elif t < cost[c]:
+        cost[c] = t
+    new[c] = nv
+    return nch
+
+
+@njit
+def end_round(r, nch, is_probe, unknown, new, changed, enabled, cs, cl, dirty, dflag, cell_round,
+              round_stats):
+    """After round ``r`` changed the cells ``changed[:nch]`` (to ``new``), for every kind: the round
+    of each cell it decided, its ``round_stats`` row (``unknown``: undecided cells at its start),
+    and the enabled lines through a changed cell (``dirty``, flagged in ``dflag``: the next round's
+    lines, which clears the flags); returns how many."""
+    nd = 0
+    d = 0
+    for k in range(nch):
+        c = changed[k]
+        if new[c] & (new[c] - 1) == 0:
+            cell_round[c] = r
+            d += 1
+        for kk in range(cs[c], cs[c + 1]):
+            li = cl[kk]
+            if enabled[li] and not dflag[li]:
+                dflag[li] = 1
+                dirty[nd] = li
+                nd += 1
+    round_stats[r, R_UNKNOWN] = unknown
+    round_stats[r, R_DEDUCED] = d
+    round_stats[r, R_PROBE] = is_probe
+    return nd
 
 
 @njit
@@ -375,8 +406,8 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
     Returns (RUN_* status, number of rounds)."""
     ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
     state, trail, unk, _q, _inq, buf_in, buf_out, words, _contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
-    pbuf = mw[14]
+        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[12], mw[13], mw[7]
+    pbuf = mw[17]
     n = len(state)
     n_lines = len(kinds)
     reset(net, mw)
@@ -394,7 +425,6 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
     r = 0
     while ctl[M_TLEN] < n:
         nch = 0
-        n_act = 0
         for d in range(nd):
             li = dirty[d]
             dflag[li] = 0
@@ -406,25 +436,12 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
             if _solve_into(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words) != 0:
                 return RUN_CONTRADICTION, r
             s = ls[li]
-            acted = False
             for j in range(ls[li + 1] - s):
                 v = buf_out[j] & buf_in[j]
-                if v == buf_in[j]:
-                    continue
-                c = lc[s + j]
-                nv = newv[c] & v
-                if nv == 0:
-                    return RUN_CONTRADICTION, r
-                if newv[c] == state[c]:
-                    changed[nch] = c
-                    nch += 1
-                    cell_cost[c] = line_cost[li]
-                elif line_cost[li] < cell_cost[c]:
-                    cell_cost[c] = line_cost[li]
-                newv[c] = nv
-                acted = True
-            if acted:
-                n_act += 1
+                if v != buf_in[j]:
+                    nch = narrow(lc[s + j], v, line_cost[li], state, newv, cell_cost, changed, nch)
+                    if nch < 0:
+                        return RUN_CONTRADICTION, r
         is_probe = 0
         if nch == 0:
             if not probe:
@@ -437,56 +454,16 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
                 if m < 0:
                     return RUN_CONTRADICTION, r
                 for k in range(m):
-                    c = pbuf[k] >> 1
-                    nv = newv[c] & (FILLED if (pbuf[k] & 1) else EMPTY)
-                    if nv == 0:
+                    nch = narrow(pbuf[k] >> 1, FILLED if (pbuf[k] & 1) else EMPTY, probe_cost, state, newv, cell_cost,
+                                 changed, nch)
+                    if nch < 0:
                         return RUN_CONTRADICTION, r
-                    if newv[c] == UNKNOWN:
-                        changed[nch] = c
-                        nch += 1
-                    newv[c] = nv
-                if m > 0:
-                    n_act += 1
-            for k in range(nch):
-                cell_cost[changed[k]] = probe_cost
             if nch == 0:
                 break
-        round_stats[r, R_UNKNOWN] = n - ctl[M_TLEN]
-        round_stats[r, R_DEDUCED] = nch
-        round_stats[r, R_PROBE] = is_probe
-        round_stats[r, R_LINES] = n_act
-        nd = 0
+        unknown = n - ctl[M_TLEN]
         for k in range(nch):
-            c = changed[k]
-            set_cell_arrays(c, newv[c], state, trail, ctl, cs, cl, unk)
-            cell_round[c] = r
-            for kk in range(cs[c], cs[c + 1]):
-                l2 = cl[kk]
-                if enabled[l2] and not dflag[l2]:
-                    dflag[l2] = 1
-                    dirty[nd] = l2
-                    nd += 1
+            set_cell_arrays(changed[k], newv[changed[k]], state, trail, ctl, cs, cl, unk)
+        nd = end_round(r, nch, is_probe, unknown, newv, changed, enabled, cs, cl, dirty, dflag, cell_round,
+                       round_stats)
         r += 1
     return (RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED), r
-
-
-@njit
-def reveal_gains(net, enabled, mw, cands, out):
-    """For each line in ``cands`` (hidden lines), the number of unknown cells line propagation
-    would settle if its clue were shown, from the state in ``mw`` (a fixpoint of ``enabled``,
-    e.g. after ``run_logic``). Adding a clue only adds deductions, so starting from that state is
-    sound. The state is left as it was."""
-    ls, lc, kinds, cst, cd, cs, cl = net[0], net[1], net[2], net[3], net[4], net[5], net[6]
-    state, trail, unk, q, inq, buf_in, buf_out, words, contrib, ctl = \
-        mw[0], mw[1], mw[2], mw[3], mw[4], mw[5], mw[6], mw[7], mw[8], mw[9]
-    for i in range(len(cands)):
-        li = cands[i]
-        mark = ctl[M_TLEN]
-        was = enabled[li]
-        enabled[li] = 1
-        queue_push_arrays(li, q, inq)
-        ok = _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
-                    words, contrib, ctl)
-        out[i] = ctl[M_TLEN] - mark if ok else -1
-        undo_arrays(mark, state, trail, unk, ctl, cs, cl)
-        enabled[li] = was

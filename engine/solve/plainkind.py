@@ -47,7 +47,8 @@ class PlainKind:
         # the kernels' plain arrays, in their argument order (see maskprop.prop_step)
         self._net = (net.line_start, net.line_cells, net.clue_kind, net.clue_start, net.clue_data, net.cell_start,
                      net.cell_lines)
-        self._work = (mw.state, mw.trail, mw.unk, mw.q, mw.inq, mw.buf_in, mw.buf_out, mw.words, mw.contrib, mw.ctl)
+        self._work = (mw.state, mw.trail, mw.line_unknown, mw.queue, mw.inq, mw.buf_in, mw.buf_out, mw.words, mw.contrib,
+                      mw.stats)
         self._none = np.zeros(0, np.int64)
 
     # state ----------------------------------------------------------------------------------
@@ -56,13 +57,13 @@ class PlainKind:
         mp.reset(self.net, self.mw)
 
     def mark(self) -> int:
-        return int(self.mw.ctl[mp.M_TLEN])
+        return int(self.mw.stats[mp.M_TLEN])
 
     def undo(self, mark: int) -> None:
         mp.prop_step(self._none, mark, self.shown, *self._net, *self._work)
 
     def undecided(self) -> int:
-        return self.n_cells - int(self.mw.ctl[mp.M_TLEN])
+        return self.n_cells - int(self.mw.stats[mp.M_TLEN])
 
     def undecided_cells(self) -> np.ndarray:
         return self.mw.state == UNKNOWN
@@ -73,10 +74,10 @@ class PlainKind:
         return self.mw.contrib
 
     def line_solves(self) -> int:
-        return int(self.mw.ctl[mp.M_APPS])
+        return int(self.mw.stats[mp.M_APPS])
 
     def probes(self) -> int:
-        return int(self.mw.ctl[mp.M_PROBES])
+        return int(self.mw.stats[mp.M_PROBES])
 
     def cover(self) -> np.ndarray:
         """Shown lines through each cell."""
@@ -126,21 +127,12 @@ class PlainKind:
         """The hidden line whose one application now deduces the most cells (ties by ``key``),
         or -1; ``gains`` (``new_gains``) keeps the counts between steps."""
         mw = self.mw
-        return int(mp.best_gain(key, *gains, self.shown, *self._net[:5], mw.state, mw.unk, mw.buf_in, mw.buf_out,
-                                mw.words, mw.ctl))
+        return int(mp.best_gain(key, *gains, self.shown, *self._net[:5], mw.state, mw.line_unknown, mw.buf_in, mw.buf_out,
+                                mw.words, mw.stats))
 
     def show(self, li: int, gains) -> bool:
         """Show line ``li`` and propagate; the gains of the lines through changed cells reset."""
         return bool(mp.show_line(li, *gains[:3], self.shown, *self._net, *self._work))
-
-    def reveal_gains(self, cands) -> np.ndarray:
-        """Per hidden line of ``cands``: the undecided cells propagation settles with its clue
-        shown, from the current state (a fixpoint of the shown lines), -1 on a contradiction;
-        the state is left as it was."""
-        cands = np.asarray(cands, np.int64)
-        out = np.zeros(len(cands), np.int64)
-        mp.reveal_gains(self.net, self.shown, self.mw, cands, out)
-        return out
 
     def grade(self, probe: bool):
         """The difficulty (``difficulty.Difficulty``) of the shown clues."""

@@ -64,9 +64,11 @@ CACHE_BYTES = 1 << 24
 
 
 @njit
-def _cell_index(n_cells, line_start, line_cells, kinds):
-    """Counting sort of (cell, line) pairs of clued lines: the cell -> lines CSR, in O(cells),
-    with each pair's index into line_cells (so a cell's neighbours along its lines are at hand)."""
+def cell_index(n_cells, line_start, line_cells, kinds):
+    """Counting sort of (cell, line) pairs of clued lines (``kinds`` != 0): the cell -> lines CSR,
+    in O(cells), with each pair's index into line_cells (so a cell's neighbours along its lines
+    are at hand). The colour kind's net too (every line: an argsort was most of a 36^3 puzzle's
+    set-up)."""
     start = np.zeros(n_cells + 1, np.int64)
     for li in range(len(kinds)):
         if kinds[li] != 0:
@@ -96,7 +98,7 @@ def build_net(puzzle: Puzzle) -> Net:
     ls = np.ascontiguousarray(puzzle.line_start, dtype=np.int64)
     lc = np.ascontiguousarray(puzzle.line_cells, dtype=np.int64)
     kind = np.ascontiguousarray(puzzle.clue_kind, dtype=np.int64)
-    cell_start, cell_lines, cell_pos = _cell_index(int(puzzle.n_cells), ls, lc, kind)
+    cell_start, cell_lines, cell_pos = cell_index(int(puzzle.n_cells), ls, lc, kind)
     return Net(ls, lc, kind, np.ascontiguousarray(puzzle.clue_start, dtype=np.int64),
                np.ascontiguousarray(puzzle.clue_data, dtype=np.int64), cell_start, cell_lines, cell_pos)
 

@@ -10,7 +10,7 @@ TAAI 2011 puzzles our search could not settle in 10 s, CaDiCaL finds a solution 
 
 Encoding (cell c is variable c + 1; cells already known are unit clauses):
 - exact block lists (2D, and 3D plain clues: one block): order variables "block j starts at
-  or before p" and cover variables (``blocks_clauses``);
+  or before p" and cover variables (``satblocks.blocks_cnf``);
 - 3D circle / square clues: one automaton per line whose states count the filled cells and
   the blocks together (``_count_blocks_clauses``). It replaced a sequential counter for the
   filled count beside one for the block starts (exactly 2, at least 3), whose unit propagation
@@ -59,78 +59,6 @@ SOLVER_OPTIONS = {"target": 2}
 FIRST_CHUNK = 2000
 FIRST_CHUNK_LITERALS = 300_000
 
-
-
-def blocks_clauses(cells, blocks, new, out, gaps=None, link=True):
-    """Clauses of an exact block list over ``cells`` (variables): order variables ``y(j, p)``
-    = "block j starts at or before p" (monotone in p; block j+1 at or before p puts block j at
-    or before p - b_j - 1), a cover variable per block and cell it may cover (``y(j, i) and
-    not y(j, i - b_j)``), and a filled cell is covered by some block. Measured on 17 TAAI
-    puzzles solved from scratch by CaDiCaL: 135k conflicts, against 220k with one variable per
-    block start (exactly one per block).
-
-    For coloured blocks (``coloursat.py``): ``gaps[j]`` the least gap after block j (default 1;
-    0 between blocks of different colours), and ``link=False`` leaves out the clauses that tie
-    covers to ``cells`` (the caller ties them to colour variables). Returns, per cell, the
-    (block, cover variable) pairs that may cover it; None when the clue does not fit."""
-    n = len(cells)
-    k = len(blocks)
-    gap = [1] * k if gaps is None else list(gaps) + [0]
-    if k == 0:
-        if link:
-            for x in cells:
-                out.append([-x])
-        return [[] for _ in range(n)]
-    lo, hi = [], [0] * k
-    s = 0
-    for j, b in enumerate(blocks):
-        lo.append(s)
-        s += b + gap[j]
-    e = n
-    for j in range(k - 1, -1, -1):
-        hi[j] = e - blocks[j]
-        e = hi[j] - (gap[j - 1] if j else 0)
-    if lo[0] > hi[0]:
-        out.append([])  # the clue does not fit the line: no solution
-        return None
-    ys = [{p: new() for p in range(lo[j], hi[j])} for j in range(k)]
-
-    def y(j, p):
-        if p < lo[j]:
-            return -TRUE_LITERAL
-        if p >= hi[j]:
-            return TRUE_LITERAL
-        return ys[j][p]
-
-    def add(clause):
-        lits = []
-        for x in clause:
-            if x == TRUE_LITERAL:
-                return
-            if x != -TRUE_LITERAL:
-                lits.append(x)
-        out.append(lits)
-
-    cover = [[] for _ in range(n)]
-    for j, b in enumerate(blocks):
-        for p in range(lo[j], hi[j] - 1):
-            add([-y(j, p), y(j, p + 1)])
-        if j + 1 < k:
-            for p in range(lo[j + 1], hi[j + 1] + 1):
-                add([-y(j + 1, p), y(j, p - b - gap[j])])
-        for i in range(lo[j], hi[j] + b):
-            a, c = y(j, i), y(j, i - b)
-            v = new()
-            add([-v, a])
-            add([-v, -c])
-            add([v, -a, c])
-            if link:
-                out.append([-v, cells[i]])
-            cover[i].append((j, v))
-    if link:
-        for i in range(n):
-            out.append([-cells[i]] + [v for _, v in cover[i]])
-    return cover
 
 
 def _count_step(q, v, kind, total):
@@ -265,21 +193,13 @@ def encoding_size(net, lines):
 
 
 def line_clauses(net, state, li, top, out):
-    """Append the clauses of line ``li`` under ``state``; returns the new top variable."""
+    """Append the clauses of count line ``li`` (circle / square; block lists are ``blocks_cnf``'s)
+    under ``state``; returns the new top variable."""
     ls, lc, kinds, cs, cd = net[0], net[1], net[2], net[3], net[4]
     idx = lc[ls[li]:ls[li + 1]]
     cells = (idx + 1).tolist()
     nums = cd[cs[li]:cs[li + 1]]
-    kind = int(kinds[li])
-    if kind == KIND_BLOCKS or kind == KIND_PLAIN:
-        box = [top]
-
-        def new():
-            box[0] += 1
-            return box[0]
-        blocks_clauses(cells, [int(b) for b in nums if b > 0], new, out)
-        return box[0]
-    lits, ends, n_aux = _count_blocks_template(len(cells), kind, int(nums[0]), state[idx])
+    lits, ends, n_aux = _count_blocks_template(len(cells), int(kinds[li]), int(nums[0]), state[idx])
     # the template's variables: 1..n the line's cells, then its own auxiliaries from top + 1
     vmap = np.concatenate([[0], idx + 1, np.arange(top + 1, top + 1 + n_aux)])
     mapped = np.where(lits > 0, vmap[np.abs(lits)], -vmap[np.abs(lits)]).tolist()
