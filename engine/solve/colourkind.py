@@ -130,13 +130,16 @@ def best_gain(key, gain, dirty, gctl, heap, pos, prio, shown, clue_id, state, k,
     every line per step was most of the start's time at 64^3). A shown line, an unclued one or
     one with every cell decided is passed over for good (-1)."""
     no_tab = np.zeros((1, 1), dtype=np.int64)
+    buf = np.empty(64, dtype=np.int64)  # grown to the longest line counted
     for t in range(gctl[0]):
         li = dirty[t]
         if shown[li] or mode[li] == 0:
             continue
         a = line_start[li]
         b = line_start[li + 1]
-        masks = np.empty(b - a, dtype=np.int64)
+        if b - a > buf.shape[0]:
+            buf = np.empty(b - a, dtype=np.int64)
+        masks = buf[:b - a]
         open_cells = 0
         for j in range(b - a):
             masks[j] = state[line_cells[a + j]]
