@@ -23,8 +23,8 @@ from .colourprop import (QS_LEN, ST_BUDGET, ST_CONTRADICTION, ST_OK, ST_TIMEOUT,
                          open_to_two, propagate_queues, queue_lines, sliced, undo_trail, with_clue_ids)
 from .difficulty import COST_PROBE, cover_of, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, K_FIXPOINT, cache_slot, cache_store, new_cache
-from .maskprop import (N_RSTATS, R_DEDUCED, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED, end_round, narrow,
-                       pick)
+from .maskprop import (N_RSTATS, R_DEDUCED, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED, end_round,
+                       mark_dirty, narrow, new_gains, top_gain)
 
 _NONE = np.zeros(0, dtype=np.int64)
 # Line solves a probing trial may spend (as plainkind's, per cell) before it counts as failed.
@@ -119,56 +119,56 @@ def _complete(li, cid, masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_
 
 
 @njit(cache=True)
-def best_gain(key, gain, shown, clue_id, state, k, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax,
-              c_line, c_kind, c_in, c_out, counters):
+def best_gain(key, gain, dirty, gctl, heap, pos, prio, shown, clue_id, state, k, line_start, line_cells, mode,
+              tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out, counters):
     """The hidden clued line whose solve, on the current state, narrows the most cells
-    (``gain``, plus ``key`` to break ties), or -1 when none narrows anything. ``gain`` caches each
-    line's count: -1 = to be computed (``show_line`` resets the lines through the cells it
-    changes)."""
+    (``gain``, plus ``key`` to break ties), or -1 when none narrows anything: the lines of
+    ``dirty`` counted again (``maskprop.new_gains``; ``reset_gains`` puts the lines through the
+    cells a step changed there), the rest is the plain kind's ``maskprop.top_gain`` (a look at
+    every line per step was most of the start's time at 64^3). A shown line, an unclued one or
+    one with every cell decided is passed over for good (-1)."""
     no_tab = np.zeros((1, 1), dtype=np.int64)
-    best = -1
-    best_s = 0.0
-    for li in range(mode.shape[0]):
+    buf = np.empty(64, dtype=np.int64)  # grown to the longest line counted
+    for t in range(gctl[0]):
+        li = dirty[t]
         if shown[li] or mode[li] == 0:
             continue
-        if gain[li] < 0:
-            a = line_start[li]
-            b = line_start[li + 1]
-            masks = np.empty(b - a, dtype=np.int64)
-            open_cells = 0
+        a = line_start[li]
+        b = line_start[li + 1]
+        if b - a > buf.shape[0]:
+            buf = np.empty(b - a, dtype=np.int64)
+        masks = buf[:b - a]
+        open_cells = 0
+        for j in range(b - a):
+            masks[j] = state[line_cells[a + j]]
+            if masks[j] & (masks[j] - 1):
+                open_cells += 1
+        if open_cells == 0:
+            continue
+        counters[0] += 1
+        if mode[li] == 2:
+            # the per-colour filter's changes: the complete solve's cost 3x the design's
+            # time at 24^3 and picked the same lines nearly always (k = 2, 3: the hides
+            # differed on one model in five, by 4 of 1,310 clues)
+            res = _cached_solve(clue_id[li], K_FIXPOINT, masks, k, cnt[li], rmax[li], no_tab, c_line, c_kind,
+                                c_in, c_out)
+        else:
+            res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind,
+                            c_in, c_out)
+        g = 0
+        if res[0] != 0:
             for j in range(b - a):
-                masks[j] = state[line_cells[a + j]]
-                if masks[j] & (masks[j] - 1):
-                    open_cells += 1
-            g = 0
-            if open_cells:
-                counters[0] += 1
-                if mode[li] == 2:
-                    # the per-colour filter's changes: the complete solve's cost 3x the design's
-                    # time at 24^3 and picked the same lines nearly always (k = 2, 3: the hides
-                    # differed on one model in five, by 4 of 1,310 clues)
-                    res = _cached_solve(clue_id[li], K_FIXPOINT, masks, k, cnt[li], rmax[li], no_tab, c_line, c_kind,
-                                        c_in, c_out)
-                else:
-                    res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind,
-                                    c_in, c_out)
-                if res[0] != 0:
-                    for j in range(b - a):
-                        if res[j] != masks[j]:
-                            g += 1
-            gain[li] = g
-        best, best_s = pick(li, gain[li], key, best, best_s)
-    return best
+                if res[j] != masks[j]:
+                    g += 1
+        gain[li] = g
+    return top_gain(key, gain, dirty, gctl, heap, pos, prio, shown)
 
 
 @njit(cache=True)
-def reset_gains(gain, t_cell, frm, to, cell_start, cell_lines):
+def reset_gains(gain, dirty, gctl, t_cell, frm, to, cell_start, cell_lines):
     """The gains of the lines through the cells the trail changed from ``frm`` to ``to``: to be
-    computed again."""
-    for e in range(frm, to):
-        c = t_cell[e]
-        for t in range(cell_start[c], cell_start[c + 1]):
-            gain[cell_lines[t]] = -1
+    computed again (``maskprop.mark_dirty``)."""
+    mark_dirty(t_cell, frm, to, cell_start, cell_lines, gain, dirty, gctl)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -406,20 +406,20 @@ class ColourKind:
         return st
 
     # the informed start and Suggest Clue ---------------------------------------------------
-    def new_gains(self) -> np.ndarray:
-        """The informed start's gain counts per line (-1 = to compute)."""
-        return np.full(self.n_lines, -1, np.int64)
+    def new_gains(self) -> tuple:
+        """The informed start's gain bookkeeping (the plain kind's: ``maskprop.new_gains``)."""
+        return new_gains(self.n_lines)
 
-    def best_gain(self, key, gain) -> int:
+    def best_gain(self, key, gains) -> int:
         net = self.net
-        return int(best_gain(key, gain, net.shown, net.clue_id, self.state, net.k, net.line_start, net.line_cells,
+        return int(best_gain(key, *gains, net.shown, net.clue_id, self.state, net.k, net.line_start, net.line_cells,
                              net.mode, net.tab_all, net.tab_start, net.cnt, net.rmax, *self.cache, self.counters))
 
-    def show(self, li: int, gain) -> bool:
+    def show(self, li: int, gains) -> bool:
         mark = self.mark()
         self.shown[li] = 1
         ok = self._propagate(np.array([li], np.int64), -1, _NONE) != ST_CONTRADICTION
-        reset_gains(gain, self.t_cell, mark, int(self.qs[7]), self.net.cell_start, self.net.cell_lines)
+        reset_gains(*gains[:3], self.t_cell, mark, int(self.qs[7]), self.net.cell_start, self.net.cell_lines)
         return ok
 
     def grade(self, probe: bool):

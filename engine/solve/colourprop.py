@@ -129,14 +129,19 @@ def _work(exact3d, length, k, cnt, rmax):
     return 1 + min(states * length // 2048, 1 << 40)
 
 
+@njit(inline="always")
+def _two_colours(m) -> bool:
+    col = m & ~np.int64(1)
+    return col & (col - 1) != 0
+
+
 @njit(cache=True)
 def open_to_two(masks) -> bool:
     """Whether a cell of the line may still take two colours. When none may, the colours cannot
     compete for cells and each colour's clue constrains only its own cells: the per-colour filter
     at its fixpoint is then exact, and the product solver has nothing to add."""
     for j in range(masks.shape[0]):
-        col = masks[j] & ~np.int64(1)
-        if col & (col - 1):
+        if _two_colours(masks[j]):
             return True
     return False
 
@@ -243,16 +248,22 @@ def propagate_queues(state, k, line_start, line_cells, mode, shown, clue_id, tab
             exact = True
         a = line_start[li]
         b = line_start[li + 1]
+        if exact and mode[li] == 2:
+            # the per-colour filter is at its fixpoint for this line (the relax queue is empty):
+            # ``open_to_two`` read off the state, as most exact pops end here
+            two = False
+            for j in range(a, b):
+                if _two_colours(state[line_cells[j]]):
+                    two = True
+                    break
+            if not two:
+                continue
+            counters[1] += 1
         if b - a > buf.shape[0]:
             buf = np.empty(b - a, dtype=np.int64)
         masks = buf[:b - a]
         for j in range(b - a):
             masks[j] = state[line_cells[a + j]]
-        if exact and mode[li] == 2:
-            # the per-colour filter is at its fixpoint for this line (the relax queue is empty)
-            if not open_to_two(masks):
-                continue
-            counters[1] += 1
         counters[0] += 1
         exact3d = exact and mode[li] == 2
         kind = K_COMPLETE if exact else K_FIXPOINT

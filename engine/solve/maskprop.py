@@ -263,17 +263,6 @@ def prop_step(lines, undo_to, enabled, ls, lc, kinds, cst, cd, cs, cl, state, tr
     return ctl[M_TLEN]
 
 
-@njit(inline="always")
-def pick(li, g, key, best, best_s):
-    """The informed start's rule, for every kind: the line of the most cells ``g`` (> 0), ties
-    broken by ``key``; (best line so far, its value) after looking at line ``li``."""
-    if g > 0:
-        s = g + key[li]
-        if best < 0 or s > best_s:
-            return li, s
-    return best, best_s
-
-
 def new_gains(n_lines: int) -> tuple:
     """The informed start's gains: per line its count (-1 = to compute), the lines to compute
     (all at first), sizes in ``ctl`` (lines to compute, heap size), and an indexed max-heap
@@ -282,23 +271,35 @@ def new_gains(n_lines: int) -> tuple:
             np.zeros(n_lines, np.int64), np.full(n_lines, -1, np.int64), np.zeros(n_lines, np.float64))
 
 
-@njit
-def best_gain(key, gain, dirty, gctl, heap, pos, prio, enabled, ls, lc, kinds, cst, cd, state, unk, buf_in,
-              buf_out, words, ctl):
-    """The hidden clued line one application of which, on the current state, deduces the most
-    cells (``gain``, plus ``key`` to break ties: ``pick``'s rule), or -1 when none deduces
-    anything (a contradiction counts as nothing). The lines of ``dirty`` (``new_gains``) are
-    counted again and their heap entries updated, whose top is then the answer: a step costs the
-    lines its cells touched, not a look at every line (the informed start's time at 96^3 was
-    mostly that look). A hidden line stays hidden-or-shown and decided cells stay decided
-    through the start, so a line passed over (shown, fully known, unclued) is passed over for good."""
+@njit(inline="always")
+def mark_dirty(cells, frm, to, cs, cl, gain, dirty, gctl):
+    """The gains of the lines through ``cells[frm:to]`` (a trail's changes) are to be computed
+    again: each goes on ``dirty`` once (its gain -1 until then). A line already -1 is on it, or
+    was passed over for good (``best_gain``)."""
+    nd = gctl[0]
+    for t in range(frm, to):
+        c = cells[t]
+        for k in range(cs[c], cs[c + 1]):
+            lj = cl[k]
+            if gain[lj] != -1:
+                gain[lj] = -1
+                dirty[nd] = lj
+                nd += 1
+    gctl[0] = nd
+
+
+@njit(inline="always")
+def top_gain(key, gain, dirty, gctl, heap, pos, prio, shown):
+    """Every kind's informed start after it counted the lines of ``dirty`` again into ``gain``
+    (-1: passed over for good, never counted again): their heap entries updated, the top line,
+    or -1 when no line's count is > 0. The rule: the most cells, ties broken by ``key``, then by
+    the lower line index (the heap's order). A line's cells change before it is decided, and the
+    line shown changes its own cells, so both come back through ``dirty``; a top shown since is
+    dropped all the same."""
     hn = gctl[1]
     for t in range(gctl[0]):
         li = dirty[t]
-        g = 0
-        if not (enabled[li] or unk[li] == 0 or kinds[li] == 0):  # else passed over (-1) for good
-            ctl[M_APPS] += 1
-            g = gain[li] = max(_gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words), 0)
+        g = gain[li]
         if g > 0:
             prio[li] = g + key[li]
             if pos[li] >= 0:
@@ -308,10 +309,28 @@ def best_gain(key, gain, dirty, gctl, heap, pos, prio, enabled, ls, lc, kinds, c
         elif pos[li] >= 0:
             hn = heap_remove(li, hn, heap, pos, prio)
     gctl[0] = 0
-    while hn > 0 and (enabled[heap[0]] or unk[heap[0]] == 0):  # shown since, or decided
+    while hn > 0 and shown[heap[0]]:
         hn = heap_remove(heap[0], hn, heap, pos, prio)
     gctl[1] = hn
     return heap[0] if hn > 0 else -1
+
+
+@njit
+def best_gain(key, gain, dirty, gctl, heap, pos, prio, enabled, ls, lc, kinds, cst, cd, state, unk, buf_in,
+              buf_out, words, ctl):
+    """The hidden clued line one application of which, on the current state, deduces the most
+    cells (``gain``, plus ``key`` to break ties), or -1 when none deduces anything (a
+    contradiction counts as nothing). The lines of ``dirty`` (``new_gains``) are counted again
+    and ``top_gain`` keeps the heap: a step costs the lines its cells touched, not a look at
+    every line (the informed start's time at 96^3 was mostly that look). A hidden line stays
+    hidden-or-shown and decided cells stay decided through the start, so a line passed over
+    (shown, fully known, unclued) is passed over for good."""
+    for t in range(gctl[0]):
+        li = dirty[t]
+        if not (enabled[li] or unk[li] == 0 or kinds[li] == 0):  # else passed over (-1) for good
+            ctl[M_APPS] += 1
+            gain[li] = max(_gain(li, ls, lc, kinds, cst, cd, state, buf_in, buf_out, words), 0)
+    return top_gain(key, gain, dirty, gctl, heap, pos, prio, enabled)
 
 
 @njit
@@ -325,16 +344,7 @@ def show_line(li, gain, dirty, gctl, enabled, ls, lc, kinds, cst, cd, cs, cl, st
     if not _mprop(enabled, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, buf_in, buf_out,
                   words, contrib, ctl):
         return False
-    nd = gctl[0]
-    for t in range(mark, ctl[M_TLEN]):
-        c = trail[t]
-        for k in range(cs[c], cs[c + 1]):
-            lj = cl[k]
-            if gain[lj] != -1:
-                gain[lj] = -1
-                dirty[nd] = lj
-                nd += 1
-    gctl[0] = nd
+    mark_dirty(trail, mark, ctl[M_TLEN], cs, cl, gain, dirty, gctl)
     return True
 
 
