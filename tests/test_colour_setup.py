@@ -1,0 +1,80 @@
+"""The colour solver's per-solve set-up (#40): the 2D automata built in one kernel, the clue ids
+the line cache shares results by, and the report's values, each against the per-line Python
+construction it replaced."""
+import numpy as np
+import pytest
+
+from engine.lines.colourline import dfa_2d, dfa_2d_tables
+from engine.model.colourpuzzle import CKIND_BLOCKS, CKIND_NONE, colour_puzzle_from_grid, with_hidden
+from engine.solve.colourprop import build_net, with_clue_ids
+from tests.colourgen import random_colour_puzzle
+
+
+def ref_tables(p):
+    """The tables as ``build_net`` built them before: ``dfa_2d`` per 2D line, concatenated."""
+    k, n = p.k, p.n_lines
+    tabs, tab_start, rows = [], np.zeros(n + 1, dtype=np.int64), 0
+    for i in np.flatnonzero(p.clue_kind == CKIND_BLOCKS):
+        t = dfa_2d(p.clue(i), k)
+        tabs.append(t)
+        tab_start[i] = rows
+        rows += t.shape[0]
+        tab_start[i + 1] = rows
+    return (np.concatenate(tabs) if tabs else np.zeros((1, k + 1), dtype=np.int64)), tab_start
+
+
+def ref_ids(p, net):
+    """The 2D lines' clue ids as a dict of (length, table bytes) numbered them before."""
+    lens = np.diff(p.line_start)
+    ids = {}
+    first = int(net.clue_id[net.mode == 2].max()) + 1 if (net.mode == 2).any() else 0
+    out = {}
+    for li in np.flatnonzero(net.mode == 1):
+        key = (int(lens[li]), net.tab_all[net.tab_start[li]:net.tab_start[li + 1]].tobytes())
+        out[int(li)] = first + ids.setdefault(key, len(ids))
+    return out
+
+
+def _puzzles():
+    rng = np.random.default_rng(40)
+    out = [random_colour_puzzle(rng, 2, int(rng.integers(1, 5))) for _ in range(60)]
+    out += [random_colour_puzzle(rng, 3, int(rng.integers(2, 4))) for _ in range(10)]
+    for seed in range(6):  # larger 2D pictures with repeated lines (shared ids)
+        r = np.random.default_rng(seed)
+        g = np.where(r.random((12, 9)) < 0.6, r.integers(1, 4, (12, 9)), 0)
+        g[::3] = g[0]
+        g[:, 1::4] = g[:, :1]
+        p = colour_puzzle_from_grid(g, 3)
+        out += [p, with_hidden(p, r.random(p.n_lines) < 0.3)]
+    return [p for p in out if hasattr(p, "k")]
+
+
+@pytest.mark.parametrize("p", _puzzles())
+def test_tables_and_ids_match_the_per_line_construction(p):
+    net = build_net(p)
+    tab_all, tab_start = ref_tables(p)
+    assert np.array_equal(net.tab_all, tab_all)
+    assert np.array_equal(net.tab_start, tab_start)
+    assert net.tab_all.dtype == np.int64 and net.tab_all.flags.c_contiguous
+    want = ref_ids(p, net)
+    assert {li: int(net.clue_id[li]) for li in want} == want
+    # built later (the solver's line cache) they are the same
+    late = with_clue_ids(p, build_net(p, ids=False))
+    assert np.array_equal(late.clue_id, net.clue_id)
+
+
+def test_tables_with_zero_blocks_and_hidden_lines():
+    """Clue data the generators never write (blocks of length 0, same colours in a row, hidden
+    lines between) still give ``dfa_2d``'s tables."""
+    k = 3
+    clues = [[(2, 1), (1, 1), (3, 2)], None, None, [(0, 2), (2, 1)], [], [(1, 3), (0, 3), (1, 3)], None,
+             [(4, 2)]]
+    kind = np.array([CKIND_NONE if c is None else CKIND_BLOCKS for c in clues], np.int8)
+    data = [v for c in clues if c for b in c for v in b]
+    start = np.cumsum([0] + [2 * len(c or []) for c in clues])
+    tab_all, tab_start = dfa_2d_tables(kind, start, np.array(data, np.int64), k, CKIND_BLOCKS)
+    for i, c in enumerate(clues):
+        if c is not None:
+            assert np.array_equal(tab_all[tab_start[i]:tab_start[i + 1]], dfa_2d(c, k)), i
+    none = dfa_2d_tables(np.zeros(3, np.int8), np.zeros(4, np.int64), np.zeros(0, np.int64), k, CKIND_BLOCKS)
+    assert np.array_equal(none[0], np.zeros((1, k + 1))) and not none[1].any()
