@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from engine.lines.colourline import dfa_2d, dfa_2d_tables
-from engine.model.colourpuzzle import CKIND_BLOCKS, CKIND_NONE, colour_puzzle_from_grid, with_hidden
+from engine.model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, CKIND_NONE, colour_puzzle_from_grid, with_hidden
 from engine.solve.colourprop import build_net, with_clue_ids
 from tests.colourgen import random_colour_puzzle
 
@@ -21,6 +21,25 @@ def ref_tables(p):
         rows += t.shape[0]
         tab_start[i + 1] = rows
     return (np.concatenate(tabs) if tabs else np.zeros((1, k + 1), dtype=np.int64)), tab_start
+
+
+def ref_lines(p):
+    """mode, counts, run caps and the cell -> lines index as numpy built them before."""
+    k, n = p.k, p.n_lines
+    mode = np.zeros(n, dtype=np.int64)
+    cnt = np.zeros((n, k), dtype=np.int64)
+    rmax = np.zeros((n, k), dtype=np.int64)
+    counts = p.clue_kind == CKIND_COUNTS
+    if counts.any():
+        data = p.clue_data[p.clue_start[:-1][counts][:, None] + np.arange(2 * k)[None, :]]
+        mode[counts] = 2
+        cnt[counts] = data[:, 0::2]
+        rmax[counts] = np.where(data[:, 0::2] > 0, data[:, 1::2] + 1, 0)
+    mode[p.clue_kind == CKIND_BLOCKS] = 1
+    line_of = np.repeat(np.arange(n), np.diff(p.line_start))
+    o = np.argsort(p.line_cells, kind="stable")
+    cell_start = np.concatenate([[0], np.cumsum(np.bincount(p.line_cells, minlength=p.n_cells))])
+    return mode, cnt, rmax, cell_start, line_of[o]
 
 
 def ref_ids(p, net):
@@ -52,6 +71,13 @@ def _puzzles():
 @pytest.mark.parametrize("p", _puzzles())
 def test_tables_and_ids_match_the_per_line_construction(p):
     net = build_net(p)
+    mode, cnt, rmax, cell_start, cell_lines = ref_lines(p)
+    for name, want in (("mode", mode), ("cnt", cnt), ("rmax", rmax), ("cell_start", cell_start),
+                       ("cell_lines", cell_lines), ("shown", (mode > 0).astype(np.uint8)),
+                       ("line_start", p.line_start), ("line_cells", p.line_cells)):
+        got = getattr(net, name)
+        assert got.dtype == want.dtype or name.startswith("line_") and got.dtype == np.int64, name
+        assert np.array_equal(got, want), name
     tab_all, tab_start = ref_tables(p)
     assert np.array_equal(net.tab_all, tab_all)
     assert np.array_equal(net.tab_start, tab_start)
@@ -78,3 +104,36 @@ def test_tables_with_zero_blocks_and_hidden_lines():
             assert np.array_equal(tab_all[tab_start[i]:tab_start[i + 1]], dfa_2d(c, k)), i
     none = dfa_2d_tables(np.zeros(3, np.int8), np.zeros(4, np.int64), np.zeros(0, np.int64), k, CKIND_BLOCKS)
     assert np.array_equal(none[0], np.zeros((1, k + 1))) and not none[1].any()
+
+
+def _states(rng, n, k):
+    """Random colour masks of k colours: decided cells, open ones, and a few contradictions (0)."""
+    full = (1 << (k + 1)) - 1
+    s = rng.integers(0, full + 1, n).astype(np.int64)
+    one = rng.random(n) < 0.4
+    s[one] = np.int64(1) << rng.integers(0, k + 1, int(one.sum()))
+    s[rng.random(n) < 0.05] = 0
+    return s
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 9, 35])
+def test_state_kernels_match_numpy(k):
+    from engine.model.cells import EMPTY, FILLED, UNKNOWN
+    from engine.solve.colourprop import cell_codes, decided, fewest_values, popcount, values_of
+    rng = np.random.default_rng(k)
+    for n in (1, 2, 7, 300):
+        s = _states(rng, n, k)
+        assert popcount(s).tolist() == [bin(int(v)).count("1") for v in s]
+        assert popcount(s.reshape(1, -1)).shape == (1, n)
+        ref = np.full(n, -1, np.int64)
+        d = decided(s) & (s > 0)
+        ref[d] = np.log2(s[d]).round().astype(np.int64)
+        assert np.array_equal(values_of(s), ref)
+        codes = np.full(n, UNKNOWN, np.int8)
+        codes[s == 1] = EMPTY
+        codes[(s & 1) == 0] = FILLED
+        got = cell_codes(s, EMPTY, FILLED, UNKNOWN)
+        assert got.dtype == np.int8 and np.array_equal(got, codes)
+        und = np.flatnonzero(~decided(s))
+        want = int(und[np.argmin([bin(int(v)).count("1") for v in s[und]])]) if len(und) else -1
+        assert fewest_values(s) == want

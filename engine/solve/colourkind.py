@@ -21,8 +21,8 @@ from ..jit import njit
 from ..lines.colourline import relax_3d, relax_3d_fixpoint, solve_automaton, solve_dfa_dense
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle
 from .colourprobe import probe as _probe_state
-from .colourprop import (QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, Deadline, build_net, decided,
-                         open_to_two, propagate_queues, queue_lines, undo_trail, with_clue_ids)
+from .colourprop import (QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, Deadline, build_net, cell_codes,
+                         covered_cells, decided, fewest_values, open_to_two, propagate_queues, queue_lines, undo_trail, with_clue_ids)
 from .difficulty import COST_PROBE, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, K_FIXPOINT, cache_slot, cache_store, new_cache
 from .maskprop import (N_RSTATS, R_DEDUCED, R_PROBE, R_UNKNOWN, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED,
@@ -296,14 +296,14 @@ class ColourKind:
         # probing: ``ensure_cache``)
         self.cache = new_cache(net) if cache else NO_LINE_CACHE
         self.full = np.int64((1 << (net.k + 1)) - 1)
-        self.state = np.full(self.n_cells, self.full, dtype=np.int64)
+        self.state = np.empty(self.n_cells, dtype=np.int64)  # (``reset`` fills it; np.full costs 2 us a call)
         n = self.n_lines
         self.queued = np.zeros(n, np.int64)
         self.rq = np.zeros(max(n, 1), np.int64)
         self.xq = np.zeros(max(n, 1), np.int64)
         self.qs = np.zeros(QS_LEN, np.int64)
         self.counters = np.zeros(3, np.int64)  # line solves, of them exact 3D products, idle ones
-        self.budget = np.full(1, -1, np.int64)
+        self.budget = np.zeros(1, np.int64) - 1
         self.changes = np.zeros(n, np.int64)
         trail = self.n_cells * (net.k + 1) + 16  # a change takes at least one value from a cell
         self.t_cell = np.zeros(trail, np.int64)
@@ -533,9 +533,7 @@ class ColourSolver:
         K.until_decided = False
         self.use_cache = cache
         self.n_cells = K.n_cells
-        on = np.repeat(K.clued, np.diff(K.line_start))
-        self.covered = np.zeros(self.n_cells, bool)
-        self.covered[K.line_cells[on]] = True
+        self.covered = covered_cells(K.line_start, K.line_cells, K.net.mode, self.n_cells)
         self.free = np.flatnonzero(~self.covered)
         self.n_target = self.n_cells
         self.known_values = None
@@ -573,10 +571,7 @@ class ColourSolver:
         (``values``: what logic decided of each cell's colour)."""
         from ..model.cells import EMPTY, FILLED, UNKNOWN
         self.reported = state.copy()
-        out = np.full(len(state), UNKNOWN, np.int8)
-        out[state == 1] = EMPTY
-        out[(state & 1) == 0] = FILLED
-        return out
+        return cell_codes(self.reported, EMPTY, FILLED, UNKNOWN)
 
     def state_codes(self):
         return self.codes_of(self.K.state)
@@ -708,10 +703,8 @@ class ColourSolver:
     def choose(self, mode: int) -> tuple:
         """(cell, value): the undecided cell with the fewest values left, its known solution's
         value first (else its lowest)."""
-        from .colourprop import popcount
         state = self.K.state
-        und = np.flatnonzero(~decided(state))
-        c = int(und[np.argmin(popcount(state[und]))])
+        c = int(fewest_values(state))
         m = int(state[c])
         if self.known and (m >> int(self.known_values[c])) & 1:
             return c, int(self.known_values[c])

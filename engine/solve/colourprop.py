@@ -56,26 +56,52 @@ class ColourNet:
 def build_net(p: ColourPuzzle, ids: bool = True) -> ColourNet:
     """The puzzle's lines for the kernels; ``ids``: the clue ids the line cache shares results by
     (else each line its own id, as good a key, only unshared: ``with_clue_ids`` adds them)."""
-    k, n = p.k, p.n_lines
+    (line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
+     shown) = _net_arrays(p.clue_kind, p.clue_start, p.clue_data, int(p.k), p.line_start, p.line_cells, int(p.n_cells),
+                          CKIND_BLOCKS, CKIND_COUNTS)
+    return ColourNet(p.k, p.n_cells, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
+                     cell_lines, shown,
+                     _clue_ids(p, mode, cnt, rmax, tab_all, tab_start) if ids else np.arange(p.n_lines, dtype=np.int64))
+
+
+@njit(cache=True)
+def _net_arrays(clue_kind, clue_start, clue_data, k, line_start, line_cells, n_cells, blocks_kind, counts_kind):
+    """``build_net``'s arrays in one call (built with numpy and a Python loop they were most of
+    a small puzzle's solve: the fixed cost per solve, #40): the lines as int64, per line its mode
+    (0 none, 1 2D blocks, 2 3D counts), every 2D automaton (``dfa_2d_tables``), every 3D clue's
+    counts and run caps (the mark + 1, 0 for a colour absent), the cell -> lines index and the
+    shown flags."""
+    n = clue_kind.shape[0]
+    starts = line_start.astype(np.int64)
+    cells = line_cells.astype(np.int64)
     mode = np.zeros(n, dtype=np.int64)
     cnt = np.zeros((n, k), dtype=np.int64)
     rmax = np.zeros((n, k), dtype=np.int64)
-    counts = p.clue_kind == CKIND_COUNTS
-    if counts.any():  # every clued 3D line holds 2k numbers: (count, mark) per colour
-        idx = p.clue_start[:-1][counts][:, None] + np.arange(2 * k)[None, :]
-        data = p.clue_data[idx]
-        mode[counts] = 2
-        cnt[counts] = data[:, 0::2]
-        rmax[counts] = np.where(data[:, 0::2] > 0, data[:, 1::2] + 1, 0)
-    mode[p.clue_kind == CKIND_BLOCKS] = 1
-    # every 2D line's automaton in one kernel (``dfa_2d`` per line was half a median 2D solve)
-    tab_all, tab_start = dfa_2d_tables(p.clue_kind, p.clue_start, p.clue_data, k, CKIND_BLOCKS)
-    cell_start, cell_lines = _cell_index(p.line_start.astype(np.int64), p.line_cells.astype(np.int64),
-                                         int(p.n_cells))
-    return ColourNet(k, p.n_cells, p.line_start.astype(np.int64), p.line_cells.astype(np.int64), mode,
-                     np.ascontiguousarray(tab_all), tab_start, cnt, rmax, cell_start, cell_lines,
-                     (mode > 0).astype(np.uint8),
-                     _clue_ids(p, mode, cnt, rmax, tab_all, tab_start) if ids else np.arange(n, dtype=np.int64))
+    shown = np.zeros(n, dtype=np.uint8)
+    for i in range(n):
+        if clue_kind[i] == counts_kind:  # 2k numbers: (count, mark) per colour
+            mode[i] = 2
+            a = clue_start[i]
+            for c in range(k):
+                cnt[i, c] = clue_data[a + 2 * c]
+                rmax[i, c] = clue_data[a + 2 * c + 1] + 1 if clue_data[a + 2 * c] > 0 else 0
+        elif clue_kind[i] == blocks_kind:
+            mode[i] = 1
+        shown[i] = mode[i] > 0
+    tab_all, tab_start = dfa_2d_tables(clue_kind, clue_start, clue_data, k, blocks_kind)
+    cell_start, cell_lines = _cell_index(starts, cells, n_cells)
+    return starts, cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines, shown
+
+
+@njit(cache=True)
+def covered_cells(line_start, line_cells, mode, n_cells):
+    """Per cell whether a clued line (mode > 0) runs through it (the others take any value)."""
+    out = np.zeros(n_cells, dtype=np.bool_)
+    for li in range(mode.shape[0]):
+        if mode[li] > 0:
+            for j in range(line_start[li], line_start[li + 1]):
+                out[line_cells[j]] = True
+    return out
 
 
 def with_clue_ids(p: ColourPuzzle, net: ColourNet) -> ColourNet:
@@ -459,12 +485,39 @@ def propagate(net: ColourNet, state: np.ndarray, lines=None, counters=None, dead
 
 def popcount(state) -> np.ndarray:
     """How many values each cell (bitmask) may still take, in the shape of ``state``."""
-    s = np.asarray(state, np.int64).copy()
-    n = np.zeros(s.shape, dtype=np.int64)
-    while s.any():
-        n += s & 1
-        s >>= 1
-    return n
+    s = np.asarray(state, np.int64)
+    return _popcounts(s.ravel()).reshape(s.shape)
+
+
+@njit(cache=True)
+def _popcounts(flat):
+    out = np.empty(flat.shape[0], dtype=np.int64)
+    for i in range(flat.shape[0]):
+        s = flat[i]
+        n = 0
+        while s:
+            s &= s - 1
+            n += 1
+        out[i] = n
+    return out
+
+
+@njit(cache=True)
+def fewest_values(state) -> int:
+    """The first undecided cell (two values or more) with the fewest values left; -1 when every
+    cell is decided. (A numpy popcount of every undecided cell was most of a colour search
+    node's Python time.)"""
+    best, best_n = -1, 1 << 62
+    for c in range(state.shape[0]):
+        s = state[c]
+        if s & (s - 1):
+            n = 0
+            while s:
+                s &= s - 1
+                n += 1
+            if n < best_n:
+                best, best_n = c, n
+    return best
 
 
 def decided(state) -> np.ndarray:
@@ -473,9 +526,32 @@ def decided(state) -> np.ndarray:
 
 def values_of(state) -> np.ndarray:
     """The value (0..k) of each decided cell (log2 of its single bit); -1 where undecided."""
-    out = np.full(len(state), -1, dtype=np.int64)
-    d = decided(state) & (state > 0)
-    out[d] = np.log2(state[d]).round().astype(np.int64)
+    return _values_of(np.asarray(state, np.int64))
+
+
+@njit(cache=True)
+def _values_of(state):
+    out = np.full(state.shape[0], -1, dtype=np.int64)
+    for c in range(state.shape[0]):
+        s = state[c]
+        if s > 0 and not s & (s - 1):
+            v = 0
+            while s > 1:
+                s >>= 1
+                v += 1
+            out[c] = v
+    return out
+
+
+@njit(cache=True)
+def cell_codes(state, empty, filled, unknown):
+    """The engine's cell codes of colour masks: ``empty`` where only bit 0 is left, ``filled``
+    where bit 0 is gone (a colour, maybe not yet which; also a contradiction's 0), else
+    ``unknown``."""
+    out = np.empty(state.shape[0], dtype=np.int8)
+    for c in range(state.shape[0]):
+        s = state[c]
+        out[c] = empty if s == 1 else filled if s & 1 == 0 else unknown
     return out
 
 
