@@ -137,3 +137,38 @@ def test_state_kernels_match_numpy(k):
         und = np.flatnonzero(~decided(s))
         want = int(und[np.argmin([bin(int(v)).count("1") for v in s[und]])]) if len(und) else -1
         assert fewest_values(s) == want
+
+
+def test_dense_2d_solver_matches_the_sparse_automaton_on_long_lines():
+    """``solve_dfa_dense`` (its backward pass walks each layer's band alone) against
+    ``solve_automaton``'s sorted state sets, on lines of up to 50 cells, k = 1..4, with random
+    knowledge: some from the line itself (a solution exists), some from anywhere (often none)."""
+    from engine.lines.colourline import solve_automaton, solve_dfa_dense
+    rng = np.random.default_rng(7)
+    none = np.zeros(1, dtype=np.int64)
+    seen_none = seen_some = 0
+    for trial in range(400):
+        k = 1 + trial % 4
+        n = int(rng.integers(1, 51))
+        line = np.where(rng.random(n) < rng.uniform(0.2, 0.9), rng.integers(1, k + 1, n), 0)
+        blocks, j = [], 0
+        while j < n:
+            if line[j]:
+                e = j
+                while e < n and line[e] == line[j]:
+                    e += 1
+                blocks.append((e - j, int(line[j])))
+                j = e
+            else:
+                j += 1
+        full = (1 << (k + 1)) - 1
+        src = line if trial % 3 else rng.integers(0, k + 1, n)
+        masks = np.where(rng.random(n) < rng.uniform(0, 0.6), np.int64(1) << src, full).astype(np.int64)
+        masks[rng.random(n) < 0.1] &= ~np.int64(1)
+        masks[masks == 0] = 1
+        tab = dfa_2d(blocks, k)
+        got = solve_dfa_dense(masks, tab)
+        assert np.array_equal(got, solve_automaton(masks, 1, tab, k, none, none)), trial
+        seen_none += not got.any()
+        seen_some += bool(got.any())
+    assert seen_none > 20 and seen_some > 200

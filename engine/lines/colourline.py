@@ -566,6 +566,12 @@ def solve_dfa_dense(masks, tab):
     fw[0, 0] = True
     lo = 0
     hi = 0
+    # each layer's band, so that the backward pass walks it alone rather than every state (the
+    # line solves were most of a picture puzzle's solve once its set-up was cut, #40)
+    los = np.empty(L + 1, dtype=np.int64)
+    his = np.empty(L + 1, dtype=np.int64)
+    los[0] = 0
+    his[0] = 0
     for i in range(L):
         mi = masks[i]
         left = L - i - 1
@@ -588,24 +594,32 @@ def solve_dfa_dense(masks, tab):
             return out
         lo = nlo
         hi = nhi
+        los[i + 1] = lo
+        his[i + 1] = hi
     if not fw[L, m]:
         return out
+    # bw: layer i+1's states from which the end is reached, exact on its band (outside it, what
+    # an earlier layer left: read only within the band, where fw is False anyway outside)
     bw = np.zeros(M, dtype=np.bool_)
     nb = np.zeros(M, dtype=np.bool_)
     bw[m] = True
     for i in range(L - 1, -1, -1):
         mi = masks[i]
-        for q in range(M):
+        lo1 = los[i + 1]
+        hi1 = his[i + 1]
+        v = np.int64(0)
+        for q in range(los[i], his[i] + 1):
             nb[q] = False
             if not fw[i, q]:
                 continue
-            if mi & 1 and loop[q] and bw[q]:
-                out[i] |= 1
+            if mi & 1 and loop[q] and lo1 <= q <= hi1 and bw[q]:
+                v |= 1
                 nb[q] = True
             sq = sym[q]
-            if sq >= 0 and (mi >> sq) & 1 and bw[q + 1]:
-                out[i] |= np.int64(1) << sq
+            if sq >= 0 and (mi >> sq) & 1 and lo1 <= q + 1 <= hi1 and bw[q + 1]:
+                v |= np.int64(1) << sq
                 nb[q] = True
+        out[i] = v
         bw, nb = nb, bw
     return out
 
