@@ -172,3 +172,60 @@ def test_dense_2d_solver_matches_the_sparse_automaton_on_long_lines():
         seen_none += not got.any()
         seen_some += bool(got.any())
     assert seen_none > 20 and seen_some > 200
+
+
+def ref_line_2d_clauses(cells, clue, k1, top):
+    """The 2D colour line's clauses as ``ColourSat`` built them in Python before (#40): the
+    reference ``satblocks.colour_line_cnf`` must match clause for clause."""
+    from engine.solve.sat import blocks_clauses
+    out = []
+    counter = [top]
+
+    def new():
+        counter[0] += 1
+        return counter[0]
+    blocks = [n for n, _ in clue]
+    cols = [c for _, c in clue]
+    gaps = [1 if cols[j] == cols[j + 1] else 0 for j in range(len(clue) - 1)]
+    cover = blocks_clauses(list(cells), blocks, new, out, gaps=gaps, link=False)
+    if cover is not None:
+        for i, x in enumerate(cells):
+            by_colour = {c: [] for c in range(1, k1)}
+            for j, v in cover[i]:
+                out.append([-v, x * k1 + cols[j] + 1])
+                by_colour[cols[j]].append(v)
+            for c in range(1, k1):
+                out.append([-(x * k1 + c + 1)] + by_colour[c])
+    return out, counter[0]
+
+
+def test_colour_line_cnf_matches_the_python_encoding():
+    from engine.solve.satblocks import colour_line_cnf
+    rng = np.random.default_rng(11)
+    misfits = 0
+    for trial in range(300):
+        k = 1 + trial % 4
+        n = int(rng.integers(1, 30))
+        line = np.where(rng.random(n) < rng.uniform(0.1, 0.9), rng.integers(1, k + 1, n), 0)
+        clue, j = [], 0
+        while j < n:
+            if line[j]:
+                e = j
+                while e < n and line[e] == line[j]:
+                    e += 1
+                clue.append((e - j, int(line[j])))
+                j = e
+            else:
+                j += 1
+        if trial % 5 == 0 and clue:  # a clue too long for its line
+            clue = clue + [(int(rng.integers(1, 4)), int(rng.integers(1, k + 1))) for _ in range(n // 2 + 1)]
+        cells = np.sort(rng.choice(500, n, replace=False)).astype(np.int64)
+        top = int(rng.integers(0, 1000))
+        want, want_top = ref_line_2d_clauses(cells.tolist(), clue, k + 1, top)
+        lits, offs, got_top = colour_line_cnf(cells, np.array([b for b, _ in clue], np.int64),
+                                              np.array([c for _, c in clue], np.int64), k + 1, top)
+        got = [lits[a:b].tolist() for a, b in zip(offs[:-1], offs[1:])]
+        assert got == want, trial
+        assert got_top == want_top, trial
+        misfits += [] in want
+    assert misfits > 10

@@ -289,7 +289,7 @@ class ColourKind:
         self.n_lines = puzzle.n_lines
         self.n_cells = puzzle.n_cells
         self.line_start, self.line_cells = net.line_start, net.line_cells
-        self.clued = net.mode > 0
+        self.clued = net.shown.astype(np.bool_)  # (mode > 0: a ufunc costs 2-4 us a call on a busy machine)
         self.shown = net.shown  # the kernels read the net's: one array
         self._costs = None
         # designs and grades of one puzzle solve the same lines often (a solver's comes with its
@@ -303,7 +303,7 @@ class ColourKind:
         self.xq = np.zeros(max(n, 1), np.int64)
         self.qs = np.zeros(QS_LEN, np.int64)
         self.counters = np.zeros(3, np.int64)  # line solves, of them exact 3D products, idle ones
-        self.budget = np.zeros(1, np.int64) - 1
+        self.budget = np.array([-1], np.int64)
         self.changes = np.zeros(n, np.int64)
         trail = self.n_cells * (net.k + 1) + 16  # a change takes at least one value from a cell
         self.t_cell = np.zeros(trail, np.int64)
@@ -339,8 +339,8 @@ class ColourKind:
 
     # state ----------------------------------------------------------------------------------
     def reset(self) -> None:
-        self.state[:] = self.full
-        self.qs[:] = 0
+        self.state.fill(self.full)
+        self.qs.fill(0)
         self.qs[4] = 1
         self.qs[6] = self.n_cells
 
