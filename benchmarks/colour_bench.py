@@ -193,7 +193,7 @@ def bench_2d(args) -> int:
             cv = cpsat_solve_colour(p, time_limit=args.cpsat_limit).verdict
         row = {"class": cls, "puzzle": os.path.basename(path), "shape": list(p.shape), "k": p.k,
                "engine_s": e_own, "engine_verdict": r.verdict, "engine_level": r.difficulty,
-               "engine_nodes": r.nodes, "engine_sat": r.stats.get("sat_conflicts", -1) >= 0,
+               "engine_nodes": r.stats.get("nodes", 0), "engine_sat": r.stats.get("sat_conflicts", -1) >= 0,
                "engine_whole_s": e_whole, "engine_whole_verdict": ev_whole,
                "pbnsolve_s": p_own, "pbnsolve_whole_s": statistics.median(p_whole_runs), "pbnsolve_verdict": pv,
                "cpsat_verdict": cv}

@@ -64,6 +64,66 @@ def dfa_2d(blocks, k: int) -> np.ndarray:
     return tab
 
 
+@njit(cache=True)
+def dfa_2d_tables(clue_kind, clue_start, clue_data, k, blocks_kind):
+    """Every 2D line's ``dfa_2d`` table at once, from a colour puzzle's flat clue arrays: (tab_all
+    (rows, k+1), tab_start (n_lines+1,)), line i's table in rows tab_start[i]:tab_start[i+1] for
+    each line of kind ``blocks_kind`` (other lines' entries are left as the tables before them
+    set them); one zero row when there is no such line. One kernel rather than ``dfa_2d`` per
+    line: building those in Python was half a median 2D benchmark puzzle's solve time."""
+    n = clue_kind.shape[0]
+    tab_start = np.zeros(n + 1, dtype=np.int64)
+    rows = 0
+    longest = 0
+    for i in range(n):
+        if clue_kind[i] != blocks_kind:
+            continue
+        m = 0
+        prev = 0
+        for j in range(clue_start[i], clue_start[i + 1], 2):
+            c = clue_data[j + 1]
+            if prev == c:
+                m += 1
+            m += clue_data[j]
+            prev = c
+        tab_start[i] = rows
+        rows += m + 1
+        tab_start[i + 1] = rows
+        longest = max(longest, m)
+    if rows == 0:
+        return np.zeros((1, k + 1), dtype=np.int64), tab_start
+    tab = np.full((rows, k + 1), -1, dtype=np.int64)
+    pat = np.empty(longest, dtype=np.int64)
+    block_end = np.empty(longest, dtype=np.bool_)
+    gap = np.empty(longest, dtype=np.bool_)
+    for i in range(n):
+        if clue_kind[i] != blocks_kind:
+            continue
+        m = 0
+        prev = 0
+        for j in range(clue_start[i], clue_start[i + 1], 2):
+            c = clue_data[j + 1]
+            if prev == c:
+                pat[m] = 0
+                block_end[m] = False
+                gap[m] = True
+                m += 1
+            length = clue_data[j]
+            for t in range(length):
+                pat[m] = c
+                block_end[m] = t == length - 1
+                gap[m] = False
+                m += 1
+            prev = c
+        r0 = tab_start[i]
+        for q in range(m + 1):
+            if q < m:
+                tab[r0 + q, pat[q]] = q + 1
+            if q == 0 or q == m or (block_end[q - 1] and pat[q] != 0) or gap[q - 1]:
+                tab[r0 + q, 0] = q
+    return tab, tab_start
+
+
 @njit(inline="always")
 def _closes_dead(rest, c, cnt, base, mult) -> bool:
     """Whether closing a run of colour ``c`` (0-based) leaves a state no filling can accept: its
@@ -506,6 +566,12 @@ def solve_dfa_dense(masks, tab):
     fw[0, 0] = True
     lo = 0
     hi = 0
+    # each layer's band, so that the backward pass walks it alone rather than every state (the
+    # line solves were most of a picture puzzle's solve once its set-up was cut, #40)
+    los = np.empty(L + 1, dtype=np.int64)
+    his = np.empty(L + 1, dtype=np.int64)
+    los[0] = 0
+    his[0] = 0
     for i in range(L):
         mi = masks[i]
         left = L - i - 1
@@ -528,24 +594,32 @@ def solve_dfa_dense(masks, tab):
             return out
         lo = nlo
         hi = nhi
+        los[i + 1] = lo
+        his[i + 1] = hi
     if not fw[L, m]:
         return out
+    # bw: layer i+1's states from which the end is reached, exact on its band (outside it, what
+    # an earlier layer left: read only within the band, where fw is False anyway outside)
     bw = np.zeros(M, dtype=np.bool_)
     nb = np.zeros(M, dtype=np.bool_)
     bw[m] = True
     for i in range(L - 1, -1, -1):
         mi = masks[i]
-        for q in range(M):
+        lo1 = los[i + 1]
+        hi1 = his[i + 1]
+        v = np.int64(0)
+        for q in range(los[i], his[i] + 1):
             nb[q] = False
             if not fw[i, q]:
                 continue
-            if mi & 1 and loop[q] and bw[q]:
-                out[i] |= 1
+            if mi & 1 and loop[q] and lo1 <= q <= hi1 and bw[q]:
+                v |= 1
                 nb[q] = True
             sq = sym[q]
-            if sq >= 0 and (mi >> sq) & 1 and bw[q + 1]:
-                out[i] |= np.int64(1) << sq
+            if sq >= 0 and (mi >> sq) & 1 and lo1 <= q + 1 <= hi1 and bw[q + 1]:
+                v |= np.int64(1) << sq
                 nb[q] = True
+        out[i] = v
         bw, nb = nb, bw
     return out
 

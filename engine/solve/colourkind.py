@@ -19,8 +19,9 @@ from ..jit import njit
 from ..lines.colourline import relax_3d, relax_3d_fixpoint, solve_automaton, solve_dfa_dense
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle
 from .colourprobe import probe as _probe_state
-from .colourprop import (QS_LEN, ST_BUDGET, ST_CONTRADICTION, ST_OK, ST_TIMEOUT, Deadline, build_net, decided,
-                         open_to_two, propagate_queues, queue_lines, sliced, undo_trail, with_clue_ids)
+from .colourprop import (QS_LEN, ST_BUDGET, ST_CONTRADICTION, ST_OK, ST_TIMEOUT, Deadline, build_net, cell_codes,
+                         decided, fewest_values, open_to_two, propagate_queues, queue_lines, sliced, undo_trail,
+                         with_clue_ids)
 from .difficulty import COST_PROBE, cover_of, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, K_FIXPOINT, cache_slot, cache_store, new_cache
 from .maskprop import (N_RSTATS, R_DEDUCED, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED, end_round,
@@ -259,21 +260,21 @@ class ColourKind:
         self.n_lines = puzzle.n_lines
         self.n_cells = puzzle.n_cells
         self.line_start, self.line_cells = net.line_start, net.line_cells
-        self.clued = net.mode > 0
+        self.clued = net.shown.astype(np.bool_)  # (mode > 0: a ufunc costs 2-4 us a call on a busy machine)
         self.shown = net.shown  # the kernels read the net's: one array
         self._costs = None
         # designs and grades of one puzzle solve the same lines often (a solver's comes with its
         # probing: ``ensure_cache``)
         self.cache = new_cache(net) if cache else NO_LINE_CACHE
         self.full = np.int64((1 << (net.k + 1)) - 1)
-        self.state = np.full(self.n_cells, self.full, dtype=np.int64)
+        self.state = np.empty(self.n_cells, dtype=np.int64)  # (``reset`` fills it; np.full costs 2 us a call)
         n = self.n_lines
         self.queued = np.zeros(n, np.int64)
         self.rq = np.zeros(max(n, 1), np.int64)
         self.xq = np.zeros(max(n, 1), np.int64)
         self.qs = np.zeros(QS_LEN, np.int64)
         self.counters = np.zeros(3, np.int64)  # line solves, of them exact 3D products, idle ones
-        self.budget = np.full(1, -1, np.int64)
+        self.budget = np.array([-1], np.int64)
         self.changes = np.zeros(n, np.int64)
         trail = self.n_cells * (net.k + 1) + 16  # a change takes at least one value from a cell
         self.t_cell = np.zeros(trail, np.int64)
@@ -309,8 +310,8 @@ class ColourKind:
 
     # state ----------------------------------------------------------------------------------
     def reset(self) -> None:
-        self.state[:] = self.full
-        self.qs[:] = 0
+        self.state.fill(self.full)
+        self.qs.fill(0)
         self.qs[4] = 1
         self.qs[6] = self.n_cells
 
@@ -520,10 +521,7 @@ class ColourSolver:
         (``values``: what logic decided of each cell's colour)."""
         from ..model.cells import EMPTY, FILLED, UNKNOWN
         self.reported = state.copy()
-        out = np.full(len(state), UNKNOWN, np.int8)
-        out[state == 1] = EMPTY
-        out[(state & 1) == 0] = FILLED
-        return out
+        return cell_codes(self.reported, EMPTY, FILLED, UNKNOWN)
 
     def state_codes(self):
         return self.codes_of(self.K.state)
@@ -639,10 +637,8 @@ class ColourSolver:
     def choose(self, mode: int) -> tuple:
         """(cell, value): the undecided cell with the fewest values left, its known solution's
         value first (else its lowest)."""
-        from .colourprop import popcount
         state = self.K.state
-        und = np.flatnonzero(~decided(state))
-        c = int(und[np.argmin(popcount(state[und]))])
+        c = int(fewest_values(state))
         m = int(state[c])
         if self.known and (m >> int(self.known_values[c])) & 1:
             return c, int(self.known_values[c])

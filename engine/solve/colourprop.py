@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..lines.colourline import dfa_2d, relax_3d_fixpoint, solve_automaton_limited, solve_dfa_dense
+from ..lines.colourline import dfa_2d_tables, relax_3d_fixpoint, solve_automaton_limited, solve_dfa_dense
 from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle
 from .linecache import K_COMPLETE, K_FIXPOINT, cache_slot, cache_store
 from .propagate import cell_index
@@ -57,33 +57,42 @@ class ColourNet:
 def build_net(p: ColourPuzzle, ids: bool = True) -> ColourNet:
     """The puzzle's lines for the kernels; ``ids``: the clue ids the line cache shares results by
     (else each line its own id, as good a key, only unshared: ``with_clue_ids`` adds them)."""
-    k, n = p.k, p.n_lines
+    (line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines,
+     shown) = _net_arrays(p.clue_kind, p.clue_start, p.clue_data, int(p.k), p.line_start, p.line_cells, int(p.n_cells),
+                          CKIND_BLOCKS, CKIND_COUNTS)
+    return ColourNet(p.k, p.n_cells, line_start, line_cells, mode, tab_all, tab_start, cnt, rmax, cell_start,
+                     cell_lines, shown,
+                     _clue_ids(p, mode, cnt, rmax, tab_all, tab_start) if ids else np.arange(p.n_lines, dtype=np.int64))
+
+
+@njit(cache=True)
+def _net_arrays(clue_kind, clue_start, clue_data, k, line_start, line_cells, n_cells, blocks_kind, counts_kind):
+    """``build_net``'s arrays in one call (built with numpy and a Python loop they were most of
+    a small puzzle's solve: the fixed cost per solve, #40): the lines as int64, per line its mode
+    (0 none, 1 2D blocks, 2 3D counts), every 2D automaton (``dfa_2d_tables``), every 3D clue's
+    counts and run caps (the mark + 1, 0 for a colour absent), the cell -> lines index and the
+    shown flags."""
+    n = clue_kind.shape[0]
+    starts = line_start.astype(np.int64)
+    cells = line_cells.astype(np.int64)
     mode = np.zeros(n, dtype=np.int64)
-    tabs, tab_start = [], np.zeros(n + 1, dtype=np.int64)
     cnt = np.zeros((n, k), dtype=np.int64)
     rmax = np.zeros((n, k), dtype=np.int64)
-    rows = 0
-    counts = p.clue_kind == CKIND_COUNTS
-    if counts.any():  # every clued 3D line holds 2k numbers: (count, mark) per colour
-        idx = p.clue_start[:-1][counts][:, None] + np.arange(2 * k)[None, :]
-        data = p.clue_data[idx]
-        mode[counts] = 2
-        cnt[counts] = data[:, 0::2]
-        rmax[counts] = np.where(data[:, 0::2] > 0, data[:, 1::2] + 1, 0)
-    for i in np.flatnonzero(p.clue_kind == CKIND_BLOCKS):
-        mode[i] = 1
-        t = dfa_2d(p.clue(i), k)
-        tabs.append(t)
-        tab_start[i] = rows
-        rows += t.shape[0]
-        tab_start[i + 1] = rows
-    tab_all = np.concatenate(tabs) if tabs else np.zeros((1, k + 1), dtype=np.int64)
-    cell_start, cell_lines, _ = cell_index(int(p.n_cells), p.line_start.astype(np.int64),
-                                           p.line_cells.astype(np.int64), np.ones(p.n_lines, np.int64))
-    return ColourNet(k, p.n_cells, p.line_start.astype(np.int64), p.line_cells.astype(np.int64), mode,
-                     np.ascontiguousarray(tab_all), tab_start, cnt, rmax, cell_start, cell_lines,
-                     (mode > 0).astype(np.uint8),
-                     _clue_ids(p, mode, cnt, rmax, tab_all, tab_start) if ids else np.arange(n, dtype=np.int64))
+    shown = np.zeros(n, dtype=np.uint8)
+    for i in range(n):
+        if clue_kind[i] == counts_kind:  # 2k numbers: (count, mark) per colour
+            mode[i] = 2
+            a = clue_start[i]
+            for c in range(k):
+                cnt[i, c] = clue_data[a + 2 * c]
+                rmax[i, c] = clue_data[a + 2 * c + 1] + 1 if clue_data[a + 2 * c] > 0 else 0
+        elif clue_kind[i] == blocks_kind:
+            mode[i] = 1
+        shown[i] = mode[i] > 0
+    tab_all, tab_start = dfa_2d_tables(clue_kind, clue_start, clue_data, k, blocks_kind)
+    cell_start, cell_lines, _ = cell_index(n_cells, starts, cells, np.ones(n, np.int64))
+    return starts, cells, mode, tab_all, tab_start, cnt, rmax, cell_start, cell_lines, shown
+
 
 
 def with_clue_ids(p: ColourPuzzle, net: ColourNet) -> ColourNet:
@@ -106,12 +115,44 @@ def _clue_ids(p, mode, cnt, rmax, tab_all, tab_start) -> np.ndarray:
         new = np.ones(len(o), bool)
         new[1:] = (rows[o[1:]] != rows[o[:-1]]).any(axis=1)
         ids[three[o]] = np.cumsum(new) - 1
-    keys: dict = {}
     first = int(ids.max()) + 1 if len(three) else 0
-    for li in np.flatnonzero(mode == 1):
-        key = (int(lens[li]), tab_all[tab_start[li]:tab_start[li + 1]].tobytes())
-        ids[li] = first + keys.setdefault(key, len(keys))
+    _table_ids(ids, mode, lens, tab_all, tab_start, first)
     return ids
+
+
+@njit(cache=True)
+def _table_ids(ids, mode, lens, tab_all, tab_start, first):
+    """The 2D lines' ids (``_clue_ids``): one per distinct (length, automaton), numbered from
+    ``first`` in the order of their first line (a dict of the tables' bytes in Python cost a
+    median 2D benchmark puzzle a tenth of its solve)."""
+    reps = np.empty(mode.shape[0], dtype=np.int64)  # each id's first line
+    n_reps = 0
+    for li in range(mode.shape[0]):
+        if mode[li] != 1:
+            continue
+        a, b = tab_start[li], tab_start[li + 1]
+        found = -1
+        for r in range(n_reps):
+            o = reps[r]
+            if lens[o] != lens[li] or tab_start[o + 1] - tab_start[o] != b - a:
+                continue
+            same = True
+            off = tab_start[o] - a
+            for x in range(a, b):
+                for c in range(tab_all.shape[1]):
+                    if tab_all[x, c] != tab_all[x + off, c]:
+                        same = False
+                        break
+                if not same:
+                    break
+            if same:
+                found = r
+                break
+        if found < 0:
+            reps[n_reps] = li
+            found = n_reps
+            n_reps += 1
+        ids[li] = first + found
 
 
 @njit(cache=True)
@@ -434,12 +475,39 @@ def sliced(step, budget, qs, deadline) -> int:
 
 def popcount(state) -> np.ndarray:
     """How many values each cell (bitmask) may still take, in the shape of ``state``."""
-    s = np.asarray(state, np.int64).copy()
-    n = np.zeros(s.shape, dtype=np.int64)
-    while s.any():
-        n += s & 1
-        s >>= 1
-    return n
+    s = np.asarray(state, np.int64)
+    return _popcounts(s.ravel()).reshape(s.shape)
+
+
+@njit(cache=True)
+def _popcounts(flat):
+    out = np.empty(flat.shape[0], dtype=np.int64)
+    for i in range(flat.shape[0]):
+        s = flat[i]
+        n = 0
+        while s:
+            s &= s - 1
+            n += 1
+        out[i] = n
+    return out
+
+
+@njit(cache=True)
+def fewest_values(state) -> int:
+    """The first undecided cell (two values or more) with the fewest values left; -1 when every
+    cell is decided. (A numpy popcount of every undecided cell was most of a colour search
+    node's Python time.)"""
+    best, best_n = -1, 1 << 62
+    for c in range(state.shape[0]):
+        s = state[c]
+        if s & (s - 1):
+            n = 0
+            while s:
+                s &= s - 1
+                n += 1
+            if n < best_n:
+                best, best_n = c, n
+    return best
 
 
 def decided(state) -> np.ndarray:
@@ -448,9 +516,32 @@ def decided(state) -> np.ndarray:
 
 def values_of(state) -> np.ndarray:
     """The value (0..k) of each decided cell (log2 of its single bit); -1 where undecided."""
-    out = np.full(len(state), -1, dtype=np.int64)
-    d = decided(state) & (state > 0)
-    out[d] = np.log2(state[d]).round().astype(np.int64)
+    return _values_of(np.asarray(state, np.int64))
+
+
+@njit(cache=True)
+def _values_of(state):
+    out = np.full(state.shape[0], -1, dtype=np.int64)
+    for c in range(state.shape[0]):
+        s = state[c]
+        if s > 0 and not s & (s - 1):
+            v = 0
+            while s > 1:
+                s >>= 1
+                v += 1
+            out[c] = v
+    return out
+
+
+@njit(cache=True)
+def cell_codes(state, empty, filled, unknown):
+    """The engine's cell codes of colour masks: ``empty`` where only bit 0 is left, ``filled``
+    where bit 0 is gone (a colour, maybe not yet which; also a contradiction's 0), else
+    ``unknown``."""
+    out = np.empty(state.shape[0], dtype=np.int8)
+    for c in range(state.shape[0]):
+        s = state[c]
+        out[c] = empty if s == 1 else filled if s & 1 == 0 else unknown
     return out
 
 
