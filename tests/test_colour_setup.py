@@ -172,3 +172,18 @@ def test_dense_2d_solver_matches_the_sparse_automaton_on_long_lines():
         seen_none += not got.any()
         seen_some += bool(got.any())
     assert seen_none > 20 and seen_some > 200
+
+
+def test_cover_of_counts_the_enabled_lines_through_each_cell():
+    # the kernel against numpy's repeat-and-bincount, on 2D and 3D nets with random line masks
+    from engine.solve.difficulty import cover_of
+    rng = np.random.default_rng(5)
+    for trial in range(120):
+        shape = tuple(int(s) for s in rng.integers(1, 6, 2 + trial % 2))
+        k = 1 + trial % 3
+        net = build_net(colour_puzzle_from_grid(rng.integers(0, k + 1, shape), k))
+        enabled = rng.random(len(net.mode)) < rng.uniform(0.1, 1.0)
+        want = np.bincount(net.line_cells[np.repeat(enabled, np.diff(net.line_start))],
+                           minlength=len(net.cell_start) - 1)
+        got = cover_of(net, enabled)
+        assert got.dtype == np.int64 and np.array_equal(got, want), trial
