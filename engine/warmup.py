@@ -141,8 +141,16 @@ def _sat_encoding():
     from .solve.satblocks import blocks_cnf
     net = build_net(make_2d([[1]] * 4, [[1]] * 4))
     blocks_cnf(net[0], net[1], net[3], net[4], np.arange(8, dtype=np.int64), 16)
-    # and for a colour puzzle's 2D lines (``coloursat.py``: the blocks' colours, k + 1)
-    blocks_cnf(net[0], net[1], net[3], net[4], np.zeros(1, dtype=np.int64), 16, np.ones(1, dtype=np.int64), 3)
+
+
+def _colour_sat_encoding():
+    """The same kernel for a colour puzzle's 2D lines (``coloursat.py``: the blocks' colours,
+    k + 1), which the colour puzzles below solve without: the colour part's own, so a hard 2D
+    colour puzzle's hand-over does not compile inside its solve."""
+    from .solve.satblocks import blocks_cnf
+    one = np.array([0, 1], dtype=np.int64)
+    blocks_cnf(one, np.zeros(1, dtype=np.int64), one, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 16,
+               np.ones(1, dtype=np.int64), 3)
 
 
 def _walking():
@@ -272,7 +280,7 @@ gate.register({
     "grade": [("difficulty score", _grading)],
     "masks": [("design kernels", _masks)],
     "design": [("design", _designing), ("live check", _live_check)],
-    "colour": [("colour puzzles' solver", _colour_solving)],
+    "colour": [("colour puzzles' solver", _colour_solving), ("colour SAT encoding", _colour_sat_encoding)],
     "colourdesign": [("colour design", _colour_designing)],
     "seed": [("seed linesolver", lambda: (_line_solving("seed"), _quick_search("seed"), _probing("seed"))),
              ("seed schedulers with the seed linesolver", lambda: _schedulers("seed"))],
