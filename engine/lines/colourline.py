@@ -34,34 +34,56 @@ EMPTY_BIT = 1
 
 
 def dfa_2d(blocks, k: int) -> np.ndarray:
-    """Transition table (m+1, k+1) int64 of a 2D colour clue ``[(length, colour), ...]``; -1 = none.
+    """Transition table (m+1, k+1) int64 of a 2D colour clue ``[(length, colour), ...]``; -1 = none
+    (``dfa_2d_tables`` for one line).
 
     Pattern symbols p_0..p_{m-1}: each block's cells, with a mandatory empty between blocks of the
     same colour. State m accepts. Empty cells loop at the start, at the end, right after a block
     when no mandatory gap follows, and on the state after a mandatory gap, so that the automaton
     stays deterministic.
     """
-    pat, block_end, gap = [], [], []
+    data = np.array([v for b in blocks for v in b], dtype=np.int64)
+    start = np.array([0, len(data)], dtype=np.int64)
+    return dfa_2d_tables(np.ones(1, np.int8), start, data, k, 1)[0]
+
+
+@njit(inline="always")
+def _pattern_len(clue_data, a, b) -> int:
+    """Symbols of the pattern of the blocks ``clue_data[a:b]`` (length, colour pairs)."""
+    m = 0
     prev = 0
-    for n, c in blocks:
+    for j in range(a, b, 2):
+        if prev == clue_data[j + 1]:
+            m += 1
+        m += clue_data[j]
+        prev = clue_data[j + 1]
+    return m
+
+
+@njit(inline="always")
+def _fill_table(clue_data, a, b, tab, r0, pat, block_end, gap):
+    """Rows r0..r0+m of ``tab``: the automaton of the blocks ``clue_data[a:b]`` (``dfa_2d``)."""
+    m = 0
+    prev = 0
+    for j in range(a, b, 2):
+        c = clue_data[j + 1]
         if prev == c:
-            pat.append(0)
-            block_end.append(False)
-            gap.append(True)
-        for j in range(n):
-            pat.append(c)
-            block_end.append(j == n - 1)
-            gap.append(False)
+            pat[m] = 0
+            block_end[m] = False
+            gap[m] = True
+            m += 1
+        length = clue_data[j]
+        for t in range(length):
+            pat[m] = c
+            block_end[m] = t == length - 1
+            gap[m] = False
+            m += 1
         prev = c
-    m = len(pat)
-    tab = np.full((m + 1, k + 1), -1, dtype=np.int64)
     for q in range(m + 1):
         if q < m:
-            tab[q, pat[q]] = q + 1
-        loop = (q == 0 or q == m or (block_end[q - 1] and pat[q] != 0) or gap[q - 1])
-        if loop:
-            tab[q, 0] = q
-    return tab
+            tab[r0 + q, pat[q]] = q + 1
+        if q == 0 or q == m or (block_end[q - 1] and pat[q] != 0) or gap[q - 1]:
+            tab[r0 + q, 0] = q
 
 
 @njit(cache=True)
@@ -69,8 +91,8 @@ def dfa_2d_tables(clue_kind, clue_start, clue_data, k, blocks_kind):
     """Every 2D line's ``dfa_2d`` table at once, from a colour puzzle's flat clue arrays: (tab_all
     (rows, k+1), tab_start (n_lines+1,)), line i's table in rows tab_start[i]:tab_start[i+1] for
     each line of kind ``blocks_kind`` (other lines' entries are left as the tables before them
-    set them); one zero row when there is no such line. One kernel rather than ``dfa_2d`` per
-    line: building those in Python was half a median 2D benchmark puzzle's solve time."""
+    set them); one zero row when there is no such line. One kernel rather than a table per line
+    in Python: building those was half a median 2D benchmark puzzle's solve time."""
     n = clue_kind.shape[0]
     tab_start = np.zeros(n + 1, dtype=np.int64)
     rows = 0
@@ -78,14 +100,7 @@ def dfa_2d_tables(clue_kind, clue_start, clue_data, k, blocks_kind):
     for i in range(n):
         if clue_kind[i] != blocks_kind:
             continue
-        m = 0
-        prev = 0
-        for j in range(clue_start[i], clue_start[i + 1], 2):
-            c = clue_data[j + 1]
-            if prev == c:
-                m += 1
-            m += clue_data[j]
-            prev = c
+        m = _pattern_len(clue_data, clue_start[i], clue_start[i + 1])
         tab_start[i] = rows
         rows += m + 1
         tab_start[i + 1] = rows
@@ -97,30 +112,8 @@ def dfa_2d_tables(clue_kind, clue_start, clue_data, k, blocks_kind):
     block_end = np.empty(longest, dtype=np.bool_)
     gap = np.empty(longest, dtype=np.bool_)
     for i in range(n):
-        if clue_kind[i] != blocks_kind:
-            continue
-        m = 0
-        prev = 0
-        for j in range(clue_start[i], clue_start[i + 1], 2):
-            c = clue_data[j + 1]
-            if prev == c:
-                pat[m] = 0
-                block_end[m] = False
-                gap[m] = True
-                m += 1
-            length = clue_data[j]
-            for t in range(length):
-                pat[m] = c
-                block_end[m] = t == length - 1
-                gap[m] = False
-                m += 1
-            prev = c
-        r0 = tab_start[i]
-        for q in range(m + 1):
-            if q < m:
-                tab[r0 + q, pat[q]] = q + 1
-            if q == 0 or q == m or (block_end[q - 1] and pat[q] != 0) or gap[q - 1]:
-                tab[r0 + q, 0] = q
+        if clue_kind[i] == blocks_kind:
+            _fill_table(clue_data, clue_start[i], clue_start[i + 1], tab, tab_start[i], pat, block_end, gap)
     return tab, tab_start
 
 
