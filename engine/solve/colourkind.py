@@ -189,6 +189,10 @@ def grade_rounds(state, unknown, dirty, nd, dflag, tech, k, line_start, line_cel
     n = state.shape[0]
     snap = np.empty(n, dtype=np.int64)
     changed = np.empty(n, dtype=np.int64)
+    longest = 0
+    for li in range(line_start.shape[0] - 1):
+        longest = max(longest, line_start[li + 1] - line_start[li])
+    buf = np.empty(longest, dtype=np.int64)  # every line's input in turn (the cache copies what it keeps)
     while unknown > 0:
         snap[:] = state
         nch = 0
@@ -196,7 +200,7 @@ def grade_rounds(state, unknown, dirty, nd, dflag, tech, k, line_start, line_cel
             li = dirty[d]
             dflag[li] = 0
             a = line_start[li]
-            masks = np.empty(line_start[li + 1] - a, dtype=np.int64)
+            masks = buf[:line_start[li + 1] - a]
             for j in range(masks.shape[0]):
                 masks[j] = snap[line_cells[a + j]]
             res = _complete(li, clue_id[li], masks, k, mode, tab_all, tab_start, cnt, rmax, c_line, c_kind, c_in, c_out)
@@ -339,7 +343,7 @@ class ColourKind:
         return self.n_probes
 
     def cover(self) -> np.ndarray:
-        return cover_of(self.net, self.shown > 0)
+        return cover_of(self.net, self.shown)
 
     # logic ----------------------------------------------------------------------------------
     def _propagate(self, lines, undo_to, changes) -> int:
