@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from ..engine import jit
     from ..engine import warmup as kernels_warmup
     from ..engine.colour import capture as colour, colourspace, inks, palette
-    from ..engine.design import colourgroups, hiding as design, session as design_session
+    from ..engine.colour import groups as colourgroups
+    from ..engine.design import hiding as design, session as design_session
     from ..engine.files import puzzlefile
     from ..engine.model import cells, clues, colourpuzzle, puzzle, stats
     from ..engine.play import webpage
@@ -28,7 +29,7 @@ else:
     cells = lazy("model.cells")
     clues = lazy("model.clues")
     colour = lazy("colour.capture")
-    colourgroups = lazy("design.colourgroups")
+    colourgroups = lazy("colour.groups")
     colourpuzzle = lazy("model.colourpuzzle")
     colourspace = lazy("colour.colourspace")
     design = lazy("design.hiding")

@@ -164,7 +164,7 @@ def build_from_puzzle(context: bpy.types.Context, puzzle, *, name: str, origin=(
 
 def show_as_colour_puzzle(context, obj, puzzle) -> None:
     """Turn the nonogram ``obj`` (black-and-white, or a colour puzzle grouped otherwise) into the
-    colour puzzle ``puzzle`` of the same filled cells (every clue; ``engine.design.colourgroups``
+    colour puzzle ``puzzle`` of the same filled cells (every clue; ``engine.colour.groups``
     made it from the reveal colours): the stored puzzle, the clue glyphs (inked anew) and the
     cubes' colours change, the hidden clues stay."""
     pg = props(obj)

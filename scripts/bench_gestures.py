@@ -38,7 +38,7 @@ def load_grid(path: str, resolution: int, puzzle_colours: int):
     from engine.cli.design import _load
     p = _load(path, resolution, colours=6 if puzzle_colours > 1 else None)
     if puzzle_colours > 1 and getattr(p, "palette", None) is not None and len(p.palette) > 1:
-        from engine.design.colourgroups import colour_puzzle_from_reveal
+        from engine.colour.groups import colour_puzzle_from_reveal
         p = colour_puzzle_from_reveal(p, puzzle_colours, fewer=True)
         return p, np.asarray(p.colour_solution, np.int64).reshape(p.shape)
     return p, np.asarray(p.solution, bool).reshape(p.shape).astype(np.int64)

@@ -1,7 +1,7 @@
 """Puzzle colours from the reveal palette, before and after the partition search (issue #24):
 for every shared model with colours, its palette at 24 voxels (Colours 8, as batch
 ``--colours 8``) grouped into k = 2 and 3 puzzle colours by the old k-means (farthest-point
-seeding, kept here only to measure against) and by ``engine.design.colourgroups.group_palette``.
+seeding, kept here only to measure against) and by ``engine.colour.groups.group_palette``.
 Printed per model and k: each group's share of the filled cells, its shown colour (the
 use-weighted mean, as the puzzle's clue colour) and the least CIEDE2000 between two groups.
 
@@ -22,7 +22,7 @@ MODELS = os.path.join(os.path.dirname(ROOT), "shared", "models")
 
 from engine.colour.colourspace import ciede2000, linear_to_lab, srgb_to_linear, to_hex  # noqa: E402
 from engine.colour.meshcolour import load_mesh_colours, reveal_colours  # noqa: E402
-from engine.design.colourgroups import group_palette  # noqa: E402
+from engine.colour.groups import group_palette  # noqa: E402
 from engine.voxel.voxelize import MAKE_PIECE_DEFAULTS, voxelize  # noqa: E402
 
 

@@ -18,7 +18,7 @@ GROUPS = [1, 1, 2, 2]
 def _import(tmp_path, seed=2, shape=(4, 5, 3)):
     """A full-clue two-colour puzzle whose file keeps its reveal palette and grouping, imported."""
     clues = addon_module("engine.model.clues")
-    cg = addon_module("engine.design.colourgroups")
+    cg = addon_module("engine.colour.groups")
     rng = np.random.default_rng(seed)
     grid = rng.random(shape) < 0.7
     bw = clues.puzzle_from_grid(grid, name="pal")
@@ -163,7 +163,7 @@ def test_puzzle_colours_regroup_a_colour_puzzle(addon, tmp_path):
     the Colours panel's grouping, keeps the hidden clues and marks the design stale."""
     obj, _ = _import(tmp_path)
     scene = addon_module("scene")
-    cg = addon_module("engine.design.colourgroups")
+    cg = addon_module("engine.colour.groups")
     design_of = addon_module("engine.design.hiding").design
     two = scene.load_full_puzzle(obj)
     opts = obj.nonogram.design_options

@@ -201,7 +201,7 @@ def test_make_with_puzzle_colours(addon):
     assert isinstance(stored, cp.ColourPuzzle) and stored.k == 3
     # the same cube made black-and-white with its reveal colours, grouped by the engine
     plain = scene.make_nonogram(bpy.context, cube, resolution=5, colours=8)[0]
-    want = addon_module("engine.design.colourgroups").colour_puzzle_from_reveal(scene.load_full_puzzle(plain), 3)
+    want = addon_module("engine.colour.groups").colour_puzzle_from_reveal(scene.load_full_puzzle(plain), 3)
     assert stored.colour_solution.tolist() == want.colour_solution.tolist()
     assert stored.clues() == want.clues() and set(stored.colour_solution.tolist()) == {1, 2, 3}  # a solid cube
     info = json.loads(obj.nonogram.make_info)
@@ -228,7 +228,7 @@ def test_hide_clues_with_puzzle_colours_turns_a_nonogram_into_a_colour_puzzle(ad
     bpy.context.view_layer.objects.active = obj
     assert run_op(bpy.ops.nonogram.hide_clues) == {'FINISHED'}
     stored = scene.load_full_puzzle(obj)
-    want = addon_module("engine.design.colourgroups").colour_puzzle_from_reveal(bw, 2)
+    want = addon_module("engine.colour.groups").colour_puzzle_from_reveal(bw, 2)
     assert stored.k == 2 and stored.clues() == want.clues()
     design = addon_module("engine.design.hiding").design(want, logic="line", seed=3)
     assert scene.hidden_mask(obj).tolist() == (design.puzzle.clue_kind == 0).tolist()

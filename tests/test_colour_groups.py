@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.model.clues import puzzle_from_grid
-from engine.design.colourgroups import (D_VISIBLE, choose_grouping, colour_puzzle_from_reveal, group_palette,
+from engine.colour.groups import (D_VISIBLE, choose_grouping, colour_puzzle_from_reveal, group_palette,
                                       groups_apart, regroup)
 from engine.solve.driver import solve
 from engine.files.puzzlefile import load_puzzle, save_puzzle
@@ -43,7 +43,7 @@ def _hex(texts):
 
 
 def _apart_and_shares(pal, counts, g, k):
-    from engine.design.colourgroups import _oklab100
+    from engine.colour.groups import _oklab100
     x, w = _oklab100(pal), np.asarray(counts, float)
     centres = [np.average(x[g == j], axis=0, weights=w[g == j]) for j in range(1, k + 1)]
     apart = min(np.linalg.norm(centres[a] - centres[b]) for a in range(k) for b in range(a + 1, k))
@@ -72,7 +72,7 @@ def test_near_shades_stay_together_when_a_distinct_colour_has_a_share():
 def test_the_choice_is_the_best_partition_by_brute_force():
     """On random palettes the chosen grouping scores best over every partition (itertools)."""
     import itertools
-    from engine.design.colourgroups import _oklab100, partition_scores
+    from engine.colour.groups import _oklab100, partition_scores
     rng = np.random.default_rng(11)
     for trial in range(12):
         n, k = int(rng.integers(3, 8)), int(rng.integers(2, 4))
@@ -121,7 +121,7 @@ def _two_colour(seed=1):
 
 
 def test_recolour_keeps_the_clues_and_moves_the_puzzle_colour():
-    from engine.design.colourgroups import recolour, reveal_parts
+    from engine.colour.groups import recolour, reveal_parts
     q, _ = _two_colour()
     pal, cols, groups = reveal_parts(q)
     pal[2] = (0.9, 0.1, 0.1)
@@ -133,7 +133,7 @@ def test_recolour_keeps_the_clues_and_moves_the_puzzle_colour():
 
 
 def test_merge_across_puzzle_colours_changes_exactly_those_cells():
-    from engine.design.colourgroups import merge_reveal
+    from engine.colour.groups import merge_reveal
     from engine.model.colourpuzzle import colour_puzzle_from_grid
     q, reveal = _two_colour()
     same, changed = merge_reveal(q, 0, 1)  # both yellow: one puzzle colour
@@ -152,7 +152,7 @@ def test_merge_across_puzzle_colours_changes_exactly_those_cells():
 
 
 def test_regroup_picked_and_automatic():
-    from engine.design.colourgroups import regroup
+    from engine.colour.groups import regroup
     q, reveal = _two_colour()
     r = regroup(q, 3, [1, 1, 2, 3])
     filled = q.colour_solution > 0

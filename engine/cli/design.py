@@ -140,7 +140,7 @@ def main(argv) -> int:
     warm.join()
     from ..model.colourpuzzle import ColourPuzzle
     if args.puzzle_colours != 1 and not isinstance(src, ColourPuzzle):
-        from ..design.colourgroups import colour_puzzle_from_reveal
+        from ..colour.groups import colour_puzzle_from_reveal
         try:
             src = colour_puzzle_from_reveal(src, args.puzzle_colours, fewer=True)
         except ValueError as exc:

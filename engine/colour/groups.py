@@ -16,7 +16,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..colour.colourspace import linear_to_oklab, quantize_srgb, srgb_to_linear
+from .colourspace import linear_to_oklab, quantize_srgb, srgb_to_linear
 from ..model.colourpuzzle import MAX_COLOURS, ColourPuzzle, colour_puzzle_from_grid, colour_text
 
 
