@@ -15,8 +15,8 @@ from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..model.puzzle import KIND_BLOCKS, KIND_NONE, Puzzle
 from . import maskprop as mp
 from .difficulty import cover_of, grade, line_costs
-from .probe import (C_CHANGED, C_IDLE, C_MAX_TIER, C_NSOLS, C_TIER, assume, close, mark_affected, new_probe,
-                    probe_round, relation_literals, reset_relations)
+from .probe import (C_CHANGED, C_EPOCH, C_IDLE, C_MAX_TIER, C_NSOLS, C_PGEN, C_POOL, C_TIER, assume, close,
+                    mark_affected, new_probe, probe_round, relation_literals, reset_relations)
 from .propagate import (LS_DP, S_BAD, S_CACHE_HITS, S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS,
                         S_PROBES, S_STEP_CAP, S_TLEN, S_TOO_LARGE, build_net, check_all, first_chunk, new_work,
                         queue_all, satisfies_all, undo_to)
@@ -210,6 +210,10 @@ QUICK_STEPS_PER_CELL_KNOWN = 64
 WALK_FLIPS_PER_CELL = 600
 WALK_MAX_FLIPS = 2_000_000
 WALK_SEED = 20261123
+# The search saves the outcome store (``probe.py``) of each open guess's node, so that its sibling
+# re-probes only what its own guess touched: five arrays of cells (~60 bytes a cell) per level of
+# the search, so only up to this many cells.
+SAVE_MAX_CELLS = 1 << 15
 
 
 class PlainSolver:
@@ -241,6 +245,10 @@ class PlainSolver:
         # kept probe outcomes are only reusable when propagation is confluent (the DP)
         self.keep_outcomes = ls_id == LS_DP
         self.first_chunk = first_chunk(net)
+        # the outcome stores of the open guesses (see ``branch``): (mark, arrays, ctl values)
+        self.saved = []
+        self.spare = []
+        self.save_outcomes = self.keep_outcomes and self.n_cells <= SAVE_MAX_CELLS
 
     # counters and state ---------------------------------------------------------------------
     def steps(self) -> int:
@@ -335,6 +343,38 @@ class PlainSolver:
 
     def restore_root(self) -> None:
         self.pr.cnt[:] = self.root_cnt
+        self._drop_saved(-1)
+
+    def _drop_saved(self, mark: int) -> None:
+        """Forget the saved outcome stores of guesses made at trail positions above ``mark``."""
+        while self.saved and self.saved[-1][0] > mark:
+            self.spare.append(self.saved.pop()[1])
+
+    def _save(self, mark: int) -> None:
+        pr = self.pr
+        self._drop_saved(mark - 1)
+        arrs = self.spare.pop() if self.spare else tuple(a.copy() for a in (pr.probed_epoch, pr.needs, pr.cnt,
+                                                                              pr.lit_start, pr.lit_len))
+        for dst, src in zip(arrs, (pr.probed_epoch, pr.needs, pr.cnt, pr.lit_start, pr.lit_len)):
+            np.copyto(dst, src)
+        self.saved.append((mark, arrs, int(pr.ctl[C_EPOCH]), int(pr.ctl[C_POOL]), int(pr.ctl[C_PGEN])))
+
+    def _restore(self, mark: int) -> bool:
+        """The outcome store as it was before the first guess at ``mark`` (the sibling's parent
+        node, at its probing fixpoint), if it was saved and the pool still holds it."""
+        pr = self.pr
+        self._drop_saved(mark)
+        if not self.saved or self.saved[-1][0] != mark:
+            return False
+        _, arrs, epoch, pool, pgen = self.saved.pop()
+        self.spare.append(arrs)
+        if pgen != pr.ctl[C_PGEN]:
+            return False
+        for dst, src in zip((pr.probed_epoch, pr.needs, pr.cnt, pr.lit_start, pr.lit_len), arrs):
+            np.copyto(dst, src)
+        pr.ctl[C_EPOCH] = epoch
+        pr.ctl[C_POOL] = pool
+        return True
 
     def choose(self, mode: int) -> tuple:
         """(cell, value) of the next guess (the known solution's value first)."""
@@ -347,11 +387,18 @@ class PlainSolver:
         """Cell ``p`` := ``v`` (``take``) or its other value, closed under propagation and the
         stored relations; False on a contradiction."""
         t0 = int(self.w.stats[S_TLEN])
+        keep = child and self.keep_outcomes
+        if self.save_outcomes:
+            if child and take:
+                self._save(t0)
+            elif not take:
+                # the sibling of a guess: its parent's outcomes hold below it too
+                keep = self._restore(t0)
         if not assume(p, np.int8(v if take else 3 - v), self.ls_id, self.budget, self.use_cache, self.net, self.w,
                       self.pr):
             return False
-        if child and self.keep_outcomes:
-            mark_affected(t0, self.w, self.pr)
+        if keep:
+            mark_affected(t0, self.net, self.w, self.pr)
         return True
 
     # the quick search and the walk --------------------------------------------------------------

@@ -52,10 +52,12 @@ C_NSOLS = 7       # complete solutions met inside probes (kept in Probe.sols, at
 C_TIER = 8        # 0: only cells next to a known cell along a line are probed; 1: all cells
 C_MAX_TIER = 9    # 1: probe to the full fixpoint; 0: stop once no cell next to a known one is left
 C_POOL = 10       # entries used in Probe.pool
-N_CTL = 12
+C_HOT = 12        # stamp of Probe.hot: cells on a line that changed in the last mark_affected
+C_PGEN = 13       # times the outcome pool was emptied (a saved outcome store is stale after it)
+N_CTL = 14
 
 Probe = namedtuple("Probe", "probed_epoch needs cnt head nxt tgt hkeys hgen seen_stamp seen_val "
-                            "buf ctl sols pool lit_start lit_len")
+                            "buf ctl sols pool lit_start lit_len hot")
 
 DEFAULT_MAX_EDGES = 1 << 21
 # Probe outcomes (the cells, with values, a probe made known) are kept as sorted runs in a pool
@@ -77,7 +79,8 @@ def new_probe(n_cells: int, max_edges: int = DEFAULT_MAX_EDGES,
                  np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int8),
                  np.zeros(n_cells, np.int64), np.zeros(N_CTL, np.int64),
                  np.zeros((2, n_cells), np.int8), np.zeros(pool, np.int64),
-                 np.zeros(2 * n_cells, np.int64), np.full(2 * n_cells, -1, np.int64))
+                 np.zeros(2 * n_cells, np.int64), np.full(2 * n_cells, -1, np.int64),
+                 np.zeros(n_cells, np.int64))
 
 
 @njit
@@ -237,6 +240,7 @@ def _store(lit, mark, state, trail, tlen, pool, start, length, ctl):
         for i in range(len(length)):
             length[i] = -1
         ctl[C_POOL] = 0
+        ctl[C_PGEN] += 1
         if m > len(pool):
             return
     a = ctl[C_POOL]
@@ -286,19 +290,46 @@ def _holds(code, pool, a, m):
 
 
 @njit
-def mark_affected(t0, w, pr):
+def mark_affected(t0, net, w, pr):
     """After the main state gained trail[t0:], flag the probed cells whose outcome may change.
 
-    With a complete line solver propagation is confluent: if both outcomes of q already contain
-    every new cell (with its value), probing q again gives the same outcomes, so it is skipped.
+    With a complete line solver propagation is confluent, so a probe of q is skipped when it
+    would run the same again: either both of its outcomes already contain every new cell (with
+    its value), or no line it touched (the lines through q and through the cells its outcomes
+    hold, the only lines its propagation solved) gained a cell.
     """
+    ls, lc, cs, cl = net[0], net[1], net[5], net[6]
     state, trail, t1 = w[0], w[1], w[7][S_TLEN]
     probed, needs, ctl = pr[0], pr[1], pr[11]
-    pool, start, length = pr[13], pr[14], pr[15]
+    pool, start, length, hot = pr[13], pr[14], pr[15], pr[16]
     epoch = ctl[C_EPOCH]
+    ctl[C_HOT] += 1
+    h = ctl[C_HOT]
+    for t in range(t0, t1):
+        c = trail[t]
+        for k in range(cs[c], cs[c + 1]):
+            li = cl[k]
+            for j in range(ls[li], ls[li + 1]):
+                hot[lc[j]] = h
     for q in range(len(state)):
         if state[q] != UNKNOWN or needs[q] or probed[q] != epoch:
             continue
+        if hot[q] != h:
+            cold = True
+            for lit in (2 * q, 2 * q + 1):
+                m = length[lit]
+                if m < 0:
+                    cold = False
+                    break
+                a = start[lit]
+                for i in range(a, a + m):
+                    if hot[pool[i] >> 1] == h:
+                        cold = False
+                        break
+                if not cold:
+                    break
+            if cold:
+                continue
         for lit in (2 * q, 2 * q + 1):
             m = length[lit]
             if m < 0:
@@ -434,7 +465,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
                           tgt, ctl):
                 return P_CONTRADICTION
             if keep_outcomes:
-                mark_affected(t0, w, pr)
+                mark_affected(t0, net, w, pr)
             else:
                 ctl[C_EPOCH] += 1
             ctl[C_TIER] = 0
