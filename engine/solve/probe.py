@@ -15,8 +15,9 @@ search backtracks past that state. The store is bounded (``max_edges``); once fu
 are dropped, which only makes probing weaker, never wrong. Duplicates are filtered by a hashed set.
 
 Each probe's outcome is kept (``_store``); with the complete DP, propagation is
-confluent, so after the main state gains cells D a cell whose two outcomes already contain D
-would probe the same again and is skipped (``mark_affected``). Cells next to known cells are
+confluent, so after the main state gains cells D a cell whose two outcomes already contain D,
+or whose probes touched no line through a cell of D, would probe the same again and is skipped
+(``mark_affected``). Cells next to known cells are
 probed first: they are the likeliest to contradict.
 
 Work is chunked: ``probe_round`` stops after about ``max_steps`` line-solver applications and
