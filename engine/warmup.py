@@ -153,6 +153,9 @@ def _colour_sat_encoding():
     bounds = block_bounds(np.full(1, 7, dtype=np.int64), np.ones(1, dtype=np.int64), np.ones(1, dtype=np.int64))
     blocks_cnf(one, np.zeros(1, dtype=np.int64), one, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 16,
                np.ones(1, dtype=np.int64), 3, bounds, np.full(1, 7, dtype=np.int64))
+    from .model.colourpuzzle import colour_puzzle_from_grid
+    from .solve.colourkind import ColourSolver
+    ColourSolver(colour_puzzle_from_grid(np.array([[1, 0], [2, 1]]), 2)).sat_solution_ok(np.array([1, 0, 2, 1]))
 
 
 def _walking():

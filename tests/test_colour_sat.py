@@ -235,3 +235,25 @@ def test_cnf_under_a_partial_state_counts_its_solutions(k, monkeypatch):
         monkeypatch.setattr(coloursat, "block_bounds", narrowed)
         _, sols = enumerate_colour(net, state, p.clues(), want=10_000)
         assert sorted(s.tobytes() for s in sols) == sorted(s.tobytes() for s in allowed)
+
+
+def test_breaks_2d_clue_is_check_colour_solution():
+    """The kernel that checks each CDCL solution of a 2D puzzle against its clues says what
+    ``check_colour_solution`` says, on random grids (some lines hidden) and values with a cell
+    or two changed."""
+    from engine.solve.colourkind import breaks_2d_clue
+    rng = np.random.default_rng(3)
+    broken = 0
+    for _ in range(1500):
+        h, w, k = int(rng.integers(1, 7)), int(rng.integers(1, 7)), int(rng.integers(2, 5))
+        g = rng.integers(0, k + 1, (h, w))
+        p = colour_puzzle_from_grid(g, k)
+        if rng.random() < 0.3:
+            p = with_hidden(p, rng.random(p.n_lines) < 0.3)
+        s = g.ravel().astype(np.int64)
+        if rng.random() < 0.7:
+            s[rng.integers(0, len(s), int(rng.integers(1, 3)))] = rng.integers(0, k + 1)
+        want = bool(check_colour_solution(p, s))
+        broken += want
+        assert breaks_2d_clue(s, p.line_start, p.line_cells, p.clue_kind, p.clue_start, p.clue_data) == want
+    assert broken > 300
