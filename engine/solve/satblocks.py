@@ -140,7 +140,13 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
         for j in range(k):
             yb[j] = top + 1
             top += hi[j] - lo[j]
-        vb = np.empty(k, np.int64)
+        # cover literals: a variable each, or with ``state`` (its blocks mostly pinned down) the
+        # order literal or constant it equals when an order literal is constant
+        cb = np.empty(k + 1, np.int64)
+        cb[0] = 0
+        for j in range(k):
+            cb[j + 1] = cb[j] + hi[j] + b[j] - lo[j]
+        cov = np.empty(cb[k], np.int64)
         for j in range(k):
             bj = b[j]
             for p in range(lo[j], hi[j] - 1):
@@ -150,12 +156,22 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
                 for p in range(lo[j + 1], hi[j + 1] + 1):
                     nc, pos = _put(lits, offs, nc, pos, -_order_lit(yb, lo, hi, j + 1, p),
                                    _order_lit(yb, lo, hi, j, p - bj - gap[j]), 0, 2)
-            vb[j] = top + 1
             for i in range(lo[j], hi[j] + bj):
                 a = _order_lit(yb, lo, hi, j, i)
                 c = _order_lit(yb, lo, hi, j, i - bj)
+                if state is not None:
+                    if a == -TRUE_LITERAL or c == TRUE_LITERAL:
+                        cov[cb[j] + i - lo[j]] = -TRUE_LITERAL
+                        continue
+                    if a == TRUE_LITERAL:
+                        cov[cb[j] + i - lo[j]] = -c
+                        continue
+                    if c == -TRUE_LITERAL:
+                        cov[cb[j] + i - lo[j]] = a
+                        continue
                 top += 1
                 v = top
+                cov[cb[j] + i - lo[j]] = v
                 nc, pos = _put(lits, offs, nc, pos, -v, a, 0, 2)
                 nc, pos = _put(lits, offs, nc, pos, -v, -c, 0, 2)
                 nc, pos = _put(lits, offs, nc, pos, v, -a, c, 3)
@@ -171,16 +187,19 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
             if colours is not None:
                 for j in range(k):
                     if lo[j] <= i < hi[j] + b[j]:
-                        if state is not None and state[x] == 1 << colours[j]:
-                            continue  # the cell is c_j: the clause holds
-                        lits[pos] = -(vb[j] + i - lo[j])
-                        pos += 1
+                        v = cov[cb[j] + i - lo[j]]
+                        if v == -TRUE_LITERAL or (state is not None and state[x] == 1 << colours[j]):
+                            continue  # never a cover here, or the cell is c_j: the clause holds
+                        if v != TRUE_LITERAL:
+                            lits[pos] = -v
+                            pos += 1
                         if state is None or (state[x] >> colours[j]) & 1:
                             lits[pos] = x * k1 + colours[j] + 1
                             pos += 1
                         nc += 1
                         offs[nc] = pos
             for c in range(1, max(k1, 2)):
+                p0 = pos
                 if colours is not None and state is not None:
                     if (state[x] >> c) & 1 == 0:
                         continue  # never c: no cover needed
@@ -190,10 +209,18 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
                 else:
                     lits[pos] = -(x + 1) if colours is None else -(x * k1 + c + 1)
                     pos += 1
+                held = False
                 for j in range(k):
                     if lo[j] <= i < hi[j] + b[j] and (colours is None or colours[j] == c):
-                        lits[pos] = vb[j] + i - lo[j]
-                        pos += 1
+                        v = cov[cb[j] + i - lo[j]]
+                        if v == TRUE_LITERAL:
+                            held = True
+                        elif v != -TRUE_LITERAL:
+                            lits[pos] = v
+                            pos += 1
+                if held:
+                    pos = p0  # a block surely covers the cell: the clause holds
+                    continue
                 nc += 1
                 offs[nc] = pos
     return lits[:pos], offs[:nc + 1], top
