@@ -147,10 +147,15 @@ def _colour_sat_encoding():
     """The same kernel for a colour puzzle's 2D lines (``coloursat.py``: the blocks' colours,
     k + 1), which the colour puzzles below solve without: the colour part's own, so a hard 2D
     colour puzzle's hand-over does not compile inside its solve."""
+    from .solve.coloursat import block_bounds
     from .solve.satblocks import blocks_cnf
     one = np.array([0, 1], dtype=np.int64)
+    bounds = block_bounds(np.full(1, 7, dtype=np.int64), np.ones(1, dtype=np.int64), np.ones(1, dtype=np.int64))
     blocks_cnf(one, np.zeros(1, dtype=np.int64), one, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 16,
-               np.ones(1, dtype=np.int64), 3)
+               np.ones(1, dtype=np.int64), 3, bounds, np.full(1, 7, dtype=np.int64))
+    from .model.colourpuzzle import colour_puzzle_from_grid
+    from .solve.colourkind import ColourSolver
+    ColourSolver(colour_puzzle_from_grid(np.array([[1, 0], [2, 1]]), 2)).sat_solution_ok(np.array([1, 0, 2, 1]))
 
 
 def _walking():

@@ -155,3 +155,105 @@ def test_a_cnf_over_the_size_limit_leaves_the_search_alone(monkeypatch):
     r = solve(p, sat_after=0, time_limit=20)
     assert r.verdict == cpsat.cpsat_solve_colour(p, time_limit=20).verdict and r.stats["nodes"] > 0
     assert solve(p, node_limit=2, time_limit=20).verdict == "unknown"
+
+
+def _placements(n, sizes, colours):
+    """Every placement of a 2D colour block list on n cells (brute force): the starts."""
+    out = []
+
+    def rec(j, s, starts):
+        if j == len(sizes):
+            out.append(list(starts))
+            return
+        for t in range(s, n - sizes[j] + 1):
+            gap = 1 if j + 1 < len(sizes) and colours[j + 1] == colours[j] else 0
+            rec(j + 1, t + sizes[j] + gap, starts + [t])
+    rec(0, 0, [])
+    return out
+
+
+def test_block_bounds_are_the_first_and_last_start_of_the_fitting_placements():
+    """block_bounds against every placement of random block lists that fits random cell masks:
+    each block's first and last start among them (none fits: first n, last -1)."""
+    from engine.solve.coloursat import block_bounds
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        n, k = int(rng.integers(1, 11)), int(rng.integers(2, 5))
+        nb = int(rng.integers(0, 5))
+        sizes = rng.integers(1, 4, nb).astype(np.int64)
+        colours = rng.integers(1, k + 1, nb).astype(np.int64)
+        masks = rng.integers(1, 1 << (k + 1), n).astype(np.int64)
+        if rng.random() < 0.5:  # a fitting line, partly known
+            masks = np.full(n, (1 << (k + 1)) - 1, np.int64)
+            pl = _placements(n, sizes.tolist(), colours.tolist())
+            if pl:
+                vals = np.zeros(n, np.int64)
+                for s, b, c in zip(pl[int(rng.integers(len(pl)))], sizes, colours):
+                    vals[s:s + b] = c
+                known = rng.random(n) < 0.5
+                masks[known] = 1 << vals[known]
+        fit = []
+        for starts in _placements(n, sizes.tolist(), colours.tolist()):
+            vals = np.zeros(n, np.int64)
+            for s, b, c in zip(starts, sizes, colours):
+                vals[s:s + b] = c
+            if all((masks >> vals) & 1):
+                fit.append(starts)
+        got = block_bounds(masks, sizes, colours)
+        for j in range(nb):
+            if fit:
+                assert (got[0, j], got[1, j]) == (min(f[j] for f in fit), max(f[j] for f in fit))
+            else:
+                assert got[0, j] > got[1, j]
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_cnf_under_a_partial_state_counts_its_solutions(k, monkeypatch):
+    """The CNF from a state that rules out random values of random cells (the blocks' starts
+    narrowed to it, ``block_bounds``) has exactly the solutions that the state allows of the
+    CNF without the narrowing (the blocks anywhere the clue lets them be: the encoding
+    ``test_cnf_counts_every_solution`` checks against every grid)."""
+    from engine.solve import coloursat
+    narrowed = coloursat.block_bounds
+
+    def anywhere(masks, sizes, colours):
+        return np.array([[0] * len(sizes), [len(masks)] * len(sizes)], np.int64).reshape(2, len(sizes))
+    rng = np.random.default_rng(500 + k)
+    for _ in range(12):
+        g = np.where(rng.random((4, 5)) < 0.5, rng.integers(1, k + 1, (4, 5)), 0)
+        p = colour_puzzle_from_grid(g, k)
+        net = build_net(p)
+        state = full_state(net)
+        for c in np.flatnonzero(rng.random(len(state)) < 0.3):
+            state[c] &= ~(1 << int(rng.integers(0, k + 1)))
+            if rng.random() < 0.3:
+                state[c] = 1 << int(g.ravel()[c])
+        state[state == 0] = 1
+        monkeypatch.setattr(coloursat, "block_bounds", anywhere)
+        _, every = enumerate_colour(net, full_state(net), p.clues(), want=10_000)
+        allowed = [s for s in every if all((state >> s) & 1)]
+        monkeypatch.setattr(coloursat, "block_bounds", narrowed)
+        _, sols = enumerate_colour(net, state, p.clues(), want=10_000)
+        assert sorted(s.tobytes() for s in sols) == sorted(s.tobytes() for s in allowed)
+
+
+def test_breaks_2d_clue_is_check_colour_solution():
+    """The kernel that checks each CDCL solution of a 2D puzzle against its clues says what
+    ``check_colour_solution`` says, on random grids (some lines hidden) and values with a cell
+    or two changed."""
+    from engine.solve.colourkind import breaks_2d_clue
+    rng = np.random.default_rng(3)
+    broken = 0
+    for _ in range(1500):
+        h, w, k = int(rng.integers(1, 7)), int(rng.integers(1, 7)), int(rng.integers(2, 5))
+        g = rng.integers(0, k + 1, (h, w))
+        p = colour_puzzle_from_grid(g, k)
+        if rng.random() < 0.3:
+            p = with_hidden(p, rng.random(p.n_lines) < 0.3)
+        s = g.ravel().astype(np.int64)
+        if rng.random() < 0.7:
+            s[rng.integers(0, len(s), int(rng.integers(1, 3)))] = rng.integers(0, k + 1)
+        want = bool(check_colour_solution(p, s))
+        broken += want
+        assert breaks_2d_clue(s, p.line_start, p.line_cells, p.clue_kind, p.clue_start, p.clue_data) == want
+    assert broken > 300

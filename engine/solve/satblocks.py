@@ -43,7 +43,8 @@ def _put(lits, offs, nc, pos, a, b, c, m):
 
 
 @njit
-def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colours=None, k1=0):
+def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colours=None, k1=0, bounds=None,
+               state=None):
     """Clauses of the block lists of ``lines`` (cell c is variable c + 1; new variables from
     top + 1 on): (lits, offs, new top). Order variables ``y(j, p)`` = "block j starts at or
     before p" (monotone in p; block j+1 at or before p puts block j at or before p - b_j - gap),
@@ -54,7 +55,16 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
     ``colours`` (``coloursat.py``'s 2D lines): each block's colour; the least gap after a block
     is 1 before one of its colour, else 0, and the covers are tied, after the line's clauses and
     cell by cell, to colour indicators (cell x, value v: variable x * k1 + v + 1) instead of the
-    cells: a cover of block j implies colour c_j, and colour c needs a cover by a block of c."""
+    cells: a cover of block j implies colour c_j, and colour c needs a cover by a block of c.
+
+    ``bounds`` (2, blocks): each block's first and last start (indexed as ``clue_data``), when
+    the caller knows them narrower than the clue alone puts them (``coloursat.block_bounds``:
+    under the state the CNF starts from, which every solution keeps): the variables and clauses
+    outside them are never made (a block whose first start is past its last: the empty clause).
+    ``state`` (with ``colours``; per cell its values' bitmask, bit v value v): the colour
+    indicators that state decides are put in as constants (a clause they make true left out, a
+    literal they make false dropped), so that no clause names a decided indicator and the
+    caller needs no unit clauses for them."""
     n_lits = 0
     n_cls = 0
     for li in lines:
@@ -91,10 +101,14 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
                     nc += 1
                     offs[nc] = pos
                 else:
+                    x = line_cells[a0 + i]
                     for c in range(1, k1):
-                        lits[pos] = -(line_cells[a0 + i] * k1 + c + 1)
-                        pos += 1
-                        nc += 1
+                        if state is not None and (state[x] >> c) & 1 == 0:
+                            continue  # never c: the clause holds
+                        if state is None or state[x] != 1 << c:
+                            lits[pos] = -(x * k1 + c + 1)
+                            pos += 1
+                        nc += 1  # (a cell known to be c: the empty clause)
                         offs[nc] = pos
             continue
         lo = np.empty(k, np.int64)
@@ -107,7 +121,17 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
         for j in range(k - 1, -1, -1):
             hi[j] = e - b[j]
             e = hi[j] - (gap[j - 1] if j else 0)
-        if lo[0] > hi[0]:
+        fits = lo[0] <= hi[0]
+        if bounds is not None:
+            q = clue_start[li]
+            for j in range(k):
+                while clue_data[q] <= 0:
+                    q += 1
+                lo[j] = max(lo[j], bounds[0, q])
+                hi[j] = min(hi[j], bounds[1, q])
+                fits = fits and lo[j] <= hi[j]
+                q += 1
+        if not fits:
             nc += 1  # the clue does not fit the line: the empty clause
             offs[nc] = pos
             continue
@@ -116,7 +140,13 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
         for j in range(k):
             yb[j] = top + 1
             top += hi[j] - lo[j]
-        vb = np.empty(k, np.int64)
+        # cover literals: a variable each, or with ``state`` (its blocks mostly pinned down) the
+        # order literal or constant it equals when an order literal is constant
+        cb = np.empty(k + 1, np.int64)
+        cb[0] = 0
+        for j in range(k):
+            cb[j + 1] = cb[j] + hi[j] + b[j] - lo[j]
+        cov = np.empty(cb[k], np.int64)
         for j in range(k):
             bj = b[j]
             for p in range(lo[j], hi[j] - 1):
@@ -126,12 +156,22 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
                 for p in range(lo[j + 1], hi[j + 1] + 1):
                     nc, pos = _put(lits, offs, nc, pos, -_order_lit(yb, lo, hi, j + 1, p),
                                    _order_lit(yb, lo, hi, j, p - bj - gap[j]), 0, 2)
-            vb[j] = top + 1
             for i in range(lo[j], hi[j] + bj):
                 a = _order_lit(yb, lo, hi, j, i)
                 c = _order_lit(yb, lo, hi, j, i - bj)
+                if state is not None:
+                    if a == -TRUE_LITERAL or c == TRUE_LITERAL:
+                        cov[cb[j] + i - lo[j]] = -TRUE_LITERAL
+                        continue
+                    if a == TRUE_LITERAL:
+                        cov[cb[j] + i - lo[j]] = -c
+                        continue
+                    if c == -TRUE_LITERAL:
+                        cov[cb[j] + i - lo[j]] = a
+                        continue
                 top += 1
                 v = top
+                cov[cb[j] + i - lo[j]] = v
                 nc, pos = _put(lits, offs, nc, pos, -v, a, 0, 2)
                 nc, pos = _put(lits, offs, nc, pos, -v, -c, 0, 2)
                 nc, pos = _put(lits, offs, nc, pos, v, -a, c, 3)
@@ -147,18 +187,40 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
             if colours is not None:
                 for j in range(k):
                     if lo[j] <= i < hi[j] + b[j]:
-                        lits[pos] = -(vb[j] + i - lo[j])
-                        lits[pos + 1] = x * k1 + colours[j] + 1
-                        pos += 2
+                        v = cov[cb[j] + i - lo[j]]
+                        if v == -TRUE_LITERAL or (state is not None and state[x] == 1 << colours[j]):
+                            continue  # never a cover here, or the cell is c_j: the clause holds
+                        if v != TRUE_LITERAL:
+                            lits[pos] = -v
+                            pos += 1
+                        if state is None or (state[x] >> colours[j]) & 1:
+                            lits[pos] = x * k1 + colours[j] + 1
+                            pos += 1
                         nc += 1
                         offs[nc] = pos
             for c in range(1, max(k1, 2)):
-                lits[pos] = -(x + 1) if colours is None else -(x * k1 + c + 1)
-                pos += 1
+                p0 = pos
+                if colours is not None and state is not None:
+                    if (state[x] >> c) & 1 == 0:
+                        continue  # never c: no cover needed
+                    if state[x] != 1 << c:
+                        lits[pos] = -(x * k1 + c + 1)
+                        pos += 1
+                else:
+                    lits[pos] = -(x + 1) if colours is None else -(x * k1 + c + 1)
+                    pos += 1
+                held = False
                 for j in range(k):
                     if lo[j] <= i < hi[j] + b[j] and (colours is None or colours[j] == c):
-                        lits[pos] = vb[j] + i - lo[j]
-                        pos += 1
+                        v = cov[cb[j] + i - lo[j]]
+                        if v == TRUE_LITERAL:
+                            held = True
+                        elif v != -TRUE_LITERAL:
+                            lits[pos] = v
+                            pos += 1
+                if held:
+                    pos = p0  # a block surely covers the cell: the clause holds
+                    continue
                 nc += 1
                 offs[nc] = pos
     return lits[:pos], offs[:nc + 1], top
