@@ -11,7 +11,7 @@ from colourgen import random_colour_puzzle
 from stopwatch import Stopwatch
 from engine.model.colourpuzzle import check_colour_solution, colour_puzzle_from_grid, with_hidden
 from engine.solve.coloursat import HAVE_SAT, SAT_ERROR, enumerate_colour, pseudo_state
-from engine.solve import search
+from engine.solve import colourkind, search
 from engine.solve.colourprobe import probe
 from engine.solve.colourprop import ST_OK, build_net, full_state, propagate
 from engine.solve.driver import solve
@@ -109,8 +109,14 @@ def _noise_2d():
     return p
 
 
+@pytest.fixture
+def search_only(monkeypatch):
+    """The search's own guesses only: the quick search before root probing settles these puzzles."""
+    monkeypatch.setattr(colourkind, "QUICK_COLOUR_STEPS_PER_CELL", 0)
+
+
 @pytest.mark.parametrize("make", [_loose_3d, _noise_2d])
-def test_sat_settles_what_the_search_does_not_within_its_budget(make):
+def test_sat_settles_what_the_search_does_not_within_its_budget(make, search_only):
     p = make()
     ref = cpsat.cpsat_solve_colour(p, time_limit=20)
     # a node budget the search alone cannot settle the puzzle within
@@ -122,7 +128,7 @@ def test_sat_settles_what_the_search_does_not_within_its_budget(make):
     _agrees(p, r.verdict, r.solutions, ref)
 
 
-def test_without_python_sat_the_search_goes_on_alone(monkeypatch):
+def test_without_python_sat_the_search_goes_on_alone(monkeypatch, search_only):
     p = _loose_3d()
     monkeypatch.setattr(search, "HAVE_SAT", False)
     r = solve(p, sat_after=0, time_limit=20)
@@ -147,7 +153,7 @@ def test_time_limit_holds_in_the_sat_solver():
         assert not check_colour_solution(p, s)
 
 
-def test_a_cnf_over_the_size_limit_leaves_the_search_alone(monkeypatch):
+def test_a_cnf_over_the_size_limit_leaves_the_search_alone(monkeypatch, search_only):
     """Past SAT_MAX_LITERALS the CDCL solver is not built: the forced path searches instead (same
     verdict), and a spent node budget gives ``unknown``, never a verdict from no solver at all."""
     p = _loose_3d()

@@ -20,7 +20,8 @@ from .probe import (C_CHANGED, C_EPOCH, C_IDLE, C_MAX_TIER, C_NSOLS, C_PGEN, C_P
 from .propagate import (LS_DP, S_BAD, S_CACHE_HITS, S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS,
                         S_PROBES, S_STEP_CAP, S_TLEN, S_TOO_LARGE, build_net, check_all, first_chunk, new_work,
                         queue_all, satisfies_all, undo_to)
-from .quicksearch import K_NODES, K_NSOL, new_quick, quick_search
+from .quicksearch import (K_NODES, K_NSOL, QUICK_STEPS_PER_CELL, QUICK_STEPS_PER_CELL_KNOWN, QUICK_STEPS_PER_LINE,
+                          new_quick, quick_search)
 from .sat import SatSearch, encoding_size, open_lines
 from .walk import walk, walk_start, walkable
 
@@ -188,19 +189,6 @@ def choose_branch(state, cnt, cell_start, mode):
 # The branching of the search below the root: only cells next to a known one are probed there
 # (the root always probes every cell, which is what defines difficulty ``probe``).
 SEARCH_MAX_TIER = 0
-# Budget of the quick search (``quicksearch.py``), in line-solver applications: this many per
-# unknown cell left by line solving plus QUICK_STEPS_PER_LINE per clued line, a few percent of
-# one root probing pass (which costs ~2 probes x ~60 applications per unknown cell). Measured on
-# blobs with 30% of clues hidden: 4x cells settled 24^3-36^3 in 10-200 ms, but a 64^3 one needed
-# 14.6k applications for 3k unknown cells, hence the per-line term; 16x or 64x settled no more
-# puzzles and made failing ones slower. It runs only on puzzles with 3D clues or hidden lines:
-# with exact block lists everywhere a search without probing was measured to thrash (TAAI 2011:
-# 50 of 53 puzzles that probing search could not settle in 2 s gave nothing in 200k guesses).
-QUICK_STEPS_PER_CELL = 4
-QUICK_STEPS_PER_LINE = 2
-# With a known solution the quick search walks to it and searches around it (``quicksearch.py``),
-# which pays on every kind of clue, so it runs for every puzzle with a larger budget.
-QUICK_STEPS_PER_CELL_KNOWN = 64
 # Flips the walk (``walk.py``) may spend on each solution it looks for, when the quick search did
 # not settle a 3D puzzle of circle / square clues without a known solution: per unknown cell, at
 # most WALK_MAX_FLIPS. Measured on white noise (fill 0.35, every clue shown; CPU time on a shared

@@ -33,6 +33,28 @@ Q_PAUSED = 0       # max_steps spent; call again to go on
 Q_TWO = 1          # enough solutions found for two distinct ones (in QuickState.sols)
 Q_EXHAUSTED = 2    # the whole tree was searched: ctl[K_NSOL] (0 or 1) is the number of solutions
 
+# Budget of the quick search, in line-solver applications: this many per
+# unknown cell left by line solving plus QUICK_STEPS_PER_LINE per clued line, a few percent of
+# one root probing pass (which costs ~2 probes x ~60 applications per unknown cell). Measured on
+# blobs with 30% of clues hidden: 4x cells settled 24^3-36^3 in 10-200 ms, but a 64^3 one needed
+# 14.6k applications for 3k unknown cells, hence the per-line term; 16x or 64x settled no more
+# puzzles and made failing ones slower. It runs only on puzzles with 3D clues or hidden lines:
+# with exact block lists everywhere a search without probing was measured to thrash (TAAI 2011:
+# 50 of 53 puzzles that probing search could not settle in 2 s gave nothing in 200k guesses).
+QUICK_STEPS_PER_CELL = 4
+QUICK_STEPS_PER_LINE = 2
+# With a known solution the quick search walks to it and searches around it (``quicksearch.py``),
+# which pays on every kind of clue, so it runs for every puzzle with a larger budget.
+QUICK_STEPS_PER_CELL_KNOWN = 64
+# Colour puzzles (``ColourSolver.quick_round``: the same depth-first search, nodes closed by the
+# colour propagation) get it on every puzzle: a colour probe costs (k+1) propagations per cell, so
+# root probing is dear, and a noisy picture of many solutions meets two in tens of guesses. On the
+# 2D colour benchmark's noisy pictures and near-random grids (54 puzzles, least of 5 CPU runs
+# each, 2026-12-03) 0 / 6 / 8 / 12 steps per cell gave 527-537 / 343 / 347-353 / 352 ms and
+# 125-139 / 116 / 107-111 / 110 ms; at 8, 45 of the 54 settle in the quick search (one more by
+# line logic; the other 8, which need thousands of guesses, pay the budget, then probe).
+QUICK_COLOUR_STEPS_PER_CELL = 8
+
 # ctl slots
 K_SP = 0           # stack depth
 K_NODES = 1        # guesses made
