@@ -115,3 +115,58 @@ def test_noisy_pictures_are_settled_by_the_quick_search():
         r = solve(p, use_known=False)
         assert r.verdict == "multiple" and r.difficulty == "search", p.name
         assert r.stats["quick_nodes"] > 0 and r.stats["probes"] == 0, p.name
+
+
+# the CDCL solver's turn before root probing (``search._Driver.sat_turn_before_probing``) ------------
+
+@pytest.fixture
+def long_turn(monkeypatch):
+    """A turn long enough to end with the solver's answer on a loaded machine."""
+    from engine.solve import search
+    if not search.HAVE_SAT:
+        pytest.skip("python-sat is not available")
+    monkeypatch.setattr(search, "SAT_MIN_SLICE_S", 30.0)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_a_sat_turn_before_probing_keeps_verdicts_and_difficulty(dim, k, monkeypatch, long_turn):
+    """With no quick search, the CDCL solver's turn comes straight after line solving: the
+    verdicts are CP-SAT's, and the difficulty is the one without the turn (probing still decides
+    it when the solver has settled the verdict)."""
+    cpsat = pytest.importorskip("benchmarks.cpsat_colour", reason="benchmarks/cpsat_colour.py not importable")
+    if not cpsat.HAVE_ORTOOLS:
+        pytest.skip("ortools is not installed (pip install -r benchmarks/requirements.txt)")
+    monkeypatch.setattr(colourkind, "QUICK_COLOUR_STEPS_PER_CELL", 0)
+    rng = np.random.default_rng(6100 + 10 * dim + k)
+    turns = 0
+    for _ in range(10):
+        p = random_colour_puzzle(rng, dim, k)
+        ref = cpsat.cpsat_solve_colour(p, time_limit=20)
+        monkeypatch.setattr(ColourSolver, "sat_before_probing", True)
+        r = solve(p, time_limit=20, use_known=False)
+        monkeypatch.setattr(ColourSolver, "sat_before_probing", False)
+        without = solve(p, time_limit=20, use_known=False)
+        assert r.verdict == without.verdict == ref.verdict, p.shape
+        assert r.difficulty == without.difficulty, (p.shape, r.verdict)
+        for s in r.solutions:
+            assert not check_colour_solution(p, np.asarray(s))
+        if r.verdict == "unique":
+            assert np.array_equal(r.solutions[0], ref.solutions[0])
+        turns += r.difficulty != "line"
+        if r.difficulty != "line":
+            assert r.stats["sat_conflicts"] >= 0  # the turn was taken
+    assert turns > 0
+
+
+def test_noisy_pictures_the_quick_search_leaves_are_settled_by_the_sat_turn(long_turn):
+    """Two of the benchmark's noisy pictures the quick search does not settle (35 x 33, k = 2;
+    38 x 49, k = 4): the CDCL solver's turn finds two solutions, no cell probed."""
+    bench = pytest.importorskip("benchmarks.colour_bench", reason="benchmarks/colour_bench.py not importable")
+    pictures = bench.noisy_pictures_2d(30, seed=41)
+    for i in (7, 0):
+        p = pictures[i]
+        p.colour_solution = None
+        r = solve(p, use_known=False)
+        assert r.verdict == "multiple" and r.difficulty == "search", p.name
+        assert r.stats["quick_nodes"] > 0 and r.stats["sat_conflicts"] >= 0 and r.stats["probes"] == 0, p.name

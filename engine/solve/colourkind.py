@@ -507,6 +507,7 @@ class ColourSolver:
     solve_weight = 3.0   # (``search.sat_after_steps``: a colour line solve costs ~3 plain ones)
     probe_nodes = False
     restarts = False
+    sat_before_probing = True  # (``search._Driver.sat_turn_before_probing``)
 
     def __init__(self, puzzle: ColourPuzzle, known=None, cache: bool = True):
         self.puzzle = puzzle

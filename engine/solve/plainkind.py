@@ -210,6 +210,7 @@ class PlainSolver:
     solve_weight = 1.0  # (``search.sat_after_steps``: a plain line solve is the unit)
     probe_nodes = True  # search nodes are closed under probing
     restarts = True     # the branching modes a restart alternates apply
+    sat_before_probing = False  # root probing settles most tournament puzzles; 3D CNFs are large
 
     def __init__(self, net, ls_id, budget, use_cache, cache_slots, max_edges=None, known=None):
         self.net, self.ls_id, self.budget, self.use_cache = net, ls_id, budget, use_cache

@@ -160,6 +160,10 @@ class _Driver:
         self.chunk = S.first_chunk
         # chunks grow on cheap steps; bounded so that a run of the costliest ones stays short
         self.max_chunk = CHUNK_GROWTH * self.chunk
+        # the CDCL solver: made at its first turn (most solves never take one), kept to the end
+        self.ss, self.ss_blocked = None, 0
+        self.sat_fits = None  # (``_sat_fits``: sized at the first turn)
+        self.root_relations = None
 
     def _steps_left(self, steps):
         if self.limits.step_limit is not None:
@@ -260,6 +264,18 @@ class _Driver:
             res.verdict, res.difficulty = self._verdict(len(res.solutions)), "search"
             res.order = S.order(S.n_known())
             return self._finish(res, S.state_codes())
+        if qst == Q_PAUSED and S.sat_before_probing:
+            st = self.sat_turn_before_probing(res)
+            if st == STOPPED:
+                res.solutions = list(self.found)
+                return self._stopped(res, S.state_codes())
+            if st == P_SOLVED:
+                res.solutions = list(self.found[:self.want])
+                res.verdict, res.difficulty = self._verdict(len(res.solutions)), "search"
+                res.order = S.order(S.n_known())
+                return self._finish(res, S.state_codes())
+            if st == P_CONTRADICTION:
+                settled = len(self.found)  # the CDCL solver's answer is complete: probing decides the difficulty
         S.new_node(False)
         st = self.probe_fixpoint("probing") if self.probing else P_FIXPOINT
         res.probe_fixed = S.probe_changed() if self.probing else 0
@@ -295,9 +311,8 @@ class _Driver:
         S.keep_root()
         run_k, run_nodes, run_budget = 0, 0, RESTART_NODES
         steps0 = S.steps()
-        self.ss, self.ss_blocked = None, 0
-        self.sat_fits = None  # (``_sat_fits``: sized at the first turn, most searches never take one)
-        # the root's relations hold in the whole tree: the first guess forgets them
+        # the root's relations hold in the whole tree: the first guess forgets them (a CDCL
+        # solver made before probing has none, and its CNF from the weaker state is as complete)
         self.root_relations = S.relations() if self.use_sat and SAT_PROBE_CLAUSES else None
         first = self.want == 1
         sat_after = sat_after_steps(S, first) if self.sat_after is None else self.sat_after
@@ -364,8 +379,7 @@ class _Driver:
                 res.nodes += 1
             if self.harvest():
                 break
-        if self.ss is not None:
-            self.ss.close()
+        self.close_sat()
         if status == STOPPED:
             res.solutions = list(self.found)
             res.order = self.first_order
@@ -380,6 +394,22 @@ class _Driver:
             res.order = S.order(root_mark)
         res.state = S.codes_of(root_state)
         return res
+
+    def sat_turn_before_probing(self, res):
+        """One turn of the CDCL solver from the line-solving fixpoint, for kinds whose root
+        probing is dear (``S.sat_before_probing``), once the quick search is spent: as much time
+        as the solve so far, at least SAT_MIN_SLICE_S. A P_* status (P_FIXPOINT: the turn is
+        over, the solver kept for the search's turns) or STOPPED."""
+        state = self.S.state_copy()
+        if not self._sat_fits(state):
+            return P_FIXPOINT
+        slice_s = max((time.perf_counter() - self.limits.t_start) * SAT_SHARE, SAT_MIN_SLICE_S)
+        return self.sat_slice(state, res, slice_s)
+
+    def close_sat(self) -> None:
+        if self.ss is not None:
+            self.ss.close()
+            self.ss = None
 
     def _sat_fits(self, root_state) -> bool:
         """Whether the CDCL solver may take turns: python-sat is there, it was asked for, and the
@@ -566,6 +596,9 @@ def run_full(S, limits, *, want=2, use_sat=True, sat_after=None, node_limit=None
     ``probing`` False: no probing at the root (the search's nodes are closed as the kind closes
     them)."""
     drv = _Driver(S, limits, want, use_sat, sat_after, node_limit, probing)
-    res = drv.run()
+    try:
+        res = drv.run()
+    finally:
+        drv.close_sat()
     res.known_used = bool(S.known)
     return res
