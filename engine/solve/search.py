@@ -244,38 +244,27 @@ class _Driver:
         qst = Q_PAUSED
         if S.quick_budget(self.want) > 0:
             qst = self.quick()
-            if qst == STOPPED:
-                res.solutions = list(self.found)
-                return self._stopped(res, S.state_codes())
             res.quick_nodes = S.quick_nodes()
             if qst == Q_EXHAUSTED:
                 settled = S.quick_solutions_count()  # 0 or 1: probing now only decides the difficulty
         if qst == Q_PAUSED and not S.known and S.walkable():
             qst = self.walk()
-            if qst == STOPPED:
-                res.solutions = list(self.found)
-                return self._stopped(res, S.state_codes())
+        if qst == Q_PAUSED and S.sat_before_probing:
+            qst = self.sat_turn_before_probing(res)
+            if qst == Q_EXHAUSTED:
+                settled = len(self.found)  # the CDCL solver's answer is complete: probing decides the difficulty
+        if qst == STOPPED:
+            res.solutions = list(self.found)
+            return self._stopped(res, S.state_codes())
         if qst == Q_TWO:
-            # two solutions (of the quick search or the walk) that differ on constrained cells,
-            # so no logic could have settled them: difficulty `search`; `state` is what line
-            # solving deduced (with want=1 the first solution, and `search` says it took a
-            # guess to meet it)
+            # two solutions (of the quick search, the walk or the CDCL solver) that differ on
+            # constrained cells, so no logic could have settled them: difficulty `search`; `state`
+            # is what line solving deduced (with want=1 the first solution, and `search` says it
+            # took a guess to meet it)
             res.solutions = list(self.found[:self.want])
             res.verdict, res.difficulty = self._verdict(len(res.solutions)), "search"
             res.order = S.order(S.n_known())
             return self._finish(res, S.state_codes())
-        if qst == Q_PAUSED and S.sat_before_probing:
-            st = self.sat_turn_before_probing(res)
-            if st == STOPPED:
-                res.solutions = list(self.found)
-                return self._stopped(res, S.state_codes())
-            if st == P_SOLVED:
-                res.solutions = list(self.found[:self.want])
-                res.verdict, res.difficulty = self._verdict(len(res.solutions)), "search"
-                res.order = S.order(S.n_known())
-                return self._finish(res, S.state_codes())
-            if st == P_CONTRADICTION:
-                settled = len(self.found)  # the CDCL solver's answer is complete: probing decides the difficulty
         S.new_node(False)
         st = self.probe_fixpoint("probing") if self.probing else P_FIXPOINT
         res.probe_fixed = S.probe_changed() if self.probing else 0
@@ -398,13 +387,15 @@ class _Driver:
     def sat_turn_before_probing(self, res):
         """One turn of the CDCL solver from the line-solving fixpoint, for kinds whose root
         probing is dear (``S.sat_before_probing``), once the quick search is spent: as much time
-        as the solve so far, at least SAT_MIN_SLICE_S. A P_* status (P_FIXPOINT: the turn is
-        over, the solver kept for the search's turns) or STOPPED."""
+        as the solve so far, at least SAT_MIN_SLICE_S. As the quick search's: Q_TWO (``want``
+        solutions known), Q_EXHAUSTED (no other solution), Q_PAUSED (the turn is over, the solver
+        kept for the search's turns) or STOPPED."""
         state = self.S.state_copy()
         if not self._sat_fits(state):
-            return P_FIXPOINT
+            return Q_PAUSED
         slice_s = max((time.perf_counter() - self.limits.t_start) * SAT_SHARE, SAT_MIN_SLICE_S)
-        return self.sat_slice(state, res, slice_s)
+        st = self.sat_slice(state, res, slice_s)
+        return {P_SOLVED: Q_TWO, P_CONTRADICTION: Q_EXHAUSTED, P_FIXPOINT: Q_PAUSED}.get(st, st)
 
     def close_sat(self) -> None:
         if self.ss is not None:
