@@ -386,15 +386,17 @@ class _Driver:
 
     def sat_turn_before_probing(self, res):
         """One turn of the CDCL solver from the line-solving fixpoint, for kinds whose root
-        probing is dear (``S.sat_before_probing``), once the quick search is spent: as much time
-        as the solve so far, at least SAT_MIN_SLICE_S. As the quick search's: Q_TWO (``want``
+        probing is dear (``S.sat_before_probing``), once the quick search is spent: the CNF fed,
+        then as much time as the solve so far, at least SAT_MIN_SLICE_S (a 20 ms turn that
+        counted the feed, 12-20 ms on a noisy 35 x 35 picture, often ended before the solver's
+        first conflicts and left the puzzle to a probing pass). As the quick search's: Q_TWO (``want``
         solutions known), Q_EXHAUSTED (no other solution), Q_PAUSED (the turn is over, the solver
         kept for the search's turns) or STOPPED."""
         state = self.S.state_copy()
         if not self._sat_fits(state):
             return Q_PAUSED
         slice_s = max((time.perf_counter() - self.limits.t_start) * SAT_SHARE, SAT_MIN_SLICE_S)
-        st = self.sat_slice(state, res, slice_s)
+        st = self.sat_slice(state, res, slice_s, after_feed=True)
         return {P_SOLVED: Q_TWO, P_CONTRADICTION: Q_EXHAUSTED, P_FIXPOINT: Q_PAUSED}.get(st, st)
 
     def close_sat(self) -> None:
@@ -410,12 +412,13 @@ class _Driver:
             self.use_sat = self.sat_fits
         return self.use_sat
 
-    def sat_slice(self, state, res, seconds):
+    def sat_slice(self, state, res, seconds, after_feed=False):
         """Run the CDCL solver (the kind's encoding, ``sat.py`` / ``coloursat.py``) from
         ``state`` (the root's, so its answer is complete) for about ``seconds`` (None: to the
         end), the solutions found so far excluded. P_SOLVED once ``want`` solutions are known,
         P_CONTRADICTION when none is left, STOPPED for a limit, P_FIXPOINT when the slice is over
-        (the solver keeps its state for the next one)."""
+        (the solver keeps its state for the next one). ``after_feed``: the ``seconds`` start
+        once the CNF is fed."""
         if self.ss is None:
             try:
                 self.ss = self.S.sat_new(state, self.root_relations)
@@ -431,11 +434,13 @@ class _Driver:
             if self.limits.stop(self.S, "searching", ss.conflicts):
                 return STOPPED
             t = time.perf_counter()
-            if t_end is not None and t >= t_end:
+            if t_end is not None and t >= t_end and (self.ss_fed or not after_feed):
                 return P_FIXPOINT
             if not self.ss_fed:
                 # the CNF, line by line: a large puzzle's takes seconds to build
                 self.ss_fed = ss.feed(self.ss_lines)
+                if self.ss_fed and after_feed and seconds is not None:
+                    t_end = time.perf_counter() + seconds
                 if time.perf_counter() - t < SAT_CHUNK_S / 2:
                     self.ss_lines *= 2
                 continue
