@@ -89,6 +89,20 @@ def test_real_command_line(tmp_path):
     assert json.loads(res.stdout)["verdict"] == "unique"
 
 
+def test_bad_file_reported_before_the_kernels_load(tmp_path):
+    """A missing or malformed file is answered without importing numba (the CLI's error path
+    took ~0.45 s of kernel loading before it read the file)."""
+    bad = tmp_path / "bad.nin"
+    bad.write_text("3 3\n1\n")
+    code = ("import sys; from engine.__main__ import main; "
+            f"codes = [main(['solve', {str(tmp_path / 'missing.nin')!r}]), main(['solve', {str(bad)!r}])]; "
+            "print(codes, 'numba' in sys.modules)")
+    root = Path(__file__).resolve().parent.parent
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(root))
+    assert res.stdout.strip() == "[2, 2] False", res.stdout + res.stderr
+    assert "missing.nin" in res.stderr and "bad.nin" in res.stderr
+
+
 def test_no_known_flag(tmp_path, capsys):
     """A puzzle file's solution orders the search unless --no-known; the verdict is the same."""
     g = np.random.default_rng(4).random((5, 5, 5)) < 0.4

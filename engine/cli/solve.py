@@ -8,9 +8,8 @@ import argparse
 import json
 import sys
 
-from .. import warmup
 from ..model.colourpuzzle import COLOUR_CHARS, colour_solution_text
-from ..solve.driver import COMPARE_CONFIGS, COUNTINGS, METHODS, REFERENCE_METHODS, compare, solve
+from ..solve.methods import COMPARE_CONFIGS, COUNTINGS, METHODS, REFERENCE_METHODS
 from . import startup
 
 
@@ -83,8 +82,11 @@ def main(argv) -> int:
             sys.stderr.write("error: a colour puzzle is solved by the full method with the complete line solvers "
                              "(--solver, --prepass, --linesolver and --compare are for plain puzzles)\n")
             return 2
-        # the kernels the puzzle's kind and the method need, before the solve (its time_s does
-        # not count them)
+        # the kernels (numba) only now, so a bad file or option is reported before they load;
+        # the ones the puzzle's kind and the method need, before the solve (its time_s does not
+        # count them)
+        from .. import warmup
+        from ..solve.driver import compare, solve
         compile_s = warmup.ensure(*(("colour",) if colour else
                                     warmup.parts_for("brute" if args.compare else args.solver, args.linesolver,
                                                      grade=not args.compare)))

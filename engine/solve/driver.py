@@ -35,20 +35,8 @@ from .oracle import greedy_oracle, new_oracle_queue
 from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, brute_force,
                          heuristic, hierarchical, new_control, new_fifo, new_heuristic_queue)
 from .search import Limits, run_full
-
-METHODS = ("brute", "hierarchical", "heuristic", "learned", "full")
-REFERENCE_METHODS = ("oracle",)  # solve() takes it; the add-on does not offer it
-VERDICTS = ("unique", "multiple", "none", "unknown", "solved")
-# How the seed schedulers count linesolvers (schedulers.py): strict, or the seed's own rule.
-COUNTINGS = ("strict", "seed")
-DIFFICULTIES = ("line", "probe", "search")
-
-# The seed study's Table 5 columns: (label, method, prepass).
-SEED_CONFIGS = (("Brute", "brute", False), ("Hier", "hierarchical", False),
-                ("Hier+Pre", "hierarchical", True), ("Heur", "heuristic", False),
-                ("Heur+Pre", "heuristic", True))
-# Compare Solvers in the add-on: the seed's five and the learned scheduler.
-COMPARE_CONFIGS = SEED_CONFIGS + (("Learned", "learned", False), ("Learned+Pre", "learned", True))
+# COMPARE_CONFIGS: the add-on's Compare Solvers reads it here, beside ``compare``
+from .methods import COMPARE_CONFIGS, COUNTINGS, METHODS, REFERENCE_METHODS, SEED_CONFIGS  # noqa: F401
 
 
 @dataclass
