@@ -11,8 +11,10 @@ bash scripts/line_venv.sh 5.0 >/dev/null
 need_root_install() {  # $1 = Debian package: install it when running as root, else say how
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "bootstrap: installing $1 (apt-get)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null \
-      || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null; }
+    # another apt (a second set-up, the system's updater) holds the lock: wait for it, not fail
+    local apt=(apt-get -o DPkg::Lock::Timeout=600)
+    DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq "$1" >/dev/null \
+      || { "${apt[@]}" update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq "$1" >/dev/null; }
   else
     echo "bootstrap: $1 is missing: install it (sudo apt-get install -y $1); $2" >&2
     return 1
