@@ -11,7 +11,7 @@ CaDiCaL options given (``--options '{"name": value}'``, on top of ``sat.SOLVER_O
 The conflicts are then the same in every run of a setting; the CPU time is printed too.
 
     python benchmarks/sat_replay.py [--sets icga2020 ...] [--stride 10] [--chunk 4000]
-        [--options '{"lucky": 0}'] [--cap 300000]
+        [--options '{"lucky": 0}'] [--solver cadical300] [--cap 300000]
 
 Run each setting in its own process (python-sat keeps no state between solvers, but CPU times
 are comparable only between processes of the same run).
@@ -38,7 +38,7 @@ class _HandOver(Exception):
 def hand_overs(name, stride):
     """(puzzle index, net, root state, covered mask, relations) of every ``stride``-th puzzle of
     set ``name`` whose first-solution search reaches the CDCL hand-over."""
-    from engine.solve import search
+    from engine.solve import plainkind  # the plain kind builds the CDCL solver (``sat_new``)
     from engine.files.puzzlefile import load_puzzles
     from engine.solve.driver import solve
 
@@ -46,8 +46,8 @@ def hand_overs(name, stride):
         raise _HandOver(net, state.copy(), covered.copy(), relations)
 
     puzzles = load_puzzles(SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / f"{name}.txt.gz")
-    real = search.SatSearch
-    search.SatSearch = capture
+    real = plainkind.SatSearch
+    plainkind.SatSearch = capture
     out = []
     try:
         for i in range(0, len(puzzles), stride):
@@ -56,7 +56,7 @@ def hand_overs(name, stride):
             except _HandOver as h:
                 out.append((i, *h.args))
     finally:
-        search.SatSearch = real
+        plainkind.SatSearch = real
     return out
 
 
@@ -93,10 +93,13 @@ def main(argv=None):
     ap.add_argument("--chunk", type=int, default=4000,
                     help="largest chunk in conflicts (from 2000, doubling); 0: one uninterrupted call")
     ap.add_argument("--options", default="{}", help="CaDiCaL options as JSON, on top of sat.SOLVER_OPTIONS")
+    ap.add_argument("--solver", default=None, help="python-sat's name of the CaDiCaL to use (default: sat.SOLVER_NAME)")
     ap.add_argument("--cap", type=int, default=300_000, help="conflicts after which a case is given up")
     args = ap.parse_args(argv)
     from engine.solve import sat
     sat.SOLVER_OPTIONS = {**sat.SOLVER_OPTIONS, **json.loads(args.options)}
+    if args.solver:
+        sat.SOLVER_NAME = args.solver
     all_conf, all_cpu, parts = 0, 0.0, []
     for name in args.sets:
         cases = hand_overs(name, args.stride)
@@ -105,7 +108,7 @@ def main(argv=None):
         all_cpu += cpu
         parts.append(f"{name} {len(cases)} cases {conf} conflicts {cpu:.1f} s" + (f" ({capped} capped)" if capped else ""))
         print(parts[-1], flush=True)
-    print(f"chunk {args.chunk or 'one call'} options {sat.SOLVER_OPTIONS}: {all_conf} conflicts, "
+    print(f"{sat.SOLVER_NAME} chunk {args.chunk or 'one call'} options {sat.SOLVER_OPTIONS}: {all_conf} conflicts, "
           f"{all_cpu:.1f} s CPU in all")
 
 
