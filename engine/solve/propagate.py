@@ -182,6 +182,13 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
 # compile time), and Python-facing wrappers around them (``propagate``,
 # ``probe.close``, ``probe.assume``) are plain Python, as a kernel wrapper would compile the
 # line solvers once more (numba links a callee's code into each caller and optimizes it there).
+# The hot kernels (``propagate_arrays``, ``probe._close``, ``probe.probe_round``,
+# ``quicksearch.quick_search``) run without numba's reference counting (``_nrt=False``): even
+# with plain arrays, every inlined helper call counted each array it took up and down again (17
+# atomic pairs per line application in ``_apply``), about a third of a probe's time; they
+# allocate nothing, and the non-inlined kernels they reach return no arrays. numba compiles a
+# callee under its caller's setting unless the callee says otherwise, so the line solvers
+# that allocate (``solve_blocks_dp``, ``count_intervals``, ...) say ``_nrt=True``.
 
 
 @njit(inline="always")
@@ -595,7 +602,7 @@ def queue_line(li, q, inq, stats, enabled, pos, key):
             stats[S_HEAPN] = heap_push(li, stats[S_HEAPN], q[2:], pos, key)
 
 
-@njit(shared=True)
+@njit(shared=True, _nrt=False)
 def propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
                      stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, enabled, contrib, pos, key):
     """``propagate`` on plain arrays (see the calling convention above). The solver passes None
