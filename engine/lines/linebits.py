@@ -44,6 +44,12 @@ def _reverse(x, n):
     return x >> np.uint64(63 - n)
 
 
+@njit(inline="always")
+def reverse_bits(x, n):
+    """The n low bits of x (a line's cell mask) in reverse order (bit i -> bit n - 1 - i)."""
+    return _reverse(x, n - 1)
+
+
 @njit
 def _windows(cf, b):
     """Starts s whose window [s, s+b) lies in cf (b >= 1): an AND of shifts, by doubling."""

@@ -33,7 +33,7 @@ from ..model.puzzle import KIND_CIRCLE, KIND_PLAIN
 _BIG = 1 << 60  # empty interval: lo = _BIG, hi = -_BIG
 
 
-@njit(shared=True)
+@njit(shared=True, _nrt=True)
 def solve_plain(state, n, t, out):
     """Exact line solving for a plain 3D clue (one block of t cells) in O(n): the same result as
     the DP. Cell i is filled in every fix iff every feasible block start covers it, and possibly
@@ -258,7 +258,7 @@ def _square(state, n, t, out):
     return True
 
 
-@njit(shared=True)
+@njit(shared=True, _nrt=True)
 def count_intervals(state, total, kind, out):
     """Complete line solving of a plain/circle/square clue with ``total`` filled cells, O(n)."""
     n = state.shape[0]

@@ -34,7 +34,7 @@ def solve_blocks(state, blocks, out):
     return solve_blocks_dp(state, blocks, out)
 
 
-@njit(shared=True)
+@njit(shared=True, _nrt=True)
 def solve_blocks_dp(state, blocks, out):
     """Exact block lists on lines of any length: forward/backward reachability over (blocks
     placed j, cells i). The split between blocks j-1 and j can only lie in a band of ``slack + 2``

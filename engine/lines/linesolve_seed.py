@@ -197,7 +197,7 @@ def _solve_blocks_seed(state, blocks, nb, out, lpos, rpos, rstate, rblocks):
     return True
 
 
-@njit(shared=True)
+@njit(shared=True, _nrt=True)
 def seed_solve_line(state, kind, clue, out, budget):
     """The seed linesolver on one line. Returns (status, expansions); see the module docstring."""
     n = state.shape[0]

@@ -143,7 +143,7 @@ def relation_literals(pr):
 # ``propagate_arrays``'s order, then the relation store's.
 
 
-@njit(shared=True)
+@njit(shared=True, _nrt=False)
 def _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq, stats,
            buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl):
     t = t0
@@ -362,7 +362,7 @@ def _near_known(c, ls, lc, cs, cl, cp, state):
     return False
 
 
-@njit
+@njit(_nrt=False)
 def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
     """Probe cells until no cell is worth probing (P_FIXPOINT), the state is contradictory,
     solved, or about ``max_steps`` line solver applications were spent (P_PAUSED)."""

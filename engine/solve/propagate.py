@@ -22,7 +22,8 @@ import numpy as np
 
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..jit import njit
-from ..lines.linebits import COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS, blocks_into, count_into
+from ..lines.linebits import (COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS, blocks_into, count_into,
+                              line_words, reverse_bits)
 from ..lines.lineheap import heap_push, heap_remove
 from ..lines.linecount import count_intervals, solve_plain as _solve_plain
 from ..lines.linesolve import solve_blocks_dp
@@ -154,12 +155,15 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
         # each slot stores two copies of the longest line: keep the table within CACHE_BYTES
         while slots > 16 and 2 * slots * max_len > CACHE_BYTES:
             slots >>= 1
+    # with the cache, ``words`` carries the word cache of block lines after its scratch
+    # (``_apply_words``): WORD_SLOT_WORDS words per slot, as many slots as the line cache
+    n_words = SCRATCH_WORDS + (WORD_SLOT_WORDS * slots if slots else 0)
     return Work(st, np.zeros(n_cells, np.int64), unknown, np.zeros(n_lines + 2, np.int64),
                 np.zeros(n_lines, np.uint8), np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
                 np.zeros(N_STATS, np.int64),
                 np.full(max(slots, 1), -1, np.int64), np.zeros((max(slots, 1), max_len), np.int8),
                 np.zeros((max(slots, 1), max_len), np.int8), np.zeros(1, np.int64) + slots,
-                np.zeros(SCRATCH_WORDS, np.uint64))
+                np.zeros(n_words, np.uint64))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -178,6 +182,13 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
 # compile time), and Python-facing wrappers around them (``propagate``,
 # ``probe.close``, ``probe.assume``) are plain Python, as a kernel wrapper would compile the
 # line solvers once more (numba links a callee's code into each caller and optimizes it there).
+# The hot kernels (``propagate_arrays``, ``probe._close``, ``probe.probe_round``,
+# ``quicksearch.quick_search``) run without numba's reference counting (``_nrt=False``): even
+# with plain arrays, every inlined helper call counted each array it took up and down again (17
+# atomic pairs per line application in ``_apply``), about a third of a probe's time; they
+# allocate nothing, and the non-inlined kernels they reach return no arrays. numba compiles a
+# callee under its caller's setting unless the callee says otherwise, so the line solvers
+# that allocate (``solve_blocks_dp``, ``count_intervals``, ...) say ``_nrt=True``.
 
 
 @njit(inline="always")
@@ -377,6 +388,77 @@ def satisfies_all(net, state):
     return True
 
 
+# The word path of block lines of up to MAX_BITS cells (``_apply_words``): the line's cells go
+# straight into the word solver's masks and its answer comes back as words, so an application
+# makes no byte copies of the line, and its cache (in ``words`` after the scratch, slots of
+# WORD_SLOT_WORDS: line + 1, the two masks, the two answers) keys on three words instead of a
+# hash of the line's bytes and its clue. A key is compared in full (line, masks), so a hit is
+# the solver's own answer; a contradiction is stored as two empty answers.
+WORD_SLOT_WORDS = 5
+
+
+@njit(inline="always")
+def _apply_words(li, use_cache, ls, lc, cst, cd, cs, cl, state, trail, unk, stats, slots, words):
+    """``_apply`` for a block line of 1..MAX_BITS cells with the complete solver: the same
+    result, the same cells trailed in the same order (the line's order)."""
+    s = ls[li]
+    n = ls[li + 1] - s
+    ce = np.uint64(0)
+    cf = np.uint64(0)
+    for j in range(n):
+        v = state[lc[s + j]]
+        if v == 0:
+            return R_CONTRADICTION
+        bit = np.uint64(1) << np.uint64(j)
+        if v & EMPTY:
+            ce |= bit
+        if v & FILLED:
+            cf |= bit
+    at = -1
+    hit = False
+    can_e = np.uint64(0)
+    can_f = np.uint64(0)
+    if use_cache and slots > 0 and len(words) >= SCRATCH_WORDS + WORD_SLOT_WORDS * slots:
+        stats[S_CACHE_LOOKUPS] += 1
+        h = (ce * np.uint64(0x9E3779B97F4A7C15)) ^ (cf * np.uint64(0xC2B2AE3D27D4EB4F)) ^ np.uint64(li)
+        h = h * np.uint64(0xD6E8FEB86659FD93)
+        at = SCRATCH_WORDS + WORD_SLOT_WORDS * (np.int64(h >> np.uint64(32)) & (slots - 1))
+        if words[at] == np.uint64(li + 1) and words[at + 1] == ce and words[at + 2] == cf:
+            hit = True
+            stats[S_CACHE_HITS] += 1
+            can_e = words[at + 3]
+            can_f = words[at + 4]
+    if not hit:
+        ok, can_e, can_f = line_words(ce, cf, reverse_bits(ce, n), reverse_bits(cf, n), n, cd, cst[li],
+                                      cst[li + 1] - cst[li], words)
+        if not ok:
+            can_e = np.uint64(0)
+            can_f = np.uint64(0)
+        if at >= 0:
+            words[at] = np.uint64(li + 1)
+            words[at + 1] = ce
+            words[at + 2] = cf
+            words[at + 3] = can_e
+            words[at + 4] = can_f
+    can_e &= ce
+    can_f &= cf
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    if (can_e | can_f) != full:
+        return R_CONTRADICTION
+    # cells with one value left that had two: filled where they cannot be empty, and so on
+    newc = ce & cf & ~(can_e & can_f)
+    new = 0
+    j = 0
+    while newc:
+        if newc & np.uint64(1):
+            set_cell_arrays(lc[s + j], FILLED if (can_f >> np.uint64(j)) & np.uint64(1) else EMPTY, state, trail,
+                            stats, cs, cl, unk)
+            new += 1
+        newc >>= np.uint64(1)
+        j += 1
+    return new
+
+
 @njit(inline="always")
 def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, stats,
            buf_in, buf_out, ckeys, cstate, cout, slots, words):
@@ -385,6 +467,9 @@ def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
     n = ls[li + 1] - s
     kind = kinds[li]
     c0, c1 = cst[li], cst[li + 1]
+    if ckeys is not None:
+        if (budget is None or ls_id == LS_DP) and kind == KIND_BLOCKS and 0 < n <= MAX_BITS:
+            return _apply_words(li, use_cache, ls, lc, cst, cd, cs, cl, state, trail, unk, stats, slots, words)
     for j in range(n):
         buf_in[j] = state[lc[s + j]]
     r = 0
@@ -517,7 +602,7 @@ def queue_line(li, q, inq, stats, enabled, pos, key):
             stats[S_HEAPN] = heap_push(li, stats[S_HEAPN], q[2:], pos, key)
 
 
-@njit(shared=True)
+@njit(shared=True, _nrt=False)
 def propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
                      stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, enabled, contrib, pos, key):
     """``propagate`` on plain arrays (see the calling convention above). The solver passes None

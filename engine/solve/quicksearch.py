@@ -101,7 +101,7 @@ def _guess(ls, lc, kinds, cst, cd, state, unk):
     return c0, np.int8(v)
 
 
-@njit
+@njit(_nrt=False)
 def quick_search(ls_id, budget, use_cache, n_target, want, max_steps, net, w, qs, known):
     """Search from the current (propagated, consistent) state; see the module docstring.
 
