@@ -43,14 +43,16 @@ RESTART_NODES = 64
 SAT_AFTER_STEPS = 30_000
 # The CDCL solver's time per second of search since its last turn (once it has started).
 SAT_SHARE = 1.0
-# First-solution mode (want=1) hands over after this fraction of SAT_AFTER_STEPS and gives the
-# CDCL solver SAT_FIRST_SHARE: there it finds nearly every first solution the search does not
-# find in a few nodes (202 of the 206 icga2018-2020 puzzles, every 10th, that reach the
-# hand-over). Measured in one run on those 206: 75.7 s CPU with 1/3 and 4 against 83.8 s with
-# 1 and 1 (earlier runs, as noisy: a share of 3 or of all the time saved 3-10 %). Uniqueness
-# mode keeps even turns: proving that no second solution exists is often the search's strength.
-SAT_FIRST_AFTER = 1 / 3
-SAT_FIRST_SHARE = 4.0
+# First-solution mode (want=1) hands over after this multiple of SAT_AFTER_STEPS (300k line
+# solves, ~0.1-0.2 s of a 25x25 search), with the same even turns as uniqueness mode. Once
+# probes got about twice as cheap (2026-12-03), a longer search settles most tournament
+# puzzles on its own: the seven default sets, every 10th puzzle (700), in two parallel runs on
+# the two cores: 1/3 of the steps and 4x the search's time to the CDCL solver (the setting
+# before, tuned when probes were dearer and the search's nodes few) 133.1 s in all, median
+# 63.9 ms, 503 hand-overs; 3x and even turns 119.1 s, 57.6 ms, 374; 10x 127.8 s, 29.3 ms, 262
+# (115.4 / 115.0 s with 2x / 0.5x the search's time: the turns' share is within the runs'
+# noise, ~10 %); 30x 127.8 s, 28.0 ms, 185.
+SAT_FIRST_AFTER = 10
 # Seconds of SAT work between checks of the limits and calls of the progress callback: every
 # call restarts the solver's own schedule, so not much shorter. Measured from the root of 22 of
 # the slowest ICGA 2018/2020 tournament puzzles (CaDiCaL, one call per chunk): chunks of 300
@@ -305,7 +307,6 @@ class _Driver:
         self.root_relations = S.relations() if self.use_sat and SAT_PROBE_CLAUSES else None
         first = self.want == 1
         sat_after = sat_after_steps(S, first) if self.sat_after is None else self.sat_after
-        sat_share = SAT_FIRST_SHARE if first else SAT_SHARE
         restarts = RESTART_NODES > 0 and S.restarts and not S.known
         if self.use_sat and sat_after == 0 and self._sat_fits(root_state):  # the CDCL solver alone
             status = self.sat_slice(root_state, res, None)
@@ -320,7 +321,7 @@ class _Driver:
                     self._sat_fits(root_state):
                 # the search wanders: the CDCL solver gets as much time as the search had since
                 # its last turn; the first to finish settles the puzzle
-                slice_s = max((time.perf_counter() - t_dfs) * sat_share, SAT_MIN_SLICE_S)
+                slice_s = max((time.perf_counter() - t_dfs) * SAT_SHARE, SAT_MIN_SLICE_S)
                 st = self.sat_slice(root_state, res, slice_s)
                 t_dfs = time.perf_counter()
                 if st != P_FIXPOINT:
@@ -578,8 +579,8 @@ def sat_after_steps(S, first: bool) -> float:
     """The one hand-over rule: the search's line-solver applications before the CDCL solver
     takes turns with it, SAT_AFTER_STEPS in plain line solves, a kind's dearer line solves
     weighed by ``S.solve_weight`` (a colour line solve costs about three plain ones: 10,000 of
-    them were the colour search's budget, measured with the colour search before the two were one), a third of it in
-    first-solution mode."""
+    them were the colour search's budget, measured with the colour search before the two were
+    one), SAT_FIRST_AFTER times as many in first-solution mode."""
     return SAT_AFTER_STEPS * (SAT_FIRST_AFTER if first else 1) / S.solve_weight
 
 
