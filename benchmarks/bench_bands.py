@@ -22,7 +22,7 @@ from benchmarks.make_puzzles import MODELS  # noqa: E402
 from engine.model.clues import puzzle_from_grid  # noqa: E402
 from engine.design.hiding import design, prepare
 from engine.design.session import DesignSession  # noqa: E402
-from engine.solve.difficulty import BANDS, band_range  # noqa: E402
+from engine.model.difficulty import BANDS, band_range  # noqa: E402
 from engine.voxel.meshio import load_mesh  # noqa: E402
 from engine.voxel.voxelize import voxelize  # noqa: E402
 

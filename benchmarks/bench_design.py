@@ -78,8 +78,8 @@ def run_design(g, **kw) -> dict:
 def cover_counts(g, hidden) -> list:
     """Cells with 0, 1, 2, 3 clued lines through them."""
     from engine.model.clues import puzzle_from_grid
-    from engine.solve.difficulty import cover_of
-    from engine.solve.propagate import build_net
+    from engine.kinds.plain.maskprop import cover_of
+    from engine.kinds.plain.propagate import build_net
     net = build_net(puzzle_from_grid(g))
     cov = cover_of(net, (~hidden).astype(np.uint8))
     return [int(v) for v in np.bincount(cov, minlength=4)[:4]]
@@ -87,7 +87,7 @@ def cover_counts(g, hidden) -> list:
 
 def model_rows(items, anneal_time):
     from engine.model.clues import puzzle_from_grid
-    from engine.solve.difficulty import difficulty
+    from engine.kinds.plain.grade import difficulty
     rows = []
     for name, res, g in items:
         p = puzzle_from_grid(g)
@@ -183,7 +183,7 @@ def q2_two_axes(items, quick):
     """Is a puzzle still line-solvable when every cell keeps at least two clued axes?"""
     from engine.voxel.blobs import blob_grid
     from engine.model.clues import puzzle_from_grid
-    from engine.solve.propagate import build_net
+    from engine.kinds.plain.propagate import build_net
     rng = np.random.default_rng(1)
     shapes = [(f"{name} {res}", g) for name, res, g in items if res <= (12 if quick else 24)]
     shapes += [(f"blob 10³ s{s}", blob_grid((10, 10, 10), seed=s, fill=0.35)) for s in range(3 if quick else 6)]

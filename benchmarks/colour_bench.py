@@ -46,8 +46,8 @@ from engine.files.puzzlefile import PuzzleFileError, load_puzzle, save_puzzle
 def _warm() -> float:
     """Compile every kernel the runs use (solve, probe, grade, design) before anything is timed."""
     from engine.design.hiding import design as design_colour
-    from engine.solve.colourprobe import probe
-    from engine.solve.colourprop import build_net, full_state
+    from engine.kinds.colour.colourprobe import probe
+    from engine.kinds.colour.colourprop import build_net, full_state
     t = time.perf_counter()
     for g in (np.array([[1, 0, 2], [2, 1, 0]]), np.array([[[1, 0], [2, 1]], [[0, 2], [1, 1]]])):
         p = colour_puzzle_from_grid(g, 2)

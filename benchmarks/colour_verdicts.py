@@ -22,8 +22,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 from benchmarks.cpsat_colour import cpsat_solve_colour  # noqa: E402
 from colourgen import random_colour_puzzle  # noqa: E402
 from engine.model.colourpuzzle import check_colour_solution  # noqa: E402
-from engine.solve.coloursat import HAVE_SAT, enumerate_colour  # noqa: E402
-from engine.solve.colourprop import build_net, full_state  # noqa: E402
+from engine.kinds.colour.coloursat import HAVE_SAT, enumerate_colour  # noqa: E402
+from engine.kinds.colour.colourprop import build_net, full_state  # noqa: E402
 from engine.solve.driver import solve as solve_colour  # noqa: E402  (one solver for every kind)
 
 PATHS = ("default", "sat", "cnf") if HAVE_SAT else ("default",)

@@ -932,8 +932,8 @@ def write_sched_sections(w, bs) -> None:
       "never applied or with a cell changed since their last application are candidates (so it ends at the "
       "same fixpoint as the others); among them the highest score goes first, a weighted sum of cheap per-line "
       "counters (new filled/empty cells, unknown cells, a gain estimate from the counts, bad guesses, ...; "
-      "`engine/solve/learned.py`) with one weight set for plain clues and one for the other kinds. The weights "
-      "(`engine/solve/learned_scheduler.json`, one pair of sets without and one with the pre-pass) come from "
+      "`engine/kinds/plain/learned.py`) with one weight set for plain clues and one for the other kinds. The weights "
+      "(`engine/kinds/plain/learned_scheduler.json`, one pair of sets without and one with the pre-pass) come from "
       "`benchmarks/train_scheduler.py`: CMA-ES (the evolutionary search the seed's section 6.2.2 suggests) "
       "minimising the mean strict linesolvers ÷ strict Brute over the training puzzles.")
     w(f"- **Split**: {bs.get('split', '')}. Puzzles that are not line-solvable are left out, as in the seed's "
@@ -1168,7 +1168,7 @@ def section_design(des) -> str:
       "`solve`), single-threaded, on the machine shared with other work (load average "
       f"{machine.get('load_average')} at the end); kernel compilation or cache loading is done first "
       f"({ft(des.get('compile_s'))} in this run) and not counted. Score/band: the difficulty of the "
-      "greedy design (`engine/solve/difficulty.py`); *full* = the puzzle with every clue shown.")
+      "greedy design (`engine/model/difficulty.py`); *full* = the puzzle with every clue shown.")
     w("")
     w("```")
     w("python benchmarks/bench_design.py" + (" --quick" if des.get("quick") else ""))

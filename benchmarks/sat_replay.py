@@ -38,7 +38,7 @@ class _HandOver(Exception):
 def hand_overs(name, stride):
     """(puzzle index, net, root state, covered mask, relations) of every ``stride``-th puzzle of
     set ``name`` whose first-solution search reaches the CDCL hand-over."""
-    from engine.solve import plainkind  # the plain kind builds the CDCL solver (``sat_new``)
+    from engine.kinds.plain import plainkind  # the plain kind builds the CDCL solver (``sat_new``)
     from engine.files.puzzlefile import load_puzzles
     from engine.solve.driver import solve
 
@@ -63,7 +63,7 @@ def hand_overs(name, stride):
 def replay(cases, chunk, cap):
     """Solve each case from its root with the chunk schedule: (conflicts, CPU seconds) in all,
     and the cases stopped at ``cap`` conflicts without an answer."""
-    from engine.solve.sat import SatSearch
+    from engine.kinds.plain.sat import SatSearch
     total, cpu, capped = 0, 0.0, 0
     for _i, net, state, covered, relations in cases:
         c0 = time.process_time()
@@ -96,7 +96,7 @@ def main(argv=None):
     ap.add_argument("--solver", default=None, help="python-sat's name of the CaDiCaL to use (default: sat.SOLVER_NAME)")
     ap.add_argument("--cap", type=int, default=300_000, help="conflicts after which a case is given up")
     args = ap.parse_args(argv)
-    from engine.solve import sat
+    from engine.kinds.plain import sat
     sat.SOLVER_OPTIONS = {**sat.SOLVER_OPTIONS, **json.loads(args.options)}
     if args.solver:
         sat.SOLVER_NAME = args.solver

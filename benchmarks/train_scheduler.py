@@ -1,8 +1,8 @@
-"""Train the learned scheduler's weights (engine/solve/learned_scheduler.json) by evolutionary search.
+"""Train the learned scheduler's weights (engine/kinds/plain/learned_scheduler.json) by evolutionary search.
 
 The seed study's section 6.2.2 suggests searching the heuristic's parameters with an
 evolutionary algorithm. This script does that with CMA-ES over the weights of the learned
-scheduler's line score (``engine/solve/learned.py``), one weight set for runs without the pre-pass and
+scheduler's line score (``engine/kinds/plain/learned.py``), one weight set for runs without the pre-pass and
 one for runs with it. The objective is the strict linesolver count relative to strict brute force
 (both with the complete DP linesolver), averaged over the training puzzles; the weights are
 scaled so the largest is 1 and rounded, and the rounded weights are the ones evaluated and saved.
@@ -110,7 +110,7 @@ class Case:
 
     def __init__(self, name, puzzle):
         from engine.model.cells import UNKNOWN
-        from engine.solve.propagate import DEFAULT_SEED_BUDGET, LS_DP, build_net, new_work, prepass
+        from engine.kinds.plain.propagate import DEFAULT_SEED_BUDGET, LS_DP, build_net, new_work, prepass
         from engine.solve.driver import solve
         self.name, self.puzzle = name, puzzle
         self.net = build_net(puzzle)
@@ -126,9 +126,9 @@ class Case:
     def run(self, wts, prepass):
         """(linesolvers, bad guesses) of the learned kernel with weights ``wts``."""
         from engine.model.cells import UNKNOWN
-        from engine.solve.learned import learned, new_learned_queue
-        from engine.solve.propagate import LS_DP, S_BAD, S_LINESOLVERS, new_work
-        from engine.solve.schedulers import ST_SOLVED, new_control
+        from engine.kinds.plain.learned import learned, new_learned_queue
+        from engine.kinds.plain.propagate import LS_DP, S_BAD, S_LINESOLVERS, new_work
+        from engine.kinds.plain.schedulers import ST_SOLVED, new_control
         st0 = self.state[prepass]
         w = new_work(self.net, st0)
         hp, lq, score = new_learned_queue(len(self.net.clue_kind))
@@ -155,7 +155,7 @@ def objective(cs, wts, prepass) -> float:
 def normalise(x) -> list:
     """Scaled to max |w| = 1 (the order of scores does not change), rounded, one list per
     weight group."""
-    from engine.solve.learned import N_FEATURES
+    from engine.kinds.plain.learned import N_FEATURES
     x = np.asarray(x, float)
     m = np.max(np.abs(x))
     x = x / m if m > 0 else x
@@ -216,7 +216,7 @@ def summary(name, cs, wts, prepass) -> dict:
 
 
 def main(argv=None) -> int:
-    from engine.solve.learned import N_FEATURES, N_GROUPS, WEIGHTS_FILE
+    from engine.kinds.plain.learned import N_FEATURES, N_GROUPS, WEIGHTS_FILE
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--evaluate", action="store_true", help="only summarise the shipped weights")
     ap.add_argument("--generations", type=int, default=GENERATIONS)

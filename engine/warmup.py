@@ -136,9 +136,9 @@ def _sat_encoding():
     """The CNF kernel of the search's CDCL fallback (``sat.py``), which the tiny puzzles above
     never reach (it takes over after thousands of line solves): compiled here, with or without
     python-sat, so a hard puzzle's hand-over does not compile inside its solve."""
-    from .solve.propagate import build_net
+    from .kinds.plain.propagate import build_net
     from .model.puzzle import make_2d
-    from .solve.satblocks import blocks_cnf
+    from .kinds.plain.satblocks import blocks_cnf
     net = build_net(make_2d([[1]] * 4, [[1]] * 4))
     blocks_cnf(net[0], net[1], net[3], net[4], np.arange(8, dtype=np.int64), 16)
 
@@ -147,14 +147,14 @@ def _colour_sat_encoding():
     """The same kernel for a colour puzzle's 2D lines (``coloursat.py``: the blocks' colours,
     k + 1), which the colour puzzles below solve without: the colour part's own, so a hard 2D
     colour puzzle's hand-over does not compile inside its solve."""
-    from .solve.coloursat import block_bounds
-    from .solve.satblocks import blocks_cnf
+    from .kinds.colour.coloursat import block_bounds
+    from .kinds.plain.satblocks import blocks_cnf
     one = np.array([0, 1], dtype=np.int64)
     bounds = block_bounds(np.full(1, 7, dtype=np.int64), np.ones(1, dtype=np.int64), np.ones(1, dtype=np.int64))
     blocks_cnf(one, np.zeros(1, dtype=np.int64), one, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 16,
                np.ones(1, dtype=np.int64), 3, bounds, np.full(1, 7, dtype=np.int64))
     from .model.colourpuzzle import colour_puzzle_from_grid
-    from .solve.colourkind import ColourSolver
+    from .kinds.colour.colourkind import ColourSolver
     ColourSolver(colour_puzzle_from_grid(np.array([[1, 0], [2, 1]]), 2)).sat_solution_ok(np.array([1, 0, 2, 1]))
 
 
@@ -162,8 +162,8 @@ def _walking():
     """The local search (``walk.py``) a loose 3D puzzle without a known solution gets after
     the quick search: the tiny puzzles above never reach it."""
     from .model.clues import puzzle_from_grid
-    from .solve.propagate import build_net
-    from .solve.walk import walk, walk_start
+    from .kinds.plain.propagate import build_net
+    from .kinds.plain.walk import walk, walk_start
     g = np.zeros((3, 3, 3), bool)
     g[:, :, ::2] = True  # circles along z
     net = build_net(puzzle_from_grid(g))

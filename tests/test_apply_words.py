@@ -7,8 +7,8 @@ import numpy as np
 
 from engine.model.cells import EMPTY, FILLED, UNKNOWN
 from engine.model.clues import puzzle_from_grid
-from engine.solve.propagate import (LS_DP, R_CONTRADICTION, S_CACHE_HITS, S_TLEN, apply_line, build_net,
-                                    new_work)
+from engine.kinds.plain.propagate import (LS_DP, R_CONTRADICTION, S_CACHE_HITS, S_TLEN, apply_line, build_net,
+                                          new_work)
 
 from linebrute import reference_solve
 from engine.model.puzzle import KIND_BLOCKS

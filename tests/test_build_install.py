@@ -88,7 +88,7 @@ def test_zip_contents(linux_zip):
                    "engine/__init__.py", "operators/__init__.py", "scene/__init__.py", "jobs/__init__.py",
                    "panels/__init__.py"):
         assert needed in names
-    assert "engine/solve/learned_scheduler.json" in names  # the learned scheduler's weights ship too
+    assert "engine/kinds/plain/learned_scheduler.json" in names  # the learned scheduler's weights ship too
     assert "engine/play/player/nonogram-player.html" in names  # the built web player (no network in Blender)
     assert not any(n.startswith("web/") for n in names)  # its sources and npm packages stay out
     wheels = sorted(n for n in names if n.endswith(".whl"))
@@ -215,9 +215,9 @@ got["numba_status"] = sys.modules[MOD + ".jobs.kernel_cache"].numba_status()
 # The search's CDCL fallback comes from the extension's python-sat wheel and really solves.
 import numpy as np
 import pysat
-sat = importlib.import_module(MOD + ".engine.solve.sat")
+sat = importlib.import_module(MOD + ".engine.kinds.plain.sat")
 puzzle = importlib.import_module(MOD + ".engine.model.puzzle")
-propagate = importlib.import_module(MOD + ".engine.solve.propagate")
+propagate = importlib.import_module(MOD + ".engine.kinds.plain.propagate")
 cells = importlib.import_module(MOD + ".engine.model.cells")
 # 2x2, every row and column one block of 1: both diagonals solve it
 net = propagate.build_net(puzzle.make_2d([[1], [1]], [[1], [1]]))

@@ -14,9 +14,9 @@ import engine.design.band as band
 from engine.design.hiding import DesignError, _target, design
 from engine.design.search import Search
 from engine.model.colourpuzzle import CKIND_NONE, colour_puzzle_from_grid, with_hidden
-from engine.solve.colourkind import ColourKind
+from engine.kinds.colour.colourkind import ColourKind
 from engine.solve.driver import solve
-from engine.solve.difficulty import band_range
+from engine.model.difficulty import band_range
 
 
 def grade_colour(p, logic="line"):

@@ -12,10 +12,10 @@ import pytest
 from engine.design.hiding import METHODS, DesignError, design
 from engine.design.session import DesignSession
 from engine.model.colourpuzzle import CKIND_NONE, colour_puzzle_from_grid, with_hidden
-from engine.solve.colourkind import ColourKind
-from engine.solve.colourprop import ST_OK, build_net, decided, full_state, propagate
+from engine.kinds.colour.colourkind import ColourKind
+from engine.kinds.colour.colourprop import ST_OK, build_net, decided, full_state, propagate
 from engine.solve.driver import solve
-from engine.solve.maskprop import RUN_SOLVED
+from engine.kinds.plain.maskprop import RUN_SOLVED
 
 cpsat = pytest.importorskip("benchmarks.cpsat_colour", reason="benchmarks/cpsat_colour.py not importable")
 
@@ -169,7 +169,7 @@ def test_a_design_time_limit_holds_inside_a_propagation():
     """The colour kind's propagations take the design's deadline (as the solver's do): a design
     stopped by a tiny time limit says so and keeps a solved mask; a limit passed before the first
     run is an error that says so."""
-    from engine.solve.colourprop import Deadline
+    from engine.kinds.colour.colourprop import Deadline
     p = colour_puzzle_from_grid(_grid((6, 6, 5), 3, 33, 0.7), 3)
     K = ColourKind(p)
     K.deadline = 0.0  # long past

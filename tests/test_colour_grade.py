@@ -9,11 +9,11 @@ import numpy as np
 from engine.lines.colourline import rmax_of, solve_automaton, solve_line
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
 from colourgen import line_clue_3d
-from engine.solve.colourkind import ColourKind, _complete_3d, techniques
-from engine.solve.colourprobe import probe
-from engine.solve.colourprop import NO_CACHE, ST_OK, build_net, decided, full_state
-from engine.solve.difficulty import from_rounds
-from engine.solve.maskprop import N_RSTATS, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED
+from engine.kinds.colour.colourkind import ColourKind, _complete_3d, techniques
+from engine.kinds.colour.colourprobe import probe
+from engine.kinds.colour.colourprop import NO_CACHE, ST_OK, build_net, decided, full_state
+from engine.model.difficulty import from_rounds
+from engine.model.difficulty import N_RSTATS
 
 
 def _python_grade(p):
@@ -26,18 +26,18 @@ def _python_grade(p):
     stats = np.zeros((n + 1, N_RSTATS), np.int64)
     cell_round = np.full(n, -1, np.int32)
     cell_cost = np.zeros(n, np.int8)
-    r, status = 0, RUN_STALLED
+    r, solved = 0, False
     while True:
         und = ~decided(state)
         if not und.any():
-            status = RUN_SOLVED
+            solved = True
             break
         snap, cost = state.copy(), np.full(n, 99)
         for i in np.flatnonzero(dirty & (net.mode > 0)):
             cells = p.line(i)
             res = solve_line(snap[cells], p.clue(i), p.k, p.is_3d)
             if res[0] == 0:
-                return from_rounds(RUN_CONTRADICTION, r, stats[:r], cell_round, cell_cost, n)
+                return from_rounds(False, r, stats[:r], cell_round, cell_cost, n)
             ch = res != snap[cells]
             state[cells] &= res
             cost[cells[ch]] = np.minimum(cost[cells[ch]], tech[i])
@@ -45,7 +45,7 @@ def _python_grade(p):
         probing = not changed.any()
         if probing:
             if probe(net, state, np.zeros(2, np.int64)) != ST_OK:
-                return from_rounds(RUN_CONTRADICTION, r, stats[:r], cell_round, cell_cost, n)
+                return from_rounds(False, r, stats[:r], cell_round, cell_cost, n)
             changed = state != snap
             if not changed.any():
                 break
@@ -58,7 +58,7 @@ def _python_grade(p):
         for x in np.flatnonzero(changed):
             dirty[net.cell_lines[net.cell_start[x]:net.cell_start[x + 1]]] = True
         r += 1
-    return from_rounds(status, r, stats[:r], cell_round, cell_cost, n)
+    return from_rounds(solved, r, stats[:r], cell_round, cell_cost, n)
 
 
 def test_grade_matches_the_python_rounds():

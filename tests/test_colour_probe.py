@@ -10,10 +10,10 @@ import numpy as np
 from colourbrute import count_solutions
 from colourgen import random_colour_puzzle
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
-from engine.solve import colourprobe, colourprop
-from engine.solve.colourprobe import probe
-from engine.solve.colourprop import ST_CONTRADICTION, ST_OK, build_net, full_state, propagate
-from engine.solve.linecache import new_cache
+from engine.kinds.colour import colourprobe, colourprop
+from engine.kinds.colour.colourprobe import probe
+from engine.kinds.colour.colourprop import ST_CONTRADICTION, ST_OK, build_net, full_state, propagate
+from engine.kinds.colour.linecache import new_cache
 
 
 def probe_by_copies(net, state, counters, skip_unchanged: bool = False, order=None, found=None) -> int:

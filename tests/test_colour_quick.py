@@ -9,10 +9,10 @@ import pytest
 from colourbrute import count_solutions
 from colourgen import random_colour_puzzle
 from engine.model.colourpuzzle import check_colour_solution, colour_puzzle_from_grid, with_hidden
-from engine.solve import colourkind
-from engine.solve.colourkind import ColourSolver
+from engine.kinds.colour import colourkind
+from engine.kinds.colour.colourkind import ColourSolver
 from engine.solve.driver import solve
-from engine.solve.quicksearch import Q_EXHAUSTED, Q_PAUSED, Q_TWO
+from engine.kinds.plain.quicksearch import Q_EXHAUSTED, Q_PAUSED, Q_TWO
 
 
 def _quick(p, want, steps):

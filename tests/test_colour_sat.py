@@ -1,4 +1,4 @@
-"""The colour SAT fallback (engine/solve/coloursat.py): the CNF alone against brute-force
+"""The colour SAT fallback (engine/kinds/colour/coloursat.py): the CNF alone against brute-force
 enumeration and the CP-SAT reference (benchmarks/cpsat_colour.py, its own encoding), and the colour
 search's hand-over to it (``solve``, the search of every kind) with the same verdicts."""
 from __future__ import annotations
@@ -10,10 +10,11 @@ from colourbrute import count_solutions
 from colourgen import random_colour_puzzle
 from stopwatch import Stopwatch
 from engine.model.colourpuzzle import check_colour_solution, colour_puzzle_from_grid, with_hidden
-from engine.solve.coloursat import HAVE_SAT, SAT_ERROR, enumerate_colour, pseudo_state
-from engine.solve import colourkind, search
-from engine.solve.colourprobe import probe
-from engine.solve.colourprop import ST_OK, build_net, full_state, propagate
+from engine.kinds.colour.coloursat import HAVE_SAT, SAT_ERROR, enumerate_colour, pseudo_state
+from engine.kinds.colour import colourkind
+from engine.solve import search
+from engine.kinds.colour.colourprobe import probe
+from engine.kinds.colour.colourprop import ST_OK, build_net, full_state, propagate
 from engine.solve.driver import solve
 
 if not HAVE_SAT:
@@ -181,7 +182,7 @@ def _placements(n, sizes, colours):
 def test_block_bounds_are_the_first_and_last_start_of_the_fitting_placements():
     """block_bounds against every placement of random block lists that fits random cell masks:
     each block's first and last start among them (none fits: first n, last -1)."""
-    from engine.solve.coloursat import block_bounds
+    from engine.kinds.colour.coloursat import block_bounds
     rng = np.random.default_rng(11)
     for _ in range(400):
         n, k = int(rng.integers(1, 11)), int(rng.integers(2, 5))
@@ -219,7 +220,7 @@ def test_cnf_under_a_partial_state_counts_its_solutions(k, monkeypatch):
     narrowed to it, ``block_bounds``) has exactly the solutions that the state allows of the
     CNF without the narrowing (the blocks anywhere the clue lets them be: the encoding
     ``test_cnf_counts_every_solution`` checks against every grid)."""
-    from engine.solve import coloursat
+    from engine.kinds.colour import coloursat
     narrowed = coloursat.block_bounds
 
     def anywhere(masks, sizes, colours):
@@ -247,7 +248,7 @@ def test_breaks_2d_clue_is_check_colour_solution():
     """The kernel that checks each CDCL solution of a 2D puzzle against its clues says what
     ``check_colour_solution`` says, on random grids (some lines hidden) and values with a cell
     or two changed."""
-    from engine.solve.colourkind import breaks_2d_clue
+    from engine.kinds.colour.colourkind import breaks_2d_clue
     rng = np.random.default_rng(3)
     broken = 0
     for _ in range(1500):

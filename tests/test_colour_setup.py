@@ -6,7 +6,7 @@ import pytest
 
 from engine.lines.colourline import dfa_2d, dfa_2d_tables
 from engine.model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, CKIND_NONE, colour_puzzle_from_grid, with_hidden
-from engine.solve.colourprop import build_net, with_clue_ids
+from engine.kinds.colour.colourprop import build_net, with_clue_ids
 from tests.colourgen import random_colour_puzzle
 
 
@@ -145,7 +145,7 @@ def _states(rng, n, k):
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 9, 35])
 def test_state_kernels_match_numpy(k):
     from engine.model.cells import EMPTY, FILLED, UNKNOWN
-    from engine.solve.colourprop import cell_codes, decided, fewest_values, popcount, values_of
+    from engine.kinds.colour.colourprop import cell_codes, decided, fewest_values, popcount, values_of
     rng = np.random.default_rng(k)
     for n in (1, 2, 7, 300):
         s = _states(rng, n, k)
@@ -202,7 +202,7 @@ def test_dense_2d_solver_matches_the_sparse_automaton_on_long_lines():
 
 def test_cover_of_counts_the_enabled_lines_through_each_cell():
     # the kernel against numpy's repeat-and-bincount, on 2D and 3D nets with random line masks
-    from engine.solve.difficulty import cover_of
+    from engine.kinds.plain.maskprop import cover_of
     rng = np.random.default_rng(5)
     for trial in range(120):
         shape = tuple(int(s) for s in rng.integers(1, 6, 2 + trial % 2))

@@ -14,9 +14,9 @@ import pytest
 
 from engine.model.colourpuzzle import colour_puzzle_from_grid, with_hidden
 from colourgen import line_clue_3d
-from engine.solve import colourprop
-from engine.solve.colourprobe import probe
-from engine.solve.colourprop import ST_OK, ST_TIMEOUT, build_net, full_state, propagate
+from engine.kinds.colour import colourprop
+from engine.kinds.colour.colourprobe import probe
+from engine.kinds.colour.colourprop import ST_OK, ST_TIMEOUT, build_net, full_state, propagate
 from engine.solve.driver import solve
 from stopwatch import Stopwatch
 
@@ -186,8 +186,8 @@ def test_a_line_or_a_probe_dearer_than_any_chunk_still_ends():
     the next call: it must get more each time, or it never ends (jeep at 36, three colours, 40 %
     hidden, ran a Solve to its limit). With the smallest chunks both end, with the state an
     unchunked run reaches."""
-    from engine.solve.colourkind import ColourSolver
-    from engine.solve.probe import P_PAUSED
+    from engine.kinds.colour.colourkind import ColourSolver
+    from engine.kinds.plain.probe import P_PAUSED
     _warm()
     line = _long_line(k=3, n=18, seed=2)
     p = colour_puzzle_from_grid(line.reshape(18, 1, 1), k=3)

@@ -21,7 +21,8 @@ from engine.model.clues import puzzle_from_grid
 from engine.model.colourpuzzle import colour_puzzle_from_grid
 from engine.design.hiding import DesignError, design, prepare
 from engine.design.session import DesignSession, check_design, suggest_clues
-from engine.solve.difficulty import band_range, difficulty
+from engine.model.difficulty import band_range
+from engine.kinds.plain.grade import difficulty
 from engine.model.puzzle import Clue3D, make_3d, with_hidden
 from engine.solve.driver import solve
 from linebrute import count_solutions

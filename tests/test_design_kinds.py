@@ -22,11 +22,11 @@ from engine.design.session import DesignSession
 from engine.model.clues import puzzle_from_grid
 from engine.model.colourpuzzle import as_plain, colour_puzzle_from_grid, with_hidden as colour_hidden
 from engine.model.puzzle import with_hidden
-from engine.solve.colourkind import ColourKind
+from engine.kinds.colour.colourkind import ColourKind
 from engine.solve.driver import solve
 from engine.solve.kinds import kind_for
-from engine.solve.maskprop import RUN_SOLVED
-from engine.solve.plainkind import PlainKind
+from engine.kinds.plain.maskprop import RUN_SOLVED
+from engine.kinds.plain.plainkind import PlainKind
 
 
 def _grid(shape, seed, fill=0.6):

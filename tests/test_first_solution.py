@@ -10,7 +10,7 @@ import engine.solve.search as search
 from engine.__main__ import main
 from engine.model.clues import puzzle_from_grid
 from engine.files.puzzlefile import save_puzzle
-from engine.solve.sat import HAVE_SAT
+from engine.kinds.plain.sat import HAVE_SAT
 from engine.solve.driver import solve
 from test_solve_random import (SMALL_2D, SMALL_3D, dfs_solutions, enumerate_solutions, random_puzzles, satisfies,
                                tournament_puzzles)

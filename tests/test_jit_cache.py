@@ -56,7 +56,7 @@ def _folder_and_tag(cwd):
     return tuple(out.stdout.split())
 
 
-@pytest.mark.parametrize("edit", ["solve/propagate.py", "voxel/new_module.py"])
+@pytest.mark.parametrize("edit", ["kinds/plain/propagate.py", "voxel/new_module.py"])
 def test_an_edit_in_a_subpackage_invalidates_cached_and_prebuilt_kernels(engine_copy, edit):
     """The engine's parts are subpackages: the cache folder and the prebuilt kernels' tag (the
     ``digest`` field a process compares before loading them) follow every file below engine/."""
@@ -79,7 +79,7 @@ def test_the_digest_ignores_caches_and_counts_paths(engine_copy):
     (engine_copy / "engine" / "prebuilt").mkdir(exist_ok=True)
     (engine_copy / "engine" / "prebuilt" / "y.py").write_text("prebuilt")
     assert _source_digest(root) == first
-    shutil.move(str(engine_copy / "engine" / "solve" / "walk.py"), str(engine_copy / "engine" / "lines" / "walk.py"))
+    shutil.move(str(engine_copy / "engine" / "kinds" / "plain" / "walk.py"), str(engine_copy / "engine" / "lines" / "walk.py"))
     assert _source_digest(root) != first
 
 

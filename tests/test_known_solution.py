@@ -70,7 +70,7 @@ def test_known_solution_settles_a_noise_puzzle_that_search_alone_does_not(monkey
     a, b = r.solutions
     assert satisfies(p, a) and satisfies(p, b) and len(r.differing_cells) > 0
     assert r.linesolvers + r.stats["checks"] < budget
-    import engine.solve.plainkind as plainkind
+    import engine.kinds.plain.plainkind as plainkind
     monkeypatch.setattr(plainkind, "WALK_FLIPS_PER_CELL", 0)
     blind = solve(p, step_limit=budget, use_known=False, sat=False)
     assert not blind.stats["known_solution"] and blind.verdict == "unknown"

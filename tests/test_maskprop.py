@@ -1,5 +1,5 @@
-"""The masked-propagation kernels of puzzle design (engine/solve/maskprop.py) and the difficulty score
-(engine/solve/difficulty.py) against the engine's solver, brute force and each other.
+"""The masked-propagation kernels of puzzle design (engine/kinds/plain/maskprop.py) and the difficulty score
+(engine/model/difficulty.py, engine/kinds/plain/grade.py) against the engine's solver, brute force and each other.
 
 - a run with a clue mask agrees with ``solve`` of the puzzle with those clues hidden;
 - probing only ever claims puzzles that enumeration proves unique;
@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from engine.design.session import reveal_gains
-from engine.solve import maskprop as mp
+from engine.kinds.plain import maskprop as mp
 from engine.model.cells import UNKNOWN, state_from_bool
 from engine.model.clues import puzzle_from_grid
-from engine.solve.difficulty import (BAND_EDGES, BANDS, band_of, band_range, cover_of, difficulty, grade,
-                               line_costs)
-from engine.solve.plainkind import PlainKind
-from engine.solve.propagate import build_net
+from engine.model.difficulty import BAND_EDGES, BANDS, band_of, band_range
+from engine.kinds.plain.grade import difficulty, grade, line_costs
+from engine.kinds.plain.plainkind import PlainKind
+from engine.kinds.plain.propagate import build_net
 from engine.model.puzzle import make_puzzle, with_hidden
 from engine.solve.driver import solve
 from linebrute import count_solutions
@@ -66,7 +66,7 @@ def test_probing_is_sound():
         enabled = (rng.random(p.n_lines) > 0.45).astype(np.uint8)
         net = build_net(p)
         mw = mp.new_mask_work(net)
-        cover = cover_of(net, enabled)
+        cover = mp.cover_of(net, enabled)
         if mp.run_lines(net, enabled, mw) != mp.RUN_STALLED:
             continue
         known_by_lines = int(mw.stats[mp.M_TLEN])
@@ -87,7 +87,7 @@ def test_the_pass_by_halves_matches_runs_from_scratch():
     """The plain kind's pass by halves (``prop_step``: propagation from a checkpoint, undone
     through the trail) hides exactly what trials in order, each a run from scratch, hide."""
     from engine.design.search import pass_by_halves
-    from engine.solve.plainkind import PlainKind
+    from engine.kinds.plain.plainkind import PlainKind
     rng = np.random.default_rng(3)
     for k in range(40):
         grid = rng.random(tuple(int(v) for v in rng.integers(2, 7, size=3))) < rng.uniform(0.3, 0.7)

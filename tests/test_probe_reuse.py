@@ -11,9 +11,9 @@ import engine.solve.search as search
 from engine.model.cells import FILLED, UNKNOWN
 from engine.model.clues import puzzle_from_grid
 from engine.solve.driver import solve
-from engine.solve.plainkind import PlainSolver
-from engine.solve.probe import C_EPOCH, P_FIXPOINT
-from engine.solve.sat import HAVE_SAT, SatSearch
+from engine.kinds.plain.plainkind import PlainSolver
+from engine.kinds.plain.probe import C_EPOCH, P_FIXPOINT
+from engine.kinds.plain.sat import HAVE_SAT, SatSearch
 from test_solve_random import dfs_solutions, satisfies, tournament_puzzles
 
 SHAPES = [(5, 5), (6, 6), (4, 7), (7, 5), (3, 3, 3), (2, 3, 4)]
@@ -26,7 +26,7 @@ def _puzzles(rng, count):
 
 def _cnf(p):
     """An incremental CDCL solver over ``p``'s clues, every cell open (``sat.SatSearch``)."""
-    from engine.solve.propagate import build_net
+    from engine.kinds.plain.propagate import build_net
     net = build_net(p)
     ss = SatSearch(net, np.full(p.n_cells, UNKNOWN, np.int8), np.ones(p.n_cells, bool))
     while not ss.feed(1000):

@@ -3,10 +3,10 @@ runs against one-shot runs, and the ``full`` reports with and without it."""
 import numpy as np
 import pytest
 
-from engine.solve import plainkind
+from engine.kinds.plain import plainkind
 from engine.model.cells import FILLED
-from engine.solve.propagate import LS_DP, build_net, new_work, propagate, queue_all
-from engine.solve.quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search
+from engine.kinds.plain.propagate import LS_DP, build_net, new_work, propagate, queue_all
+from engine.kinds.plain.quicksearch import K_NODES, K_NSOL, Q_EXHAUSTED, Q_PAUSED, Q_TWO, new_quick, quick_search
 from engine.solve.driver import solve
 
 from test_solve_random import enumerate_solutions, random_puzzles, satisfies, check_report

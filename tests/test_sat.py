@@ -1,4 +1,4 @@
-"""The CNF encoding and SAT fallback (``engine/solve/sat.py``) against enumeration and the CP-SAT
+"""The CNF encoding and SAT fallback (``engine/kinds/plain/sat.py``) against enumeration and the CP-SAT
 reference.
 
 - A 3D circle / square clue's automaton, line by line: its models are the line's fillings that
@@ -18,10 +18,10 @@ import pytest
 
 import engine.solve.search as search
 from engine.model.cells import EMPTY, FILLED, UNKNOWN
-from engine.solve.probe import C_MAX_TIER, P_CONTRADICTION, close, new_probe, probe_round, relation_literals, reset_relations
-from engine.solve.propagate import LS_DP, build_net, known_line_ok, new_work, queue_all
+from engine.kinds.plain.probe import C_MAX_TIER, P_CONTRADICTION, close, new_probe, probe_round, relation_literals, reset_relations
+from engine.kinds.plain.propagate import LS_DP, build_net, known_line_ok, new_work, queue_all
 from engine.model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
-from engine.solve.sat import HAVE_SAT, SAT_ERROR, SatSearch, _count_blocks_clauses, implication_clauses
+from engine.kinds.plain.sat import HAVE_SAT, SAT_ERROR, SatSearch, _count_blocks_clauses, implication_clauses
 from engine.solve.driver import solve
 from linebrute import all_fixes, brute_solve
 from test_solve_random import SMALL_2D, SMALL_3D, enumerate_solutions, random_puzzles, satisfies, tournament_puzzles

@@ -10,12 +10,12 @@ import engine.solve.driver as solve_module
 from engine.voxel.blobs import blob_puzzle
 from engine.model.cells import UNKNOWN
 from engine.model.clues import puzzle_from_grid
-from engine.solve.propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, S_BAD, S_LINESOLVERS, S_TLEN,
-                              S_TOO_LARGE, build_net, new_work, prepass)
-from engine.solve.learned import learned, load_weights, new_learned_queue
-from engine.solve.oracle import greedy_oracle, new_oracle_queue
-from engine.solve.schedulers import (ST_PAUSED, ST_STOPPED, brute_force, heuristic, hierarchical,
-                               new_control, new_fifo, new_heuristic_queue)
+from engine.kinds.plain.propagate import (DEFAULT_SEED_BUDGET, LINESOLVERS, S_BAD, S_LINESOLVERS, S_TLEN,
+                                          S_TOO_LARGE, build_net, new_work, prepass)
+from engine.kinds.plain.learned import learned, load_weights, new_learned_queue
+from engine.kinds.plain.oracle import greedy_oracle, new_oracle_queue
+from engine.kinds.plain.schedulers import (ST_PAUSED, ST_STOPPED, brute_force, heuristic, hierarchical,
+                                           new_control, new_fifo, new_heuristic_queue)
 from engine.solve.driver import solve
 
 from test_solve_random import mixed_puzzle

@@ -4,7 +4,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine.voxel.blobs import blob_puzzle
 from engine.lines.linesolve import solve_line
-from engine.solve.propagate import _count_shortcut, _solve_plain, build_net
+from engine.kinds.plain.propagate import _count_shortcut, _solve_plain, build_net
 from engine.model.puzzle import KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
 from engine.solve.driver import solve
 

@@ -8,7 +8,7 @@ import pytest
 from engine.voxel.blobs import blob_grid, blob_puzzle
 from engine.model.cells import UNKNOWN
 from engine.model.clues import puzzle_from_grid
-from engine.solve.propagate import LS_DP, S_TLEN, apply_line, build_net, new_work
+from engine.kinds.plain.propagate import LS_DP, S_TLEN, apply_line, build_net, new_work
 from engine.model.puzzle import Clue3D, make_2d, make_puzzle
 from engine.solve.driver import compare, solve
 
@@ -180,7 +180,7 @@ def test_oracle_is_greedy_and_never_guesses_badly():
 
 
 def test_learned_weights_file_is_checked(tmp_path):
-    from engine.solve.learned import N_FEATURES, N_GROUPS, load_weights
+    from engine.kinds.plain.learned import N_FEATURES, N_GROUPS, load_weights
     for prepass in (False, True):
         w = load_weights(prepass)
         assert w.shape == (N_GROUPS * N_FEATURES,) and np.all(np.isfinite(w)) and np.any(w != 0)

@@ -1,4 +1,4 @@
-"""The walk (``engine/solve/walk.py``): a local search that meets solutions of loose 3D puzzles.
+"""The walk (``engine/kinds/plain/walk.py``): a local search that meets solutions of loose 3D puzzles.
 
 - A line's cost is 0 exactly when the line satisfies its clue (``linebrute``), and grows with
   the distance from it; with a flipped cell it is the cost of the flipped line.
@@ -13,13 +13,14 @@ import dataclasses
 import numpy as np
 import pytest
 
-from engine.solve import plainkind, search
+from engine.kinds.plain import plainkind
+from engine.solve import search
 from engine.model.cells import EMPTY, FILLED, UNKNOWN
 from engine.model.clues import puzzle_from_grid
-from engine.solve.propagate import LS_DP, build_net, new_work, propagate, queue_all, satisfies_all
+from engine.kinds.plain.propagate import LS_DP, build_net, new_work, propagate, queue_all, satisfies_all
 from engine.model.puzzle import KIND_NONE
 from engine.solve.driver import solve
-from engine.solve.walk import _line_cost, walk, walk_start, walkable
+from engine.kinds.plain.walk import _line_cost, walk, walk_start, walkable
 from linebrute import satisfies_clue
 from test_solve_random import enumerate_solutions, random_puzzles
 

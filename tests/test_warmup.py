@@ -58,7 +58,7 @@ def test_real_solves_compile_nothing_after_the_warm_up(monkeypatch):
     assert "multiple" in verdicts and "unique" in verdicts
     # the CDCL fallback's encoding too (it takes over at the first guess here, as on hard puzzles)
     import engine.solve.search as search
-    from engine.solve.sat import HAVE_SAT
+    from engine.kinds.plain.sat import HAVE_SAT
     monkeypatch.setattr(search, "SAT_AFTER_STEPS", 0)
     r = solve(puzzle_from_grid(np.random.default_rng(4).random((15, 15)) < 0.5), use_known=False)
     assert r.verdict in ("unique", "multiple") and (r.stats["sat_conflicts"] >= 0) == HAVE_SAT
@@ -218,7 +218,8 @@ sys.path.insert(0, sys.argv[1])
 from numba.core.registry import CPUDispatcher
 from engine import warmup
 from engine.design import hiding  # noqa: F401
-from engine.solve import maskprop, probe, propagate, quicksearch, search  # noqa: F401
+from engine.kinds.plain import maskprop, probe, propagate, quicksearch  # noqa: F401
+from engine.solve import search  # noqa: F401
 
 
 def kernels():
@@ -244,15 +245,15 @@ def test_the_masks_part_compiles_the_design_kernels_without_the_solver():
                          timeout=900, check=True)
     got = json.loads(out.stdout.strip().splitlines()[-1])
     masks, later = set(got["masks"]), set(got["design"])
-    assert {"engine.solve.maskprop.run_lines", "engine.solve.maskprop.probe_closure", "engine.solve.maskprop.rounds",
-            "engine.solve.maskprop.prop_step", "engine.solve.maskprop.best_gain", "engine.solve.maskprop.show_line"} <= masks
-    assert not {k for k in masks if k.startswith(("engine.solve.probe.", "engine.solve.quicksearch.", "engine.solve.search."))}
+    assert {f"engine.kinds.plain.maskprop.{k}" for k in ("run_lines", "probe_closure", "rounds", "prop_step",
+                                                         "best_gain", "show_line")} <= masks
+    assert not {k for k in masks if k.startswith(("engine.kinds.plain.probe.", "engine.kinds.plain.quicksearch.", "engine.solve.search."))}
     # the propagation the trials share with the solver, with their mask only (the solver's passes None)
     assert not [s for s in got["propagate"] if s.endswith("none, none, none, none)")]
     # the solver came after, as the design's check needs it (kernels loaded from the cache show
     # only where Python calls them: probe_round, not the _propagate it calls)
-    assert "engine.solve.probe.probe_round" in later
-    assert not {k for k in later if k.startswith("engine.solve.maskprop.")}
+    assert "engine.kinds.plain.probe.probe_round" in later
+    assert not {k for k in later if k.startswith("engine.kinds.plain.maskprop.")}
 
 
 SESSION = r"""
@@ -260,7 +261,8 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from engine import warmup
 from engine.lines import linesolve_seed
-from engine.solve import schedulers, driver as S
+from engine.kinds.plain import schedulers
+from engine.solve import driver as S
 from engine.voxel.blobs import blob_puzzle
 warmup.ensure(*warmup.DEFAULT_PARTS)
 r = S.solve(blob_puzzle((7, 7, 7), seed=1, hidden_fraction=0.2), time_limit=5)

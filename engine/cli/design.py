@@ -18,7 +18,7 @@ import time
 
 from .. import warmup
 from ..design.hiding import COLOUR_PARTS, METHODS, PARTS, DesignError, design
-from ..solve.difficulty import BANDS, LOGICS
+from ..model.difficulty import BANDS, LOGICS
 
 # every mesh format engine/voxel/meshio.py reads
 # the add-on's smallest resolution (scene/properties.py RESOLUTION_RANGE)

@@ -228,7 +228,7 @@ def reveal_parts(p: ColourPuzzle):
     """(palette sRGB float32 (n, 3), palette index per cell int64, puzzle colour 1..k per entry)
     of colour puzzle ``p``'s reveal. A puzzle without reveal colours (made from clues alone)
     gets its puzzle colours as its palette, one entry per colour."""
-    from ..colour.colourspace import from_hex
+    from .colourspace import from_hex
     reveal = p.meta.get("_reveal") or {}
     sol = np.asarray(p.colour_solution, np.int64).ravel()
     if reveal.get("palette") and reveal.get("colours") and p.colour_groups:
@@ -276,7 +276,7 @@ def merge_reveal(p: ColourPuzzle, keep: int, drop: int):
     Entries of one puzzle colour: the cells and clues stay. Entries of two: the cells of
     ``drop`` change puzzle colour, so the clues of their lines change; a puzzle colour left with
     no entry goes (the later ones renumbered). ValueError when one puzzle colour would be left."""
-    from ..colour.palette import merge_entries
+    from .palette import merge_entries
     palette, colours, groups = reveal_parts(p)
     new_pal, new_col = merge_entries(palette, colours, keep, drop)
     g = np.delete(groups, drop)

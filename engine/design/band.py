@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..solve.difficulty import Difficulty, in_range, range_miss
+from ..model.difficulty import Difficulty, in_range, range_miss
 from .search import ANNEAL_MAX_MOVES, ANNEAL_MOVES_PER_LINE, Search
 
 # Annealing moves per line when steering a too easy design towards a harder band.

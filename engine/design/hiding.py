@@ -40,8 +40,8 @@ from ..model.clues import puzzle_from_grid
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle, check_colour_solution, colour_puzzle_from_grid, is_colour
 from ..model.colourpuzzle import with_hidden as colour_with_hidden
 from ..model.puzzle import KIND_NONE, Puzzle, with_hidden
-from ..solve.colourprop import Deadline
-from ..solve.difficulty import BANDS, LOGICS, Difficulty, band_range, in_range
+from ..kinds.colour.colourprop import Deadline
+from ..model.difficulty import BANDS, LOGICS, Difficulty, band_range, in_range
 from ..solve.kinds import kind_for, kind_name
 from .band import steer
 from .search import ANNEAL_MAX_MOVES, ANNEAL_MOVES_PER_LINE, ANNEAL_RESTARTS, Search, Stop

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from ..solve.maskprop import RUN_BUDGET, RUN_SOLVED
+from ..kinds.plain.maskprop import RUN_BUDGET, RUN_SOLVED
 
 # Restarts of the informed start before annealing (ties broken anew; the best is annealed):
 # measured at resolution 24, the best of 5 starts hides 0.2-3 points more than the first.

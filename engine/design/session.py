@@ -11,9 +11,9 @@ from typing import Optional
 
 import numpy as np
 
-from ..solve.difficulty import LOGICS, Difficulty
+from ..model.difficulty import LOGICS, Difficulty
 from ..solve.kinds import kind_for
-from ..solve.maskprop import RUN_CONTRADICTION, RUN_SOLVED
+from ..kinds.plain.maskprop import RUN_CONTRADICTION, RUN_SOLVED
 from .hiding import DesignError, designed_puzzle, full_puzzle, parts_of, prepare
 
 

@@ -22,18 +22,18 @@ import numpy as np
 from .. import gate
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..model.colourpuzzle import colour_solution_text, is_colour
-from .colourkind import ColourSolver
+from ..kinds.colour.colourkind import ColourSolver
 from .kinds import kind_for, plain_puzzle
-from .plainkind import PlainSolver
-from .propagate import (CHUNK_GROWTH, DEFAULT_CACHE_SLOTS, DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD,
-                        S_CACHE_HITS, S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
-                        S_TLEN, S_TOO_LARGE, build_net, check_all, first_chunk, new_work, prepass_lines,
-                        budget_arg)
+from ..kinds.plain.plainkind import PlainSolver
+from ..kinds.plain.propagate import (CHUNK_GROWTH, DEFAULT_CACHE_SLOTS, DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD,
+                                     S_CACHE_HITS, S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS, S_PROBES,
+                                     S_TLEN, S_TOO_LARGE, build_net, check_all, first_chunk, new_work, prepass_lines,
+                                     budget_arg)
 from ..model.puzzle import Puzzle
-from .learned import learned, load_weights, new_learned_queue
-from .oracle import greedy_oracle, new_oracle_queue
-from .schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, brute_force,
-                         heuristic, hierarchical, new_control, new_fifo, new_heuristic_queue)
+from ..kinds.plain.learned import learned, load_weights, new_learned_queue
+from ..kinds.plain.oracle import greedy_oracle, new_oracle_queue
+from ..kinds.plain.schedulers import (ST_CONTRADICTION, ST_PAUSED, ST_SOLVED, ST_STOPPED, brute_force,
+                                      heuristic, hierarchical, new_control, new_fifo, new_heuristic_queue)
 from .search import Limits, run_full
 # COMPARE_CONFIGS: the add-on's Compare Solvers reads it here, beside ``compare``
 from .methods import COMPARE_CONFIGS, COUNTINGS, METHODS, REFERENCE_METHODS, SEED_CONFIGS  # noqa: F401
@@ -140,7 +140,7 @@ def solve(puzzle, *, method: str = "full", prepass: bool = False, linesolver: st
     the verdict is the same, found far sooner on puzzles with several solutions.
     ``want=1`` (``full`` only): stop at the first solution, verdict ``solved`` (or ``none``),
     instead of searching for a second one to settle uniqueness. ``sat``: let ``full``'s search
-    hand over to a CDCL solver when it wanders (python-sat, if installed; ``engine/solve/sat.py``).
+    hand over to a CDCL solver when it wanders (python-sat, if installed; ``engine/kinds/plain/sat.py``).
     ``grade``: give a puzzle that logic solves its difficulty ``score`` and ``band``
     (``difficulty.py``; one more logical solve).
     ``counting``: ``"seed"`` runs brute force and the hierarchical solver as the seed counted
@@ -250,7 +250,7 @@ def _graded(puzzle, grade, report):
 def _values(S, report):
     """Per cell of a colour puzzle what logic decided of its value (0 empty, 1..k), -1 where it did
     not: the cells of ``state`` with their colours."""
-    from .colourprop import values_of
+    from ..kinds.colour.colourprop import values_of
     return values_of(S.reported)
 
 

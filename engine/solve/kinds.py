@@ -5,8 +5,8 @@ the informed start, annealing, band steering, the live check, limits, progress, 
 score and its bands).
 
 ``kind_for(puzzle)`` gives it: ``plainkind.PlainKind`` for a plain puzzle (the bit kernels of
-``maskprop.py`` / ``propagate.py``), ``colourkind.ColourKind`` for a colour puzzle of two or more
-colours. A 1-colour puzzle *is* a plain puzzle (``colourpuzzle.as_plain``: the same cells, lines
+``maskprop.py`` / ``propagate.py``; ``engine/kinds/plain/``), ``colourkind.ColourKind`` for a
+colour puzzle of two or more colours (``engine/kinds/colour/``). A 1-colour puzzle *is* a plain puzzle (``colourpuzzle.as_plain``: the same cells, lines
 and clues), so it gets the plain kind and every answer the plain puzzle gets.
 
 The design face of a kind (``K``), for one puzzle (usually the full clue set of its solution):
@@ -29,20 +29,20 @@ The design face of a kind (``K``), for one puzzle (usually the full clue set of 
   changes the most cells now, ties by ``key``; ``gains`` keeps the counts between steps) and
   ``K.show(line, gains)`` (show it, propagate, mark the gains it changed to count again): the
   informed start's steps;
-- ``K.grade(probe) -> difficulty.Difficulty``: the score of the shown clues from a synchronous
-  round solve (``difficulty.from_rounds``: one formula and one set of bands for every kind);
+- ``K.grade(probe) -> model.difficulty.Difficulty``: the score of the shown clues from a
+  synchronous round solve (``model.difficulty.from_rounds``: one formula and one set of bands for every kind);
 - ``K.cover()`` (shown lines per cell), ``K.line_solves()``, ``K.probes()``.
 
-Where to add a puzzle kind: a model class (``model/``), its line solvers (``lines/``), a kind
-class here beside the two (its propagation with a trail, probing, grading rounds, the search's
+Where to add a puzzle kind: a model class (``model/``), its line solvers (``lines/``), a folder
+``kinds/<name>/`` beside the two with its kind class (its propagation with a trail, probing, grading rounds, the search's
 node operations and its SAT encoding), a branch in ``kind_for``, its file syntax
 (``files/puzzlefile.py``), and the property tests against brute force and CP-SAT.
 """
 from __future__ import annotations
 
 from ..model.colourpuzzle import as_plain, is_colour
-from .colourkind import ColourKind
-from .plainkind import PlainKind
+from ..kinds.colour.colourkind import ColourKind
+from ..kinds.plain.plainkind import PlainKind
 
 
 def plain_puzzle(puzzle):

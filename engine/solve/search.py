@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .probe import P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED
-from .propagate import CHUNK_GROWTH
-from .quicksearch import Q_EXHAUSTED, Q_PAUSED, Q_TWO
-from .sat import HAVE_SAT
+from ..kinds.plain.probe import P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED
+from ..kinds.plain.propagate import CHUNK_GROWTH
+from ..kinds.plain.quicksearch import Q_EXHAUSTED, Q_PAUSED, Q_TWO
+from ..kinds.plain.sat import HAVE_SAT
 
 STOPPED = -1  # driver-only status: a limit or the progress callback ended the run
 

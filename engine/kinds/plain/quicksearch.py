@@ -24,8 +24,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..model.cells import EMPTY, FILLED, UNKNOWN
-from ..jit import njit
+from ...model.cells import EMPTY, FILLED, UNKNOWN
+from ...jit import njit
 from .propagate import S_CHECKS, S_LINESOLVERS, S_TLEN, propagate_arrays, queue_push_arrays, set_cell_arrays, undo_arrays, check_all
 
 # quick_search results

@@ -36,13 +36,13 @@ import time
 
 import numpy as np
 
-from ..jit import njit
-from ..model.cells import EMPTY, FILLED, UNKNOWN
-from ..model.colourpuzzle import MARK_CIRCLE, MARK_PLAIN
-from ..model.puzzle import KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
+from ...jit import njit
+from ...model.cells import EMPTY, FILLED, UNKNOWN
+from ...model.colourpuzzle import MARK_CIRCLE, MARK_PLAIN
+from ...model.puzzle import KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
 from .colourprop import popcount
-from .sat import HAVE_SAT, SAT_ERROR, SatSearch, encoding_size, open_lines
-from .satblocks import blocks_cnf
+from ..plain.sat import HAVE_SAT, SAT_ERROR, SatSearch, encoding_size, open_lines
+from ..plain.satblocks import blocks_cnf
 
 __all__ = ["HAVE_SAT", "SAT_ERROR", "ColourSat", "pseudo_net", "colour_encoding_size", "enumerate_colour"]
 

@@ -54,11 +54,11 @@ import os
 
 import numpy as np
 
-from ..model.cells import FILLED, UNKNOWN
-from ..jit import njit
-from ..lines.lineheap import heap_push, heap_remove, heap_update
+from ...model.cells import FILLED, UNKNOWN
+from ...jit import njit
+from ...lines.lineheap import heap_push, heap_remove, heap_update
 from .propagate import LS_DP, R_CONTRADICTION, S_LINESOLVERS, S_TLEN
-from ..model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
+from ...model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, KIND_SQUARE
 from .schedulers import ST_CONTRADICTION, apply_counted, stop_status
 
 N_FEATURES = 18

@@ -34,10 +34,6 @@ from typing import Optional
 
 import numpy as np
 
-from . import maskprop as mp
-from ..jit import njit
-from ..model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE, Puzzle
-
 BANDS = ("easy", "medium", "hard", "expert")
 # score thresholds between consecutive bands: easy < 20 <= medium < 28 <= hard < 35 <= expert.
 # Recalibrated (issue #22) from the highest scores band steering reaches on the shared models
@@ -53,6 +49,12 @@ COST_PROBE = 4
 TECHNIQUES = ("trivial", "plain", "circle", "square", "probe")
 
 LOGICS = ("line", "probe")
+
+# the columns of a round's statistics, as the kinds' synchronous round solves write them
+R_UNKNOWN = 0   # unknown cells at the start of the round
+R_DEDUCED = 1   # cells deduced in the round
+R_PROBE = 2     # 1: a probing round (line propagation had stalled)
+N_RSTATS = 3
 
 
 @dataclass
@@ -113,69 +115,18 @@ def in_range(target, score) -> bool:
     return target is None or (score is not None and target[0] <= score < target[1])
 
 
-def line_costs(puzzle: Puzzle) -> np.ndarray:
-    """Technique cost (int8) of each line's clue as if shown: see the module docstring."""
-    kind = puzzle.clue_kind.astype(np.int64)
-    lens = np.diff(puzzle.line_start)
-    n_nums = np.diff(puzzle.clue_start)
-    first = np.zeros(len(kind), np.int64)
-    has = n_nums > 0
-    first[has] = puzzle.clue_data[puzzle.clue_start[:-1][has]]
-    csum = np.concatenate(([0], np.cumsum(puzzle.clue_data)))
-    total = csum[puzzle.clue_start[1:]] - csum[puzzle.clue_start[:-1]]
-    cost = np.full(len(kind), COST_PLAIN, np.int8)
-    cost[kind == KIND_CIRCLE] = COST_CIRCLE
-    cost[kind == KIND_SQUARE] = COST_SQUARE
-    plain_trivial = (kind == KIND_PLAIN) & ((first == 0) | (first == lens))
-    # a block list is trivial when it fills its line exactly (blocks plus one gap between each)
-    blocks_trivial = (kind == KIND_BLOCKS) & ((n_nums == 0) | (total + n_nums - 1 == lens))
-    cost[plain_trivial | blocks_trivial] = COST_TRIVIAL
-    cost[kind == KIND_NONE] = COST_TRIVIAL
-    return cost
-
-
-def cover_of(net, enabled) -> np.ndarray:
-    """Number of enabled lines through each cell (int64), for any kind's net."""
-    return _cover(np.asarray(net.line_start, np.int64), np.asarray(net.line_cells, np.int64),
-                  np.asarray(enabled, np.uint8), len(net.cell_start) - 1)
-
-
-@njit(cache=True)
-def _cover(line_start, line_cells, enabled, n_cells):
-    # a kernel: numpy's repeat and bincount cost a tenth of a small colour puzzle's solve (#40)
-    out = np.zeros(n_cells, np.int64)
-    for li in range(enabled.shape[0]):
-        if enabled[li]:
-            for j in range(line_start[li], line_start[li + 1]):
-                out[line_cells[j]] += 1
-    return out
-
-
-def grade(net, enabled, costs, mw, probe: bool, cover=None) -> Difficulty:
-    """The difficulty of the clue set ``enabled`` (uint8 per line) on a net of the full clues."""
-    n = len(net.cell_start) - 1
-    if cover is None:
-        cover = cover_of(net, enabled)
-    cell_round = np.zeros(n, np.int32)
-    cell_cost = np.zeros(n, np.int8)
-    stats = np.zeros((n + 1, mp.N_RSTATS), np.int64)
-    st, nr = mp.rounds(net, np.asarray(enabled, np.uint8), cover, mw, bool(probe), costs,
-                       np.int8(COST_PROBE), cell_round, cell_cost, stats)
-    return from_rounds(st, nr, stats[:nr], cell_round, cell_cost, n)
-
-
-def from_rounds(st, nr, stats, cell_round, cell_cost, n) -> Difficulty:
-    """The score of a synchronous solve of any puzzle kind: ``st`` its RUN_* status, ``nr``
-    rounds, per round ``stats`` (``maskprop.R_*``: undecided cells at its start, cells it decided,
+def from_rounds(solved, nr, stats, cell_round, cell_cost, n) -> Difficulty:
+    """The score of a synchronous solve of any puzzle kind: ``solved`` whether it solved the puzzle, ``nr``
+    rounds, per round ``stats`` (``R_*``: undecided cells at its start, cells it decided,
     whether it probed), per cell the round it was decided in (-1 never) and the cheapest
     technique that decided it; ``n`` cells."""
     known = cell_round >= 0
     n_known = int(np.count_nonzero(known))
-    solved = st == mp.RUN_SOLVED
-    probe_rounds = int(stats[:, mp.R_PROBE].sum()) if nr else 0
+    solved = bool(solved)
+    probe_rounds = int(stats[:, R_PROBE].sum()) if nr else 0
     if n_known:
-        u = stats[:, mp.R_UNKNOWN].astype(np.float64)
-        d = stats[:, mp.R_DEDUCED].astype(np.float64)
+        u = stats[:, R_UNKNOWN].astype(np.float64)
+        d = stats[:, R_DEDUCED].astype(np.float64)
         some = d > 0  # (a colour round may narrow cells without deciding one)
         search = float((d[some] * np.log2(u[some] / d[some])).sum() / n_known)
         costs = cell_cost[known].astype(np.float64)
@@ -192,15 +143,3 @@ def from_rounds(st, nr, stats, cell_round, cell_cost, n) -> Difficulty:
         score = round(10.0 * (search + technique / 2 + math.log2(max(nr, 1)) / 2), 1)
     return Difficulty(score, band_of(score), level, solved, int(nr), probe_rounds, search, technique, late,
                       {k: float(v) for k, v in zip(TECHNIQUES, shares)}, n_known / max(n, 1))
-
-
-def difficulty(puzzle: Puzzle, logic: str = "probe") -> Difficulty:
-    """The difficulty of a puzzle as it is (its shown clues), solved with ``logic`` ("line":
-    line propagation only; "probe": probing when it stalls). Cells no clue covers stay unknown,
-    so such a puzzle is not solved (score None)."""
-    from .propagate import build_net
-    if logic not in LOGICS:
-        raise ValueError(f"unknown logic level {logic!r} (choose from {', '.join(LOGICS)})")
-    net = build_net(puzzle)
-    enabled = (puzzle.clue_kind != KIND_NONE).astype(np.uint8)
-    return grade(net, enabled, line_costs(puzzle), mp.new_mask_work(net), logic == "probe")

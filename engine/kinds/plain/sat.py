@@ -24,8 +24,8 @@ import importlib.util
 
 import numpy as np
 
-from ..model.cells import FILLED, UNKNOWN
-from ..model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN
+from ...model.cells import FILLED, UNKNOWN
+from ...model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN
 from .satblocks import TRUE_LITERAL, blocks_cnf  # one always-true literal for both encoders
 
 # python-sat is imported on first use (importing it takes ~0.4 s, and most puzzles never need

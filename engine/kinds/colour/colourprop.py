@@ -18,11 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..lines.colourline import dfa_2d_tables, relax_3d_fixpoint, solve_automaton_limited, solve_dfa_dense
-from ..model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle
+from ...lines.colourline import dfa_2d_tables, relax_3d_fixpoint, solve_automaton_limited, solve_dfa_dense
+from ...model.colourpuzzle import CKIND_BLOCKS, CKIND_COUNTS, ColourPuzzle
 from .linecache import K_COMPLETE, K_FIXPOINT, cache_slot, cache_store
-from .propagate import cell_index
-from ..jit import njit
+from ..plain.propagate import cell_index
+from ...jit import njit
 
 ST_OK = 0
 ST_CONTRADICTION = 1

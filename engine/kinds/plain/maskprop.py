@@ -27,9 +27,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..model.cells import EMPTY, FILLED, UNKNOWN
-from ..jit import njit
-from ..lines.lineheap import heap_push, heap_remove, heap_update
+from ...model.cells import EMPTY, FILLED, UNKNOWN
+from ...jit import njit
+from ...lines.lineheap import heap_push, heap_remove, heap_update
+from ...model.difficulty import R_DEDUCED, R_PROBE, R_UNKNOWN
 from .propagate import (LS_DP, N_STATS, S_LINESOLVERS, S_PROBES, S_TLEN, Work, line_ok, linesolve_arrays, new_work,
                         propagate_arrays, queue_clear_arrays, queue_line, queue_push_arrays, set_cell_arrays, undo_arrays)
 
@@ -351,11 +352,7 @@ def show_line(li, gain, dirty, gctl, enabled, ls, lc, kinds, cst, cd, cs, cl, st
 # ---------------------------------------------------------------------------------------------
 # rounds: the order-independent logical solve the difficulty score is read from
 
-# round_stats columns
-R_UNKNOWN = 0   # unknown cells at the start of the round
-R_DEDUCED = 1   # cells deduced in the round
-R_PROBE = 2     # 1: a probing round (line propagation had stalled)
-N_RSTATS = 3
+# round_stats columns: ``model.difficulty.R_*``
 
 
 @njit(inline="always")
@@ -477,3 +474,20 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
                        round_stats)
         r += 1
     return (RUN_SOLVED if ctl[M_TLEN] == n else RUN_STALLED), r
+
+
+def cover_of(net, enabled) -> np.ndarray:
+    """Number of enabled lines through each cell (int64), for any kind's net."""
+    return _cover(np.asarray(net.line_start, np.int64), np.asarray(net.line_cells, np.int64),
+                  np.asarray(enabled, np.uint8), len(net.cell_start) - 1)
+
+
+@njit(cache=True)
+def _cover(line_start, line_cells, enabled, n_cells):
+    # a kernel: numpy's repeat and bincount cost a tenth of a small colour puzzle's solve (#40)
+    out = np.zeros(n_cells, np.int64)
+    for li in range(enabled.shape[0]):
+        if enabled[li]:
+            for j in range(line_start[li], line_start[li + 1]):
+                out[line_cells[j]] += 1
+    return out

@@ -15,18 +15,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import njit
-from ..lines.colourline import relax_3d, relax_3d_fixpoint, solve_automaton, solve_dfa_dense
-from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle
+from ...jit import njit
+from ...lines.colourline import relax_3d, relax_3d_fixpoint, solve_automaton, solve_dfa_dense
+from ...model.colourpuzzle import CKIND_NONE, ColourPuzzle
 from .colourprobe import probe as _probe_state
 from .colourprop import (QS_LEN, ST_BUDGET, ST_CONTRADICTION, ST_OK, ST_TIMEOUT, Deadline, build_net, cell_codes,
                          decided, fewest_values, open_to_two, propagate_queues, queue_lines, sliced, undo_trail,
                          with_clue_ids)
-from .quicksearch import Q_EXHAUSTED, Q_PAUSED, Q_TWO, QUICK_COLOUR_STEPS_PER_CELL, QUICK_STEPS_PER_CELL_KNOWN
-from .difficulty import COST_PROBE, cover_of, from_rounds
+from ..plain.quicksearch import Q_EXHAUSTED, Q_PAUSED, Q_TWO, QUICK_COLOUR_STEPS_PER_CELL, QUICK_STEPS_PER_CELL_KNOWN
+from ...model.difficulty import COST_PROBE, N_RSTATS, R_DEDUCED, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, K_FIXPOINT, cache_slot, cache_store, new_cache
-from .maskprop import (N_RSTATS, R_DEDUCED, RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED, end_round,
-                       mark_dirty, narrow, new_gains, top_gain)
+from ..plain.maskprop import (RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED, cover_of, end_round,
+                              mark_dirty, narrow, new_gains, top_gain)
 
 _NONE = np.zeros(0, dtype=np.int64)
 # Line solves a probing trial may spend (as plainkind's, per cell) before it counts as failed.
@@ -490,7 +490,7 @@ class ColourKind:
             unknown -= int(stats[r, R_DEDUCED])
             r += 1
         status = {0: RUN_SOLVED, 1: RUN_CONTRADICTION}.get(st, RUN_STALLED)
-        return from_rounds(status, r, stats[:r], cell_round, cell_cost, n)
+        return from_rounds(status == RUN_SOLVED, r, stats[:r], cell_round, cell_cost, n)
 
 
 
@@ -522,7 +522,7 @@ class ColourSolver:
         self.n_target = self.n_cells
         self.known_values = None
         if known is not None:
-            from ..model.colourpuzzle import check_colour_solution
+            from ...model.colourpuzzle import check_colour_solution
             kv = np.asarray(known, np.int64).ravel()
             if len(kv) == self.n_cells and not check_colour_solution(puzzle, kv):
                 self.known_values = kv
@@ -553,7 +553,7 @@ class ColourSolver:
         """The engine's cell codes of colour masks: EMPTY where only bit 0 is left, FILLED where bit 0
         is gone (a colour, maybe not yet which), else UNKNOWN. The masks are kept as the report's
         (``values``: what logic decided of each cell's colour)."""
-        from ..model.cells import EMPTY, FILLED, UNKNOWN
+        from ...model.cells import EMPTY, FILLED, UNKNOWN
         self.reported = state.copy()
         return cell_codes(self.reported, EMPTY, FILLED, UNKNOWN)
 
@@ -615,7 +615,7 @@ class ColourSolver:
     def _probing(self):
         """``colourprobe.probe`` as a generator that pauses between slices of its budget."""
         from .colourprobe import probe_passes, probe_scratch
-        from .probe import P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED
+        from ..plain.probe import P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED
         K, state = self.K, self.K.state
         scratch = probe_scratch(state, len(K.net.mode))
         budget = np.full(1, -1, np.int64)
@@ -767,7 +767,7 @@ class ColourSolver:
         if not p.is_3d:
             return not breaks_2d_clue(np.asarray(sol, np.int64), p.line_start, p.line_cells, p.clue_kind,
                                       p.clue_start, p.clue_data)
-        from ..model.colourpuzzle import check_colour_solution
+        from ...model.colourpuzzle import check_colour_solution
         return not check_colour_solution(p, sol)
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import njit
-from ..lines.lineheap import heap_push, heap_remove, heap_update
+from ...jit import njit
+from ...lines.lineheap import heap_push, heap_remove, heap_update
 from .propagate import R_CONTRADICTION, S_LINESOLVERS, S_TLEN, apply_line, undo_to
 from .schedulers import ST_CONTRADICTION, apply_counted, stop_status
 

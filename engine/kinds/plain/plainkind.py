@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import njit
-from ..model.cells import EMPTY, FILLED, UNKNOWN
-from ..model.puzzle import KIND_BLOCKS, KIND_NONE, Puzzle
+from ...jit import njit
+from ...model.cells import EMPTY, FILLED, UNKNOWN
+from ...model.puzzle import KIND_BLOCKS, KIND_NONE, Puzzle
 from . import maskprop as mp
-from .difficulty import cover_of, grade, line_costs
+from .grade import grade, line_costs
 from .probe import (C_CHANGED, C_EPOCH, C_IDLE, C_MAX_TIER, C_NSOLS, C_PGEN, C_POOL, C_TIER, assume, close,
                     mark_affected, new_probe, probe_round, relation_literals, reset_relations)
 from .propagate import (LS_DP, S_BAD, S_CACHE_HITS, S_CACHE_LOOKUPS, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PREPASS,
@@ -82,7 +82,7 @@ class PlainKind:
 
     def cover(self) -> np.ndarray:
         """Shown lines through each cell."""
-        return cover_of(self.net, self.shown)
+        return mp.cover_of(self.net, self.shown)
 
     # logic ----------------------------------------------------------------------------------
     def run(self, key=None, probe: bool = False) -> int:

@@ -14,7 +14,7 @@ import numpy as np
 
 from .colourprop import (NO_CACHE, QS_LEN, SLICE_S, ST_BUDGET, ST_CONTRADICTION, ST_OK, ColourNet, popcount,
                          propagate_queues, undo_trail)
-from ..jit import njit
+from ...jit import njit
 
 
 @njit(cache=True)

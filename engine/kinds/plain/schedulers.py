@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.cells import FILLED
-from ..jit import njit
-from ..lines.lineheap import heap_push, heap_remove, sift_up
+from ...model.cells import FILLED
+from ...jit import njit
+from ...lines.lineheap import heap_push, heap_remove, sift_up
 from .propagate import LS_DP, R_CONTRADICTION, S_LINESOLVERS, S_TLEN, apply_line, count_apply, queue_pop, queue_push
 
 ST_STALLED = 0       # line solving can deduce nothing more (not line-solvable)

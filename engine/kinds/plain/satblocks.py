@@ -7,7 +7,7 @@ as ``lits`` (the literals, clause after clause) and ``offs`` (clause c is
 """
 import numpy as np
 
-from ..jit import njit
+from ...jit import njit
 
 TRUE_LITERAL = 1 << 40  # a literal that is always true (its negation always false)
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.cells import FILLED, UNKNOWN
-from ..jit import njit
-from ..model.puzzle import KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
+from ...model.cells import FILLED, UNKNOWN
+from ...jit import njit
+from ...model.puzzle import KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
 
 # The chance of a random flip instead of a greedy one, in 1/1000. Measured on 12^3 noise (five
 # seeds, first solution within 6M flips): 150 met 4, 100 three, 60 and 200 two or three, 20 and

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import njit
+from ...jit import njit
 
 K_FILTER = 1    # the per-colour filter (``relax_3d``)
 K_COMPLETE = 2  # a complete line solve (the product solver, or the 2D automaton)

@@ -20,15 +20,15 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..model.cells import EMPTY, FILLED, UNKNOWN
-from ..jit import njit
-from ..lines.linebits import (COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS, blocks_into, count_into,
-                              line_words, reverse_bits)
-from ..lines.lineheap import heap_push, heap_remove
-from ..lines.linecount import count_intervals, solve_plain as _solve_plain
-from ..lines.linesolve import solve_blocks_dp
-from ..lines.linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
-from ..model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, Puzzle
+from ...model.cells import EMPTY, FILLED, UNKNOWN
+from ...jit import njit
+from ...lines.linebits import (COUNT_MAX_CELLS, COUNT_MAX_TOTAL, MAX_BITS, SCRATCH_WORDS, blocks_into, count_into,
+                               line_words, reverse_bits)
+from ...lines.lineheap import heap_push, heap_remove
+from ...lines.linecount import count_intervals, solve_plain as _solve_plain
+from ...lines.linesolve import solve_blocks_dp
+from ...lines.linesolve_seed import SEED_DEFAULT_BUDGET, seed_solve_line
+from ...model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_PLAIN, Puzzle
 
 LS_DP = 0
 LS_SEED = 1

@@ -29,8 +29,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..model.cells import EMPTY, FILLED, UNKNOWN
-from ..jit import njit
+from ...model.cells import EMPTY, FILLED, UNKNOWN
+from ...jit import njit
 from .propagate import (LS_DP, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, queue_clear_arrays, propagate_arrays,
                         queue_push_arrays, set_cell_arrays, undo_arrays, queue_push, satisfies_all, set_cell)
 
