@@ -311,8 +311,11 @@ def budget_arg(ls_id: int, budget: int):
 # at every application was ~15 % of a probe, so they are kept up to date instead as cells are
 # set and undone (a cell lies on two lines in 2D, and is set once per many applications). They
 # live at the end of ``words`` (``mask_words`` of them): ce, cf of line li at ``base + 2 li``,
-# then per (cell, line) pair of the cell index the cell's bit in its line's masks, 0 where the
-# line is not a word line (so that the others, the count lines of 3D, cost a load and a test).
+# then per (cell, line) pair of the cell index the cell's bit in its line's masks (0 where the
+# line is not a word line: the count lines of 3D cost a load and a test). A flag word that
+# skipped all of it for puzzles without word lines was tried: 2D probes measured slower with it
+# (an early return in the inlined helpers; within the 10-15 % spread seen between checkouts of
+# the same kernels) and 3D no faster, so there is none.
 # Every write to ``state`` goes through ``set_cell_arrays`` / ``undo_arrays``, or is followed
 # by ``sync_masks`` (``maskprop.reset``).
 
@@ -333,6 +336,16 @@ def sync_masks(ls, lc, kinds, cs, cl, cp, state, words):
     """The word lines' masks and the pairs' bits in ``words``, computed afresh from ``state``."""
     n_lines = len(kinds)
     base = len(words) - 2 * n_lines - len(cl)
+    any_word = False
+    for li in range(n_lines):
+        if kinds[li] == KIND_BLOCKS and 0 < ls[li + 1] - ls[li] <= MAX_BITS:
+            any_word = True
+            break
+    if not any_word:
+        # no word line: every mask and bit is 0 as allocated and stays so (sets and undos change
+        # only the lines of nonzero bits), so no pass over every pair per solve (3D count clues,
+        # whose solves take about a millisecond)
+        return
     for li in range(n_lines):
         ce = np.uint64(0)
         cf = np.uint64(0)
