@@ -8,7 +8,7 @@ import numpy as np
 from engine.model.cells import EMPTY, FILLED, UNKNOWN
 from engine.model.clues import puzzle_from_grid
 from engine.kinds.plain.propagate import (LS_DP, R_CONTRADICTION, S_CACHE_HITS, S_TLEN, apply_line, build_net,
-                                          new_work)
+                                          mask_words, new_work)
 
 from linebrute import reference_solve
 from engine.model.puzzle import KIND_BLOCKS
@@ -46,14 +46,16 @@ def test_word_path_matches_reference():
                 pick = sol if rng.random() < 0.6 else np.where(rng.random(sol.shape) < 0.9, sol, rnd)
                 state = np.where(rng.random(sol.shape) < rng.uniform(0.0, 0.7), pick, UNKNOWN).astype(np.int8)
                 w = new_work(net, state, cache_slots=16)
+                cache_end = len(w.words) - mask_words(len(net.clue_kind), len(net.cell_lines))
                 li = int(rng.integers(len(net.clue_kind)))
                 if net.clue_kind[li] != KIND_BLOCKS:
                     continue
                 want_r, want_order, want_state = _expected(state, net, li)
                 for again in range(2):  # a miss, then (usually) a hit on the same input
                     w2 = new_work(net, state, cache_slots=16)
-                    # the cache of the first work, the state of a fresh one
-                    w2.words[:] = w.words
+                    # the cache of the first work, the state of a fresh one (not the word lines'
+                    # masks at the end of ``words``: they belong to the state)
+                    w2.words[:cache_end] = w.words[:cache_end]
                     w2.cache_keys[:] = w.cache_keys
                     r = apply_line(li, LS_DP, None, True, net, w2)
                     assert r == want_r, (shape, li, again)
@@ -61,7 +63,7 @@ def test_word_path_matches_reference():
                         assert w2.trail[:w2.stats[S_TLEN]].tolist() == want_order
                         assert (w2.state == want_state).all()
                     hits += int(w2.stats[S_CACHE_HITS])
-                    w.words[:] = w2.words
+                    w.words[:cache_end] = w2.words[:cache_end]
                 # without the cache: the same
                 w3 = new_work(net, state)
                 r = apply_line(li, LS_DP, None, False, net, w3)

@@ -32,7 +32,8 @@ from ...jit import njit
 from ...lines.lineheap import heap_push, heap_remove, heap_update
 from ...model.difficulty import R_DEDUCED, R_PROBE, R_UNKNOWN
 from .propagate import (LS_DP, N_STATS, S_LINESOLVERS, S_PROBES, S_TLEN, Work, line_ok, linesolve_arrays, new_work,
-                        propagate_arrays, queue_clear_arrays, queue_line, queue_push_arrays, set_cell_arrays, undo_arrays)
+                        propagate_arrays, queue_clear_arrays, queue_line, queue_push_arrays, set_cell_arrays, sync_masks,
+                        undo_arrays)
 
 # ctl slots: propagate's stats (``propagate_arrays`` counts in them), then the design's own
 M_TLEN = S_TLEN           # cells known (trail length)
@@ -93,6 +94,8 @@ def reset(net, mw):
     state[:] = UNKNOWN
     for li in range(len(unk)):
         unk[li] = ls[li + 1] - ls[li]
+    # the word lines' masks follow the state (propagate.py's ``sync_masks``)
+    sync_masks(ls, net[1], net[2], net[5], net[6], net[7], state, mw[12])
     queue_clear_arrays(q, inq)
     inq[:] = 0
     contrib[:] = 0
@@ -154,7 +157,7 @@ def probe_cell(p, net, enabled, mw):
     for side in range(2):
         v = FILLED if side == 0 else EMPTY
         ctl[M_PROBES] += 1
-        set_cell_arrays(p, v, state, trail, ctl, cs, cl, unk)
+        set_cell_arrays(p, v, state, trail, ctl, cs, cl, unk, words)
         for k in range(cs[p], cs[p + 1]):
             if enabled[cl[k]]:
                 queue_push_arrays(cl[k], q, inq)
@@ -178,7 +181,7 @@ def probe_cell(p, net, enabled, mw):
         else:
             pbuf[0] = 2 * p + (1 if ok1 else 0)  # the value that did not contradict
             n_common = 1
-        undo_arrays(mark, state, trail, unk, ctl, cs, cl)
+        undo_arrays(mark, state, trail, unk, ctl, cs, cl, words)
     return n_common
 
 
@@ -216,7 +219,7 @@ def probe_closure(net, enabled, cover, mw, max_apps):
         for k in range(n_common):
             c = pbuf[k] >> 1
             if state[c] == UNKNOWN:
-                set_cell_arrays(c, FILLED if (pbuf[k] & 1) else EMPTY, state, trail, ctl, cs, cl, unk)
+                set_cell_arrays(c, FILLED if (pbuf[k] & 1) else EMPTY, state, trail, ctl, cs, cl, unk, words)
                 for kk in range(cs[c], cs[c + 1]):
                     if enabled[cl[kk]]:
                         queue_push_arrays(cl[kk], q, inq)
@@ -254,7 +257,7 @@ def prop_step(lines, undo_to, enabled, ls, lc, kinds, cst, cd, cs, cl, state, tr
     """Undo the trail back to ``undo_to`` (when >= 0), then propagate from the state with the
     enabled ones of ``lines`` queued: the trail length (cells known), or -1 on a contradiction."""
     if undo_to >= 0:
-        undo_arrays(undo_to, state, trail, unk, ctl, cs, cl)
+        undo_arrays(undo_to, state, trail, unk, ctl, cs, cl, words)
     for li in lines:
         if enabled[li]:
             queue_push_arrays(li, q, inq)
@@ -469,7 +472,7 @@ def rounds(net, enabled, cover, mw, probe, line_cost, probe_cost, cell_round, ce
                 break
         unknown = n - ctl[M_TLEN]
         for k in range(nch):
-            set_cell_arrays(changed[k], newv[changed[k]], state, trail, ctl, cs, cl, unk)
+            set_cell_arrays(changed[k], newv[changed[k]], state, trail, ctl, cs, cl, unk, words)
         nd = end_round(r, nch, is_probe, unknown, newv, changed, enabled, cs, cl, dirty, dflag, cell_round,
                        round_stats)
         r += 1

@@ -167,7 +167,7 @@ def _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, 
                     if s != UNKNOWN:
                         queue_clear_arrays(q, inq)
                         return False
-                    set_cell_arrays(x, v, state, trail, stats, cs, cl, unk)
+                    set_cell_arrays(x, v, state, trail, stats, cs, cl, unk, words)
                     for k in range(cs[x], cs[x + 1]):
                         queue_push_arrays(cl[k], q, inq)
                     added = True
@@ -192,7 +192,7 @@ def close(ls_id, budget, use_cache, t0, net, w, pr):
 def _assume(c, v, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
             stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl):
     t0 = stats[S_TLEN]
-    set_cell_arrays(c, v, state, trail, stats, cs, cl, unk)
+    set_cell_arrays(c, v, state, trail, stats, cs, cl, unk, words)
     for k in range(cs[c], cs[c + 1]):
         queue_push_arrays(cl[k], q, inq)
     return _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
@@ -443,7 +443,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
                 for k in range(n_common):
                     c = buf[k]
                     buf[k] = 2 * c + (1 if state[c] == FILLED else 0)
-            undo_arrays(mark, state, trail, unk, stats, cs, cl)
+            undo_arrays(mark, state, trail, unk, stats, cs, cl, words)
         cnt[2 * p + 1] = n1 if ok1 else -1
         cnt[2 * p] = n0 if ok0 else -1
         if not ok1 and not ok0:
@@ -458,7 +458,7 @@ def probe_round(ls_id, budget, use_cache, n_unknown0, max_steps, net, w, pr):
             for k in range(n_common):
                 c = buf[k] >> 1
                 if state[c] == UNKNOWN:
-                    set_cell_arrays(c, FILLED if (buf[k] & 1) else EMPTY, state, trail, stats, cs, cl, unk)
+                    set_cell_arrays(c, FILLED if (buf[k] & 1) else EMPTY, state, trail, stats, cs, cl, unk, words)
                     for kk in range(cs[c], cs[c + 1]):
                         queue_push_arrays(cl[kk], q, inq)
             if not _close(ls_id, budget, use_cache, t0, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk,

@@ -156,14 +156,18 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
         while slots > 16 and 2 * slots * max_len > CACHE_BYTES:
             slots >>= 1
     # with the cache, ``words`` carries the word cache of block lines after its scratch
-    # (``_apply_words``): WORD_SLOT_WORDS words per slot, as many slots as the line cache
-    n_words = SCRATCH_WORDS + (WORD_SLOT_WORDS * slots if slots else 0)
-    return Work(st, np.zeros(n_cells, np.int64), unknown, np.zeros(n_lines + 2, np.int64),
-                np.zeros(n_lines, np.uint8), np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
-                np.zeros(N_STATS, np.int64),
-                np.full(max(slots, 1), -1, np.int64), np.zeros((max(slots, 1), max_len), np.int8),
-                np.zeros((max(slots, 1), max_len), np.int8), np.zeros(1, np.int64) + slots,
-                np.zeros(n_words, np.uint64))
+    # (``_apply_words``): WORD_SLOT_WORDS words per slot, as many slots as the line cache; then,
+    # always, the word lines' masks (``sync_masks``), last so that their place follows from the
+    # array's length
+    n_words = SCRATCH_WORDS + (WORD_SLOT_WORDS * slots if slots else 0) + mask_words(n_lines, len(net.cell_lines))
+    w = Work(st, np.zeros(n_cells, np.int64), unknown, np.zeros(n_lines + 2, np.int64),
+             np.zeros(n_lines, np.uint8), np.zeros(max_len, np.int8), np.zeros(max_len, np.int8),
+             np.zeros(N_STATS, np.int64),
+             np.full(max(slots, 1), -1, np.int64), np.zeros((max(slots, 1), max_len), np.int8),
+             np.zeros((max(slots, 1), max_len), np.int8), np.zeros(1, np.int64) + slots,
+             np.zeros(n_words, np.uint64))
+    sync_masks(net[0], net[1], net[2], net[5], net[6], net[7], st, w[12])
+    return w
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,38 +305,122 @@ def budget_arg(ls_id: int, budget: int):
     return np.int64(budget) if ls_id == LS_SEED else None
 
 
+# The word lines' masks. Block lines of 1..MAX_BITS cells go through the word solver
+# (``_apply_words``), which takes the line as two masks: bit j of ``ce`` (``cf``) set when the
+# line's cell j may still be empty (filled). Gathering them cell by cell through the cell index
+# at every application was ~15 % of a probe, so they are kept up to date instead as cells are
+# set and undone (a cell lies on two lines in 2D, and is set once per many applications). They
+# live at the end of ``words`` (``mask_words`` of them): ce, cf of line li at ``base + 2 li``,
+# then per (cell, line) pair of the cell index the cell's bit in its line's masks (0 where the
+# line is not a word line: the count lines of 3D cost a load and a test). A flag word that
+# skipped all of it for puzzles without word lines was tried: 2D probes measured slower with it
+# (an early return in the inlined helpers; within the 10-15 % spread seen between checkouts of
+# the same kernels) and 3D no faster, so there is none.
+# Every write to ``state`` goes through ``set_cell_arrays`` / ``undo_arrays``, or is followed
+# by ``sync_masks`` (``maskprop.reset``).
+
+
+def mask_words(n_lines: int, n_pairs: int) -> int:
+    """Words at the end of ``words`` for the word lines' masks and the pairs' bits."""
+    return 2 * n_lines + n_pairs
+
+
 @njit(inline="always")
-def set_cell_arrays(c, v, state, trail, stats, cs, cl, unk):
-    """``set_cell`` on plain arrays: cell ``c`` := ``v``, on the trail, its lines' unknowns counted down."""
+def _mask_base(words, unk, cl):
+    """Where the masks start in ``words`` (the pairs' bits follow at ``+ 2 * len(unk)``)."""
+    return len(words) - 2 * len(unk) - len(cl)
+
+
+@njit
+def sync_masks(ls, lc, kinds, cs, cl, cp, state, words):
+    """The word lines' masks and the pairs' bits in ``words``, computed afresh from ``state``."""
+    n_lines = len(kinds)
+    base = len(words) - 2 * n_lines - len(cl)
+    any_word = False
+    for li in range(n_lines):
+        if kinds[li] == KIND_BLOCKS and 0 < ls[li + 1] - ls[li] <= MAX_BITS:
+            any_word = True
+            break
+    if not any_word:
+        # no word line: every mask and bit is 0 as allocated and stays so (sets and undos change
+        # only the lines of nonzero bits), so no pass over every pair per solve (3D count clues,
+        # whose solves take about a millisecond)
+        return
+    for li in range(n_lines):
+        ce = np.uint64(0)
+        cf = np.uint64(0)
+        s = ls[li]
+        n = ls[li + 1] - s
+        if kinds[li] == KIND_BLOCKS and 0 < n <= MAX_BITS:
+            for j in range(n):
+                v = state[lc[s + j]]
+                bit = np.uint64(1) << np.uint64(j)
+                if v & EMPTY:
+                    ce |= bit
+                if v & FILLED:
+                    cf |= bit
+        words[base + 2 * li] = ce
+        words[base + 2 * li + 1] = cf
+    for c in range(len(cs) - 1):
+        for k in range(cs[c], cs[c + 1]):
+            li = cl[k]
+            n = ls[li + 1] - ls[li]
+            bit = np.uint64(0)
+            if kinds[li] == KIND_BLOCKS and 0 < n <= MAX_BITS:
+                bit = np.uint64(1) << np.uint64(cp[k] - ls[li])
+            words[base + 2 * n_lines + k] = bit
+
+
+@njit(inline="always")
+def set_cell_arrays(c, v, state, trail, stats, cs, cl, unk, words):
+    """``set_cell`` on plain arrays: cell ``c`` := ``v``, on the trail, its lines' unknowns
+    counted down, the value it lost cleared from its word lines' masks."""
     state[c] = v
     t = stats[S_TLEN]
     trail[t] = c
     stats[S_TLEN] = t + 1
+    base = _mask_base(words, unk, cl)
+    pairs = base + 2 * len(unk)
     for k in range(cs[c], cs[c + 1]):
-        unk[cl[k]] -= 1
+        li = cl[k]
+        unk[li] -= 1
+        bit = words[pairs + k]
+        if bit:
+            if (v & EMPTY) == 0:
+                words[base + 2 * li] &= ~bit
+            if (v & FILLED) == 0:
+                words[base + 2 * li + 1] &= ~bit
 
 
 @njit
 def set_cell(c, v, net, w):
     """Make cell c known as v (FILLED/EMPTY): trail it and update per-line unknown counts."""
-    set_cell_arrays(c, v, w[0], w[1], w[7], net[5], net[6], w[2])
+    set_cell_arrays(c, v, w[0], w[1], w[7], net[5], net[6], w[2], w[12])
 
 
 @njit(inline="always")
-def undo_arrays(mark, state, trail, unk, stats, cs, cl):
-    """``undo_to`` on plain arrays: the cells set since trail position ``mark`` back to unknown."""
+def undo_arrays(mark, state, trail, unk, stats, cs, cl, words):
+    """``undo_to`` on plain arrays: the cells set since trail position ``mark`` back to unknown
+    (both values again in their word lines' masks)."""
+    base = _mask_base(words, unk, cl)
+    pairs = base + 2 * len(unk)
     for t in range(mark, stats[S_TLEN]):
         c = trail[t]
         state[c] = UNKNOWN
         for k in range(cs[c], cs[c + 1]):
-            unk[cl[k]] += 1
+            li = cl[k]
+            unk[li] += 1
+            bit = words[pairs + k]
+            if bit:
+                words[base + 2 * li] |= bit
+                words[base + 2 * li + 1] |= bit
     stats[S_TLEN] = mark
 
 
 @njit
 def undo_to(mark, net, w):
     """Forget every cell trailed after ``mark``."""
-    undo_arrays(mark, w[0], w[1], w[2], w[7], net[5], net[6])
+    undo_arrays(mark, w[0], w[1], w[2], w[7], net[5], net[6], w[12])
 
 
 @njit(inline="always")
@@ -403,17 +491,14 @@ def _apply_words(li, use_cache, ls, lc, cst, cd, cs, cl, state, trail, unk, stat
     result, the same cells trailed in the same order (the line's order)."""
     s = ls[li]
     n = ls[li + 1] - s
-    ce = np.uint64(0)
-    cf = np.uint64(0)
-    for j in range(n):
-        v = state[lc[s + j]]
-        if v == 0:
-            return R_CONTRADICTION
-        bit = np.uint64(1) << np.uint64(j)
-        if v & EMPTY:
-            ce |= bit
-        if v & FILLED:
-            cf |= bit
+    # the line's masks as set_cell_arrays / undo_arrays keep them; a cell with no value left
+    # (state 0) is a hole in both, a contradiction as the cell-by-cell gather found it
+    m = _mask_base(words, unk, cl) + 2 * li
+    ce = words[m]
+    cf = words[m + 1]
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    if (ce | cf) != full:
+        return R_CONTRADICTION
     at = -1
     hit = False
     can_e = np.uint64(0)
@@ -442,7 +527,6 @@ def _apply_words(li, use_cache, ls, lc, cst, cd, cs, cl, state, trail, unk, stat
             words[at + 4] = can_f
     can_e &= ce
     can_f &= cf
-    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
     if (can_e | can_f) != full:
         return R_CONTRADICTION
     # cells with one value left that had two: filled where they cannot be empty, and so on
@@ -452,7 +536,7 @@ def _apply_words(li, use_cache, ls, lc, cst, cd, cs, cl, state, trail, unk, stat
     while newc:
         if newc & np.uint64(1):
             set_cell_arrays(lc[s + j], FILLED if (can_f >> np.uint64(j)) & np.uint64(1) else EMPTY, state, trail,
-                            stats, cs, cl, unk)
+                            stats, cs, cl, unk, words)
             new += 1
         newc >>= np.uint64(1)
         j += 1
@@ -507,7 +591,7 @@ def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
         if v != buf_in[j]:
             if v == 0:
                 return R_CONTRADICTION
-            set_cell_arrays(lc[s + j], v, state, trail, stats, cs, cl, unk)
+            set_cell_arrays(lc[s + j], v, state, trail, stats, cs, cl, unk, words)
             new += 1
     return new
 

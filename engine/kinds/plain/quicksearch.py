@@ -138,7 +138,7 @@ def quick_search(ls_id, budget, use_cache, n_target, want, max_steps, net, w, qs
             v = np.int8(0)
             while ctl[K_SP] > 0:
                 sp = ctl[K_SP] - 1
-                undo_arrays(mark[sp], state, trail, unk, stats, cs, cl)
+                undo_arrays(mark[sp], state, trail, unk, stats, cs, cl, words)
                 if alt[sp] != 0:
                     c = cell[sp]
                     v = alt[sp]
@@ -162,7 +162,7 @@ def quick_search(ls_id, budget, use_cache, n_target, want, max_steps, net, w, qs
             alt[sp] = 3 - v
             ctl[K_SP] = sp + 1
             ctl[K_NODES] += 1
-        set_cell_arrays(c, v, state, trail, stats, cs, cl, unk)
+        set_cell_arrays(c, v, state, trail, stats, cs, cl, unk, words)
         for k in range(cs[c], cs[c + 1]):
             queue_push_arrays(cl[k], q, inq)
         ok = propagate_arrays(ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, trail, unk, q, inq,
