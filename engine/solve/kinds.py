@@ -35,7 +35,8 @@ The design face of a kind (``K``), for one puzzle (usually the full clue set of 
 
 Where to add a puzzle kind: a model class (``model/``), its line solvers (``lines/``), a kind
 class here beside the two (its propagation with a trail, probing, grading rounds, the search's
-node operations and its SAT encoding), a branch in ``kind_for``, its file syntax
+node operations and its SAT encoding; a quick-search kernel is optional: without one the driver's
+``search._Driver._quick_rounds`` runs on the node operations), a branch in ``kind_for``, its file syntax
 (``files/puzzlefile.py``), and the property tests against brute force and CP-SAT.
 """
 from __future__ import annotations
