@@ -359,7 +359,6 @@ class _Driver:
                 res.nodes += 1
             if self.harvest():
                 break
-        self.close_sat()
         if status == STOPPED:
             res.solutions = list(self.found)
             res.order = self.first_order
@@ -389,11 +388,6 @@ class _Driver:
         slice_s = max((time.perf_counter() - self.limits.t_start) * SAT_SHARE, SAT_MIN_SLICE_S)
         st = self.sat_slice(state, res, slice_s, after_feed=True)
         return {P_SOLVED: Q_TWO, P_CONTRADICTION: Q_EXHAUSTED, P_FIXPOINT: Q_PAUSED}.get(st, st)
-
-    def close_sat(self) -> None:
-        if self.ss is not None:
-            self.ss.close()
-            self.ss = None
 
     def _sat_fits(self, root_state) -> bool:
         """Whether the CDCL solver may take turns: python-sat is there, it was asked for, and the
@@ -639,6 +633,7 @@ def run_full(S, limits, *, want=2, use_sat=True, sat_after=None, node_limit=None
     try:
         res = drv.run()
     finally:
-        drv.close_sat()
+        if drv.ss is not None:  # the CDCL solver's native memory: once, whichever way the run ended
+            drv.ss.close()
     res.known_used = bool(S.known)
     return res
