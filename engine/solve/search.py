@@ -328,6 +328,8 @@ class _Driver:
                 if st != P_FIXPOINT:
                     status = st
                     break
+            if status == P_FIXPOINT and not S.probe_nodes and self.limits.stop(S, "searching"):
+                status = STOPPED  # (a probing node checks the limits as it probes; a colour node does not probe)
             if status == STOPPED:
                 break
             if status == P_SOLVED:
