@@ -1,6 +1,7 @@
-"""The colour kind's quick search (``ColourSolver.quick_round``, run by ``search._Driver.quick``
-before root probing): against brute-force enumeration in chunks of one line solve, the state
-restored after it, the full solve with it against CP-SAT, and a noisy picture settled by it."""
+"""The colour kind's quick search (the driver's ``search._Driver._quick_rounds`` on the kind's
+``choose`` / ``branch``, run by ``search._Driver.quick`` before root probing): against
+brute-force enumeration in chunks of one line solve, the state restored after it, the full solve
+with it against CP-SAT, and a noisy picture settled by it."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,6 +12,7 @@ from colourgen import random_colour_puzzle
 from engine.model.colourpuzzle import check_colour_solution, colour_puzzle_from_grid, with_hidden
 from engine.kinds.colour import colourkind
 from engine.kinds.colour.colourkind import ColourSolver
+from engine.solve import search
 from engine.solve.driver import solve
 from engine.kinds.plain.quicksearch import Q_EXHAUSTED, Q_PAUSED, Q_TWO
 
@@ -29,14 +31,18 @@ def _quick(p, want, steps):
         return None
     before = S.state_copy()
     mark = S.mark()
-    S.quick_start()
+    sols = []
+    rounds = search._Driver(S, search.Limits(0.0, S.n_cells), want)._quick_rounds(sols, [0])
+    next(rounds)
     for _ in range(100_000):
-        st = S.quick_round(want, steps)
+        try:
+            st = rounds.send(steps)
+        except StopIteration as done:
+            st = done.value
         if st != Q_PAUSED:
             break
     else:
         raise AssertionError("the quick search never ended")
-    sols = S.quick_solutions()
     S.undo(mark)
     return st, sols, before, S.state_copy()
 

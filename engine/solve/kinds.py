@@ -34,8 +34,10 @@ The design face of a kind (``K``), for one puzzle (usually the full clue set of 
 - ``K.cover()`` (shown lines per cell), ``K.line_solves()``, ``K.probes()``.
 
 Where to add a puzzle kind: a model class (``model/``), its line solvers (``lines/``), a folder
-``kinds/<name>/`` beside the two with its kind class (its propagation with a trail, probing, grading rounds, the search's
-node operations and its SAT encoding), a branch in ``kind_for``, its file syntax
+``kinds/<name>/`` beside the two with its kind class (its propagation with a trail, probing,
+grading rounds, the search's node operations and its SAT encoding; a quick-search kernel is
+optional: without one the driver's ``search._Driver._quick_rounds`` runs on the node
+operations), a branch in ``kind_for``, its file syntax
 (``files/puzzlefile.py``), and the property tests against brute force and CP-SAT.
 """
 from __future__ import annotations

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -246,9 +247,9 @@ class _Driver:
         qst = Q_PAUSED
         if S.quick_budget(self.want) > 0:
             qst = self.quick()
-            res.quick_nodes = S.quick_nodes()
+            res.quick_nodes = self.quick_nodes
             if qst == Q_EXHAUSTED:
-                settled = S.quick_solutions_count()  # 0 or 1: probing now only decides the difficulty
+                settled = self.quick_found  # 0 or 1: probing now only decides the difficulty
         if qst == Q_PAUSED and not S.known and S.walkable():
             qst = self.walk()
         if qst == Q_PAUSED and S.sat_before_probing:
@@ -327,6 +328,8 @@ class _Driver:
                 if st != P_FIXPOINT:
                     status = st
                     break
+            if status == P_FIXPOINT and not S.probe_nodes and self.limits.stop(S, "searching"):
+                status = STOPPED  # (a probing node checks the limits as it probes; a colour node does not probe)
             if status == STOPPED:
                 break
             if status == P_SOLVED:
@@ -334,16 +337,8 @@ class _Driver:
                     break
                 status = P_CONTRADICTION
             if status == P_CONTRADICTION:
-                resumed = False
-                while stack:
-                    mark, p, v, alt = stack.pop()
-                    S.undo(mark)
-                    if alt:
-                        stack.append((mark, p, v, False))
-                        status = self._guess(p, v, False, False)
-                        resumed = True
-                        break
-                if not resumed:
+                status = self._backtrack(stack)
+                if status is None:
                     break
             else:
                 # P_FIXPOINT: guess
@@ -361,15 +356,11 @@ class _Driver:
                     res.restarts += 1
                 mode = BRANCH_MODES[run_k % len(BRANCH_MODES)] if restarts else BRANCH_MODE
                 run_nodes += 1
-                p, v = S.choose(mode)
-                mark = S.mark()
-                stack.append((mark, p, v, True))
+                status = self._descend(stack, mode)
                 res.max_depth = max(res.max_depth, len(stack))
-                status = self._guess(p, v, True, True)
                 res.nodes += 1
             if self.harvest():
                 break
-        self.close_sat()
         if status == STOPPED:
             res.solutions = list(self.found)
             res.order = self.first_order
@@ -399,11 +390,6 @@ class _Driver:
         slice_s = max((time.perf_counter() - self.limits.t_start) * SAT_SHARE, SAT_MIN_SLICE_S)
         st = self.sat_slice(state, res, slice_s, after_feed=True)
         return {P_SOLVED: Q_TWO, P_CONTRADICTION: Q_EXHAUSTED, P_FIXPOINT: Q_PAUSED}.get(st, st)
-
-    def close_sat(self) -> None:
-        if self.ss is not None:
-            self.ss.close()
-            self.ss = None
 
     def _sat_fits(self, root_state) -> bool:
         """Whether the CDCL solver may take turns: python-sat is there, it was asked for, and the
@@ -465,13 +451,19 @@ class _Driver:
                 return P_SOLVED
 
     def quick(self):
-        """The quick search (``quicksearch.py``, plain puzzles) from the line-solving fixpoint,
-        in chunks; Q_TWO, Q_EXHAUSTED, Q_PAUSED (budget spent) or STOPPED. Solutions go to
-        ``found``; the state is restored to the fixpoint."""
+        """The quick search (the kind's kernel, ``quicksearch.py``, else ``_quick_rounds``) from the
+        line-solving fixpoint, in chunks; Q_TWO, Q_EXHAUSTED, Q_PAUSED (budget spent) or STOPPED.
+        Solutions go to ``found``; the state is restored to the fixpoint."""
         S = self.S
         mark = S.mark()
         left = S.quick_budget(self.want)
-        S.quick_start()
+        if hasattr(S, "quick_round"):
+            S.quick_start()
+            quick_round = partial(S.quick_round, self.want)
+        else:
+            sols, nodes = [], [0]
+            quick_round = self._quick_rounds(sols, nodes).send
+            quick_round(None)
         chunk = S.first_chunk
         st = Q_PAUSED
         while left > 0:
@@ -481,7 +473,10 @@ class _Driver:
             steps = self._steps_left(min(chunk, left))
             s0 = S.steps()
             t = time.perf_counter()
-            st = S.quick_round(self.want, steps)
+            try:
+                st = quick_round(steps)
+            except StopIteration as done:  # (the end of ``_quick_rounds``)
+                st = done.value
             left -= S.steps() - s0
             if st != Q_PAUSED:
                 break
@@ -490,11 +485,38 @@ class _Driver:
                 chunk = min(chunk * 2, self.max_chunk)
             elif dt > self.limits.interval / 2:
                 chunk = max(chunk // 2, 1)
-        for sol in S.quick_solutions():
+        if hasattr(S, "quick_round"):
+            sols, nodes = S.quick_solutions(), [S.quick_nodes()]
+        for sol in sols:
             self.add_solution(sol)
+        self.quick_nodes, self.quick_found = nodes[0], len(sols)
         self.first_order = None  # the trail of the quick search's solution is gone
         S.undo(mark)
         return st
+
+    def _quick_rounds(self, sols, nodes):
+        """The search's steps without probing, restarts or CDCL turns, for a kind without a quick
+        kernel: sent a round's line solves, yields Q_PAUSED once they are spent; returns Q_TWO
+        once ``want`` solutions are in ``sols`` (a free cell's flip is none), Q_EXHAUSTED."""
+        S = self.S
+        stack, status = [], P_FIXPOINT
+        steps = yield
+        while True:
+            s0 = S.steps()
+            while S.steps() - s0 < steps:
+                if status == P_SOLVED:
+                    sols.append(S.solution())
+                    if len(sols) >= self.want:
+                        return Q_TWO
+                    status = P_CONTRADICTION
+                if status == P_CONTRADICTION:
+                    status = self._backtrack(stack, probe=False)
+                    if status is None:
+                        return Q_EXHAUSTED
+                else:
+                    nodes[0] += 1
+                    status = self._descend(stack, BRANCH_MODE, probe=False)
+            steps = yield Q_PAUSED
 
     def walk(self):
         """Walks (``walk.py``, plain puzzles) from random grids until ``want`` distinct
@@ -541,15 +563,32 @@ class _Driver:
         res.difficulty = difficulty
         return self._finish(res, S.state_codes())
 
-    def _guess(self, p, v, take, child):
+    def _descend(self, stack, mode, probe=True):
+        """Guess the cell and value the kind chooses, its frame on ``stack``: ``_guess``'s status."""
+        S = self.S
+        p, v = S.choose(mode)
+        stack.append((S.mark(), p, v, True))
+        return self._guess(p, v, True, True, probe)
+
+    def _backtrack(self, stack, probe=True):
+        """Take the deepest sibling left: ``_guess``'s status, None when the tree is exhausted."""
+        while stack:
+            mark, p, v, alt = stack.pop()
+            self.S.undo(mark)
+            if alt:
+                stack.append((mark, p, v, False))
+                return self._guess(p, v, False, False, probe)
+        return None
+
+    def _guess(self, p, v, take, child, probe=True):
         """Take (``take``) or rule out value ``v`` of cell ``p`` below the current node, then close
-        the node; ``child``: the current node's probe outcomes stay valid (a first branch), else
-        they came from the abandoned sibling subtree."""
+        the node (by propagation alone without ``probe``); ``child``: the current node's probe
+        outcomes stay valid (a first branch), else they came from the abandoned sibling subtree."""
         S = self.S
         S.new_node(child)
         if not S.branch(p, v, take, child):
             return P_CONTRADICTION
-        if not S.probe_nodes:
+        if not (probe and S.probe_nodes):
             return P_SOLVED if S.n_known() == self.n_target else P_FIXPOINT
         return self.probe_fixpoint("searching")
 
@@ -596,6 +635,7 @@ def run_full(S, limits, *, want=2, use_sat=True, sat_after=None, node_limit=None
     try:
         res = drv.run()
     finally:
-        drv.close_sat()
+        if drv.ss is not None:  # the CDCL solver's native memory: once, whichever way the run ended
+            drv.ss.close()
     res.known_used = bool(S.known)
     return res

@@ -22,7 +22,7 @@ from .colourprobe import probe as _probe_state
 from .colourprop import (QS_LEN, ST_BUDGET, ST_CONTRADICTION, ST_OK, ST_TIMEOUT, Deadline, build_net, cell_codes,
                          decided, fewest_values, open_to_two, propagate_queues, queue_lines, sliced, undo_trail,
                          with_clue_ids)
-from ..plain.quicksearch import Q_EXHAUSTED, Q_PAUSED, Q_TWO, QUICK_COLOUR_STEPS_PER_CELL, QUICK_STEPS_PER_CELL_KNOWN
+from ..plain.quicksearch import QUICK_COLOUR_STEPS_PER_CELL, QUICK_STEPS_PER_CELL_KNOWN
 from ...model.difficulty import COST_PROBE, N_RSTATS, R_DEDUCED, from_rounds
 from .linecache import K_COMPLETE, K_FILTER, K_FIXPOINT, cache_slot, cache_store, new_cache
 from ..plain.maskprop import (RUN_BUDGET, RUN_CONTRADICTION, RUN_SOLVED, RUN_STALLED, cover_of, end_round,
@@ -689,7 +689,7 @@ class ColourSolver:
         st = int(prop_step(lines, -1, False, *K._args(), _NONE, *K.cache, K.t_cell, K.t_old))
         return st == ST_OK
 
-    # the quick search (``search._Driver.quick``) ---------------------------------------------------
+    # the quick search (``search._Driver.quick``: the driver's, on ``choose`` / ``branch``) ------------
     def quick_budget(self, want: int) -> int:
         """Line solves for a depth-first search before root probing: colour probes cost (k+1)
         propagations per cell, and a puzzle of many solutions (a noisy picture) meets two of them
@@ -697,48 +697,6 @@ class ColourSolver:
         plain kind's (``quicksearch.py``), a colour line solve weighed by ``solve_weight``."""
         per_cell = QUICK_STEPS_PER_CELL_KNOWN if self.known else QUICK_COLOUR_STEPS_PER_CELL
         return int(per_cell * (self.n_target - self.n_known()) / self.solve_weight)
-
-    def quick_start(self) -> None:
-        self.new_node(True)
-        self._quick = ([], [], [0, True])  # stack of (mark, cell, value, other branch left), solutions, (nodes, ok)
-
-    def quick_round(self, want: int, steps: int) -> int:
-        """The quick search for about ``steps`` line solves: Q_TWO once ``want`` solutions are
-        found, Q_EXHAUSTED when the tree is searched, else Q_PAUSED. A node is closed by
-        propagation (the search's ``branch``); the guess is the search's (``choose``)."""
-        stack, sols, ctl = self._quick
-        s0 = self.steps()
-        while self.steps() - s0 < steps:
-            if ctl[1] and self.n_known() == self.n_target:
-                sols.append(self.solution())
-                if len(sols) >= want:
-                    return Q_TWO
-                ctl[1] = False
-            if ctl[1]:
-                p, v = self.choose(0)
-                stack.append((self.mark(), p, v, True))
-                ctl[0] += 1
-                ctl[1] = self.branch(p, v, True, True)
-                continue
-            while stack:
-                mark, p, v, other = stack.pop()
-                self.undo(mark)
-                if other:
-                    stack.append((mark, p, v, False))
-                    ctl[1] = self.branch(p, v, False, False)
-                    break
-            else:
-                return Q_EXHAUSTED
-        return Q_PAUSED
-
-    def quick_solutions(self) -> list:
-        return list(self._quick[1])
-
-    def quick_nodes(self) -> int:
-        return self._quick[2][0]
-
-    def quick_solutions_count(self) -> int:
-        return len(self._quick[1])
 
     # plain puzzles' extras ------------------------------------------------------------------------
 

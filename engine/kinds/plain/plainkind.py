@@ -412,9 +412,6 @@ class PlainSolver:
     def quick_nodes(self) -> int:
         return int(self.qs.ctl[K_NODES])
 
-    def quick_solutions_count(self) -> int:
-        return int(self.qs.ctl[K_NSOL])
-
     def walkable(self) -> bool:
         """Whether the walk applies (a 3D puzzle of count clues with a circle or square)."""
         return WALK_FLIPS_PER_CELL > 0 and walkable(self.net)

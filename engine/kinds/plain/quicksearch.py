@@ -46,7 +46,7 @@ QUICK_STEPS_PER_LINE = 2
 # With a known solution the quick search walks to it and searches around it (``quicksearch.py``),
 # which pays on every kind of clue, so it runs for every puzzle with a larger budget.
 QUICK_STEPS_PER_CELL_KNOWN = 64
-# Colour puzzles (``ColourSolver.quick_round``: the same depth-first search, nodes closed by the
+# Colour puzzles (``search._Driver._quick_rounds``: the same depth-first search, nodes closed by the
 # colour propagation) get it on every puzzle: a colour probe costs (k+1) propagations per cell, so
 # root probing is dear, and a noisy picture of many solutions meets two in tens of guesses. On the
 # 2D colour benchmark's noisy pictures and near-random grids (54 puzzles, least of 5 CPU runs

@@ -126,11 +126,18 @@ def _queue_unsolved_perpendicular(t0, t1, li, net, w, seed_count, fifo, tail):
         for k in range(cs[c], cs[c + 1]):
             l2 = cl[k]
             if l2 != li and unk[l2] > 0:
-                if seed_count:
-                    fifo[tail] = l2
-                    tail += 1
-                else:
-                    queue_push(l2, w)
+                tail = _push(l2, seed_count, fifo, tail, w)
+    return tail
+
+
+@njit(inline="always")
+def _push(li, seed_count, fifo, tail, w):
+    """Queue line ``li``: appended to the seed count's ``fifo`` (its new tail returned), else on
+    the strict queue (once)."""
+    if seed_count:
+        fifo[tail] = li
+        return tail + 1
+    queue_push(li, w)
     return tail
 
 
@@ -166,11 +173,7 @@ def hierarchical(ls_id, budget, step_limit, seed_count, n_unknown0, max_steps, n
             if kinds[l0] == 0 or unk[l0] == 0:
                 l0 += 1
                 continue
-            if seed_count:
-                fifo[tail] = l0
-                tail += 1
-            else:
-                queue_push(l0, w)
+            tail = _push(l0, seed_count, fifo, tail, w)
             running = 1
         while (seed_count and tail > head) or (not seed_count and q[1] > 0):
             if stats[S_LINESOLVERS] >= end:
@@ -196,11 +199,7 @@ def hierarchical(ls_id, budget, step_limit, seed_count, n_unknown0, max_steps, n
                 tail = _queue_unsolved_perpendicular(t0, stats[S_TLEN], li, net, w, seed_count, fifo,
                                                      tail)
                 if ls_id != LS_DP and unk[li] > 0:
-                    if seed_count:
-                        fifo[tail] = li
-                        tail += 1
-                    else:
-                        queue_push(li, w)
+                    tail = _push(li, seed_count, fifo, tail, w)
         running = 0
         l0 += 1
         if n_unknown0 - stats[S_TLEN] == 0:
