@@ -202,7 +202,7 @@ def breaks_2d_clue(sol, line_start, line_cells, clue_kind, clue_start, clue_data
 
 
 # ---------------------------------------------------------------------------------------------
-# the score: synchronous rounds, read by ``difficulty.from_rounds`` as the plain puzzles' are
+# the score: synchronous rounds, read by ``model.difficulty.from_rounds`` as the plain puzzles' are
 
 
 @njit(cache=True)
@@ -265,7 +265,7 @@ def _technique(p: ColourPuzzle, i: int, length: int) -> int:
 def techniques(p: ColourPuzzle) -> np.ndarray:
     """Per line, the technique cost its deductions count at in the score: 0 a line its clue alone
     fills, 1 a 2D block list or a 3D clue of plain counts, 2 with a circle, 3 with a square (the
-    plain puzzles' costs, ``difficulty.line_costs``); 9 for a hidden line."""
+    plain puzzles' costs, ``grade.line_costs``); 9 for a hidden line."""
     if not p.is_3d:
         return np.array([_technique(p, i, int(p.line_start[i + 1] - p.line_start[i])) for i in range(p.n_lines)],
                         dtype=np.int64)
@@ -457,7 +457,7 @@ class ColourKind:
         return ok
 
     def grade(self, probe: bool):
-        """The difficulty (``difficulty.Difficulty``) of the shown clues: synchronous rounds of
+        """The difficulty (``model.difficulty.Difficulty``) of the shown clues: synchronous rounds of
         complete line solves, a probing round (to the probing's fixpoint) when one changes
         nothing (with ``probe``)."""
         net, n = self.net, self.n_cells

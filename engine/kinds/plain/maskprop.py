@@ -1,6 +1,6 @@
 """Line propagation on one shared net with a per-line "clue enabled" mask: the plain kind's kernels
 for the design pipeline (``plainkind.PlainKind``, ``design/search.py``) and the difficulty score
-(``difficulty.py``).
+(``grade.py``, ``model/difficulty.py``).
 
 Every design trial asks "with these clues shown, does logic alone determine every cell?". The
 net (``propagate.build_net``) is built once from the full clue set of the solution; a trial only

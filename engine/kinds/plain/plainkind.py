@@ -136,7 +136,7 @@ class PlainKind:
         return bool(mp.show_line(li, *gains[:3], self.shown, *self._net, *self._work))
 
     def grade(self, probe: bool):
-        """The difficulty (``difficulty.Difficulty``) of the shown clues."""
+        """The difficulty (``model.difficulty.Difficulty``) of the shown clues."""
         return grade(self.net, self.shown, self.costs, self.mw, probe)
 
 
