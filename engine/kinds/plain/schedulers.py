@@ -18,7 +18,7 @@ count. Two counting rules (``seed_count``):
   The heuristic only ever applies unsolved lines, so it counts the same either way.
 
 The kernels run in chunks: given ``max_steps`` they return ``ST_PAUSED`` after about that many
-applications, and continue from their control array on the next call (``solve.py`` checks the
+applications, and continue from their control array on the next call (``solve/driver.py`` checks the
 time limit and the progress callback in between).
 """
 from __future__ import annotations
