@@ -42,7 +42,16 @@ RESTART_NODES = 64
 # Measured in first-solution mode on 17 TAAI 2011 puzzles that needed more: 200k, 50k and 20k
 # took 16.2, 13.2 and 11.3 s in all (LalaFrogKK 19.5 s).
 SAT_AFTER_STEPS = 30_000
-# The CDCL solver's time per second of search since its last turn (once it has started).
+# The CDCL solver's time per second of search since its last turn (once it has started). In
+# effect it sizes only the first turn: the hand-over test counts the search's line solves from the
+# search's start, so after the first turn the search takes one node (~1 ms on a 25x25 puzzle)
+# between turns, and each later turn is SAT_MIN_SLICE_S, which the first chunk of conflicts
+# (0.1-0.3 s, it cannot be cut) overruns: the CDCL solver holds ~99 % of the time after the
+# hand-over (icga2018 #625: 19 turns, 4.21 s of 4.28 s). Kept so: on the 255 of 700 tournament
+# puzzles that reach the hand-over (2026-12-03), the search alone (1 s each) settled 179, and
+# the times of the two are heavy-tailed and only weakly related (rank correlation 0.38), so giving
+# the search s times the CDCL solver's time was estimated (from each puzzle's two times) at 156 s
+# in all for s = 1, 131 s for 1/2, 119 s for 1/4, 115 s for 1/8 and less; 115 s measured.
 SAT_SHARE = 1.0
 # First-solution mode (want=1) hands over after this multiple of SAT_AFTER_STEPS (300k line
 # solves, ~0.1-0.2 s of a 25x25 search), with the same even turns as uniqueness mode. Once
@@ -321,7 +330,8 @@ class _Driver:
             if status == P_FIXPOINT and self.use_sat and S.steps() - steps0 >= sat_after and \
                     self._sat_fits(root_state):
                 # the search wanders: the CDCL solver gets as much time as the search had since
-                # its last turn; the first to finish settles the puzzle
+                # its last turn (after the first turn one node: see SAT_SHARE); the first to
+                # finish settles the puzzle
                 slice_s = max((time.perf_counter() - t_dfs) * SAT_SHARE, SAT_MIN_SLICE_S)
                 st = self.sat_slice(root_state, res, slice_s)
                 t_dfs = time.perf_counter()
