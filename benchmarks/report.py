@@ -666,6 +666,12 @@ def write_tournament(w, tour, title):
     if tour.get("note"):
         w("")
         w(tour["note"])
+    if tour.get("peers_from"):
+        pf = tour["peers_from"]
+        w("")
+        w(f"**Not one run**: this run timed ours alone; the peers' rows are those of the run of "
+          f"{pf.get('date_utc')} (`python benchmarks/{pf.get('command')}`, load average {pf.get('load_average')}), "
+          f"on the same puzzles, so the ratios set two runs side by side (`--peers-from`).")
     for m, label in MEASURES.items():
         lines = table_lines(tour, m)
         if len(lines) > 2:

@@ -31,7 +31,7 @@ turn.
     python benchmarks/tournament.py [--sets taai2011 ...] [--stride 10] [--offset 0]
         [--measure solve process] [--process-stride 4] [--limit 10]
         [--nonosolve PATH] [--lala PATH] [--solvers ours nonosolve lala] [--unique SETS]
-        [--out tournament.json] [--merge]
+        [--out tournament.json] [--merge] [--peers-from tournament.json]
 
 ``--sets all`` runs every set in ``../shared/puzzles2d/taai-tcga-icga/question``. Writes
 ``benchmarks/results/<out>``; prints the tables (ratios ours ÷ peer); ``benchmarks/report.py``
@@ -388,6 +388,8 @@ def _x(v):
 
 
 def print_tables(doc):
+    if doc.get("peers_from"):
+        print(f"\nthe peers' rows are from another run ({doc['peers_from'].get('date_utc')}): not the same run as ours")
     for m, label in MEASURES.items():
         lines = table_lines(doc, m)
         if len(lines) > 2:
@@ -434,6 +436,28 @@ def _run_set(a, name, turn, binaries, entry, tmp):
                                                         "summary": summary(rows, len(indices), a.limit)}
 
 
+def _peers_from(entry, peers, doc):
+    """Copy into ``entry`` the rows of the solvers it lacks from the same set of the stored run
+    ``peers``, per measure, only where that run timed the same puzzles; the document says where
+    they came from (``peers_from``), as they are not of the same run."""
+    old = next((s for s in peers.get("sets", []) if s.get("set") == entry["set"]), None)
+    if old is None:
+        return
+    copied = []
+    for m, key in (("solve", "indices"), ("process", "process_indices")):
+        if m not in entry or old.get(key) != entry.get(key):
+            continue
+        for solver, e in old.get(m, {}).items():
+            if solver in SOLVERS and solver not in entry[m]:
+                entry[m][solver] = e
+                copied.append(f"{m}/{solver}")
+    if copied:
+        entry["peers_from"] = copied
+        m = peers.get("machine", {})
+        doc["peers_from"] = {"date_utc": m.get("date_utc"), "command": peers.get("command"),
+                             "load_average": m.get("load_average"), "note": peers.get("note")}
+
+
 def command_text(argv) -> str:
     """The command as run, for the document: a path outside the repository (a peer's binary)
     shows as its file name in angle brackets, the note as NOTE."""
@@ -470,6 +494,9 @@ def main(argv=None) -> int:
     ap.add_argument("--merge", action="store_true", help="keep the other sets of an earlier result file")
     ap.add_argument("--out", default="tournament.json", help="result file in benchmarks/results/")
     ap.add_argument("--note", default=None, help="a sentence for the document (e.g. how the peers were built)")
+    ap.add_argument("--peers-from", default=None,
+                    help="a result file in benchmarks/results/ whose peers' rows (same sets and puzzles) are "
+                         "set beside ours, for a machine where the peers cannot be built: not the same run")
     ap.add_argument("--print", dest="print_only", action="store_true", help="print the tables of --out and stop")
     a = ap.parse_args(argv)
     path = RESULTS / a.out
@@ -494,6 +521,10 @@ def main(argv=None) -> int:
     if a.note:
         doc["note"] = a.note
     sets = {s["set"]: s for s in doc.get("sets", [])}
+    peers = load_json(RESULTS / a.peers_from, None) if a.peers_from else None
+    if a.peers_from and not peers:
+        log(f"no result file {a.peers_from} in {rel(RESULTS)}")
+        return 2
     tmp = tempfile.mkdtemp(prefix="nono-tournament-")
     t_all = time.time()
     for turn, name in enumerate(sets_arg):
@@ -503,6 +534,8 @@ def main(argv=None) -> int:
         log(f"{name}: every {a.stride} from {a.offset}, {a.limit:g} CPU s each, measures {' '.join(a.measure)}")
         entry = {}
         _run_set(a, name, turn, binaries, entry, tmp)
+        if a.peers_from:
+            _peers_from(entry, peers, doc)
         sets[name] = entry
         doc["sets"] = list(sets.values())
         save_json(doc, path)

@@ -85,3 +85,31 @@ def test_the_recorded_command_names_no_machine_path():
     text = tournament.command_text(["--sets", "all", "--nonosolve", "/somewhere/bin/nonosolve-cpu", "--note",
                                     "built in /somewhere"])
     assert text == "tournament.py --sets all --nonosolve <nonosolve-cpu> --note NOTE"
+
+
+def test_peers_from_a_stored_run_only_for_the_same_puzzles():
+    """--peers-from: a run of ours alone takes the peers' rows of a stored run, set by set and
+    measure by measure, only where that run timed the same puzzles, and says where they came from."""
+    stored = _tour()
+    stored["machine"] = {"date_utc": "2026-12-02 08:52 UTC", "load_average": [4.0, 4.0, 4.0]}
+    stored["sets"][1]["indices"] = [0, 2, 4]  # another sample: not comparable
+    doc = {}
+    fresh = []
+    for name in ("icga2020", "icga2021", "icga2022"):
+        entry = {"set": name, "indices": [0, 1, 2], "solve": {"ours": _entry([0.1, 0.2, 0.3], 3)}}
+        tournament._peers_from(entry, stored, doc)
+        fresh.append(entry)
+    assert set(fresh[0]["solve"]) == {"ours", "nonosolve", "lala"}
+    assert fresh[0]["peers_from"] == ["solve/nonosolve", "solve/lala"]
+    assert abs(fresh[0]["solve"]["ours"]["summary"]["total"] - 0.6) < 1e-9  # ours is never replaced
+    assert set(fresh[1]["solve"]) == {"ours"} and "peers_from" not in fresh[1]
+    assert set(fresh[2]["solve"]) == {"ours"}  # a set the stored run does not have
+    assert doc["peers_from"]["date_utc"] == "2026-12-02 08:52 UTC"
+    lines = tournament.table_lines({"limit": 10.0, "sets": fresh}, "solve")
+    assert _row(lines, "icga2020", "nonosolve")[-2] == "0.30×"  # ours 0.6 s ÷ its 2.0 s
+    out = []
+    report.write_tournament(out.append, {"limit": 10.0, "sets": fresh, **doc}, "## T")
+    assert "**Not one run**" in "\n".join(out) and "2026-12-02 08:52 UTC" in "\n".join(out)
+    out = []
+    report.write_tournament(out.append, _tour(), "## T")
+    assert "Not one run" not in "\n".join(out)
