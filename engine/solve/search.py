@@ -74,9 +74,14 @@ SAT_FIRST_AFTER = 10
 # and 1.98M conflicts in all against 132.0 s and 2.13M (0.2: 128.5 s); the long tail gains most
 # (icga2017 #630: 3.0 s instead of 14.3 s; taai2011 16.4 s against 22.0 s) while sets of short
 # solves do not move (icga2020 13.8 / 13.6 s) and one got slower (icga2019 20.7 / 16.5 s: the
-# chunk boundaries change the solver's path, a few puzzles swing either way). A stop still comes
-# within ~0.6 s (a chunk grows to at most ~2x this in CPU time).
-SAT_CHUNK_S = 0.3
+# chunk boundaries change the solver's path, a few puzzles swing either way). 0.5 rather than 0.3
+# (2026-12-03, the same 700 puzzles, the two settings' runs alternating, two each): 113.2 /
+# 108.8 s in all, 3 / 2 puzzles over 2 s, against 122.9 / 116.8 s, 6 / 3; on the ten slowest of
+# all 25 sets' every 10th, two runs each, 28.4 / 26.4 s against 40.2 / 27.4 s (tcga2017 #605 took
+# 150k conflicts and 10.2 s in one run at 0.3, 40k and 2.1 s in the other). Chunks then take
+# 0.47-0.52 s CPU (90th percentile), 0.66 s at most on the five slowest, so a stop or Esc still
+# comes within about a second.
+SAT_CHUNK_S = 0.5
 
 # The shortest turn of the CDCL solver (s): short, as many puzzles are solved by the search soon
 # after the hand-over point.
