@@ -453,9 +453,9 @@ def _peers_from(entry, peers, doc):
                 copied.append(f"{m}/{solver}")
     if copied:
         entry["peers_from"] = copied
-        m = peers.get("machine", {})
-        doc["peers_from"] = {"date_utc": m.get("date_utc"), "command": peers.get("command"),
-                             "load_average": m.get("load_average"), "note": peers.get("note")}
+        machine = peers.get("machine", {})
+        doc["peers_from"] = {"date_utc": machine.get("date_utc"), "command": peers.get("command"),
+                             "load_average": machine.get("load_average"), "note": peers.get("note")}
 
 
 def command_text(argv) -> str:

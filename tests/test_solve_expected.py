@@ -90,8 +90,8 @@ def test_cancel_from_progress(knotty):
     calls = []
 
     # asked to stop after 1 s: once the search hands Knotty to the SAT solver, progress comes
-    # once per SAT chunk (~SAT_CHUNK_S = 0.5 s), so a stop at 0.5 s left room for only 3-4 calls
-    # whenever the hand-over came early (seen in CI: 4 calls, gaps 0.06-0.33 s)
+    # once per SAT chunk (~SAT_CHUNK_S, 0.3 s then), so a stop at 0.5 s left room for only 3-4
+    # calls whenever the hand-over came early (seen in CI: 4 calls, gaps 0.06-0.33 s)
     def progress(fraction, message):
         calls.append((sw.elapsed(), fraction, message))
         assert 0.0 <= fraction <= 1.0

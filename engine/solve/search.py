@@ -45,8 +45,8 @@ SAT_AFTER_STEPS = 30_000
 # The CDCL solver's time per second of search since its last turn (once it has started). In
 # effect it sizes only the first turn: the hand-over test counts the search's line solves from the
 # search's start, so after the first turn the search takes one node (~1 ms on a 25x25 puzzle)
-# between turns, and each later turn is SAT_MIN_SLICE_S, which the first chunk of conflicts
-# (0.1-0.3 s, it cannot be cut) overruns: the CDCL solver holds ~99 % of the time after the
+# between turns, and each later turn is SAT_MIN_SLICE_S, which a chunk of conflicts (up to about
+# SAT_CHUNK_S, it cannot be cut) overruns: the CDCL solver holds ~99 % of the time after the
 # hand-over (icga2018 #625: 19 turns, 4.21 s of 4.28 s). Kept so: on the 255 of 700 tournament
 # puzzles that reach the hand-over (2026-12-03), the search alone (1 s each) settled 179, and
 # the times of the two are heavy-tailed and only weakly related (rank correlation 0.38), so giving
