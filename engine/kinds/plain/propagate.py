@@ -1,4 +1,4 @@
-"""Line propagation: the shared machinery of every solver in ``solve.py``.
+"""Line propagation: the machinery the solvers of ``engine/kinds`` share (probing, search, colour).
 
 A puzzle is turned into a ``Net``: a tuple of flat int64 arrays (the Puzzle's line CSR and clue
 CSR, plus a cell -> lines CSR index) that numba kernels walk. Lines without a clue
@@ -320,6 +320,12 @@ def budget_arg(ls_id: int, budget: int):
 # by ``sync_masks`` (``maskprop.reset``).
 
 
+@njit(inline="always")
+def _is_word_line(kind, n):
+    """A line the word solver takes: a block list of 1..MAX_BITS cells."""
+    return kind == KIND_BLOCKS and 0 < n <= MAX_BITS
+
+
 def mask_words(n_lines: int, n_pairs: int) -> int:
     """Words at the end of ``words`` for the word lines' masks and the pairs' bits."""
     return 2 * n_lines + n_pairs
@@ -338,7 +344,7 @@ def sync_masks(ls, lc, kinds, cs, cl, cp, state, words):
     base = len(words) - 2 * n_lines - len(cl)
     any_word = False
     for li in range(n_lines):
-        if kinds[li] == KIND_BLOCKS and 0 < ls[li + 1] - ls[li] <= MAX_BITS:
+        if _is_word_line(kinds[li], ls[li + 1] - ls[li]):
             any_word = True
             break
     if not any_word:
@@ -351,7 +357,7 @@ def sync_masks(ls, lc, kinds, cs, cl, cp, state, words):
         cf = np.uint64(0)
         s = ls[li]
         n = ls[li + 1] - s
-        if kinds[li] == KIND_BLOCKS and 0 < n <= MAX_BITS:
+        if _is_word_line(kinds[li], n):
             for j in range(n):
                 v = state[lc[s + j]]
                 bit = np.uint64(1) << np.uint64(j)
@@ -366,7 +372,7 @@ def sync_masks(ls, lc, kinds, cs, cl, cp, state, words):
             li = cl[k]
             n = ls[li + 1] - ls[li]
             bit = np.uint64(0)
-            if kinds[li] == KIND_BLOCKS and 0 < n <= MAX_BITS:
+            if _is_word_line(kinds[li], n):
                 bit = np.uint64(1) << np.uint64(cp[k] - ls[li])
             words[base + 2 * n_lines + k] = bit
 
@@ -552,7 +558,7 @@ def _apply(li, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, state, 
     kind = kinds[li]
     c0, c1 = cst[li], cst[li + 1]
     if ckeys is not None:
-        if (budget is None or ls_id == LS_DP) and kind == KIND_BLOCKS and 0 < n <= MAX_BITS:
+        if (budget is None or ls_id == LS_DP) and _is_word_line(kind, n):
             return _apply_words(li, use_cache, ls, lc, cst, cd, cs, cl, state, trail, unk, stats, slots, words)
     for j in range(n):
         buf_in[j] = state[lc[s + j]]
