@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 
+import engine.kinds.plain.plainkind as plainkind
 import engine.solve.search as search
 from engine.__main__ import main
 from engine.model.clues import puzzle_from_grid
@@ -93,3 +94,49 @@ def test_cli_first(tmp_path, capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["verdict"] == "solved" and d["solution"] in ("1001", "0110")
     assert d["options"]["want"] == 1
+
+
+
+def _node_probe_steps(monkeypatch, per_cell, puzzles):
+    """Line solves of every search node's probing (not the root's) in first-solution mode."""
+    monkeypatch.setattr(search, "FIRST_NODE_PROBE_STEPS_PER_CELL", per_cell)
+    spent = []
+
+    def counted(self, message, max_steps=None):
+        s0 = self.S.steps()
+        st = real(self, message, max_steps)
+        if message == "searching":
+            spent.append(self.S.steps() - s0)
+        return st
+
+    real = search._Driver.probe_fixpoint
+    monkeypatch.setattr(search._Driver, "probe_fixpoint", counted)
+    try:
+        for p in puzzles:
+            check_first(p, solve(p, want=1, sat=False), 1)
+    finally:
+        monkeypatch.setattr(search._Driver, "probe_fixpoint", real)
+    return np.array(spent)
+
+
+
+def test_first_solution_nodes_probe_within_their_budget(monkeypatch):
+    """Below the root a first-solution node stops probing after its budget (the probe under way
+    finishes), with a valid solution still; with the budget off it probes to the fixpoint, which
+    on these tournament puzzles takes thousands of line solves a node."""
+    from conftest import SHARED
+    from engine.files.puzzlefile import load_puzzles
+    path = SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / "icga2017.txt.gz"
+    if not path.exists():
+        pytest.skip(f"{path} not found")
+    puzzles = [load_puzzles(path)[i] for i in (395, 685, 935)]
+    per_cell = search.FIRST_NODE_PROBE_STEPS_PER_CELL
+    cap = int(per_cell * 625)
+    capped = _node_probe_steps(monkeypatch, per_cell, puzzles)
+    free = _node_probe_steps(monkeypatch, 0, puzzles)
+    assert len(capped) >= 30 and len(free) >= 30, (len(capped), len(free))
+    # one probe of a 25x25 grid (both values, each closed under line solving) is a few hundred
+    # line solves at most
+    assert capped.max() <= cap + 500, (capped.max(), cap)
+    assert free.max() > 4 * cap, (free.max(), cap)
+    assert np.mean(capped) < np.mean(free) / 2, (np.mean(capped), np.mean(free))

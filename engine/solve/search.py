@@ -63,6 +63,18 @@ SAT_SHARE = 1.0
 # (115.4 / 115.0 s with 2x / 0.5x the search's time: the turns' share is within the runs'
 # noise, ~10 %); 30x 127.8 s, 28.0 ms, 185.
 SAT_FIRST_AFTER = 10
+# First-solution mode (want=1): a search node below the root probes for at most this many
+# line solves per cell (the root always probes to its fixpoint; in uniqueness mode every node
+# does). A node left short of its fixpoint is still a sound node to guess from, only a weaker
+# one; the probe cursor goes on from where the last node stopped, so the nodes of a dive probe
+# different cells in turn. 1.6 (1,000 line solves on a 25x25 puzzle, ~115 probes, where a node
+# took ~600 to its fixpoint): on the seven default tournament sets, every 10th puzzle (700), four
+# pairs of runs alternating with and without (load ~1, 2026-12-03), the median fell 15-21 % in
+# every pair (18.0 / 20.9 / 20.9 / 19.7 ms against 22.7 / 24.7 / 25.9 / 23.6) and the total
+# stayed within the runs' noise (112.7 / 129.0 / 120.9 / 126.8 s against 118.3 / 123.2 /
+# 130.1 / 127.3), with 224 hand-overs to the CDCL solver instead of 255 (the hand-over counts
+# line solves, so the cheaper nodes get more of them). 0.8 (500) was slower (27.8 ms median).
+FIRST_NODE_PROBE_STEPS_PER_CELL = 1.6
 # Seconds of SAT work between checks of the limits and calls of the progress callback: every
 # call restarts the solver's own schedule, so not much shorter. Measured from the root of 22 of
 # the slowest ICGA 2018/2020 tournament puzzles (CaDiCaL, one call per chunk): chunks of 300
@@ -181,21 +193,33 @@ class _Driver:
         self.ss, self.ss_blocked = None, 0
         self.sat_fits = None  # (``_sat_fits``: sized at the first turn)
         self.root_relations = None
+        # (a search node's probing budget in line solves: first-solution mode only)
+        self.node_probe_steps = max(1, int(FIRST_NODE_PROBE_STEPS_PER_CELL * S.n_cells)) \
+            if want == 1 and FIRST_NODE_PROBE_STEPS_PER_CELL > 0 else None
 
     def _steps_left(self, steps):
         if self.limits.step_limit is not None:
             return max(1, min(steps, self.limits.step_limit - self.S.steps()))
         return steps
 
-    def probe_fixpoint(self, message):
-        """Probe the current node to its fixpoint in chunks; a P_* status or STOPPED."""
+    def probe_fixpoint(self, message, max_steps=None):
+        """Probe the current node to its fixpoint in chunks; a P_* status or STOPPED. After
+        ``max_steps`` line solves (when given) the node counts as closed: P_FIXPOINT, or P_SOLVED
+        when every cell is known."""
         S = self.S
         S.probe_start(message == "probing")
+        s0 = S.steps()
         while True:
             if self.limits.stop(S, message):
                 return STOPPED
+            steps = self._steps_left(self.chunk)
+            if max_steps is not None:
+                left = max_steps - (S.steps() - s0)
+                if left <= 0:
+                    return P_SOLVED if S.n_known() == self.n_target else P_FIXPOINT
+                steps = min(steps, left)
             t = time.perf_counter()
-            st = S.probe_round(self._steps_left(self.chunk))
+            st = S.probe_round(steps)
             if st != P_PAUSED:
                 return st
             # aim at ~1/4 of the progress interval per chunk
@@ -605,7 +629,7 @@ class _Driver:
             return P_CONTRADICTION
         if not (probe and S.probe_nodes):
             return P_SOLVED if S.n_known() == self.n_target else P_FIXPOINT
-        return self.probe_fixpoint("searching")
+        return self.probe_fixpoint("searching", self.node_probe_steps)
 
     def _verdict(self, n_found):
         """The verdict once the search is over (exhausted, or ``want`` solutions found)."""
