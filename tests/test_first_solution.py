@@ -6,7 +6,6 @@ import json
 import numpy as np
 import pytest
 
-import engine.kinds.plain.plainkind as plainkind
 import engine.solve.search as search
 from engine.__main__ import main
 from engine.model.clues import puzzle_from_grid
@@ -96,7 +95,6 @@ def test_cli_first(tmp_path, capsys):
     assert d["options"]["want"] == 1
 
 
-
 def _node_probe_steps(monkeypatch, per_cell, puzzles):
     """Line solves of every search node's probing (not the root's) in first-solution mode."""
     monkeypatch.setattr(search, "FIRST_NODE_PROBE_STEPS_PER_CELL", per_cell)
@@ -119,7 +117,6 @@ def _node_probe_steps(monkeypatch, per_cell, puzzles):
     return np.array(spent)
 
 
-
 def test_first_solution_nodes_probe_within_their_budget(monkeypatch):
     """Below the root a first-solution node stops probing after its budget (the probe under way
     finishes), with a valid solution still; with the budget off it probes to the fixpoint, which
@@ -128,8 +125,9 @@ def test_first_solution_nodes_probe_within_their_budget(monkeypatch):
     from engine.files.puzzlefile import load_puzzles
     path = SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / "icga2017.txt.gz"
     if not path.exists():
-        pytest.skip(f"{path} not found")
-    puzzles = [load_puzzles(path)[i] for i in (395, 685, 935)]
+        pytest.skip("../shared/puzzles2d/taai-tcga-icga not found")
+    every = load_puzzles(path)
+    puzzles = [every[i] for i in (395, 685, 935)]
     per_cell = search.FIRST_NODE_PROBE_STEPS_PER_CELL
     cap = int(per_cell * 625)
     capped = _node_probe_steps(monkeypatch, per_cell, puzzles)
