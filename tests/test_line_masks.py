@@ -94,8 +94,8 @@ def test_masks_at_every_search_node(monkeypatch):
     seen = {"nodes": 0}
     inner = search._Driver.probe_fixpoint
 
-    def fixpoint(self, message):
-        st = inner(self, message)
+    def fixpoint(self, message, max_steps=None):
+        st = inner(self, message, max_steps)
         if hasattr(self.S, "w"):
             check(self.S.net, self.S.w)
             seen["nodes"] += 1

@@ -67,14 +67,17 @@ def test_kept_outcomes_are_implications_of_each_node(monkeypatch):
     if not puzzles:
         pytest.skip("../shared/puzzles2d/taai-tcga-icga not found")
     solve(puzzles[0], want=1)  # the kernels' warm-up solves go unchecked
+    # nodes probed to their fixpoint, as in uniqueness mode (a first-solution node's probing
+    # budget would leave fewer outcomes to check)
+    monkeypatch.setattr(search, "FIRST_NODE_PROBE_STEPS_PER_CELL", 0)
     counts = {"nodes": 0, "checked": 0, "restored": 0}
     cur = {}
     rng = np.random.default_rng(40)
     inner_fix = search._Driver.probe_fixpoint
     inner_restore = PlainSolver._restore
 
-    def fixpoint(self, message):
-        st = inner_fix(self, message)
+    def fixpoint(self, message, max_steps=None):
+        st = inner_fix(self, message, max_steps)
         if st == P_FIXPOINT and message == "searching" and counts["nodes"] < cur["nodes_max"]:
             counts["nodes"] += 1
             counts["checked"] += _check_node(self.S, cur["solver"], rng, 10)
