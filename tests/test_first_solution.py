@@ -138,3 +138,58 @@ def test_first_solution_nodes_probe_within_their_budget(monkeypatch):
     assert capped.max() <= cap + 500, (capped.max(), cap)
     assert free.max() > 4 * cap, (free.max(), cap)
     assert np.mean(capped) < np.mean(free) / 2, (np.mean(capped), np.mean(free))
+
+
+def _runs(monkeypatch, p, want):
+    """The search's guesses (``_descend``) as runs between restarts: [(mode, noise, guesses)]
+    (only ``p``'s: the kernels' warm-up may solve small puzzles first)."""
+    calls = {}
+    real = search._Driver._descend
+
+    def recorded(self, stack, mode, probe=True, noise=0.0, salt=0):
+        key = self.__dict__.setdefault("_test_run", len(calls))  # one list per driver
+        calls.setdefault(key, []).append((self.S.n_cells, mode, noise))
+        return real(self, stack, mode, probe, noise, salt)
+
+    monkeypatch.setattr(search._Driver, "_descend", recorded)
+    r = solve(p, want=want, sat=False)
+    monkeypatch.setattr(search._Driver, "_descend", real)
+    ours = [c for c in calls.values() if c[0][0] == r.state.size]
+    assert len(ours) == 1, [c[0] for c in calls.values()]
+    runs = []
+    for _, mode, noise in ours[0]:
+        if runs and runs[-1][0] == mode:
+            runs[-1][2] += 1
+        else:
+            runs.append([mode, noise, 1])
+    return r, runs
+
+
+def test_first_solution_restarts_follow_luby_runs_with_noise(monkeypatch):
+    """First-solution mode: the runs alternate modes 4 and 5, last FIRST_RESTART_NODES times the
+    Luby sequence in guesses (the last run may end sooner, with the solution), and shake the
+    choices with noise from the third run on; the same puzzle twice gives the same search.
+    Uniqueness mode keeps modes 0 / 1, doubling runs and no noise."""
+    from conftest import SHARED
+    from engine.files.puzzlefile import load_puzzles
+    path = SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / "icga2017.txt.gz"
+    if not path.exists():
+        pytest.skip("../shared/puzzles2d/taai-tcga-icga not found")
+    p = load_puzzles(path)[395]
+    monkeypatch.setattr(search, "FIRST_RESTART_NODES", 3)
+    r, runs = _runs(monkeypatch, p, 1)
+    check_first(p, r, 1)
+    assert len(runs) >= 6, runs
+    for k, (mode, noise, guesses) in enumerate(runs):
+        assert mode == search.FIRST_BRANCH_MODES[k % 2], runs
+        assert noise == (search.FIRST_BRANCH_NOISE if k >= 2 else 0.0), runs
+        full = 3 * search.luby(k)
+        assert guesses == full if k < len(runs) - 1 else 1 <= guesses <= full, runs
+    assert r.stats["restarts"] == len(runs) - 1
+    again, runs_again = _runs(monkeypatch, p, 1)
+    assert runs_again == runs and np.array_equal(again.solutions[0], r.solutions[0])
+    monkeypatch.setattr(search, "RESTART_NODES", 3)
+    _, runs = _runs(monkeypatch, p, 2)
+    assert len(runs) >= 4, runs
+    for k, (mode, noise, guesses) in enumerate(runs[:-1]):
+        assert (mode, noise, guesses) == (search.BRANCH_MODES[k % 2], 0.0, 3 << (k // 2)), runs

@@ -668,9 +668,9 @@ class ColourSolver:
     def restore_root(self) -> None:
         pass
 
-    def choose(self, mode: int) -> tuple:
+    def choose(self, mode: int, noise: float = 0.0, salt: int = 0) -> tuple:
         """(cell, value): the undecided cell with the fewest values left, its known solution's
-        value first (else its lowest)."""
+        value first (else its lowest); the branching modes and noise are the plain kind's."""
         state = self.K.state
         c = int(fewest_values(state))
         m = int(state[c])

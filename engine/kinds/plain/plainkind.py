@@ -145,13 +145,30 @@ class PlainKind:
 
 
 @njit
-def choose_branch(state, cnt, cell_start, mode):
+def noise_unit(c, salt):
+    """A number in [0, 1) from cell ``c`` and ``salt`` (a 32-bit integer hash): the branching
+    noise, the same on every run and machine."""
+    h = (c * 0x9E3779B1 + salt * 0x85EBCA77 + 0x165667B1) & 0xFFFFFFFF
+    h ^= h >> 15
+    h = (h * 0x2C1B3C6D) & 0xFFFFFFFF
+    h ^= h >> 12
+    h = (h * 0x297A2D39) & 0xFFFFFFFF
+    h ^= h >> 15
+    return h / 4294967296.0
+
+
+@njit
+def choose_branch(state, cnt, cell_start, mode, noise=0.0, salt=0):
     """(cell, first value) for the next guess, from the probe outcome sizes n0, n1 of each
     unknown cell. mode 0: max n0*n1, larger side first; 1: the same, smaller side first;
     2: max min(n0,n1) + 1.85 log(1+|n0-n1|) (LalaFrogKK's score), larger side first; 3: max
-    n0+n1; 4: LalaFrogKK's score, empty first (its order). Modes 2-4 are for experiments: in
-    first-solution mode on 17 TAAI 2011 puzzles mode 4 without restarts took 29.7 s against
-    26.8 s for the default (0 and 1 alternating), though LalaFrogKK itself needs fewer nodes."""
+    n0+n1; 4: LalaFrogKK's score, empty first (its order); 5: LalaFrogKK's score, filled first.
+    ``noise`` > 0 multiplies each cell's score by 1 + noise * ``noise_unit(cell, salt)``, so
+    that restarts do not walk the same tree again. Modes 0 and 1 are the uniqueness search's,
+    4 and 5 the first-solution search's (``search.py``: with Luby restarts and noise); 2 and 3
+    are for experiments. (Mode 4 alone, without restarts, took 29.7 s in first-solution mode on
+    17 TAAI 2011 puzzles against 26.8 s for modes 0 and 1 alternating, though LalaFrogKK itself
+    needs fewer nodes.)"""
     best = -1
     best_s = -1.0
     first = FILLED
@@ -166,16 +183,20 @@ def choose_branch(state, cnt, cell_start, mode):
             continue
         if mode == 0 or mode == 1:
             sc = float(n0) * float(n1) + 1e-6 * (n0 + n1)
-        elif mode == 2 or mode == 4:
+        elif mode == 2 or mode == 4 or mode == 5:
             sc = min(n0, n1) + 1.85 * np.log(1.0 + abs(n0 - n1))
         else:
             sc = float(n0 + n1)
+        if noise > 0.0:
+            sc *= 1.0 + noise * noise_unit(c, salt)
         if sc > best_s:
             best, best_s = c, sc
             if mode == 1:
                 first = FILLED if n1 < n0 else np.int8(1)
             elif mode == 4:
                 first = np.int8(1)
+            elif mode == 5:
+                first = FILLED
             else:
                 first = FILLED if n1 >= n0 else np.int8(1)
     if best < 0:
@@ -365,9 +386,9 @@ class PlainSolver:
         pr.ctl[C_POOL] = pool
         return True
 
-    def choose(self, mode: int) -> tuple:
-        """(cell, value) of the next guess (the known solution's value first)."""
-        p, v = choose_branch(self.w.state, self.pr.cnt, self.net.cell_start, mode)
+    def choose(self, mode: int, noise: float = 0.0, salt: int = 0) -> tuple:
+        """(cell, value) of the next guess (the known solution's value first); ``choose_branch``."""
+        p, v = choose_branch(self.w.state, self.pr.cnt, self.net.cell_start, mode, noise, salt)
         if self.known:
             v = self.known_state[p]
         return int(p), int(v)
