@@ -83,7 +83,7 @@ SAT_AFTER_STEPS = 30_000
 # the search s times the CDCL solver's time was estimated (from each puzzle's two times) at 156 s
 # in all for s = 1, 131 s for 1/2, 119 s for 1/4, 115 s for 1/8 and less; 115 s measured.
 SAT_SHARE = 1.0
-# First-solution mode (want=1) hands over after this multiple of SAT_AFTER_STEPS (300k line
+# First-solution mode (want=1) hands over after this multiple of SAT_AFTER_STEPS (at 10x 300k line
 # solves, ~0.1-0.2 s of a 25x25 search), with the same even turns as uniqueness mode. Once
 # probes got about twice as cheap (2026-12-03), a longer search settles most tournament
 # puzzles on its own: the seven default sets, every 10th puzzle (700), in two parallel runs on
@@ -91,8 +91,14 @@ SAT_SHARE = 1.0
 # before, tuned when probes were dearer and the search's nodes few) 133.1 s in all, median
 # 63.9 ms, 503 hand-overs; 3x and even turns 119.1 s, 57.6 ms, 374; 10x 127.8 s, 29.3 ms, 262
 # (115.4 / 115.0 s with 2x / 0.5x the search's time: the turns' share is within the runs'
-# noise, ~10 %); 30x 127.8 s, 28.0 ms, 185.
-SAT_FIRST_AFTER = 10
+# noise, ~10 %); 30x 127.8 s, 28.0 ms, 185. 20x (600k line solves, ~0.2-0.3 s) once the
+# first-solution search restarts with Luby runs and noise (FIRST_BRANCH_MODES), which settles
+# more of what it meets late: the same 700, two pairs of runs alternating (2026-12-03, the host
+# ~15 % slower than an hour before), 108.1 / 109.8 s against 109.4 / 118.8 s, median 19.5 /
+# 18.5 ms against 19.9 / 21.7, 132 hand-overs against 201; the 69 puzzles only 10x hands over
+# took 8.0 s instead of 21.0, the 132 both hand over 92.2 s instead of 83.4 (the longer search
+# before the hand-over).
+SAT_FIRST_AFTER = 20
 # First-solution mode (want=1): a search node below the root probes for at most this many
 # line solves per cell (the root always probes to its fixpoint; in uniqueness mode every node
 # does). A node left short of its fixpoint is still a sound node to guess from, only a weaker
