@@ -9,9 +9,15 @@ relations), and then solves each of those from scratch with a fixed chunk schedu
 N``: 2000 conflicts, then doubling up to N; ``--chunk 0``: one uninterrupted call) and the
 CaDiCaL options given (``--options '{"name": value}'``, on top of ``sat.SOLVER_OPTIONS``).
 The conflicts are then the same in every run of a setting; the CPU time is printed too.
+``--relations`` chooses the binary clauses handed over beside the lines: the search's stored
+probing relations (``stored``, what the engine does), every single-cell implication of
+propagating each unknown cell's two values from the root (``full``, as nonosolve hands over),
+both, or ``none``. ``--solver kissat404`` runs Kissat, which python-sat cannot resume or
+question for statistics: one uninterrupted call per case, CPU time only.
 
     python benchmarks/sat_replay.py [--sets icga2020 ...] [--stride 10] [--chunk 4000]
         [--options '{"lucky": 0}'] [--solver cadical300] [--cap 300000]
+        [--relations stored|full|both|none]
 
 Run each setting in its own process (python-sat keeps no state between solvers, but CPU times
 are comparable only between processes of the same run).
@@ -60,16 +66,60 @@ def hand_overs(name, stride):
     return out
 
 
-def replay(cases, chunk, cap):
+def root_implications(net, state):
+    """(src, dst) literals (2 * cell + 1 for filled) of every cell that line propagation fixes
+    when one unknown cell of ``state`` takes one value, for each unknown cell and value (a
+    value that contradicts gives none: the root's probing has fixed such cells already)."""
+    import numpy as np
+    from engine.kinds.plain.propagate import LS_DP, S_TLEN, new_work, propagate, queue_push, set_cell, undo_to
+    from engine.model.cells import EMPTY, FILLED, UNKNOWN
+    w = new_work(net, state)
+    cs, cl = net[5], net[6]
+    src, dst = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    for c in np.flatnonzero(state == UNKNOWN).tolist():
+        for v in (EMPTY, FILLED):
+            mark = int(w[7][S_TLEN])
+            set_cell(c, v, net, w)
+            for k in range(cs[c], cs[c + 1]):
+                queue_push(int(cl[k]), w)
+            if propagate(LS_DP, None, False, net, w):
+                fixed = w[1][mark + 1:int(w[7][S_TLEN])].copy()  # the trail after the cell itself
+                src.append(np.full(len(fixed), 2 * c + (v == FILLED), np.int64))
+                dst.append(2 * fixed + (w[0][fixed] == FILLED))
+            undo_to(mark, net, w)
+    return np.concatenate(src), np.concatenate(dst)
+
+
+def handed_relations(net, state, stored, kind):
+    """The relations handed to the CDCL solver under ``--relations kind``."""
+    import numpy as np
+    if kind == "stored":
+        return stored
+    if kind == "none":
+        return None
+    full = root_implications(net, state)
+    if kind == "full" or stored is None:
+        return full
+    return np.concatenate([full[0], stored[0]]), np.concatenate([full[1], stored[1]])
+
+
+def replay(cases, chunk, cap, relations="stored"):
     """Solve each case from its root with the chunk schedule: (conflicts, CPU seconds) in all,
-    and the cases stopped at ``cap`` conflicts without an answer."""
+    and the cases stopped at ``cap`` conflicts without an answer. The CPU time includes
+    building the relations; Kissat (one call, no statistics) counts no conflicts."""
+    from engine.kinds.plain import sat
     from engine.kinds.plain.sat import SatSearch
     total, cpu, capped = 0, 0.0, 0
-    for _i, net, state, covered, relations in cases:
+    for _i, net, state, covered, stored in cases:
         c0 = time.process_time()
-        ss = SatSearch(net, state, covered, relations)
+        ss = SatSearch(net, state, covered, handed_relations(net, state, stored, relations))
         while not ss.feed(1 << 30):
             pass
+        if sat.SOLVER_NAME.startswith("kissat"):
+            ss.solver.solve()
+            cpu += time.process_time() - c0
+            ss.close()
+            continue
         ss.chunk = FIRST_CHUNK if chunk else cap
         while True:
             r = ss.step()
@@ -95,6 +145,8 @@ def main(argv=None):
     ap.add_argument("--options", default="{}", help="CaDiCaL options as JSON, on top of sat.SOLVER_OPTIONS")
     ap.add_argument("--solver", default=None, help="python-sat's name of the CaDiCaL to use (default: sat.SOLVER_NAME)")
     ap.add_argument("--cap", type=int, default=300_000, help="conflicts after which a case is given up")
+    ap.add_argument("--relations", choices=["stored", "full", "both", "none"], default="stored",
+                    help="binary clauses handed over beside the lines (see above)")
     args = ap.parse_args(argv)
     from engine.kinds.plain import sat
     sat.SOLVER_OPTIONS = {**sat.SOLVER_OPTIONS, **json.loads(args.options)}
@@ -103,12 +155,14 @@ def main(argv=None):
     all_conf, all_cpu, parts = 0, 0.0, []
     for name in args.sets:
         cases = hand_overs(name, args.stride)
-        conf, cpu, capped = replay(cases, args.chunk, args.cap)
+        conf, cpu, capped = replay(cases, args.chunk, args.cap, args.relations)
         all_conf += conf
         all_cpu += cpu
-        parts.append(f"{name} {len(cases)} cases {conf} conflicts {cpu:.1f} s" + (f" ({capped} capped)" if capped else ""))
+        counted = "conflicts not counted" if sat.SOLVER_NAME.startswith("kissat") else f"{conf} conflicts"
+        parts.append(f"{name} {len(cases)} cases {counted} {cpu:.1f} s" + (f" ({capped} capped)" if capped else ""))
         print(parts[-1], flush=True)
-    print(f"{sat.SOLVER_NAME} chunk {args.chunk or 'one call'} options {sat.SOLVER_OPTIONS}: {all_conf} conflicts, "
+    print(f"{sat.SOLVER_NAME} chunk {args.chunk or 'one call'} options {sat.SOLVER_OPTIONS} relations {args.relations}: "
+          f"{all_conf} conflicts, "
           f"{all_cpu:.1f} s CPU in all")
 
 

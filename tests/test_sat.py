@@ -8,6 +8,9 @@ reference.
   by enumerating every grid, for random small 2D and 3D puzzles (every clue kind, hidden lines,
   contradictory clue mixes; 3D shapes with lines of 5-6 cells for square clues), from an empty
   state and from partial states.
+- The root implications ``benchmarks/sat_replay.py --relations full`` hands over: per unknown
+  cell and value, exactly what a brute-force line fixpoint fixes, and the CNF's models with them
+  still the solutions.
 - The search with the fallback: ``solve``'s verdicts with the CDCL solver taking over at the
   first guess, and with the default hand-over, equal CP-SAT's on random puzzles too large to
   enumerate (uniqueness and first-solution modes).
@@ -232,3 +235,63 @@ def test_sat_chunks_grow_by_cpu_time_and_shrink_by_wall_time():
     assert next_chunk(1000, SAT_CHUNK_S, SAT_CHUNK_S) == 1000
     assert next_chunk(1000, slow, slow) == 500
     assert next_chunk(150, slow, slow) == 100
+
+
+def brute_fixpoint(p, state):
+    """Line propagation to its fixpoint by each line's list of fillings (``linebrute``): the
+    state, or None when a line has no filling left."""
+    state = state.copy()
+    changed = True
+    while changed:
+        changed = False
+        for li in range(p.n_lines):
+            if p.clue_kind[li] == KIND_NONE:
+                continue
+            cells = p.line(li)
+            fills = all_fixes(len(cells), int(p.clue_kind[li]), p.clue_numbers(li))
+            line = state[cells]
+            ok = np.all((line == UNKNOWN) | (fills == (line == FILLED)), axis=1)
+            if not ok.any():
+                return None
+            fills = fills[ok]
+            sure = np.all(fills == fills[:1], axis=0)
+            new = sure & (line == UNKNOWN)
+            if new.any():
+                state[cells[new]] = np.where(fills[0][new], FILLED, EMPTY)
+                changed = True
+    return state
+
+
+@pytest.mark.parametrize("shapes,seed", [(SMALL_2D, 23), (SMALL_3D, 24)])
+def test_root_implications_are_line_propagation_from_each_literal(shapes, seed):
+    """``benchmarks/sat_replay.py --relations full``: the implications of each unknown cell's two
+    values at the probed root are exactly the cells a line-by-line fixpoint (by brute-force
+    fillings) fixes from there, and as binary clauses they keep the CNF's models the solutions."""
+    from benchmarks.sat_replay import root_implications
+    rng = np.random.default_rng(seed)
+    n_imp = 0
+    for p in random_puzzles(rng, 60, shapes, hide_max=0.5):
+        root = probed_root(p)
+        if root is None:
+            continue
+        state = root[0]
+        net = build_net(p)
+        src, dst = root_implications(net, state)
+        n_imp += len(src)
+        got = {}
+        for s, d in zip(src.tolist(), dst.tolist()):
+            got.setdefault(s, set()).add(d)
+        for c in np.flatnonzero(state == UNKNOWN).tolist():
+            for v in (EMPTY, FILLED):
+                probe = state.copy()
+                probe[c] = v
+                fixed = brute_fixpoint(p, probe)
+                want = set() if fixed is None else {
+                    2 * q + (fixed[q] == FILLED) for q in np.flatnonzero((fixed != UNKNOWN) & (probe == UNKNOWN)).tolist()}
+                assert got.get(2 * c + (v == FILLED), set()) == want, (p.clues(), c, v)
+        covered = np.diff(net.cell_start) > 0
+        known = state != UNKNOWN
+        truth = {np.packbits(s & covered).tobytes() for s in enumerate_solutions(p, limit=1 << 20)
+                 if np.array_equal(np.where(s, FILLED, EMPTY)[known], state[known])}
+        assert sorted(truth) == keys(sat_solutions(p, state, (src, dst))), p.clues()
+    assert n_imp >= 30, n_imp
