@@ -167,24 +167,34 @@ def probed_root(p):
     return w.state.copy(), relation_literals(pr)
 
 
+def probed_roots(shapes, seed):
+    """(puzzle, probed root state, its relations) of 60 random puzzles whose root probing meets
+    no contradiction."""
+    rng = np.random.default_rng(seed)
+    for p in random_puzzles(rng, 60, shapes, hide_max=0.5):
+        root = probed_root(p)
+        if root is not None:
+            yield p, *root
+
+
+def solutions_under(p, state):
+    """``keys`` of the puzzle's solutions (by enumeration) that extend ``state``, on the cells a
+    clue covers (the CNF's models leave the others empty)."""
+    covered = np.diff(build_net(p).cell_start) > 0
+    known = state != UNKNOWN
+    return sorted({np.packbits(s & covered).tobytes() for s in enumerate_solutions(p, limit=1 << 20)
+                   if np.array_equal(np.where(s, FILLED, EMPTY)[known], state[known])})
+
+
 @pytest.mark.parametrize("shapes,seed", [(SMALL_2D, 21), (SMALL_3D, 22)])
 def test_probe_implications_keep_the_solutions(shapes, seed):
     """Probing's relations at the root, added as binary clauses, leave the CNF's models exactly
     the puzzle's solutions that extend the root state (a clause of the wrong sign or from the
     wrong state would cut some off)."""
-    rng = np.random.default_rng(seed)
     n_rel = 0
-    for p in random_puzzles(rng, 60, shapes, hide_max=0.5):
-        root = probed_root(p)
-        if root is None:
-            continue
-        state, rel = root
+    for p, state, rel in probed_roots(shapes, seed):
         n_rel += len(implication_clauses(state, *rel))
-        covered = np.diff(build_net(p).cell_start) > 0
-        known = state != UNKNOWN
-        truth = {np.packbits(s & covered).tobytes() for s in enumerate_solutions(p, limit=1 << 20)
-                 if np.array_equal(np.where(s, FILLED, EMPTY)[known], state[known])}
-        assert sorted(truth) == keys(sat_solutions(p, state, rel)), p.clues()
+        assert solutions_under(p, state) == keys(sat_solutions(p, state, rel)), p.clues()
     assert n_rel >= 50, n_rel
 
 
@@ -268,13 +278,8 @@ def test_root_implications_are_line_propagation_from_each_literal(shapes, seed):
     values at the probed root are exactly the cells a line-by-line fixpoint (by brute-force
     fillings) fixes from there, and as binary clauses they keep the CNF's models the solutions."""
     from benchmarks.sat_replay import root_implications
-    rng = np.random.default_rng(seed)
     n_imp = 0
-    for p in random_puzzles(rng, 60, shapes, hide_max=0.5):
-        root = probed_root(p)
-        if root is None:
-            continue
-        state = root[0]
+    for p, state, _rel in probed_roots(shapes, seed):
         net = build_net(p)
         src, dst = root_implications(net, state)
         n_imp += len(src)
@@ -289,9 +294,5 @@ def test_root_implications_are_line_propagation_from_each_literal(shapes, seed):
                 want = set() if fixed is None else {
                     2 * q + (fixed[q] == FILLED) for q in np.flatnonzero((fixed != UNKNOWN) & (probe == UNKNOWN)).tolist()}
                 assert got.get(2 * c + (v == FILLED), set()) == want, (p.clues(), c, v)
-        covered = np.diff(net.cell_start) > 0
-        known = state != UNKNOWN
-        truth = {np.packbits(s & covered).tobytes() for s in enumerate_solutions(p, limit=1 << 20)
-                 if np.array_equal(np.where(s, FILLED, EMPTY)[known], state[known])}
-        assert sorted(truth) == keys(sat_solutions(p, state, (src, dst))), p.clues()
+        assert solutions_under(p, state) == keys(sat_solutions(p, state, (src, dst))), p.clues()
     assert n_imp >= 30, n_imp
