@@ -143,7 +143,8 @@ def main(argv=None):
     ap.add_argument("--chunk", type=int, default=4000,
                     help="largest chunk in conflicts (from 2000, doubling); 0: one uninterrupted call")
     ap.add_argument("--options", default="{}", help="CaDiCaL options as JSON, on top of sat.SOLVER_OPTIONS")
-    ap.add_argument("--solver", default=None, help="python-sat's name of the CaDiCaL to use (default: sat.SOLVER_NAME)")
+    ap.add_argument("--solver", default=None, help="python-sat's name of the solver to use (default: sat.SOLVER_NAME); "
+                    "kissat404: one call a case, no conflict counts")
     ap.add_argument("--cap", type=int, default=300_000, help="conflicts after which a case is given up")
     ap.add_argument("--relations", choices=["stored", "full", "both", "none"], default="stored",
                     help="binary clauses handed over beside the lines (see above)")

@@ -670,7 +670,8 @@ class ColourSolver:
 
     def choose(self, mode: int, noise: float = 0.0, salt: int = 0) -> tuple:
         """(cell, value): the undecided cell with the fewest values left, its known solution's
-        value first (else its lowest); the branching modes and noise are the plain kind's."""
+        value first (else its lowest). ``mode``, ``noise`` and ``salt`` are the plain kind's
+        branching rules and are not used: the colour search does not restart (``restarts``)."""
         state = self.K.state
         c = int(fewest_values(state))
         m = int(state[c])
