@@ -411,6 +411,20 @@ def _unliteral_calls(kernel):
     return kernel
 
 
+def bind(kernel, *args):
+    """``kernel``'s compiled code for the types of ``args`` (compiled or loaded now), to be called
+    with arguments of exactly those types, positionally; without numba, the kernel itself.
+
+    numba's dispatch types every argument on every call: ~5 µs for a kernel taking a solver's
+    three tuples of ~40 arrays, as much as a search node's smaller kernels take to run, and a
+    node calls several. The compiled code's own entry skips that (~1.5 µs) and checks nothing
+    (an array of another dtype would be read as this one's), so bind only where the caller holds
+    the arrays for the kernel's life and passes its scalars as the same Python types."""
+    if not HAVE_NUMBA or not hasattr(kernel, "typeof_pyval"):
+        return kernel
+    return kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
+
+
 def njit(*args, **kwargs):
     """``numba.njit`` with the engine's defaults (cached in ``cache_folder()``, GIL released), or
     a no-op decorator. ``shared=True``: other kernels call this one's compiled code instead of

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
+from ...jit import bind, njit
 from ...model.cells import EMPTY, FILLED, UNKNOWN
 from ...model.puzzle import KIND_BLOCKS, KIND_NONE, Puzzle
 from . import maskprop as mp
@@ -259,6 +259,21 @@ class PlainSolver:
         self.saved = []
         self.spare = []
         self.save_outcomes = self.keep_outcomes and self.n_cells <= SAVE_MAX_CELLS
+        self._bind_kernels()
+
+    def _bind_kernels(self) -> None:
+        """The kernels a search node calls, bound to their argument types (``jit.bind``): numba's
+        dispatch would type the solver's ~40 arrays on each of a node's ~9 calls. The calls below
+        pass these same arrays and their scalars as the same Python types (ints, bools, a float,
+        ``np.int8`` for a cell value)."""
+        net, w, pr = self.net, self.w, self.pr
+        ls_id, budget, use_cache = self.ls_id, self.budget, self.use_cache
+        self._probe_round = bind(probe_round, ls_id, budget, use_cache, self.n_target, 0, net, w, pr)
+        self._assume = bind(assume, 0, np.int8(FILLED), ls_id, budget, use_cache, net, w, pr)
+        self._mark_affected = bind(mark_affected, 0, net, w, pr)
+        self._reset_relations = bind(reset_relations, pr, True)
+        self._undo_to = bind(undo_to, 0, net, w)
+        self._choose_branch = bind(choose_branch, w.state, pr.cnt, net.cell_start, 0, 0.0, 0)
 
     # counters and state ---------------------------------------------------------------------
     def steps(self) -> int:
@@ -271,7 +286,7 @@ class PlainSolver:
         return int(self.w.stats[S_TLEN])
 
     def undo(self, mark: int) -> None:
-        undo_to(mark, self.net, self.w)
+        self._undo_to(int(mark), self.net, self.w)
 
     def state_copy(self):
         return self.w.state.copy()
@@ -315,7 +330,7 @@ class PlainSolver:
             w.stats[S_STEP_CAP] = 0
 
     def new_node(self, child: bool) -> None:
-        reset_relations(self.pr, not (child and self.keep_outcomes))
+        self._reset_relations(self.pr, not (child and self.keep_outcomes))
         self.pr.ctl[C_IDLE] = 0
 
     def probe_start(self, root: bool) -> None:
@@ -325,7 +340,8 @@ class PlainSolver:
         pr.ctl[C_MAX_TIER] = 1 if root else SEARCH_MAX_TIER
 
     def probe_round(self, steps: int) -> int:
-        return probe_round(self.ls_id, self.budget, self.use_cache, self.n_target, steps, self.net, self.w, self.pr)
+        return self._probe_round(self.ls_id, self.budget, self.use_cache, self.n_target, int(steps), self.net, self.w,
+                                 self.pr)
 
     def probe_changed(self) -> int:
         return int(self.pr.ctl[C_CHANGED])
@@ -388,7 +404,7 @@ class PlainSolver:
 
     def choose(self, mode: int, noise: float = 0.0, salt: int = 0) -> tuple:
         """(cell, value) of the next guess (the known solution's value first); ``choose_branch``."""
-        p, v = choose_branch(self.w.state, self.pr.cnt, self.net.cell_start, mode, noise, salt)
+        p, v = self._choose_branch(self.w.state, self.pr.cnt, self.net.cell_start, int(mode), float(noise), int(salt))
         if self.known:
             v = self.known_state[p]
         return int(p), int(v)
@@ -404,11 +420,11 @@ class PlainSolver:
             elif not take:
                 # the sibling of a guess: its parent's outcomes hold below it too
                 keep = self._restore(t0)
-        if not assume(p, np.int8(v if take else 3 - v), self.ls_id, self.budget, self.use_cache, self.net, self.w,
-                      self.pr):
+        if not self._assume(int(p), np.int8(v if take else 3 - v), self.ls_id, self.budget, self.use_cache, self.net,
+                            self.w, self.pr):
             return False
         if keep:
-            mark_affected(t0, self.net, self.w, self.pr)
+            self._mark_affected(t0, self.net, self.w, self.pr)
         return True
 
     # the quick search and the walk --------------------------------------------------------------

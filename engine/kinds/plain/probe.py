@@ -32,7 +32,7 @@ import numpy as np
 from ...model.cells import EMPTY, FILLED, UNKNOWN
 from ...jit import njit
 from .propagate import (LS_DP, S_CHECKS, S_EDGES, S_LINESOLVERS, S_PROBES, S_TLEN, queue_clear_arrays, propagate_arrays,
-                        queue_push_arrays, set_cell_arrays, undo_arrays, queue_push, satisfies_all, set_cell)
+                        queue_push_arrays, set_cell_arrays, undo_arrays, satisfies_all)
 
 # probe_round results
 P_FIXPOINT = 0
@@ -199,14 +199,14 @@ def _assume(c, v, ls_id, budget, use_cache, ls, lc, kinds, cst, cd, cs, cl, stat
                   stats, buf_in, buf_out, ckeys, cstate, cout, slots, words, head, nxt, tgt, ctl)
 
 
+@njit(_nrt=False)
 def assume(c, v, ls_id, budget, use_cache, net, w, pr):
-    """Set cell c to v and close; False on a contradiction (the cell stays trailed).
-    Plain Python over small kernels and ``_close``, for the reason given at ``close``."""
-    t0 = int(w.stats[S_TLEN])
-    set_cell(c, v, net, w)
-    for k in range(net.cell_start[c], net.cell_start[c + 1]):
-        queue_push(net.cell_lines[k], w)
-    return close(ls_id, budget, use_cache, t0, net, w, pr)
+    """Set cell c to v and close; False on a contradiction (the cell stays trailed). One kernel
+    (``_close`` is shared: the line solvers are not compiled into it again), so that a search
+    node pays numba's dispatch once for it, not once for each of its steps."""
+    return _assume(c, v, ls_id, budget, use_cache, net[0], net[1], net[2], net[3], net[4], net[5], net[6],
+                   w[0], w[1], w[2], w[3], w[4], w[7], w[5], w[6], w[8], w[9], w[10], w[11][0], w[12],
+                   pr[3], pr[4], pr[5], pr[11])
 
 
 @njit

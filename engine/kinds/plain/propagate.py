@@ -183,9 +183,10 @@ def new_work(net: Net, state=None, cache_slots: int = 0) -> Work:
 # Inlining at numba level copies the callee's IR into every call site, which costs compile time
 # (seconds for the large ones): ``propagate_arrays`` and ``probe._close`` are compiled once and called
 # (measured on TAAI and survey puzzles: no difference within the noise, for a third of the
-# compile time), and Python-facing wrappers around them (``propagate``,
-# ``probe.close``, ``probe.assume``) are plain Python, as a kernel wrapper would compile the
-# line solvers once more (numba links a callee's code into each caller and optimizes it there).
+# compile time), and the Python-facing wrappers ``propagate`` and ``probe.close`` are plain
+# Python (before the two were shared kernels, a kernel wrapper compiled the line solvers once more:
+# numba links a callee's code into each caller and optimizes it there). ``probe.assume``, which a
+# search node calls, is a kernel over the shared ``_close``: one dispatch instead of four.
 # The hot kernels (``propagate_arrays``, ``probe._close``, ``probe.probe_round``,
 # ``quicksearch.quick_search``) run without numba's reference counting (``_nrt=False``): even
 # with plain arrays, every inlined helper call counted each array it took up and down again (17
