@@ -112,15 +112,18 @@ def line_words(ce, cf, rce, rcf, n, cd, c0, k, scratch):
     _forward(rce, rcf, cd, c0, k, True, fw, bw)  # fw[bw+m]: the reversed line holds the last m blocks
     can_e = _ZERO
     can_f = _ZERO
+    # the suffix side of gap j is the reversed line's fw[k-j], read in the line's order: each is
+    # reversed once, as gap j's "after" and block j-1's "next"
+    after = _reverse(fw[bw + k], n)
     for j in range(k + 1):
         # cell i empty between blocks j-1 and j: fw[j] holds i+1, the suffix side holds i
-        after = _reverse(fw[bw + k - j], n)
         can_e |= (fw[j] >> _ONE) & after
         if j < k:
             b = cd[c0 + j]
             nxt = _reverse(fw[bw + k - j - 1], n)
             starts = fw[j] & _windows(cf, b) & (nxt >> np.uint64(b))
             can_f |= _spread(starts, b)
+            after = nxt
     return True, can_e, can_f
 
 
