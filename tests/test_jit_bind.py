@@ -7,7 +7,10 @@ from conftest import run_python
 from engine import jit
 from engine.kinds.plain.plainkind import PlainSolver
 from engine.solve.driver import solve
+from engine.model.clues import puzzle_from_grid
 from test_solve_random import SMALL_2D, random_puzzles, satisfies, tournament_puzzles
+
+SMALL_PUZZLE = puzzle_from_grid(np.eye(5, dtype=bool))
 
 
 @jit.njit(cache=False)
@@ -31,6 +34,33 @@ def test_bound_code_is_the_overload_of_the_given_types_and_skips_dispatch(monkey
     assert as_float(floats, 2) == pytest.approx(4.5) and type(as_float(floats, 2)) is float
     # the dispatcher kept both overloads: a bind loads or compiles them like a first call would
     assert len(_total.overloads) == 2
+
+
+@pytest.mark.skipif(not jit.HAVE_NUMBA, reason="numba is not installed (or disabled): bind returns the kernel")
+def test_a_second_bind_of_the_same_types_neither_types_nor_compiles(monkeypatch):
+    ints = np.arange(3, dtype=np.int64)
+    first = jit.bind(_total, ints, 1)
+    monkeypatch.setattr(_total, "typeof_pyval", lambda v: pytest.fail("typed again"))
+    monkeypatch.setattr(_total, "compile", lambda sig: pytest.fail("compiled again"))
+    assert jit.bind(_total, np.zeros(7, np.int64), 5) is first
+    with pytest.raises(BaseException):  # another dtype is another key: it must type (and fails here)
+        jit.bind(_total, np.zeros(7, np.float32), 5)
+
+
+def test_a_solve_without_search_binds_nothing(monkeypatch):
+    from engine.kinds.plain import plainkind
+    solve(tournament_puzzles(1)[0] if tournament_puzzles(1) else SMALL_PUZZLE)  # the warm-up's own solves first
+    calls = []
+    monkeypatch.setattr(plainkind, "bind", lambda k, *a: calls.append(k) or k)
+    line_only = np.zeros((6, 6), bool)
+    line_only[1:5, 2] = True
+    r = solve(puzzle_from_grid(line_only))
+    assert r.verdict == "unique" and r.stats.get("nodes", 0) == 0 and calls == []
+    searched = [p for p in tournament_puzzles(20) if solve(p, want=1, sat=False).stats.get("nodes")]
+    if searched:
+        calls.clear()
+        solve(searched[0], want=1, sat=False)
+        assert len(calls) == 6, calls
 
 
 def test_without_numba_bind_is_the_kernel_itself():

@@ -259,13 +259,18 @@ class PlainSolver:
         self.saved = []
         self.spare = []
         self.save_outcomes = self.keep_outcomes and self.n_cells <= SAVE_MAX_CELLS
-        self._bind_kernels()
+        # the node kernels through numba's dispatch until the search takes its first node (most
+        # puzzles never do: a bind costs more than a few dispatched calls)
+        self._probe_round, self._assume, self._mark_affected = probe_round, assume, mark_affected
+        self._reset_relations, self._undo_to, self._choose_branch = reset_relations, undo_to, choose_branch
+        self._bound = False
 
     def _bind_kernels(self) -> None:
         """The kernels a search node calls, bound to their argument types (``jit.bind``): numba's
         dispatch would type the solver's ~40 arrays on each of a node's ~9 calls. The calls below
         pass these same arrays and their scalars as the same Python types (ints, bools, a float,
         ``np.int8`` for a cell value)."""
+        self._bound = True
         net, w, pr = self.net, self.w, self.pr
         ls_id, budget, use_cache = self.ls_id, self.budget, self.use_cache
         self._probe_round = bind(probe_round, ls_id, budget, use_cache, self.n_target, 0, net, w, pr)
@@ -330,6 +335,8 @@ class PlainSolver:
             w.stats[S_STEP_CAP] = 0
 
     def new_node(self, child: bool) -> None:
+        if not self._bound:
+            self._bind_kernels()
         self._reset_relations(self.pr, not (child and self.keep_outcomes))
         self.pr.ctl[C_IDLE] = 0
 
