@@ -61,7 +61,7 @@ Probe = namedtuple("Probe", "probed_epoch needs cnt head nxt tgt hkeys hgen seen
                             "buf ctl sols pool lit_start lit_len hot")
 
 DEFAULT_MAX_EDGES = 1 << 21
-# Probe outcomes (the cells, with values, a probe made known) are kept as sorted runs in a pool
+# Probe outcomes (the cells, with values, a probe made known) are kept as runs in a pool
 # of this many entries per cell (at most 1 << 24): then a change of the main state re-probes
 # only the cells whose outcomes it can change, instead of all of them. When the pool fills up
 # it is emptied, and cells whose outcome was dropped are probed again at the next change.
@@ -235,7 +235,8 @@ def _record_solution(net, w, pr):
 @njit(inline="always")
 def _store(lit, mark, state, trail, tlen, pool, start, length, ctl):
     """Remember the cells (with values) a probe of ``lit`` made known: trail[mark:tlen], as a
-    sorted run of 2*cell+value codes in the pool."""
+    run of 2*cell+value codes in the pool, in trail order (``mark_affected`` counts a run's
+    codes against the new cells, so no order is needed: sorting them cost ~15 % of a probe)."""
     m = tlen - mark
     if ctl[C_POOL] + m > len(pool):
         for i in range(len(length)):
@@ -248,46 +249,9 @@ def _store(lit, mark, state, trail, tlen, pool, start, length, ctl):
     for k in range(m):
         c = trail[mark + k]
         pool[a + k] = 2 * c + (1 if state[c] == FILLED else 0)
-    if m <= 32:
-        # insertion sort in place: most outcomes are short, and np.sort allocates
-        for i in range(a + 1, a + m):
-            x = pool[i]
-            j = i - 1
-            while j >= a and pool[j] > x:
-                pool[j + 1] = pool[j]
-                j -= 1
-            pool[j + 1] = x
-    else:
-        # Shell sort in place (gaps 3h+1): numpy's sort would add a second of compile time
-        h = 1
-        while h < m // 3:
-            h = 3 * h + 1
-        while h >= 1:
-            for i in range(a + h, a + m):
-                x = pool[i]
-                j = i
-                while j >= a + h and pool[j - h] > x:
-                    pool[j] = pool[j - h]
-                    j -= h
-                pool[j] = x
-            h //= 3
     start[lit] = a
     length[lit] = m
     ctl[C_POOL] = a + m
-
-
-@njit
-def _holds(code, pool, a, m):
-    """Whether the sorted run pool[a:a+m] contains ``code``."""
-    lo = a
-    hi = a + m
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if pool[mid] < code:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < a + m and pool[lo] == code
 
 
 @njit
@@ -302,12 +266,19 @@ def mark_affected(t0, net, w, pr):
     ls, lc, cs, cl = net[0], net[1], net[5], net[6]
     state, trail, t1 = w[0], w[1], w[7][S_TLEN]
     probed, needs, ctl = pr[0], pr[1], pr[11]
+    seen_stamp, seen_val = pr[8], pr[9]
     pool, start, length, hot = pr[13], pr[14], pr[15], pr[16]
     epoch = ctl[C_EPOCH]
     ctl[C_HOT] += 1
     h = ctl[C_HOT]
+    # the new cells and their values, stamped: an outcome holds them all when as many of its
+    # codes match (a run's cells are distinct)
+    ctl[C_STAMP] += 1
+    stamp = ctl[C_STAMP]
     for t in range(t0, t1):
         c = trail[t]
+        seen_stamp[c] = stamp
+        seen_val[c] = state[c]
         for k in range(cs[c], cs[c + 1]):
             li = cl[k]
             for j in range(ls[li], ls[li + 1]):
@@ -337,13 +308,12 @@ def mark_affected(t0, net, w, pr):
                 needs[q] = 1
                 break
             a = start[lit]
-            missing = False
-            for t in range(t0, t1):
-                c = trail[t]
-                if not _holds(2 * c + (1 if state[c] == FILLED else 0), pool, a, m):
-                    missing = True
-                    break
-            if missing:
+            held = 0
+            for i in range(a, a + m):
+                c = pool[i] >> 1
+                if seen_stamp[c] == stamp and (seen_val[c] == FILLED) == ((pool[i] & 1) == 1):
+                    held += 1
+            if held < t1 - t0:
                 needs[q] = 1
                 break
 
