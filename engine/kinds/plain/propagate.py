@@ -631,7 +631,12 @@ def queue_push_arrays(li, q, inq):
         return
     inq[li] = 1
     cap = len(q) - 2
-    q[2 + (q[0] + q[1]) % cap] = li
+    # the ring's wrap by a compare, not ``%``: an integer division per push and pop was a
+    # measurable part of a line application
+    at = q[0] + q[1]
+    if at >= cap:
+        at -= cap
+    q[2 + at] = li
     q[1] += 1
 
 
@@ -640,7 +645,7 @@ def queue_pop_arrays(q, inq):
     """``queue_pop`` on plain arrays: the next dirty line, out of the queue."""
     cap = len(q) - 2
     li = q[2 + q[0]]
-    q[0] = (q[0] + 1) % cap
+    q[0] = q[0] + 1 if q[0] + 1 < cap else 0
     q[1] -= 1
     inq[li] = 0
     return li
