@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 import engine.solve.search as search
-from engine.model.cells import FILLED, UNKNOWN
+from engine.model.cells import EMPTY, FILLED, UNKNOWN
 from engine.model.clues import puzzle_from_grid
 from engine.solve.driver import solve
 from engine.kinds.plain.plainkind import PlainSolver
+from engine.kinds.plain.propagate import build_net
 from engine.kinds.plain.probe import C_EPOCH, P_FIXPOINT
 from engine.kinds.plain.sat import HAVE_SAT, SatSearch
 from test_solve_random import dfs_solutions, satisfies, tournament_puzzles
@@ -26,7 +27,6 @@ def _puzzles(rng, count):
 
 def _cnf(p):
     """An incremental CDCL solver over ``p``'s clues, every cell open (``sat.SatSearch``)."""
-    from engine.kinds.plain.propagate import build_net
     net = build_net(p)
     ss = SatSearch(net, np.full(p.n_cells, UNKNOWN, np.int8), np.ones(p.n_cells, bool))
     while not ss.feed(1000):
@@ -118,3 +118,59 @@ def test_search_verdicts_with_and_without_outcome_reuse(monkeypatch):
     off = [solve(p, sat=False).verdict for p in puzzles]
     assert on == off
     assert on == [("none", "unique", "multiple")[min(len(dfs_solutions(p, limit=2)), 2)] for p in puzzles]
+
+
+def _affected_reference(S, t0):
+    """Which cells ``mark_affected`` must flag after the state gained trail[t0:], by its definition
+    in plain Python: a probed cell whose probes touched a line through a new cell (its own lines,
+    or those of a cell its outcomes hold), and one of whose outcomes lacks a new cell (with its
+    value) or was dropped."""
+    net, pr, state = S.net, S.pr, S.w.state
+    new = {int(c): int(state[c]) for c in S.w.trail[t0:S.w.stats[0]]}
+    hot = set()
+    for c in new:
+        for k in range(net.cell_start[c], net.cell_start[c + 1]):
+            li = net.cell_lines[k]
+            hot.update(int(x) for x in net.line_cells[net.line_start[li]:net.line_start[li + 1]])
+    runs = {lit: None if pr.lit_len[lit] < 0 else
+            {(int(code) >> 1, FILLED if code & 1 else EMPTY)
+             for code in pr.pool[pr.lit_start[lit]:pr.lit_start[lit] + pr.lit_len[lit]]}
+            for lit in range(2 * len(state))}
+    flagged = set()
+    for q in range(len(state)):
+        if state[q] != UNKNOWN or pr.needs[q] or pr.probed_epoch[q] != pr.ctl[C_EPOCH]:
+            continue
+        outs = [runs[2 * q], runs[2 * q + 1]]
+        touched = q in hot or any(o is None or any(x in hot for x, _ in o) for o in outs)
+        if touched and any(o is None or not set(new.items()) <= o for o in outs):
+            flagged.add(q)
+    return flagged
+
+
+def test_mark_affected_flags_what_its_definition_says():
+    from engine.kinds.plain.probe import assume, mark_affected
+    rng = np.random.default_rng(7)
+    puzzles = tournament_puzzles(6) + [puzzle_from_grid(rng.random((12, 12)) < 0.5) for _ in range(6)]
+    compared = flagged = 0
+    for p in puzzles:
+        S = PlainSolver(build_net(p), 0, None, True, 1 << 10)
+        S.queue_all()
+        if S.line_solve(10 ** 9) is not True:
+            continue
+        S.probe_start(True)
+        if S.probe_round(10 ** 9) != P_FIXPOINT:
+            continue
+        for c in rng.permutation(np.flatnonzero(S.w.state == UNKNOWN))[:5]:
+            mark = S.mark()
+            before = S.pr.needs.copy()
+            if assume(int(c), np.int8(FILLED if rng.random() < 0.5 else EMPTY), S.ls_id, S.budget, S.use_cache,
+                      S.net, S.w, S.pr):
+                want = _affected_reference(S, mark)
+                mark_affected(mark, S.net, S.w, S.pr)
+                got = set(np.flatnonzero(S.pr.needs & ~before.astype(bool)).tolist())
+                assert got == want, (p.name, int(c), sorted(got ^ want))
+                compared += 1
+                flagged += len(got)
+            S.undo(mark)
+            S.pr.needs[:] = before
+    assert compared >= 10 and flagged > 0, (compared, flagged)
