@@ -12,7 +12,7 @@ from engine.model.cells import EMPTY, FILLED, UNKNOWN
 from engine.model.clues import puzzle_from_grid
 from engine.solve.driver import solve
 from engine.kinds.plain.plainkind import PlainSolver
-from engine.kinds.plain.propagate import build_net
+from engine.kinds.plain.propagate import LS_DP, build_net
 from engine.kinds.plain.probe import C_EPOCH, P_FIXPOINT
 from engine.kinds.plain.sat import HAVE_SAT, SatSearch
 from test_solve_random import dfs_solutions, satisfies, tournament_puzzles
@@ -126,7 +126,7 @@ def _affected_reference(S, t0):
     or those of a cell its outcomes hold), and one of whose outcomes lacks a new cell (with its
     value) or was dropped."""
     net, pr, state = S.net, S.pr, S.w.state
-    new = {int(c): int(state[c]) for c in S.w.trail[t0:S.w.stats[0]]}
+    new = {int(c): int(state[c]) for c in S.w.trail[t0:S.mark()]}
     hot = set()
     for c in new:
         for k in range(net.cell_start[c], net.cell_start[c + 1]):
@@ -153,7 +153,7 @@ def test_mark_affected_flags_what_its_definition_says():
     puzzles = tournament_puzzles(6) + [puzzle_from_grid(rng.random((12, 12)) < 0.5) for _ in range(6)]
     compared = flagged = 0
     for p in puzzles:
-        S = PlainSolver(build_net(p), 0, None, True, 1 << 10)
+        S = PlainSolver(build_net(p), LS_DP, None, True, 1 << 10)
         S.queue_all()
         if S.line_solve(10 ** 9) is not True:
             continue
