@@ -133,14 +133,18 @@ def _probing(linesolver):
 
 
 def _sat_encoding():
-    """The CNF kernel of the search's CDCL fallback (``sat.py``), which the tiny puzzles above
+    """The CNF and phase kernels of the search's CDCL fallback (``sat.py``), which the tiny puzzles above
     never reach (it takes over after thousands of line solves): compiled here, with or without
     python-sat, so a hard puzzle's hand-over does not compile inside its solve."""
     from .kinds.plain.propagate import build_net
     from .model.puzzle import make_2d
     from .kinds.plain.satblocks import blocks_cnf
+    from .kinds.plain.satphase import BP_ROUNDS, beliefs, blocks_phases
     net = build_net(make_2d([[1]] * 4, [[1]] * 4))
     blocks_cnf(net[0], net[1], net[3], net[4], np.arange(8, dtype=np.int64), 16)
+    # and its phases (``satphase.py``), as ``sat.SatSearch`` calls them
+    belief = beliefs(net[0], net[1], net[3], net[4], np.ones(8, dtype=bool), np.full(16, UNKNOWN, np.int8), BP_ROUNDS)
+    blocks_phases(net[0], net[1], net[3], net[4], np.arange(8, dtype=np.int64), 16, belief)
 
 
 def _colour_sat_encoding():

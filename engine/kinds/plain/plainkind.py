@@ -485,7 +485,8 @@ class PlainSolver:
         return relation_literals(self.pr)
 
     def sat_new(self, state, relations):
-        return SatSearch(self.net, state, self.covered, relations)
+        # phases from the lines' weighted completions (``satphase.py``)
+        return SatSearch(self.net, state, self.covered, relations, phases=True)
 
     def sat_solution_ok(self, sol) -> bool:
         return bool(satisfies_all(self.net, np.where(sol, FILLED, EMPTY).astype(np.int8)))

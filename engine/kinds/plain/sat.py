@@ -27,6 +27,7 @@ import numpy as np
 from ...model.cells import FILLED, UNKNOWN
 from ...model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN
 from .satblocks import TRUE_LITERAL, blocks_cnf  # one always-true literal for both encoders
+from .satphase import BP_ROUNDS, beliefs, blocks_phases
 
 # python-sat is imported on first use (importing it takes ~0.4 s, and most puzzles never need
 # it); a wheel that is present but does not load shows then, and the search goes on without it.
@@ -258,9 +259,12 @@ class SatSearch:
     so that the caller can honour time limits and cancellation between them. ``constrained``:
     the cells a clue covers (solutions differ only there; the others are returned empty).
     ``implications``: (src, dst) literal arrays that hold under ``state`` (probing's relations,
-    ``implication_clauses``), added as binary clauses."""
+    ``implication_clauses``), added as binary clauses. ``phases``: the solver's first choice
+    for every cell and every block list's variables (``satphase.py``: belief propagation over the
+    block lists; 3D count lines' automata keep the solver's own); for the black-and-white
+    kind's lines, where they were measured (the colour kind's pseudo-lines are not)."""
 
-    def __init__(self, net, state, constrained, implications=None):
+    def __init__(self, net, state, constrained, implications=None, phases=False):
         self.net, self.state = net, np.asarray(state, np.int8)
         self.n_cells = len(state)
         self.constrained = np.asarray(constrained, bool)
@@ -278,6 +282,14 @@ class SatSearch:
             _set_option(self.solver, name, value)
         if implications is not None:
             self._add_lists(implication_clauses(self.state, *implications).tolist())
+        # the phases (``satphase.py``), set once every variable is in the solver (CaDiCaL
+        # ignores the phase of a variable it has not met yet)
+        self.belief, self.phases = None, []
+        if phases:
+            use = (net[2] == KIND_BLOCKS) | (net[2] == KIND_PLAIN)
+            self.belief = beliefs(net[0], net[1], net[3], net[4], use, self.state, BP_ROUNDS)
+            free = np.flatnonzero(self.state == UNKNOWN)
+            self.phases = [np.where(self.belief[free] >= 0.5, free + 1, -(free + 1))]
         # conflicts per step (the caller sizes it to its time slices): the first ones long, as
         # every call restarts the solver's own schedule, but shorter on large puzzles, where a
         # conflict costs more (about in proportion to the CNF)
@@ -301,8 +313,11 @@ class SatSearch:
                 while j < len(batch) and net[2][batch[j]] in (KIND_BLOCKS, KIND_PLAIN):
                     j += 1
                 if j > i:
-                    lits, offs, self.top = blocks_cnf(net[0], net[1], net[3], net[4],
-                                                      np.asarray(batch[i:j], np.int64), self.top)
+                    lines = np.asarray(batch[i:j], np.int64)
+                    if self.belief is not None:
+                        _, lits = blocks_phases(net[0], net[1], net[3], net[4], lines, self.top, self.belief)
+                        self.phases.append(lits)
+                    lits, offs, self.top = blocks_cnf(net[0], net[1], net[3], net[4], lines, self.top)
                     self._add_flat(lits, offs)
                     i = j
                 else:
@@ -313,6 +328,9 @@ class SatSearch:
         finally:
             if was:
                 gc.enable()
+        if not self.lines and self.phases:
+            self.solver.set_phases(np.concatenate(self.phases).tolist())
+            self.phases = []
         return not self.lines
 
     def add_clauses(self, clauses):
