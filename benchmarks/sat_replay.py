@@ -12,12 +12,13 @@ The conflicts are then the same in every run of a setting; the CPU time is print
 ``--relations`` chooses the binary clauses handed over beside the lines: the search's stored
 probing relations (``stored``, what the engine does), every single-cell implication of
 propagating each unknown cell's two values from the root (``full``, as nonosolve hands over),
-both, or ``none``. ``--solver kissat404`` runs Kissat, which python-sat cannot resume or
+both, or ``none``. ``--phases off`` leaves CaDiCaL its own phases instead of the engine's
+(``engine/kinds/plain/satphase.py``). ``--solver kissat404`` runs Kissat, which python-sat cannot resume or
 question for statistics: one uninterrupted call per case, CPU time only.
 
     python benchmarks/sat_replay.py [--sets icga2020 ...] [--stride 10] [--chunk 4000]
         [--options '{"lucky": 0}'] [--solver cadical300] [--cap 300000]
-        [--relations stored|full|both|none]
+        [--relations stored|full|both|none] [--phases on|off]
 
 Run each setting in its own process (python-sat keeps no state between solvers, but CPU times
 are comparable only between processes of the same run).
@@ -48,7 +49,7 @@ def hand_overs(name, stride):
     from engine.files.puzzlefile import load_puzzles
     from engine.solve.driver import solve
 
-    def capture(net, state, covered, relations=None):
+    def capture(net, state, covered, relations=None, phases=False):
         raise _HandOver(net, state.copy(), covered.copy(), relations)
 
     puzzles = load_puzzles(SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / f"{name}.txt.gz")
@@ -103,7 +104,7 @@ def handed_relations(net, state, stored, kind):
     return np.concatenate([full[0], stored[0]]), np.concatenate([full[1], stored[1]])
 
 
-def replay(cases, chunk, cap, relations="stored"):
+def replay(cases, chunk, cap, relations="stored", phases=True):
     """Solve each case from its root with the chunk schedule: (conflicts, CPU seconds) in all,
     and the cases stopped at ``cap`` conflicts without an answer. The CPU time includes
     building the relations; Kissat (one call, no statistics) counts no conflicts."""
@@ -112,7 +113,7 @@ def replay(cases, chunk, cap, relations="stored"):
     total, cpu, capped = 0, 0.0, 0
     for _i, net, state, covered, stored in cases:
         c0 = time.process_time()
-        ss = SatSearch(net, state, covered, handed_relations(net, state, stored, relations))
+        ss = SatSearch(net, state, covered, handed_relations(net, state, stored, relations), phases=phases)
         while not ss.feed(1 << 30):
             pass
         if sat.SOLVER_NAME.startswith("kissat"):
@@ -148,6 +149,8 @@ def main(argv=None):
     ap.add_argument("--cap", type=int, default=300_000, help="conflicts after which a case is given up")
     ap.add_argument("--relations", choices=["stored", "full", "both", "none"], default="stored",
                     help="binary clauses handed over beside the lines (see above)")
+    ap.add_argument("--phases", choices=["on", "off"], default="on",
+                    help="the engine's phases (satphase.py, as the search sets them), or CaDiCaL's own")
     args = ap.parse_args(argv)
     from engine.kinds.plain import sat
     sat.SOLVER_OPTIONS = {**sat.SOLVER_OPTIONS, **json.loads(args.options)}
@@ -156,13 +159,13 @@ def main(argv=None):
     all_conf, all_cpu, parts = 0, 0.0, []
     for name in args.sets:
         cases = hand_overs(name, args.stride)
-        conf, cpu, capped = replay(cases, args.chunk, args.cap, args.relations)
+        conf, cpu, capped = replay(cases, args.chunk, args.cap, args.relations, args.phases == "on")
         all_conf += conf
         all_cpu += cpu
         counted = "conflicts not counted" if sat.SOLVER_NAME.startswith("kissat") else f"{conf} conflicts"
         parts.append(f"{name} {len(cases)} cases {counted} {cpu:.1f} s" + (f" ({capped} capped)" if capped else ""))
         print(parts[-1], flush=True)
-    print(f"{sat.SOLVER_NAME} chunk {args.chunk or 'one call'} options {sat.SOLVER_OPTIONS} relations {args.relations}: "
+    print(f"{sat.SOLVER_NAME} chunk {args.chunk or 'one call'} options {sat.SOLVER_OPTIONS} relations {args.relations} phases {args.phases}: "
           f"{all_conf} conflicts, "
           f"{all_cpu:.1f} s CPU in all")
 
