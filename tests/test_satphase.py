@@ -18,7 +18,7 @@ from engine.kinds.plain.propagate import build_net
 from engine.kinds.plain.satblocks import blocks_cnf
 from engine.kinds.plain.satphase import beliefs, blocks_phases, line_marginals
 from engine.model.cells import EMPTY, FILLED, UNKNOWN
-from engine.model.clues import puzzle_from_grid
+from engine.model.clues import blocks_of, puzzle_from_grid
 from engine.model.puzzle import KIND_BLOCKS, KIND_PLAIN, make_2d
 from linebrute import block_starts
 
@@ -27,13 +27,7 @@ def _random_line(rng):
     """(n, blocks, weights) of a random line with a fix, some cells known (weight 0 / 1)."""
     n = int(rng.integers(1, 11))
     fill = rng.random(n) < rng.uniform(0.2, 0.8)
-    runs, run = [], 0
-    for v in list(fill) + [False]:
-        if v:
-            run += 1
-        elif run:
-            runs.append(run)
-            run = 0
+    runs = blocks_of(fill)
     w1 = rng.uniform(0.05, 0.95, n)
     known = rng.random(n) < 0.3
     # known cells from the generating fill, or (sometimes) at random: no fix may be left
@@ -231,3 +225,18 @@ def test_every_phase_is_set_once_the_cnf_is_in(monkeypatch):
     cells = [x for x in literals if abs(x) <= p.n_cells]
     assert all((x > 0) == (belief[abs(x) - 1] >= 0.5) for x in cells)
     ss.close()
+
+
+def test_a_3d_puzzle_keeps_the_solvers_own_phases(monkeypatch):
+    """3D puzzles get no phases (measured slower with them): no call at all."""
+    pysat = pytest.importorskip("pysat.solvers")
+    import engine.kinds.plain.sat as sat
+    calls = []
+    monkeypatch.setattr(pysat.Solver, "set_phases", lambda self, literals=(): calls.append(literals))
+    for shape in ((9, 11), (5, 6, 7)):
+        grid = np.random.default_rng(3).random(shape) < 0.4
+        p = puzzle_from_grid(grid)
+        ss = sat.SatSearch(build_net(p), np.full(p.n_cells, UNKNOWN, np.int8), np.ones(p.n_cells, bool), phases=True)
+        assert ss.feed(1 << 30)
+        assert len(calls) == 1, shape  # the 2D puzzle's one call, none for the 3D one
+        ss.close()

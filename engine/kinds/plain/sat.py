@@ -17,8 +17,8 @@ Encoding (cell c is variable c + 1; cells already known are unit clauses):
   sees neither with the other: from the root of 20^3 white noise (every clue shown), CaDiCaL
   met a first solution after 1.3k conflicts (1.4 s) instead of 17.6k (14.4 s).
 
-Phases (``phases=True``, the plain kind's): every cell, block start and cover starts at the value
-belief propagation between the block lists finds likelier (``satphase.py``).
+Phases (``phases=True``, the plain kind's, on 2D puzzles): every cell, block start and cover starts
+at the value belief propagation between the block lists finds likelier (``satphase.py``).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ import importlib.util
 import numpy as np
 
 from ...model.cells import FILLED, UNKNOWN
-from ...model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN
+from ...model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
 from .satblocks import TRUE_LITERAL, blocks_cnf  # one always-true literal for both encoders
 from .satphase import BP_ROUNDS, beliefs, blocks_phases
 
@@ -262,10 +262,10 @@ class SatSearch:
     so that the caller can honour time limits and cancellation between them. ``constrained``:
     the cells a clue covers (solutions differ only there; the others are returned empty).
     ``implications``: (src, dst) literal arrays that hold under ``state`` (probing's relations,
-    ``implication_clauses``), added as binary clauses. ``phases``: the solver's first choice
-    for every cell and every block list's variables (``satphase.py``: belief propagation over the
-    block lists; 3D count lines' automata keep the solver's own); for the black-and-white
-    kind's lines, where they were measured (the colour kind's pseudo-lines are not)."""
+    ``implication_clauses``), added as binary clauses. ``phases``: on a 2D puzzle (block lists
+    only), the solver's first choice for every cell and every block list's variable
+    (``satphase.py``: belief propagation over the block lists); a 3D puzzle keeps the solver's
+    own (slower with them, see ``__init__``), and the colour kind passes False (not measured)."""
 
     def __init__(self, net, state, constrained, implications=None, phases=False):
         self.net, self.state = net, np.asarray(state, np.int8)
@@ -287,10 +287,11 @@ class SatSearch:
             self._add_lists(implication_clauses(self.state, *implications).tolist())
         # the phases (``satphase.py``), set once every variable is in the solver (CaDiCaL
         # ignores the phase of a variable it has not met yet)
+        # 2D puzzles only: on 3D ones (12^3 white noise, first solution, six seeds) the plain
+        # lines' phases, the count lines' automata left to CaDiCaL, took 7-75x the conflicts
         self.belief, self.phases = None, []
-        if phases:
-            use = (net[2] == KIND_BLOCKS) | (net[2] == KIND_PLAIN)
-            self.belief = beliefs(net[0], net[1], net[3], net[4], use, self.state, BP_ROUNDS)
+        if phases and not np.isin(net[2], (KIND_PLAIN, KIND_CIRCLE, KIND_SQUARE)).any():
+            self.belief = beliefs(net[0], net[1], net[3], net[4], net[2] == KIND_BLOCKS, self.state, BP_ROUNDS)
             free = np.flatnonzero(self.state == UNKNOWN)
             self.phases = [np.where(self.belief[free] >= 0.5, free + 1, -(free + 1))]
         # conflicts per step (the caller sizes it to its time slices): the first ones long, as
