@@ -1,5 +1,6 @@
-"""Phases for the CDCL solver's CNF of block lists: where belief propagation between the lines
-puts each cell, each block start and each block's cover.
+"""Phases for the CDCL solver's CNF of a 2D puzzle's block lists: where belief propagation
+between the lines puts each cell, each block start and each block's cover (``sat.SatSearch``;
+3D puzzles keep CaDiCaL's own, measured faster there).
 
 CaDiCaL decides a variable to its phase. Left to its defaults, the first decisions on the order
 variables ("block j starts at or before p") and covers are all "true", which piles every block
