@@ -485,7 +485,7 @@ class PlainSolver:
         return relation_literals(self.pr)
 
     def sat_new(self, state, relations):
-        # phases from the lines' weighted completions (``satphase.py``)
+        # phases from the lines' weighted completions (``satphase.py``; on 2D puzzles)
         return SatSearch(self.net, state, self.covered, relations, phases=True)
 
     def sat_solution_ok(self, sol) -> bool:

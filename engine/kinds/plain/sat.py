@@ -286,9 +286,9 @@ class SatSearch:
         if implications is not None:
             self._add_lists(implication_clauses(self.state, *implications).tolist())
         # the phases (``satphase.py``), set once every variable is in the solver (CaDiCaL
-        # ignores the phase of a variable it has not met yet)
-        # 2D puzzles only: on 3D ones (12^3 white noise, first solution, six seeds) the plain
-        # lines' phases, the count lines' automata left to CaDiCaL, took 7-75x the conflicts
+        # ignores the phase of a variable it has not met yet); 2D puzzles only: on 3D ones (12^3
+        # white noise, first solution, six seeds) the plain lines' phases, the count lines'
+        # automata left to CaDiCaL, took 7-75x the conflicts
         self.belief, self.phases = None, []
         if phases and not np.isin(net[2], (KIND_PLAIN, KIND_CIRCLE, KIND_SQUARE)).any():
             self.belief = beliefs(net[0], net[1], net[3], net[4], net[2] == KIND_BLOCKS, self.state, BP_ROUNDS)
