@@ -1,8 +1,9 @@
 """Verdicts on ../shared/puzzles2d/EXPECTED.csv (two peer solvers' ground truth) and cancellation.
 
 Every puzzle the ``full`` method finishes within the limit must get the expected unique/multiple
-verdict and line-solvable flag; the few hard ones (Knotty and Faase, no final verdict within
-the default limit) are listed in ``SLOW`` and only tried, a minute each, when the environment
+verdict and line-solvable flag (Knotty among them: `multiple` within a second since the CDCL
+solver's phases, none in a minute before); the hard one (Faase, no final verdict within the
+default limit) is listed in ``SLOW`` and only tried, a minute each, when the environment
 has ``NONOGRAM_SLOW_TESTS=1`` (they may still end ``unknown``: then the test is skipped and says so).
 """
 import csv
@@ -17,7 +18,7 @@ from engine.solve.driver import solve
 from test_solve_random import satisfies
 from stopwatch import Stopwatch
 
-SLOW = {"webpbn-survey/faase.nin", "webpbn-survey/knotty.nin"}
+SLOW = {"webpbn-survey/faase.nin"}
 
 
 def _rows(shared):
@@ -74,22 +75,23 @@ def test_expected_slow(shared, rel):
 
 
 @pytest.fixture
-def knotty(shared):
-    """Knotty, with every kernel its search uses compiled or loaded beforehand: limits and
-    cancellation cover solving, while compiling is reported apart (``stats["compile_s"]``) and
-    cannot be interrupted, so these tests time warm solves only."""
+def faase(shared):
+    """Faase (80x95, several solutions, no verdict within a minute; the CDCL solver finds
+    Knotty's two within a second now), with every kernel its search uses compiled or loaded
+    beforehand: limits and cancellation cover solving, while compiling is reported apart
+    (``stats["compile_s"]``) and cannot be interrupted, so these tests time warm solves only."""
     from engine.files.puzzlefile import load_puzzle
-    p = load_puzzle(shared("puzzles2d", "webpbn-survey", "knotty.nin"))
+    p = load_puzzle(shared("puzzles2d", "webpbn-survey", "faase.nin"))
     solve(p, step_limit=60_000)  # past the hand-over to the SAT solver
     return p
 
 
-def test_cancel_from_progress(knotty):
-    """Knotty needs a long search: a callback asking to stop ends it promptly with ``unknown``."""
-    p = knotty
+def test_cancel_from_progress(faase):
+    """Faase needs a long search: a callback asking to stop ends it promptly with ``unknown``."""
+    p = faase
     calls = []
 
-    # asked to stop after 1 s: once the search hands Knotty to the SAT solver, progress comes
+    # asked to stop after 1 s: once the search hands the puzzle to the SAT solver, progress comes
     # once per SAT chunk (~SAT_CHUNK_S, 0.3 s then), so a stop at 0.5 s left room for only 3-4
     # calls whenever the hand-over came early (seen in CI: 4 calls, gaps 0.06-0.33 s)
     def progress(fraction, message):
@@ -113,8 +115,8 @@ def test_cancel_from_progress(knotty):
     assert 0.0 < r.known_fraction < 1.0
 
 
-def test_time_and_step_limits(knotty):
-    p = knotty
+def test_time_and_step_limits(faase):
+    p = faase
     with Stopwatch() as sw:
         r = solve(p, time_limit=0.3)
     assert r.verdict == "unknown" and sw.working < 1.5, sw
