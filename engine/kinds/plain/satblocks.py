@@ -43,6 +43,23 @@ def _put(lits, offs, nc, pos, a, b, c, m):
 
 
 @njit
+def block_spans(n, b, gap, k, lo, hi):
+    """Each of the ``k`` blocks' first and last start (``lo[j]``, ``hi[j]``) in a line of ``n``
+    cells from the clue alone: blocks ``b``, at least ``gap[j]`` cells after block j. Whether the
+    clue fits the line. The one rule for ``blocks_cnf``'s variables and ``satphase``'s phases of
+    them (which must number them alike)."""
+    s = 0
+    for j in range(k):
+        lo[j] = s
+        s += b[j] + gap[j]
+    e = n
+    for j in range(k - 1, -1, -1):
+        hi[j] = e - b[j]
+        e = hi[j] - (gap[j - 1] if j else 0)
+    return lo[0] <= hi[0]
+
+
+@njit
 def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colours=None, k1=0, bounds=None,
                state=None):
     """Clauses of the block lists of ``lines`` (cell c is variable c + 1; new variables from
@@ -113,15 +130,7 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
             continue
         lo = np.empty(k, np.int64)
         hi = np.empty(k, np.int64)
-        s = 0
-        for j in range(k):
-            lo[j] = s
-            s += b[j] + gap[j]
-        e = n
-        for j in range(k - 1, -1, -1):
-            hi[j] = e - b[j]
-            e = hi[j] - (gap[j - 1] if j else 0)
-        fits = lo[0] <= hi[0]
+        fits = block_spans(n, b, gap, k, lo, hi)
         if bounds is not None:
             q = clue_start[li]
             for j in range(k):

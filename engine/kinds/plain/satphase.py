@@ -22,6 +22,7 @@ import numpy as np
 
 from ...jit import njit
 from ...model.cells import EMPTY, FILLED
+from .satblocks import block_spans
 
 BP_ROUNDS = 20
 _CLAMP = 1e-6  # no unknown cell's chance is quite 0 or 1, so that its log-odds stay finite
@@ -187,22 +188,14 @@ def blocks_phases(line_start, line_cells, clue_start, clue_data, lines, top, bel
     b = np.zeros(most, np.int64)
     lo = np.zeros(most, np.int64)
     hi = np.zeros(most, np.int64)
+    gap = np.ones(most + 1, np.int64)  # block lists: one empty cell between blocks
     for li in lines:
         a0 = line_start[li]
         n = line_start[li + 1] - a0
         k = _line_blocks(clue_start, clue_data, li, b)
         if k == 0:
             continue
-        # each block's first and last start from the clue alone, as blocks_cnf's
-        s = 0
-        for j in range(k):
-            lo[j] = s
-            s += b[j] + 1
-        e = n
-        for j in range(k - 1, -1, -1):
-            hi[j] = e - b[j]
-            e = hi[j] - 1
-        if lo[0] > hi[0]:
+        if not block_spans(n, b, gap, k, lo, hi):
             continue  # the clue does not fit: blocks_cnf's empty clause, no variables
         for i in range(n):
             w1[i] = belief[line_cells[a0 + i]]
