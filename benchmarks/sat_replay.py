@@ -153,7 +153,10 @@ def main(argv=None):
                     help="the engine's phases (satphase.py, as the search sets them), or CaDiCaL's own")
     args = ap.parse_args(argv)
     from engine.kinds.plain import sat
-    sat.SOLVER_OPTIONS = {**sat.SOLVER_OPTIONS, **json.loads(args.options)}
+    given = json.loads(args.options)
+    sat.SOLVER_OPTIONS = {**sat.SOLVER_OPTIONS, **given}
+    # (an option given here wins over the phased CNF's own: '{"stabilizeonly": 0}' undoes it)
+    sat.PHASED_OPTIONS = {k: v for k, v in sat.PHASED_OPTIONS.items() if k not in given}
     if args.solver:
         sat.SOLVER_NAME = args.solver
     all_conf, all_cpu, parts = 0, 0.0, []
@@ -165,7 +168,8 @@ def main(argv=None):
         counted = "conflicts not counted" if sat.SOLVER_NAME.startswith("kissat") else f"{conf} conflicts"
         parts.append(f"{name} {len(cases)} cases {counted} {cpu:.1f} s" + (f" ({capped} capped)" if capped else ""))
         print(parts[-1], flush=True)
-    print(f"{sat.SOLVER_NAME} chunk {args.chunk or 'one call'} options {sat.SOLVER_OPTIONS} relations {args.relations} phases {args.phases}: "
+    print(f"{sat.SOLVER_NAME} chunk {args.chunk or 'one call'} options {sat.SOLVER_OPTIONS} "
+          f"{'+ ' + str(sat.PHASED_OPTIONS) + ' when phased ' if sat.PHASED_OPTIONS else ''}relations {args.relations} phases {args.phases}: "
           f"{all_conf} conflicts, "
           f"{all_cpu:.1f} s CPU in all")
 

@@ -240,3 +240,25 @@ def test_a_3d_puzzle_keeps_the_solvers_own_phases(monkeypatch):
         assert ss.feed(1 << 30)
         assert len(calls) == 1, shape  # the 2D puzzle's one call, none for the 3D one
         ss.close()
+
+
+def test_stable_mode_only_where_the_phases_are_set(monkeypatch):
+    """A phased CNF (2D) runs CaDiCaL in stable mode only (``sat.PHASED_OPTIONS``); a 3D one, and a
+    2D one built without phases, keep ``SOLVER_OPTIONS`` alone."""
+    pytest.importorskip("pysat.solvers")
+    import engine.kinds.plain.sat as sat
+    assert sat.PHASED_OPTIONS.get("stabilizeonly") == 1
+    calls = []
+    real = sat._set_option
+    monkeypatch.setattr(sat, "_set_option", lambda solver, name, value: (calls.append((name, value)),
+                                                                          real(solver, name, value)))
+    for shape, phases, want in (((9, 11), True, True), ((9, 11), False, False), ((5, 6, 7), True, False)):
+        calls.clear()
+        p = puzzle_from_grid(np.random.default_rng(3).random(shape) < 0.4)
+        ss = sat.SatSearch(build_net(p), np.full(p.n_cells, UNKNOWN, np.int8), np.ones(p.n_cells, bool), phases=phases)
+        assert set(sat.SOLVER_OPTIONS.items()) <= set(calls), shape
+        assert (("stabilizeonly", 1) in calls) == want, (shape, phases)
+        assert ss.feed(1 << 30)
+        r = ss.step()
+        assert r is not None and r is not False  # a solution: the options do not break it
+        ss.close()

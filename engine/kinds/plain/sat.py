@@ -53,6 +53,19 @@ SOLVER_NAME = "cadical195"
 # sets: 256k and 270k conflicts against 349k and 308k on icga2020, 332k and 341k against 400k
 # and 408k on icga2016.
 SOLVER_OPTIONS = {"target": 2}
+# On top of them when the solver is given phases (``satphase.py``, 2D block lists). A phase
+# given to CaDiCaL is forced: it decides every branch's value, so target and saved phases no
+# longer matter (target 0 / 1 / 2 and phase 0 gave the same conflicts) and what is left to
+# choose is the branching order and the restarts. stabilizeonly=1: stable mode throughout
+# (VSIDS scores, restarts in reluctant doubling) instead of switching with the focused mode.
+# Replayed from the hand-over (``benchmarks/sat_replay.py``, deterministic conflicts; 2026-12-04):
+# on icga2020 / icga2021 / taai2015 (every 10th, 60 hand-overs), 148k conflicts and 8.9 s
+# against 223k and 13.7 s (stabilize=0, focused only: 351k; rephase=0 177k, elim=0 176k,
+# vivify=0 200k, probe=0 208k, chrono=0 215k, lucky=0 and walk=0 unchanged; with it, elim=0
+# 120k but 9.2 s, rephase=0 141k, vivify=0 142k); checked on seven other sets (taai2011,
+# icga2016-2019, tcga2016-2017; 135 hand-overs): 433k conflicts and 25.0 s against 545k and
+# 29.6 s, fewer on six sets (icga2016 34k against 62k), more on tcga2017 (61k against 41k).
+PHASED_OPTIONS = {"stabilizeonly": 1}
 
 
 # Conflicts of the first step for a CNF of up to FIRST_CHUNK_LITERALS literals (``encoding_size``;
@@ -281,7 +294,9 @@ class SatSearch:
         # the units through the binding's own call (``bootstrap_with`` wraps each in two Python
         # calls: a 38x49 4-colour puzzle's 9,310 indicator units took 13 ms that way)
         self._add_lists(units)
-        for name, value in SOLVER_OPTIONS.items():
+        # (2D puzzles only: see below)
+        phased = phases and not np.isin(net[2], (KIND_PLAIN, KIND_CIRCLE, KIND_SQUARE)).any()
+        for name, value in {**SOLVER_OPTIONS, **(PHASED_OPTIONS if phased else {})}.items():
             _set_option(self.solver, name, value)
         if implications is not None:
             self._add_lists(implication_clauses(self.state, *implications).tolist())
@@ -290,7 +305,7 @@ class SatSearch:
         # white noise, first solution, six seeds) the plain lines' phases, the count lines'
         # automata left to CaDiCaL, took 7-75x the conflicts
         self.belief, self.phases = None, []
-        if phases and not np.isin(net[2], (KIND_PLAIN, KIND_CIRCLE, KIND_SQUARE)).any():
+        if phased:
             self.belief = beliefs(net[0], net[1], net[3], net[4], net[2] == KIND_BLOCKS, self.state, BP_ROUNDS)
             free = np.flatnonzero(self.state == UNKNOWN)
             self.phases = [np.where(self.belief[free] >= 0.5, free + 1, -(free + 1))]
