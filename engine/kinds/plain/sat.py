@@ -277,8 +277,9 @@ class SatSearch:
     ``implications``: (src, dst) literal arrays that hold under ``state`` (probing's relations,
     ``implication_clauses``), added as binary clauses. ``phases``: on a 2D puzzle (block lists
     only), the solver's first choice for every cell and every block list's variable
-    (``satphase.py``: belief propagation over the block lists); a 3D puzzle keeps the solver's
-    own (slower with them, see ``__init__``), and the colour kind passes False (not measured)."""
+    (``satphase.py``: belief propagation over the block lists), with CaDiCaL in stable mode only
+    (``PHASED_OPTIONS``); a 3D puzzle keeps the solver's own (slower with them, see ``__init__``),
+    and the colour kind passes False (not measured)."""
 
     def __init__(self, net, state, constrained, implications=None, phases=False):
         self.net, self.state = net, np.asarray(state, np.int8)
@@ -294,7 +295,7 @@ class SatSearch:
         # the units through the binding's own call (``bootstrap_with`` wraps each in two Python
         # calls: a 38x49 4-colour puzzle's 9,310 indicator units took 13 ms that way)
         self._add_lists(units)
-        # (2D puzzles only: see below)
+        # whether the solver gets phases (2D puzzles only: see below); then its stable mode too
         phased = phases and not np.isin(net[2], (KIND_PLAIN, KIND_CIRCLE, KIND_SQUARE)).any()
         for name, value in {**SOLVER_OPTIONS, **(PHASED_OPTIONS if phased else {})}.items():
             _set_option(self.solver, name, value)
