@@ -1,7 +1,7 @@
 """Verdicts on ../shared/puzzles2d/EXPECTED.csv (two peer solvers' ground truth) and cancellation.
 
 Every puzzle the ``full`` method finishes within the limit must get the expected unique/multiple
-verdict and line-solvable flag (Knotty among them: `multiple` within a second since the CDCL
+verdict and line-solvable flag (Knotty among them: `multiple` in 0.2-3 s since the CDCL
 solver's phases, none in a minute before); the hard one (Faase, no final verdict within the
 default limit) is listed in ``SLOW`` and only tried, a minute each, when the environment
 has ``NONOGRAM_SLOW_TESTS=1`` (they may still end ``unknown``: then the test is skipped and says so).
@@ -77,7 +77,7 @@ def test_expected_slow(shared, rel):
 @pytest.fixture
 def faase(shared):
     """Faase (80x95, several solutions, no verdict within a minute; the CDCL solver finds
-    Knotty's two within a second now), with every kernel its search uses compiled or loaded
+    Knotty's two in a few seconds now), with every kernel its search uses compiled or loaded
     beforehand: limits and cancellation cover solving, while compiling is reported apart
     (``stats["compile_s"]``) and cannot be interrupted, so these tests time warm solves only."""
     from engine.files.puzzlefile import load_puzzle
