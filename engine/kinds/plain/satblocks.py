@@ -43,6 +43,17 @@ def _put(lits, offs, nc, pos, a, b, c, m):
 
 
 @njit
+def line_blocks(clue_start, clue_data, li, out):
+    """Line ``li``'s blocks (its positive clue numbers) into ``out``; their count."""
+    k = 0
+    for q in range(clue_start[li], clue_start[li + 1]):
+        if clue_data[q] > 0:
+            out[k] = clue_data[q]
+            k += 1
+    return k
+
+
+@njit
 def block_spans(n, b, gap, k, lo, hi):
     """Each of the ``k`` blocks' first and last start (``lo[j]``, ``hi[j]``) in a line of ``n``
     cells from the clue alone: blocks ``b``, at least ``gap[j]`` cells after block j. Whether the
@@ -96,17 +107,9 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
     for li in lines:
         a0 = line_start[li]
         n = line_start[li + 1] - a0
-        k = 0
-        for q in range(clue_start[li], clue_start[li + 1]):
-            if clue_data[q] > 0:
-                k += 1
-        b = np.empty(k, np.int64)
+        b = np.empty(clue_start[li + 1] - clue_start[li], np.int64)
+        k = line_blocks(clue_start, clue_data, li, b)
         gap = np.ones(k + 1, np.int64)
-        k = 0
-        for q in range(clue_start[li], clue_start[li + 1]):
-            if clue_data[q] > 0:
-                b[k] = clue_data[q]
-                k += 1
         if colours is not None:
             for j in range(k - 1):
                 gap[j] = 1 if colours[j] == colours[j + 1] else 0

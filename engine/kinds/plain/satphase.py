@@ -22,7 +22,7 @@ import numpy as np
 
 from ...jit import njit
 from ...model.cells import EMPTY, FILLED
-from .satblocks import block_spans
+from .satblocks import block_spans, line_blocks
 
 BP_ROUNDS = 20
 _CLAMP = 1e-6  # no unknown cell's chance is quite 0 or 1, so that its log-odds stay finite
@@ -94,17 +94,6 @@ def line_marginals(w1, blocks, ps, cell_p):
 
 
 @njit
-def _line_blocks(clue_start, clue_data, li, out):
-    """The line's blocks (its positive clue numbers) into ``out``; their count."""
-    k = 0
-    for q in range(clue_start[li], clue_start[li + 1]):
-        if clue_data[q] > 0:
-            out[k] = clue_data[q]
-            k += 1
-    return k
-
-
-@njit
 def beliefs(line_start, line_cells, clue_start, clue_data, use, state, rounds):
     """Each cell's chance of being filled after ``rounds`` rounds of messages between the lines
     ``use`` marks (block lists): a line's message to a cell is the log-odds of its marginal
@@ -129,7 +118,7 @@ def beliefs(line_start, line_cells, clue_start, clue_data, use, state, rounds):
                 continue
             a = line_start[li]
             n = line_start[li + 1] - a
-            k = _line_blocks(clue_start, clue_data, li, blocks)
+            k = line_blocks(clue_start, clue_data, li, blocks)
             open_cells = False
             for i in range(n):
                 x = line_cells[a + i]
@@ -192,7 +181,7 @@ def blocks_phases(line_start, line_cells, clue_start, clue_data, lines, top, bel
     for li in lines:
         a0 = line_start[li]
         n = line_start[li + 1] - a0
-        k = _line_blocks(clue_start, clue_data, li, b)
+        k = line_blocks(clue_start, clue_data, li, b)
         if k == 0:
             continue
         if not block_spans(n, b, gap, k, lo, hi):
