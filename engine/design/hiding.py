@@ -36,6 +36,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from .. import gate
+from ..gcpause import collector_held
 from ..model.clues import puzzle_from_grid
 from ..model.colourpuzzle import CKIND_NONE, ColourPuzzle, check_colour_solution, colour_puzzle_from_grid, is_colour
 from ..model.colourpuzzle import with_hidden as colour_with_hidden
@@ -213,6 +214,7 @@ def prepare(progress=None, parts=PARTS) -> float:
 # entry point
 
 
+@collector_held()  # (see solve)
 def design(puzzle_or_grid, *, logic: str = "line", band: Optional[str] = None,
            score_range: Optional[tuple] = None, method: str = "greedy", seed: int = 0,
            time_limit: Optional[float] = None, progress: Optional[Callable] = None,

@@ -20,6 +20,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from .. import gate
+from ..gcpause import collector_held
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..model.colourpuzzle import colour_solution_text, is_colour
 from ..kinds.colour.colourkind import ColourSolver
@@ -120,6 +121,7 @@ def _ls_id(linesolver: str) -> int:
         raise ValueError(f"unknown linesolver {linesolver!r} (choose from {', '.join(LINESOLVERS)})")
 
 
+@collector_held()  # a full collection of a large process could hold up the limits' checks
 def solve(puzzle, *, method: str = "full", prepass: bool = False, linesolver: str = "dp",
           max_iterations: int = 100, time_limit: Optional[float] = None,
           step_limit: Optional[int] = None, progress: Optional[Callable] = None,

@@ -22,11 +22,11 @@ at the value belief propagation between the block lists finds likelier (``satpha
 """
 from __future__ import annotations
 
-import gc
 import importlib.util
 
 import numpy as np
 
+from ...gcpause import collector_held
 from ...model.cells import FILLED, UNKNOWN
 from ...model.puzzle import KIND_BLOCKS, KIND_CIRCLE, KIND_NONE, KIND_PLAIN, KIND_SQUARE
 from .satblocks import TRUE_LITERAL, blocks_cnf  # one always-true literal for both encoders
@@ -323,10 +323,9 @@ class SatSearch:
         del self.lines[:max_lines]
         net = self.net
         # the clause lists are many small containers: a collection of the whole process's
-        # objects every few hundred of them took most of the time (measured below)
-        was = gc.isenabled()
-        gc.disable()
-        try:
+        # objects every few hundred of them took most of the time (``solve`` holds the collector
+        # off throughout; this is for callers of their own, such as benchmarks/sat_replay.py)
+        with collector_held():
             i = 0
             while i < len(batch):
                 j = i
@@ -345,9 +344,6 @@ class SatSearch:
                     self.top = line_clauses(net, self.state, batch[i], self.top, out)
                     self._add_lists(out)
                     i += 1
-        finally:
-            if was:
-                gc.enable()
         if not self.lines and self.phases:
             self.solver.set_phases(np.concatenate(self.phases).tolist())
             self.phases = []
