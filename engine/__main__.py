@@ -3,6 +3,7 @@ import importlib
 import sys
 
 from .cli import startup
+from .gcpause import collector_held
 
 COMMANDS = {
     "stats": ("cli.puzzle", "statistics of a puzzle file (the seed study's Table 4)"),
@@ -27,7 +28,7 @@ def main(argv=None) -> int:
     if name not in COMMANDS:
         sys.stderr.write(f"unknown command {name!r}\n\n{usage()}")
         return 2
-    with startup.collector_paused():  # numba's import: many objects, no garbage
+    with collector_held():  # numba's import: many objects, no garbage
         module = importlib.import_module(f".{COMMANDS[name][0]}", __package__ or "engine")
     try:
         return int(module.main(argv) or 0)

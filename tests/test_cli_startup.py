@@ -1,7 +1,6 @@
-"""The CLI's start-up (engine/cli/startup.py): the collector paused only while modules import and
-kernels load, the interpreter's teardown skipped with the output kept, and a solve loading the
-kernels of its puzzle's kind only."""
-import gc
+"""The CLI's start-up (engine/cli/startup.py): the interpreter's teardown skipped with the
+output kept, and a solve loading the kernels of its puzzle's kind only (the collector held off
+meanwhile: test_gcpause.py)."""
 import json
 import subprocess
 import sys
@@ -13,24 +12,6 @@ from engine.cli import startup
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOUR = ROOT / "docs" / "examples" / "toadstool-colour.json"
-
-
-def test_the_collector_is_paused_inside_and_restored_after():
-    assert gc.isenabled()
-    with startup.collector_paused():
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    with pytest.raises(KeyError):
-        with startup.collector_paused():
-            raise KeyError
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with startup.collector_paused():
-            pass
-        assert not gc.isenabled()  # a caller's own pause is left as it was
-    finally:
-        gc.enable()
 
 
 def test_exit_now_keeps_the_output_and_the_code(tmp_path):

@@ -10,7 +10,7 @@ import sys
 
 from ..model.colourpuzzle import COLOUR_CHARS, colour_solution_text
 from ..solve.methods import COMPARE_CONFIGS, COUNTINGS, METHODS, REFERENCE_METHODS
-from . import startup
+from ..gcpause import collector_held
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -71,7 +71,7 @@ def main(argv) -> int:
     args = _parser().parse_args(list(argv[1:]))
     from ..files.puzzlefile import PuzzleFileError, load_puzzle
     from ..model.colourpuzzle import is_colour
-    with startup.collector_paused():  # kernel loading: many objects, no garbage
+    with collector_held():  # kernel loading: many objects, no garbage
         try:
             p = load_puzzle(args.puzzle)
         except (PuzzleFileError, OSError, ValueError) as exc:

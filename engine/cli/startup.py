@@ -6,27 +6,14 @@ interpreter, numpy and numba's import ~0.2 s, numba's first kernel load (its typ
 ~0.1 s, loading the solver's kernels ~0.1 s, and two costs that are not work at all:
 
 - the garbage collector's passes while modules import and kernels load: the start-up makes
-  hundreds of thousands of objects and no garbage worth a pass over them (~10 %);
+  hundreds of thousands of objects and no garbage worth a pass over them (~10 %; the commands
+  hold it off meanwhile with ``gcpause.collector_held``, as ``solve`` and ``design`` do);
 - the interpreter's teardown at exit: freeing numba's and LLVM's objects one by one (~20 %).
 """
 from __future__ import annotations
 
-import gc
 import os
 import sys
-from contextlib import contextmanager
-
-
-@contextmanager
-def collector_paused():
-    """Pause the garbage collector for a stretch of start-up (imports, kernel loading)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def exit_now(code: int) -> None:
