@@ -9,7 +9,8 @@ section, and reports the seconds in ``stats["compile_s"]``.
 Parts (``PARTS``), each a list of named steps (the add-on shows "Preparing solver... n/m"):
 - ``make``: the voxelizer and the clues of a grid;
 - ``solve``: the full method with the complete line solvers (line solving, quick search,
-  probing, search, long lines);
+  probing, search, long lines); ``lines``: its first step alone, line solving, which is all a
+  solve loads before line solving leaves a cell open (``gate.WITHIN``, ``gate.later_parts``);
 - ``schedulers``: the seed study's schedulers, the learned one and the pre-pass with the
   complete line solvers;
 - ``seed``: the seed study's linesolver, in the full method and the schedulers;
@@ -282,6 +283,7 @@ def _masks():
 
 gate.register({
     "make": [("voxelizer", _voxelizer), ("colour capture", _colour_capture)],
+    "lines": [("line solvers", lambda: _line_solving("dp"))],  # solve's first step (gate.WITHIN)
     "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
               ("probing and search", lambda: _probing("dp")), ("SAT encoding", _sat_encoding),
               ("local search", _walking)],

@@ -78,13 +78,19 @@ def test_solve_keeps_compilation_out_of_time_s(monkeypatch):
     monkeypatch.setattr(warmup.gate, "ensure", slow_ensure)
     monkeypatch.setattr(warmup.gate, "ready", lambda *parts: False)
     messages = []
+    # two solutions: line solving leaves every cell open, so the search's kernels load on the way
     r = solve(make_2d([[1], [1]], [[1], [1]]), progress=lambda f, m: messages.append(m) or False)
-    assert spent == [("solve",)]
-    assert r.stats["compile_s"] == 0.4 and r.time_s < 0.4
-    assert messages[0] == "preparing solver"
+    assert spent == [("lines",), ("solve",)]
+    assert r.stats["compile_s"] == 0.8 and r.time_s < 0.4 and r.verdict == "multiple"
+    assert messages[0] == "preparing solver" and messages.count("preparing solver") == 2
     # cancelled while it would compile: nothing is compiled, nothing is solved
     r = solve(make_2d([[1], [1]], [[1], [1]]), progress=lambda f, m: True)
-    assert r.verdict == "unknown" and r.stats["cancelled"] and len(spent) == 1
+    assert r.verdict == "unknown" and r.stats["cancelled"] and len(spent) == 2
+    # cancelled before the search's kernels: line solving's result, nothing more compiled
+    seen = []
+    r = solve(make_2d([[1], [1]], [[1], [1]]), progress=lambda f, m: seen.append(m) or seen.count(m) >= 2)
+    assert r.verdict == "unknown" and r.stats["cancelled"] and spent[2:] == [("lines",)]
+    assert r.stats["compile_s"] == 0.4
 
 
 def _real_designs():
@@ -176,11 +182,36 @@ def test_without_numba_nothing_is_warmed_up(monkeypatch):
 
 
 def test_parts_follow_the_method_and_line_solver():
-    assert warmup.parts_for("full", "dp") == ("solve",)
-    assert warmup.parts_for("full", "seed") == ("solve", "seed")
+    assert warmup.parts_for("full", "dp") == ("lines",) and warmup.gate.later_parts("full") == ("solve",)
+    assert warmup.parts_for("full", "seed") == ("lines", "seed")
+    assert warmup.gate.later_parts("hierarchical") == ()
     assert warmup.parts_for("hierarchical", "dp") == ("schedulers",)
     assert set(warmup.DEFAULT_PARTS) == {"make", "solve"}
     assert "masks" in warmup.PARTS and "masks" not in warmup.DEFAULT_PARTS
+
+
+def test_a_part_within_another_is_done_with_it(monkeypatch):
+    ran = []
+    monkeypatch.setitem(warmup.gate.WITHIN, "small", "big")
+    monkeypatch.setitem(warmup.PARTS, "small", [("small step", lambda: ran.append("small"))])
+    monkeypatch.setitem(warmup.PARTS, "big", [("small step", lambda: ran.append("small")),
+                                              ("big step", lambda: ran.append("big"))])
+    asked = []
+    warmup.set_external(asked.append)
+    try:
+        warmup.run_parts(("big",))
+        assert warmup.ready("small") and ran == ["small", "big"]
+        warmup.ensure("small")  # done with "big": nothing runs again
+        assert ran == ["small", "big"] and asked == []
+        warmup.gate.forget("small")
+        warmup.gate.forget("big")
+        # another process compiling the larger part compiles this one too: wait for that one
+        warmup.ensure("small")
+        assert asked == ["big"] and ran == ["small", "big", "small"] and not warmup.ready("big")
+    finally:
+        warmup.set_external(None)
+        warmup.gate.forget("small")
+        warmup.gate.forget("big")
 
 
 def test_ensure_waits_for_another_process_filling_the_cache():

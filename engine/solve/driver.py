@@ -23,7 +23,6 @@ from .. import gate
 from ..gcpause import collector_held
 from ..model.cells import EMPTY, FILLED, UNKNOWN
 from ..model.colourpuzzle import colour_solution_text, is_colour
-from ..kinds.colour.colourkind import ColourSolver
 from .kinds import kind_for, plain_puzzle
 from ..kinds.plain.plainkind import PlainSolver
 from ..kinds.plain.propagate import (CHUNK_GROWTH, DEFAULT_CACHE_SLOTS, DEFAULT_SEED_BUDGET, LINESOLVERS, LS_DP, S_BAD,
@@ -184,12 +183,17 @@ def solve(puzzle, *, method: str = "full", prepass: bool = False, linesolver: st
                 limits.cancelled = True
                 return _kind_report(original, _cancelled_report(puzzle, method, options, t0, compile_s))
         if colour:
+            # imported on first need, as in ``kinds.kind_for``
+            from ..kinds.colour.colourkind import ColourSolver
             S = ColourSolver(puzzle, known=puzzle.colour_solution if use_known else None, cache=cache)
         else:
             S = PlainSolver(build_net(puzzle), ls_id, budget_arg(ls_id, seed_budget), cache, DEFAULT_CACHE_SLOTS,
                             known=puzzle.solution if use_known else None)
         res = run_full(S, limits, want=want, use_sat=sat, sat_after=sat_after, node_limit=node_limit,
-                       probing=probing)
+                       probing=probing, later=() if colour else gate.later_parts(method))
+        # the kernels the run loaded on the way are compile time too (``t_start`` moved past them)
+        t0 = limits.t_start
+        compile_s += res.compile_s
         sols = res.solutions
         differing = (np.flatnonzero(sols[0] != sols[1]) if len(sols) == 2 else np.zeros(0, np.int64))
         stats = S.stats()

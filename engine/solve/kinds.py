@@ -43,7 +43,6 @@ operations), a branch in ``kind_for``, its file syntax
 from __future__ import annotations
 
 from ..model.colourpuzzle import as_plain, is_colour
-from ..kinds.colour.colourkind import ColourKind
 from ..kinds.plain.plainkind import PlainKind
 
 
@@ -56,7 +55,11 @@ def plain_puzzle(puzzle):
 def kind_for(puzzle):
     """The kind object of ``puzzle`` (every clue it has shown)."""
     p = plain_puzzle(puzzle)
-    return ColourKind(p) if is_colour(p) else PlainKind(p)
+    if not is_colour(p):
+        return PlainKind(p)
+    # imported on first need: its modules cost a plain puzzle's CLI solve ~30 ms of start-up
+    from ..kinds.colour.colourkind import ColourKind
+    return ColourKind(p)
 
 
 def kind_name(puzzle) -> str:

@@ -19,6 +19,7 @@ from functools import partial
 
 import numpy as np
 
+from .. import gate
 from ..kinds.plain.probe import P_CONTRADICTION, P_FIXPOINT, P_PAUSED, P_SOLVED
 from ..kinds.plain.propagate import CHUNK_GROWTH
 from ..kinds.plain.quicksearch import Q_EXHAUSTED, Q_PAUSED, Q_TWO
@@ -202,6 +203,7 @@ class FullResult:
     restarts: int = 0
     known_used: bool = False
     sat_conflicts: int = -1  # -1: the SAT solver was not used
+    compile_s: float = 0.0  # loading the kernels past line solving (``later``), outside the timer
     stopped: bool = False
     cancelled: bool = False
 
@@ -211,8 +213,9 @@ class _Driver:
     ``colourkind.ColourSolver``): the stages, the search's stack, restarts, the CDCL solver's
     turns, limits and verdicts; ``S`` does the kernels' work (``kinds.py``)."""
 
-    def __init__(self, S, limits, want=2, use_sat=True, sat_after=None, node_limit=None, probing=True):
+    def __init__(self, S, limits, want=2, use_sat=True, sat_after=None, node_limit=None, probing=True, later=()):
         self.S = S
+        self.later = later
         self.probing = probing
         self.want = want  # solutions to find: 2 settles uniqueness, 1 stops at the first
         self.use_sat = use_sat and HAVE_SAT
@@ -317,6 +320,8 @@ class _Driver:
             return self._finish(res, S.state_codes())
         if S.n_known() == self.n_target:
             return self._complete(res, "line")
+        if not self._load_later(res):
+            return self._stopped(res, S.state_codes())
         settled = None
         qst = Q_PAUSED
         if S.quick_budget(self.want) > 0:
@@ -360,6 +365,21 @@ class _Driver:
             res.order = self._solution_order(S.n_known()) if len(res.solutions) == 1 else None
             return self._finish(res, S.state_codes())
         return self._search(res)
+
+    def _load_later(self, res: FullResult) -> bool:
+        """Load the kernels past line solving (``gate.later_parts``) now that line solving left
+        cells open; neither the time limit nor ``time_s`` counts it (``res.compile_s``). False
+        when the progress callback cancels first."""
+        if not self.later or gate.ready(*self.later):
+            return True
+        limits = self.limits
+        if limits.progress is not None and limits.progress(limits.shown, "preparing solver"):
+            limits.cancelled = True
+            return False
+        spent = gate.ensure(*self.later)
+        limits.t_start += spent
+        res.compile_s += spent
+        return True
 
     def _search(self, res: FullResult) -> FullResult:
         """Depth-first search below the probing fixpoint: guesses closed under the kind's node
@@ -704,15 +724,15 @@ def sat_after_steps(S, first: bool) -> float:
     return SAT_AFTER_STEPS * (SAT_FIRST_AFTER if first else 1) / S.solve_weight
 
 
-def run_full(S, limits, *, want=2, use_sat=True, sat_after=None, node_limit=None, probing=True):
+def run_full(S, limits, *, want=2, use_sat=True, sat_after=None, node_limit=None, probing=True, later=()):
     """Run the full method on a kind's solver ``S``; returns the FullResult (``S`` carries the
     metrics). ``want``: 2 searches for two solutions (the uniqueness verdict), 1 stops at the
     first (``solved``). ``sat_after``: line solves of the search before the CDCL solver takes
     turns (default ``sat_after_steps``; 0: the CDCL solver alone after the logic);
     ``node_limit``: the search's guesses, then the CDCL solver alone (without it: unknown);
     ``probing`` False: no probing at the root (the search's nodes are closed as the kind closes
-    them)."""
-    drv = _Driver(S, limits, want, use_sat, sat_after, node_limit, probing)
+    them); ``later``: the ``gate`` parts to load once line solving leaves cells open."""
+    drv = _Driver(S, limits, want, use_sat, sat_after, node_limit, probing, later)
     try:
         res = drv.run()
     finally:
