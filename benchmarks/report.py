@@ -647,12 +647,16 @@ def write_tournament(w, tour, title):
     loads = _loads(tour)
     stride, proc = tour.get("stride", 1), tour.get("process_stride", 1)
     run = f"{ft(tour.get('elapsed_s'))} in all"
+    # runs before --chunk took turns a whole set at a time
+    chunk = tour.get("chunk", 0)
+    turns = (f"take turns {chunk} puzzles of a set at a time, their order rotating" if chunk else
+             "take turns set by set")
     if loads:
         run += f"; 1-minute load average {loads[0]:g}–{loads[1]:g} around the solvers' turns"
     w(f"`python benchmarks/{tour.get('command', 'tournament.py')}` ({run}"
       f"): every {nth(stride)} puzzle of each set (from puzzle {tour.get('offset', 0) + 1}), first solution, "
       f"a limit of {ft(tour.get('limit'))} of **CPU time** per puzzle; one solver at a time (the solvers "
-      f"take turns set by set, never beside each other on the cores); every solution checked against the "
+      f"{turns}, never beside each other on the cores); every solution checked against the "
       f"clues (*solved* counts checked solutions; an unsolved puzzle counts the time it used). Two "
       f"measures, never mixed: **own solve time** — ours `time.process_time()` around `solve(p, want=1)` "
       f"in a worker warmed up on generated puzzles it does not measure; nonosolve (hyouv/FastNonogramSolver, "

@@ -21,15 +21,19 @@ Like with like: two measures, never mixed, and every table says which (``--measu
   solving, writing): ours ``python -m engine solve ONE.txt --first --json``, nonosolve
   ``--taai ONE.txt -n 1``, LalaFrogKK ``lalafrog SOLVE STRING`` (its one-puzzle mode).
 
-One solver at a time: the solvers take turns set by set (their order rotating from set to set),
-never beside each other on the machine's cores. Every limit is ``--limit`` CPU seconds per
+One solver at a time: the solvers take turns chunk by chunk (``--chunk`` puzzles of a set, 20 by
+default; their order rotating from chunk to chunk), never beside each other on the machine's
+cores. Turns of a few seconds, not of a whole set: this host's speed drifts by tens of per cent
+over minutes (taai2021's 100 puzzles took ours 6.35 s in two runs of every set by turns of a set,
+3.8-4.0 s alone, and nonosolve 5.1 s against 3.7 s), and a drift that fell on one solver's turn
+went into the ratio. Every limit is ``--limit`` CPU seconds per
 puzzle (default 10; a watchdog reads /proc where the solver has no CPU limit of its own), every
 solution is checked against the clues here (a wrong one counts as unsolved), and an unsolved
 puzzle counts the time it used. The load average is recorded before and after each solver's
 turn.
 
     python benchmarks/tournament.py [--sets taai2011 ...] [--stride 10] [--offset 0]
-        [--measure solve process] [--process-stride 4] [--limit 10]
+        [--measure solve process] [--process-stride 4] [--limit 10] [--chunk 20]
         [--nonosolve PATH] [--lala PATH] [--solvers ours nonosolve lala] [--unique SETS]
         [--out tournament.json] [--merge] [--peers-from tournament.json]
 
@@ -400,31 +404,50 @@ def print_tables(doc):
 # ---------------------------------------------------------------------------------------------
 
 
+def turns(indices, chunk, order, turn):
+    """The solvers' turns on a set: (solver, chunk of ``indices``) in the order they run, chunks
+    of ``chunk`` puzzles (0: the whole set in one), each chunk run by every solver of ``order``
+    in turn, the order rotated by one from chunk to chunk (``turn``: the first chunk's)."""
+    size = chunk if chunk > 0 else max(len(indices), 1)
+    out = []
+    for k, start in enumerate(range(0, len(indices), size)):
+        r = (turn + k) % len(order)
+        out += [(solver, indices[start:start + size]) for solver in order[r:] + order[:r]]
+    return out
+
+
+def _run_turn(a, solver, m, name, puzzles, idx, binaries, entry, tmp):
+    """One solver's rows on the puzzles ``idx`` for measure ``m``."""
+    if solver == "ours":
+        if m == "solve":
+            rows, warm = ours_solve(name, idx, a.limit, 1, tmp)
+            entry.setdefault("warm_up", warm)
+            return rows
+        return ours_process(name, puzzles, idx, a.limit, tmp)
+    if m == "solve":
+        return peer_solve(solver, binaries[solver], name, puzzles, idx, a.limit, tmp)
+    return peer_process(solver, binaries[solver], name, puzzles, idx, a.limit, tmp)
+
+
 def _run_set(a, name, turn, binaries, entry, tmp):
     puzzles = read_set(name)
     indices = list(range(a.offset, min(a.count, len(puzzles)), a.stride))
     proc_idx = indices[::a.process_stride]
     entry.update({"set": name, "indices": indices, "process_indices": proc_idx})
-    order = [x for x in SOLVERS if x in a.solvers]
-    order = order[turn % len(order):] + order[:turn % len(order)]  # rotate: no solver always first
-    for solver in order:
-        if solver != "ours" and solver not in binaries:
-            continue
-        for m in a.measure:
-            idx = indices if m == "solve" else proc_idx
-            load0, t0 = load_now(), time.time()
-            if solver == "ours":
-                if m == "solve":
-                    rows, warm = ours_solve(name, idx, a.limit, 1, tmp)
-                    entry.setdefault("warm_up", warm)
-                else:
-                    rows = ours_process(name, puzzles, idx, a.limit, tmp)
-            elif m == "solve":
-                rows = peer_solve(solver, binaries[solver], name, puzzles, idx, a.limit, tmp)
-            else:
-                rows = peer_process(solver, binaries[solver], name, puzzles, idx, a.limit, tmp)
-            e = {"rows": [rows.get(i) for i in idx], "summary": summary(rows, len(idx), a.limit),
-                 "load": [load0, load_now()], "wall_s": time.time() - t0}
+    order = [x for x in SOLVERS if x in a.solvers and (x == "ours" or x in binaries)]
+    for m in a.measure:
+        idx = indices if m == "solve" else proc_idx
+        rows = {solver: {} for solver in order}
+        load0 = {}
+        wall = dict.fromkeys(order, 0.0)
+        for solver, part in turns(idx, a.chunk, order, turn):
+            load0.setdefault(solver, load_now())
+            t0 = time.time()
+            rows[solver].update(_run_turn(a, solver, m, name, puzzles, part, binaries, entry, tmp))
+            wall[solver] += time.time() - t0
+        for solver in order:
+            e = {"rows": [rows[solver].get(i) for i in idx], "summary": summary(rows[solver], len(idx), a.limit),
+                 "load": [load0.get(solver), load_now()], "wall_s": wall[solver]}
             entry.setdefault(m, {})[solver] = e
             s = e["summary"]
             log(f"  {m:7s} {solver:9s} solved {s['solved']}/{s['n']}  total {s['total']:.2f} s  "
@@ -488,6 +511,8 @@ def main(argv=None) -> int:
     ap.add_argument("--process-stride", type=int, default=4,
                     help="whole processes on every k-th puzzle of the sample (default 4)")
     ap.add_argument("--solvers", nargs="+", choices=SOLVERS, default=list(SOLVERS))
+    ap.add_argument("--chunk", type=int, default=20,
+                    help="puzzles a solver takes in a row before the next one's turn (default 20; 0: a whole set)")
     ap.add_argument("--lala", default=str(LALA_DEFAULT), help="LalaFrogKK binary (build_lalafrogkk.sh)")
     ap.add_argument("--nonosolve", default=str(NONOSOLVE_DEFAULT), help="nonosolve binary (build_nonosolve.sh)")
     ap.add_argument("--unique", nargs="*", default=[], help="sets to run our uniqueness mode on too")
@@ -516,7 +541,8 @@ def main(argv=None) -> int:
                 log(f"{LABELS[solver]} not found at {p}: build it (benchmarks/build_*.sh) or pass its path")
     doc = load_json(path, {}) if a.merge else {}
     doc.update({"machine": machine_info(), "limit": a.limit, "stride": a.stride, "offset": a.offset,
-                "count": a.count, "process_stride": a.process_stride, "command": command_text(argv),
+                "count": a.count, "process_stride": a.process_stride, "chunk": a.chunk,
+                "command": command_text(argv),
                 "binaries": {k: v.name for k, v in binaries.items()}})
     if a.note:
         doc["note"] = a.note

@@ -113,3 +113,24 @@ def test_peers_from_a_stored_run_only_for_the_same_puzzles():
     out = []
     report.write_tournament(out.append, _tour(), "## T")
     assert "Not one run" not in "\n".join(out)
+
+
+def test_solvers_take_turns_chunk_by_chunk_their_order_rotating():
+    order = ["ours", "nonosolve", "lala"]
+    got = tournament.turns(list(range(10, 17)), 3, order, 1)
+    assert [(s, part) for s, part in got[:3]] == [("nonosolve", [10, 11, 12]), ("lala", [10, 11, 12]),
+                                                  ("ours", [10, 11, 12])]
+    assert [s for s, _ in got[3:6]] == ["lala", "ours", "nonosolve"] and got[3][1] == [13, 14, 15]
+    assert [s for s, _ in got[6:]] == ["ours", "nonosolve", "lala"] and got[6][1] == [16]
+    # every solver gets every puzzle once
+    for solver in order:
+        assert sum((part for s, part in got if s == solver), []) == list(range(10, 17))
+    # chunk 0: a whole set per turn, as the runs before --chunk took them
+    assert tournament.turns([1, 2], 0, order, 0) == [("ours", [1, 2]), ("nonosolve", [1, 2]), ("lala", [1, 2])]
+
+
+def test_the_document_says_how_the_solvers_took_turns():
+    for chunk, said in ((20, "take turns 20 puzzles of a set at a time"), (None, "take turns set by set")):
+        lines = []
+        report.write_tournament(lines.append, _tour(**({} if chunk is None else {"chunk": chunk})), "## T")
+        assert said in "\n".join(lines)
