@@ -108,6 +108,15 @@ def done_parts() -> list:
     return sorted(_done)
 
 
+def prepare(parts, progress=None, shown: float = 0.0):
+    """``ensure(*parts)`` for a solve: ``progress(shown, "preparing solver")`` first when there is
+    something to load, and None without loading when it asks to cancel; else the seconds the
+    load took (which the caller keeps out of its timer)."""
+    if progress is not None and not ready(*parts) and progress(shown, "preparing solver"):
+        return None
+    return ensure(*parts)
+
+
 def forget(part: str) -> None:
     """Count ``part`` as not compiled (tests: to watch a part be compiled again)."""
     _done.discard(part)

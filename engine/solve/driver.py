@@ -170,9 +170,9 @@ def solve(puzzle, *, method: str = "full", prepass: bool = False, linesolver: st
                "sat": bool(sat), "counting": counting}
     # compile (or load) the kernels first: neither time_s nor time_limit counts it
     parts = ("colour",) if colour else gate.parts_for(method, linesolver, bool(grade))
-    if progress is not None and not gate.ready(*parts) and progress(0.0, "preparing solver"):
+    compile_s = gate.prepare(parts, progress)
+    if compile_s is None:
         return _kind_report(original, _cancelled_report(puzzle, method, options, time.perf_counter()))
-    compile_s = gate.ensure(*parts)
     t0 = time.perf_counter()
     n = puzzle.n_cells
     if method == "full":

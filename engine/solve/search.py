@@ -370,13 +370,13 @@ class _Driver:
         """Load the kernels past line solving (``gate.later_parts``) now that line solving left
         cells open; neither the time limit nor ``time_s`` counts it (``res.compile_s``). False
         when the progress callback cancels first."""
-        if not self.later or gate.ready(*self.later):
+        if not self.later:
             return True
         limits = self.limits
-        if limits.progress is not None and limits.progress(limits.shown, "preparing solver"):
+        spent = gate.prepare(self.later, limits.progress, limits.shown)
+        if spent is None:
             limits.cancelled = True
             return False
-        spent = gate.ensure(*self.later)
         limits.t_start += spent
         res.compile_s += spent
         return True
