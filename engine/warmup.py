@@ -281,10 +281,12 @@ def _masks():
         s.suggest(np.ones(s.n_lines, bool), logic)  # none shown: nothing is deduced
 
 
+# the ``lines`` part is the ``solve`` part's first step (gate.WITHIN)
+_LINE_SOLVERS = ("line solvers", lambda: _line_solving("dp"))
 gate.register({
     "make": [("voxelizer", _voxelizer), ("colour capture", _colour_capture)],
-    "lines": [("line solvers", lambda: _line_solving("dp"))],  # solve's first step (gate.WITHIN)
-    "solve": [("line solvers", lambda: _line_solving("dp")), ("quick search", lambda: _quick_search("dp")),
+    "lines": [_LINE_SOLVERS],
+    "solve": [_LINE_SOLVERS, ("quick search", lambda: _quick_search("dp")),
               ("probing and search", lambda: _probing("dp")), ("SAT encoding", _sat_encoding),
               ("local search", _walking)],
     "schedulers": [("seed schedulers", lambda: _schedulers("dp"))],
