@@ -142,8 +142,8 @@ def test_beliefs_of_a_row_and_a_column_are_their_joint_marginals():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_phases_are_the_weighted_fixes_majority(seed):
-    """Each order variable ("block j starts at or before p") and cover (block j covers cell i)
-    gets the value its weighted fixes give it with chance at least 1/2."""
+    """Each order variable ("block j starts at or before p"), the only variables ``blocks_cnf``
+    adds for a block list, gets the value its weighted fixes give it with chance at least 1/2."""
     rng = np.random.default_rng(seed)
     checked = 0
     for _ in range(60):
@@ -157,8 +157,6 @@ def test_phases_are_the_weighted_fixes_majority(seed):
         hi = n - np.cumsum((blocks + 1)[::-1])[::-1] + 1
         for j in range(len(blocks)):
             want += [np.sum(ps[j, :p + 1]) for p in range(lo[j], hi[j])]
-        for j in range(len(blocks)):
-            want += [np.sum(ps[j, max(q - blocks[j] + 1, 0):q + 1]) for q in range(lo[j], hi[j] + blocks[j])]
         want = np.array(want)
         top, phases = blocks_phases(np.array([0, n], np.int64), np.arange(n, dtype=np.int64),
                                     np.array([0, len(blocks)], np.int64), blocks, np.zeros(1, np.int64), n, w1)
@@ -262,3 +260,53 @@ def test_stable_mode_only_where_the_phases_are_set(monkeypatch):
         r = ss.step()
         assert r is not None and r is not False  # a solution: the options do not break it
         ss.close()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_block_list_models_are_the_fixes_with_their_order_variables(seed):
+    """``blocks_cnf`` of one block list (every model enumerated by CaDiCaL, each blocked on every
+    variable): its cells take exactly the line's fixes (``linebrute.block_starts``), each fix
+    once, its order variables "block j starts at or before p" true exactly when the fix's block
+    j does; a clue that does not fit has no model. Cells may be known (unit clauses)."""
+    from pysat.solvers import Solver
+
+    rng = np.random.default_rng(seed)
+    n_models = n_empty = 0
+    for _ in range(80):
+        n = int(rng.integers(1, 10))
+        blocks = np.array(blocks_of(rng.random(n) < rng.uniform(0.2, 0.8)), np.int64)
+        if rng.random() < 0.15:  # sometimes a clue longer than the line
+            blocks = np.append(blocks, n)
+        known = {int(i): bool(rng.random() < 0.5) for i in np.flatnonzero(rng.random(n) < 0.2)}
+        lits, offs, top = blocks_cnf(np.array([0, n], np.int64), np.arange(n, dtype=np.int64),
+                                     np.array([0, len(blocks)], np.int64), blocks, np.zeros(1, np.int64), n)
+        fixes, starts = block_starts(n, blocks)
+        keep = np.array([all(f[i] == v for i, v in known.items()) for f in fixes], bool)
+        want = {(tuple(f), tuple(st)) for f, st in zip(fixes[keep].tolist(), starts[keep].tolist())}
+        # the order variables' positions: the starts the clue alone allows, block by block
+        lo = np.concatenate([[0], np.cumsum(blocks + 1)[:-1]]).astype(int)
+        hi = (n - np.cumsum((blocks + 1)[::-1])[::-1] + 1).astype(int)
+        got = set()
+        with Solver(name="cadical195") as solver:
+            for a, b in zip(offs[:-1].tolist(), offs[1:].tolist()):
+                solver.add_clause(lits[a:b].tolist())
+            for i, v in known.items():
+                solver.add_clause([i + 1 if v else -(i + 1)])
+            while solver.solve():
+                model = solver.get_model() + [0] * top
+                value = {abs(x): x > 0 for x in model if x}
+                cells = tuple(value.get(i + 1, False) for i in range(n))
+                var, st = n, []
+                for j in range(len(blocks)):
+                    before = [value.get(var + 1 + q, False) for q in range(hi[j] - lo[j])]
+                    var += hi[j] - lo[j]
+                    # monotone, and its first true position (or the last start) is block j's start
+                    assert before == sorted(before), before
+                    st.append(lo[j] + before.index(True) if True in before else hi[j])
+                assert (cells, tuple(st)) not in got
+                got.add((cells, tuple(st)))
+                solver.add_clause([-x for x in model[:top] if x])
+        assert got == want, (n, blocks.tolist(), known)
+        n_models += len(got)
+        n_empty += not got
+    assert n_models > 100 and n_empty > 5, (n_models, n_empty)

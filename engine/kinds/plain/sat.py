@@ -10,14 +10,14 @@ TAAI 2011 puzzles our search could not settle in 10 s, CaDiCaL finds a solution 
 
 Encoding (cell c is variable c + 1; cells already known are unit clauses):
 - exact block lists (2D, and 3D plain clues: one block): order variables "block j starts at
-  or before p" and cover variables (``satblocks.blocks_cnf``);
+  or before p", the cells tied to them directly (``satblocks.blocks_cnf``);
 - 3D circle / square clues: one automaton per line whose states count the filled cells and
   the blocks together (``_count_blocks_clauses``). It replaced a sequential counter for the
   filled count beside one for the block starts (exactly 2, at least 3), whose unit propagation
   sees neither with the other: from the root of 20^3 white noise (every clue shown), CaDiCaL
   met a first solution after 1.3k conflicts (1.4 s) instead of 17.6k (14.4 s).
 
-Phases (``phases=True``, the plain kind's, on 2D puzzles): every cell, block start and cover starts
+Phases (``phases=True``, the plain kind's, on 2D puzzles): every cell and block start starts
 at the value belief propagation between the block lists finds likelier (``satphase.py``).
 """
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """Phases for the CDCL solver's CNF of a 2D puzzle's block lists: where belief propagation
-between the lines puts each cell, each block start and each block's cover (``sat.SatSearch``;
+between the lines puts each cell and each block start (``sat.SatSearch``;
 3D puzzles keep CaDiCaL's own, measured faster there).
 
 CaDiCaL decides a variable to its phase. Left to its defaults, the first decisions on the order
-variables ("block j starts at or before p") and covers are all "true", which piles every block
+variables ("block j starts at or before p") are all "true", which piles every block
 at the start of its line; phases read off each line's weighted completions start it near a
 solution instead. Measured from the root state (one CaDiCaL per puzzle, first solution) on the
 463 tournament puzzles (every 10th of 25 sets) our search hands over: 212.9 s of CPU without
 phases, 176.4 s with the cells' phases alone, 87.7 s with every variable's (conflicts 4.13M,
-3.36M, 1.64M). The marginals are nonosolve's (``sat.h``: ``lineMarginals``, ``encodePuzzle``);
+3.36M, 1.64M; the CNF had cover variables then, which had phases too). The marginals are nonosolve's (``sat.h``: ``lineMarginals``, ``encodePuzzle``);
 so are 20 rounds with messages damped by half.
 
 - ``line_marginals``: forward-backward over a line's completions under the known cells, each
@@ -155,9 +155,9 @@ def beliefs(line_start, line_cells, clue_start, clue_data, use, state, rounds):
 @njit
 def blocks_phases(line_start, line_cells, clue_start, clue_data, lines, top, belief):
     """The phases of the variables ``satblocks.blocks_cnf`` makes for the block lists ``lines``
-    from ``top`` + 1 on (its numbering without ``colours``, ``bounds`` or ``state``), each line's
-    completions weighted by ``belief``: "block j starts at or before p" true when the chance of
-    that is at least 1/2, a cover true when its block covers its cell with chance at least 1/2.
+    from ``top`` + 1 on (its numbering without ``colours``, ``bounds`` or ``state``: the order
+    variables only), each line's completions weighted by ``belief``: "block j starts at or before
+    p" true when the chance of that is at least 1/2.
     Returns (the new top, as ``blocks_cnf``'s; the phases as literals: +v true, -v false; none
     for a line whose completions have no weight)."""
     longest = 1
@@ -168,7 +168,7 @@ def blocks_phases(line_start, line_cells, clue_start, clue_data, lines, top, bel
         k = clue_start[li + 1] - clue_start[li]
         longest = max(longest, n)
         most = max(most, k)
-        bound += 2 * k * (n + 1)
+        bound += k * (n + 1)
     phase = np.empty(bound, np.int64)
     n_phase = 0
     ps = np.zeros((most, longest + 1))
@@ -196,14 +196,5 @@ def blocks_phases(line_start, line_cells, clue_start, clue_data, lines, top, bel
                 if ok:
                     cum += ps[j, p]
                     phase[n_phase] = top if cum >= 0.5 else -top
-                    n_phase += 1
-        for j in range(k):  # the covers, cell i in [lo, hi + b)
-            for i in range(lo[j], hi[j] + b[j]):
-                top += 1
-                if ok:
-                    c = 0.0
-                    for p in range(max(i - b[j] + 1, 0), i + 1):
-                        c += ps[j, p]
-                    phase[n_phase] = top if c >= 0.5 else -top
                     n_phase += 1
     return top, phase[:n_phase]
