@@ -98,8 +98,14 @@ SAT_SHARE = 1.0
 # ~15 % slower than an hour before), 108.1 / 109.8 s against 109.4 / 118.8 s, median 19.5 /
 # 18.5 ms against 19.9 / 21.7, 132 hand-overs against 201; the 69 puzzles only 10x hands over
 # took 8.0 s instead of 21.0, the 132 both hand over 92.2 s instead of 83.4 (the longer search
-# before the hand-over).
-SAT_FIRST_AFTER = 20
+# before the hand-over). 4x (120k line solves, tens of ms of a 25x25 search) once the block
+# lists' CNF lost its cover variables (2026-12-05; CaDiCaL ~45 % cheaper on the hand-overs):
+# every 5th puzzle of the tournament sample (500 from the 1st, 3rd or 4th), two settings at a
+# time on the two cores: 12x against 20x 19.9 / 17.0 s against 20.2 / 18.3 s (from the 1st /
+# 3rd); 8x against 12x 17.9 s against 19.7 s; 4x against 8x 17.3 / 15.7 s against 18.2 /
+# 16.5 s; 2x against 4x 17.2 s against 16.9 s; 6x against 20x 14.9 s against 18.6 s (4th);
+# the median 8.3-8.8 ms from 4x to 20x, 9.4 ms at 2x.
+SAT_FIRST_AFTER = 4
 # First-solution mode (want=1): a search node below the root probes for at most this many
 # line solves per cell (the root always probes to its fixpoint; in uniqueness mode every node
 # does). A node left short of its fixpoint is still a sound node to guess from, only a weaker
