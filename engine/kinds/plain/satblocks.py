@@ -28,10 +28,18 @@ def _put(lits, offs, nc, pos, a, b, c, d):
     always-false literals left out. Returns (nc, pos)."""
     if a == TRUE_LITERAL or b == TRUE_LITERAL or c == TRUE_LITERAL or d == TRUE_LITERAL:
         return nc, pos
-    for x in (a, b, c, d):
-        if x != 0 and x != -TRUE_LITERAL:
-            lits[pos] = x
-            pos += 1
+    if a != 0 and a != -TRUE_LITERAL:
+        lits[pos] = a
+        pos += 1
+    if b != 0 and b != -TRUE_LITERAL:
+        lits[pos] = b
+        pos += 1
+    if c != 0 and c != -TRUE_LITERAL:
+        lits[pos] = c
+        pos += 1
+    if d != 0 and d != -TRUE_LITERAL:
+        lits[pos] = d
+        pos += 1
     nc += 1
     offs[nc] = pos
     return nc, pos
@@ -55,16 +63,22 @@ def _cells_by_order(lits, offs, nc, pos, yb, lo, hi, b, k, cells):
     """A block list's cells tied to its order variables alone: a filled cell lies in the last
     block started at or before it (some block has: y(0, i); when block j has and block j + 1
     has not, block j has not ended: not y(j, i - b_j)), an empty cell in none (not y(j, i), or
-    y(j, i - b_j)). Returns (nc, pos)."""
+    y(j, i - b_j)). Returns (nc, pos). Each clause only where none of its order literals is
+    constant true (block j could not have started yet, j + 1 surely has, or j surely has ended)."""
     for i in range(len(cells)):
         x = cells[i] + 1
-        nc, pos = _put(lits, offs, nc, pos, -x, _order_lit(yb, lo, hi, 0, i), 0, 0)
+        if i < hi[0]:
+            nc, pos = _put(lits, offs, nc, pos, -x, _order_lit(yb, lo, hi, 0, i), 0, 0)
         for j in range(k):
+            if i < lo[j]:
+                break  # no later block has started either
             a = _order_lit(yb, lo, hi, j, i)
             c = _order_lit(yb, lo, hi, j, i - b[j])
-            nxt = _order_lit(yb, lo, hi, j + 1, i) if j + 1 < k else -TRUE_LITERAL
-            nc, pos = _put(lits, offs, nc, pos, -x, -a, nxt, -c)
-            nc, pos = _put(lits, offs, nc, pos, x, -a, c, 0)
+            if i >= lo[j] + b[j] and (j + 1 == k or i < hi[j + 1]):
+                nxt = _order_lit(yb, lo, hi, j + 1, i) if j + 1 < k else -TRUE_LITERAL
+                nc, pos = _put(lits, offs, nc, pos, -x, -a, nxt, -c)
+            if i < hi[j] + b[j]:
+                nc, pos = _put(lits, offs, nc, pos, x, -a, c, 0)
     return nc, pos
 
 
