@@ -19,11 +19,10 @@ one "pseudo-cell" per (cell, value), so that the black-and-white encoders of ``s
   per cell", is the colour clue exactly: the colours of a line constrain each other only
   through the cells they share, which the per-cell clauses carry. So each 3D line becomes k
   pseudo-lines of a black-and-white net (``pseudo_net``) that ``sat.SatSearch`` encodes;
-- a 2D line is the block-list encoding (order and cover variables, ``satblocks.blocks_cnf``)
-  with the least gap after block j 1 when block j + 1 has the same colour, else 0, and its
-  covers tied to the colour indicators: a cover of block j at cell i implies colour c_j there,
-  and colour c at cell i needs a cover by some block of colour c (no block of c: never c).
-  Empty follows from "exactly one".
+- a 2D line is the block-list encoding (order variables, ``satblocks.blocks_cnf``) with the
+  least gap after block j 1 when block j + 1 has the same colour, else 0, and its cells tied to
+  the colour indicators: a cell in block j (the last block started at or before it, not yet
+  ended) has colour c_j, a cell in no block is empty (value 0).
 
 Unit propagation on this CNF is weaker than the product line solver on a 3D line (each colour's
 automaton sees the others only through the cells), which is why the logic runs first and hands
