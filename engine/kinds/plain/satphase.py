@@ -8,8 +8,9 @@ at the start of its line; phases read off each line's weighted completions start
 solution instead. Measured from the root state (one CaDiCaL per puzzle, first solution) on the
 463 tournament puzzles (every 10th of 25 sets) our search hands over: 212.9 s of CPU without
 phases, 176.4 s with the cells' phases alone, 87.7 s with every variable's (conflicts 4.13M,
-3.36M, 1.64M; the CNF had cover variables then, which had phases too). The marginals are nonosolve's (``sat.h``: ``lineMarginals``, ``encodePuzzle``);
-so are 20 rounds with messages damped by half.
+3.36M, 1.64M; the CNF had cover variables then, which had phases too). The marginals are
+nonosolve's (``sat.h``: ``lineMarginals``, ``encodePuzzle``); so are 20 rounds with messages
+damped by half.
 
 - ``line_marginals``: forward-backward over a line's completions under the known cells, each
   weighted by the product of its cells' prior chances: each block's start distribution, each
