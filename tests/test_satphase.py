@@ -140,6 +140,14 @@ def test_beliefs_of_a_row_and_a_column_are_their_joint_marginals():
     np.testing.assert_allclose(got[col_cells], (pairs.sum(axis=0) @ col_fixes) / n_pairs, atol=1e-6)
 
 
+def _order_spans(n, blocks):
+    """(lo, hi): block j's order variables "starts at or before p" are p in [lo[j], hi[j]), the
+    starts the clue alone allows (``blocks_cnf``'s numbering, block by block)."""
+    lo = np.concatenate([[0], np.cumsum(blocks + 1)[:-1]]).astype(int)
+    hi = (n - np.cumsum((blocks + 1)[::-1])[::-1] + 1).astype(int)
+    return lo, hi
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_phases_are_the_weighted_fixes_majority(seed):
     """Each order variable ("block j starts at or before p"), the only variables ``blocks_cnf``
@@ -153,8 +161,7 @@ def test_phases_are_the_weighted_fixes_majority(seed):
             continue
         ps = ref[0]
         want = []
-        lo = np.concatenate([[0], np.cumsum(blocks + 1)[:-1]])
-        hi = n - np.cumsum((blocks + 1)[::-1])[::-1] + 1
+        lo, hi = _order_spans(n, blocks)
         for j in range(len(blocks)):
             want += [np.sum(ps[j, :p + 1]) for p in range(lo[j], hi[j])]
         want = np.array(want)
@@ -283,9 +290,7 @@ def test_block_list_models_are_the_fixes_with_their_order_variables(seed):
         fixes, starts = block_starts(n, blocks)
         keep = np.array([all(f[i] == v for i, v in known.items()) for f in fixes], bool)
         want = {(tuple(f), tuple(st)) for f, st in zip(fixes[keep].tolist(), starts[keep].tolist())}
-        # the order variables' positions: the starts the clue alone allows, block by block
-        lo = np.concatenate([[0], np.cumsum(blocks + 1)[:-1]]).astype(int)
-        hi = (n - np.cumsum((blocks + 1)[::-1])[::-1] + 1).astype(int)
+        lo, hi = _order_spans(n, blocks)
         got = set()
         with Solver(name="cadical195") as solver:
             for a, b in zip(offs[:-1].tolist(), offs[1:].tolist()):
