@@ -62,6 +62,12 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want_stamp" ]; then
   else
     say "installing $req into $venv (the first run downloads the bpy module, ~400 MB)"
   fi
+  # A full disk fails pip deep in a traceback (and the tests after it): say so first, plainly.
+  free_mb=$(df -Pm "$venv" | awk 'NR == 2 {print $4}')
+  if [ -n "$free_mb" ] && [ "$free_mb" -lt 2500 ]; then
+    say "only ${free_mb} MB free where $venv lives; a line's venv needs about 1.3 GB plus the download (~0.4 GB): free some space (old checkouts' .venv-bpy* venvs?) and run again"
+    exit 1
+  fi
   touch "$marker"
   rm -f "$stamp"
   "$venv_python" -m pip install --quiet -r "$req" >&2
