@@ -65,6 +65,13 @@ SOLVER_OPTIONS = {"target": 2}
 # 120k but 9.2 s, rephase=0 141k, vivify=0 142k); checked on seven other sets (taai2011,
 # icga2016-2019, tcga2016-2017; 135 hand-overs): 433k conflicts and 25.0 s against 545k and
 # 29.6 s, fewer on six sets (icga2016 34k against 62k), more on tcga2017 (61k against 41k).
+# Again once the block lists' CNF lost its cover variables (2026-12-05; the 980 hand-overs of
+# benchmarks/results/tournament.json replayed through the search, first solution): 1.25M
+# conflicts, 48.8 s in CaDiCaL against 1.56M and 56.9 s without it; with elim=0 on top 1.18M
+# and 48.1 s, vivify=0 1.23M and 48.5 s, rephase=0 1.34M and 53.6 s: none better beyond the
+# noise. Each moved some set's total by 0.2-1.3 s either way (tcga2017 #605 alone: 34k
+# conflicts, 29k without, 8k with elim=0), so a set whose total is within ~10 % of a peer's
+# is decided by a puzzle or two, not by these options.
 PHASED_OPTIONS = {"stabilizeonly": 1}
 
 
