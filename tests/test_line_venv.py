@@ -103,6 +103,25 @@ def test_a_venv_of_another_python_is_made_again(line, tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="bash scripts")
+def test_a_full_disk_is_said_before_pip_and_the_next_run_installs(line, tmp_path):
+    run, venv, _req, _table = line
+    # a df that reports 100 MB free where the venv lives: the CI on record failed deep in pip so
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    (fake / "df").write_text("#!/bin/sh\necho 'Filesystem 1048576-blocks Used Available Capacity Mounted on'\n"
+                             "echo '/dev/x 2000 1900 100 95% /'\n")
+    (fake / "df").chmod(0o755)
+    full = run(extra={"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"})
+    assert full.returncode == 1 and not full.stdout
+    assert "only 100 MB free where" in full.stderr and "free some space" in full.stderr
+    assert _version_in(venv) == "" and not (venv / ".installing").exists()
+    # with room again, the same venv gets its requirements
+    again = run()
+    assert again.returncode == 0, again.stderr
+    assert _version_in(venv) == "1.0"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="bash scripts")
 def test_a_missing_python_is_said_and_nothing_else_is_used(line, tmp_path):
     run, venv, _req, table = line
     # a wrong interpreter named explicitly is an error, not passed over for another
