@@ -138,7 +138,7 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
     17 TAAI puzzles solved from scratch by CaDiCaL: order variables took 135k conflicts against
     220k with one variable per block start; on the 463 tournament hand-overs (2026-12-05, first
     solution, from the search's hand-over) the cells tied to the order variables alone took 871k
-    conflicts and 32.3 s in CaDiCaL, against 1.17M and 58.2 s with a cover variable per block
+    conflicts and 31.9 s in CaDiCaL, against 1.17M and 58.2 s with a cover variable per block
     and cell it may cover (``y(j, i) and not y(j, i - b_j)``; a filled cell covered by some
     block). The colour lines' too (below): on the 86 puzzles of the colour benchmark and 40 small
     noise grids (uniqueness, 2026-12-05), 2.66 s against 3.01 s, the conflicts 41k against 29k.
