@@ -36,10 +36,13 @@ turn.
         [--measure solve process] [--process-stride 4] [--limit 10] [--chunk 20]
         [--nonosolve PATH] [--lala PATH] [--solvers ours nonosolve lala] [--unique SETS]
         [--out tournament.json] [--merge] [--peers-from tournament.json]
+    python benchmarks/tournament.py --print --out tournament.json [--spread 10]
 
 ``--sets all`` runs every set in ``../shared/puzzles2d/taai-tcga-icga/question``. Writes
 ``benchmarks/results/<out>``; prints the tables (ratios ours ÷ peer); ``benchmarks/report.py``
-puts them in docs/BENCHMARKS.md.
+puts them in docs/BENCHMARKS.md. ``--print --spread 10`` on a run over whole sets (stride 1) also
+prints each set's ratio on each of the ten samples of every 10th puzzle it holds: how far a
+set's ratio on a sample of 100 moves with the sample.
 """
 from __future__ import annotations
 
@@ -391,6 +394,43 @@ def _x(v):
     return "—" if not v else f"{v:.2f}×"
 
 
+def sample_spread(doc, stride, peer="nonosolve", measure="solve"):
+    """How far a set's ratio moves with the sample: for a run over whole sets, ours ÷ ``peer``
+    (total CPU) on the whole set and on each of the ``stride`` samples it holds (every
+    ``stride``-th puzzle from puzzle k, k = 0 .. stride-1; the tables' samples are such ones).
+    [(set, whole-set ratio, [ratio of sample k])], sets where both solvers have rows only."""
+    out = []
+    for st in doc.get("sets", []):
+        by = st.get(measure) or {}
+        if "ours" not in by or peer not in by:
+            continue
+        sums = [[0.0, 0.0] for _ in range(stride)]
+        for side, name in enumerate(("ours", peer)):
+            for r in by[name]["rows"]:
+                if r is not None and r.get("cpu") is not None:
+                    lim = doc.get("limit")
+                    sums[r["i"] % stride][side] += r["cpu"] if lim is None else min(r["cpu"], lim)
+        whole = [sum(x[k] for x in sums) for k in (0, 1)]
+        out.append((st["set"], whole[0] / whole[1] if whole[1] else None,
+                    [o / p if p else None for o, p in sums]))
+    return out
+
+
+def spread_lines(doc, stride, peer="nonosolve"):
+    """Markdown rows of ``sample_spread``, and a last row: how many sets are over 1× in each sample."""
+    rows = sample_spread(doc, stride, peer)
+    head = ["set", "whole set"] + [f"from {k + 1}" for k in range(stride)] + ["spread"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, whole, parts in rows:
+        got = [x for x in parts if x is not None]
+        out.append("| " + " | ".join([name, _x(whole)] + [_x(x) for x in parts]
+                                     + [f"{min(got):.2f}–{max(got):.2f}×" if got else "—"]) + " |")
+    over = [sum(1 for _, _, parts in rows if parts[k] is not None and parts[k] > 1) for k in range(stride)]
+    whole_over = sum(1 for _, w, _ in rows if w is not None and w > 1)
+    out.append("| " + " | ".join(["sets over 1×", str(whole_over)] + [str(n) for n in over] + [""]) + " |")
+    return out
+
+
 def print_tables(doc):
     if doc.get("peers_from"):
         print(f"\nthe peers' rows are from another run ({doc['peers_from'].get('date_utc')}): not the same run as ours")
@@ -523,12 +563,18 @@ def main(argv=None) -> int:
                     help="a result file in benchmarks/results/ whose peers' rows (same sets and puzzles) are "
                          "set beside ours, for a machine where the peers cannot be built: not the same run")
     ap.add_argument("--print", dest="print_only", action="store_true", help="print the tables of --out and stop")
+    ap.add_argument("--spread", type=int, default=0, metavar="S",
+                    help="with --print: also ours ÷ nonosolve on each of the S samples of every S-th puzzle that "
+                         "a run over whole sets holds (how far a set's ratio moves with the sample)")
     a = ap.parse_args(argv)
     path = RESULTS / a.out
     if a.print_only:
         doc = load_json(path, {})
         resummarize(doc)
         print_tables(doc)
+        if a.spread > 1:
+            print(f"\nours ÷ nonosolve (total CPU) on the whole set and on every {a.spread}th puzzle from puzzle k")
+            print("\n".join(spread_lines(doc, a.spread)))
         return 0
     single_thread_env()
     sets_arg = all_sets() if a.sets == ["all"] else a.sets

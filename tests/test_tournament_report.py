@@ -134,3 +134,24 @@ def test_the_document_says_how_the_solvers_took_turns():
         lines = []
         report.write_tournament(lines.append, _tour(**({} if chunk is None else {"chunk": chunk})), "## T")
         assert said in "\n".join(lines)
+
+
+def test_sample_spread_is_each_samples_ratio_and_counts_sets_over_one():
+    """A run over whole sets holds every stride-th sample: each sample's ratio comes from its own
+    puzzles only (i % stride), the whole set's from all, and the last row counts the sets over 1×
+    in each sample."""
+    def entry(times):
+        rows = [{"i": i, "cpu": t, "ok": True} for i, t in enumerate(times)]
+        return {"rows": rows, "summary": tournament.summary(dict(enumerate(rows)), len(rows))}
+    doc = {"limit": 10.0, "sets": [
+        {"set": "a", "solve": {"ours": entry([1.0, 4.0, 1.0, 4.0]), "nonosolve": entry([2.0, 2.0, 2.0, 2.0])}},
+        # a time past the limit counts the limit, as in the tables
+        {"set": "b", "solve": {"ours": entry([30.0, 1.0]), "nonosolve": entry([5.0, 4.0])}},
+        {"set": "c", "solve": {"ours": entry([1.0, 1.0])}}]}  # no peer rows: left out
+    spread = tournament.sample_spread(doc, 2)
+    assert [name for name, _, _ in spread] == ["a", "b"]
+    assert spread[0][1] == 10 / 8 and spread[0][2] == [2 / 4, 8 / 4]
+    assert spread[1][1] == 11 / 9 and spread[1][2] == [10 / 5, 1 / 4]
+    lines = tournament.spread_lines(doc, 2)
+    assert lines[2].split(" | ")[1:4] == ["1.25×", "0.50×", "2.00×"]
+    assert lines[-1].split(" | ")[1:4] == ["2", "1", "1"]
