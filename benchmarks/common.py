@@ -5,6 +5,7 @@ Paths are relative to the repository: the shared data is ``../shared/`` beside t
 """
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import platform
@@ -98,11 +99,17 @@ def load_puzzles3d():
     return src
 
 
+def _open(path, mode, gz):
+    """A result file, gzip-compressed for a name ending in .gz (a run over whole sets holds tens
+    of thousands of rows)."""
+    return gzip.open(path, mode + "t") if gz else open(path, mode)
+
+
 def save_json(obj, path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "w") as f:
+    tmp = path.with_name(path.name + ".tmp")
+    with _open(tmp, "w", path.name.endswith(".gz")) as f:
         json.dump(obj, f, indent=1, default=_default)
     os.replace(tmp, path)
 
@@ -111,7 +118,7 @@ def load_json(path, default=None):
     path = Path(path)
     if not path.exists():
         return default
-    with open(path) as f:
+    with _open(path, "r", path.name.endswith(".gz")) as f:
         return json.load(f)
 
 

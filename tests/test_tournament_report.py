@@ -155,3 +155,14 @@ def test_sample_spread_is_each_samples_ratio_and_counts_sets_over_one():
     lines = tournament.spread_lines(doc, 2)
     assert lines[2].split(" | ")[1:4] == ["1.25×", "0.50×", "2.00×"]
     assert lines[-1].split(" | ")[1:4] == ["2", "1", "1"]
+
+
+def test_a_result_file_named_gz_is_written_compressed_and_read_back(tmp_path):
+    from benchmarks.common import load_json, save_json
+    doc = _tour()
+    save_json(doc, tmp_path / "all.json.gz")
+    save_json(doc, tmp_path / "all.json")
+    assert (tmp_path / "all.json.gz").read_bytes()[:2] == b"\x1f\x8b"  # gzip's magic number
+    assert (tmp_path / "all.json").read_bytes()[:1] == b"{"
+    assert load_json(tmp_path / "all.json.gz") == load_json(tmp_path / "all.json") == doc
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all.json", "all.json.gz"]  # no temporary left
