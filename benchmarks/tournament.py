@@ -307,14 +307,17 @@ def peer_process(solver, binary, name, puzzles, indices, limit, tmp):
 # summaries and tables
 
 
+def _cpu(r, limit):
+    """A row's CPU time, at most the limit (a solver that checks its clock now and then may end
+    past it)."""
+    return r["cpu"] if limit is None else min(r["cpu"], limit)
+
+
 def summary(rows, n, limit=None) -> dict:
     """solved, total, median, max (CPU s; an unsolved puzzle counts its time, at most the limit),
     puzzles over 1 s and 2 s, and how many used a SAT solver (and its CPU share, ours). A solve
-    that ended past ``limit`` (a solver that checks its clock now and then) counts as unsolved
-    at the limit, whoever it is."""
-    def cpu(r):
-        return r["cpu"] if limit is None else min(r["cpu"], limit)
-    times = sorted(cpu(r) for r in rows.values() if r.get("cpu") is not None)
+    that ended past ``limit`` counts as unsolved at the limit, whoever it is."""
+    times = sorted(_cpu(r, limit) for r in rows.values() if r.get("cpu") is not None)
     solved = sum(1 for r in rows.values() if r.get("ok") and (limit is None or r["cpu"] <= limit))
     sat = [r for r in rows.values() if r.get("sat") is not None]
     sat_cpu = [r["sat_cpu"] for r in rows.values() if r.get("sat_cpu") is not None]
@@ -408,8 +411,7 @@ def sample_spread(doc, stride, peer="nonosolve", measure="solve"):
         for side, name in enumerate(("ours", peer)):
             for r in by[name]["rows"]:
                 if r is not None and r.get("cpu") is not None:
-                    lim = doc.get("limit")
-                    sums[r["i"] % stride][side] += r["cpu"] if lim is None else min(r["cpu"], lim)
+                    sums[r["i"] % stride][side] += _cpu(r, doc.get("limit"))
         whole = [sum(x[k] for x in sums) for k in (0, 1)]
         out.append((st["set"], whole[0] / whole[1] if whole[1] else None,
                     [o / p if p else None for o, p in sums]))
