@@ -39,10 +39,11 @@ turn.
     python benchmarks/tournament.py --print --out tournament.json [--spread 10]
 
 ``--sets all`` runs every set in ``../shared/puzzles2d/taai-tcga-icga/question``. Writes
-``benchmarks/results/<out>`` (gzip-compressed for a name ending in .gz); prints the tables (ratios ours ÷ peer); ``benchmarks/report.py``
-puts them in docs/BENCHMARKS.md. ``--print --spread 10`` on a run over whole sets (stride 1) also
-prints each set's ratio on each of the ten samples of every 10th puzzle it holds: how far a
-set's ratio on a sample of 100 moves with the sample.
+``benchmarks/results/<out>`` (gzip-compressed for a name ending in .gz); prints the tables
+(ratios ours ÷ peer); ``benchmarks/report.py`` puts them in docs/BENCHMARKS.md. ``--print
+--spread 10`` on a run over whole sets (stride 1) also prints each set's ratio on each of the
+ten samples of every 10th puzzle it holds: how far a set's ratio on a sample of 100 moves with
+the sample.
 """
 from __future__ import annotations
 
