@@ -14,11 +14,15 @@ probing relations (``stored``, what the engine does), every single-cell implicat
 propagating each unknown cell's two values from the root (``full``, as nonosolve hands over),
 both, or ``none``. ``--phases off`` leaves CaDiCaL its own phases instead of the engine's
 (``engine/kinds/plain/satphase.py``). ``--solver kissat404`` runs Kissat, which python-sat cannot resume or
-question for statistics: one uninterrupted call per case, CPU time only.
+question for statistics: one uninterrupted call per case, CPU time only. ``--tail`` prints
+how many cases took over TAIL_OVER conflicts and the largest (how a setting moves the slowest
+puzzles, which a set's total hides), ``--cases`` writes every case's figures, one JSON line each.
+With ``--chunk 8000`` the schedule is the search's on a 25x25 puzzle: the five slowest of the
+whole tournament run replay with the very conflicts they took there.
 
-    python benchmarks/sat_replay.py [--sets icga2020 ...] [--stride 10] [--chunk 4000]
-        [--options '{"lucky": 0}'] [--solver cadical300] [--cap 300000]
-        [--relations stored|full|both|none] [--phases on|off]
+    python benchmarks/sat_replay.py [--sets all | icga2020 ...] [--stride 10] [--offset 0]
+        [--chunk 4000] [--options '{"lucky": 0}'] [--solver cadical300] [--cap 300000]
+        [--relations stored|full|both|none] [--phases on|off] [--tail] [--cases rows.jsonl]
 
 Run each setting in its own process (python-sat keeps no state between solvers, but CPU times
 are comparable only between processes of the same run).
@@ -36,28 +40,47 @@ from benchmarks.common import SHARED  # noqa: E402
 
 DEFAULT_SETS = ["taai2011", "icga2016", "icga2017", "icga2018", "icga2019", "icga2020", "icga2021"]
 FIRST_CHUNK = 2000
+# conflicts (~1.2 s and ~1.6 s at ~39 us a conflict) over which ``--tail`` counts a case
+TAIL_OVER = (30_000, 40_000)
 
 
 class _HandOver(Exception):
     """Raised in place of building the CDCL solver: carries what it would be built from."""
 
 
-def hand_overs(name, stride):
+TOURNAMENT = SHARED / "puzzles2d" / "taai-tcga-icga" / "question"
+
+
+def all_sets():
+    return sorted(p.name[:-len(".txt.gz")] for p in TOURNAMENT.glob("*.txt.gz"))
+
+
+def hand_overs(name, stride, offset=0):
     """(puzzle index, net, root state, covered mask, relations) of every ``stride``-th puzzle of
-    set ``name`` whose first-solution search reaches the CDCL hand-over."""
-    from engine.kinds.plain import plainkind  # the plain kind builds the CDCL solver (``sat_new``)
+    set ``name`` from puzzle ``offset`` whose first-solution search reaches the CDCL hand-over."""
     from engine.files.puzzlefile import load_puzzles
+    puzzles = load_puzzles(TOURNAMENT / f"{name}.txt.gz")
+    return captured_hand_overs(puzzles, range(offset, len(puzzles), stride))
+
+
+def captured_hand_overs(puzzles, indices):
+    """``hand_overs`` of the given puzzles: what the search hands the CDCL solver, captured in
+    place of building it (the search stops there)."""
+    from engine import gate
+    from engine.kinds.plain import plainkind  # the plain kind builds the CDCL solver (``sat_new``)
     from engine.solve.driver import solve
+
+    # the kernels first: loading them solves tiny puzzles, whose hand-over would be captured too
+    gate.ensure(*gate.parts_for("full", "dp"), *gate.later_parts("full"))
 
     def capture(net, state, covered, relations=None, phases=False):
         raise _HandOver(net, state.copy(), covered.copy(), relations)
 
-    puzzles = load_puzzles(SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / f"{name}.txt.gz")
     real = plainkind.SatSearch
     plainkind.SatSearch = capture
     out = []
     try:
-        for i in range(0, len(puzzles), stride):
+        for i in indices:
             try:
                 solve(puzzles[i], want=1)
             except _HandOver as h:
@@ -105,42 +128,47 @@ def handed_relations(net, state, stored, kind):
 
 
 def replay(cases, chunk, cap, relations="stored", phases=True):
-    """Solve each case from its root with the chunk schedule: (conflicts, CPU seconds) in all,
-    and the cases stopped at ``cap`` conflicts without an answer. The CPU time includes
-    building the relations; Kissat (one call, no statistics) counts no conflicts."""
+    """Solve each case from its root with the chunk schedule: a row per case (``i``, its
+    ``conflicts``, its ``cpu_s``, whether it was ``capped``: stopped at ``cap`` conflicts without
+    an answer). The CPU time includes building the relations; Kissat (one call, no statistics)
+    counts no conflicts."""
     from engine.kinds.plain import sat
     from engine.kinds.plain.sat import SatSearch
-    total, cpu, capped = 0, 0.0, 0
-    for _i, net, state, covered, stored in cases:
+    rows = []
+    for i, net, state, covered, stored in cases:
         c0 = time.process_time()
         ss = SatSearch(net, state, covered, handed_relations(net, state, stored, relations), phases=phases)
         while not ss.feed(1 << 30):
             pass
+        capped = False
         if sat.SOLVER_NAME.startswith("kissat"):
             ss.solver.solve()
-            cpu += time.process_time() - c0
-            ss.close()
-            continue
-        ss.chunk = FIRST_CHUNK if chunk else cap
-        while True:
-            r = ss.step()
-            if r is not None:
-                break
-            if ss.conflicts >= cap:
-                capped += 1
-                break
-            if chunk:
-                ss.chunk = min(ss.chunk * 2, chunk)
-        cpu += time.process_time() - c0
-        total += ss.conflicts
+        else:
+            ss.chunk = FIRST_CHUNK if chunk else cap
+            while ss.step() is None:
+                if ss.conflicts >= cap:
+                    capped = True
+                    break
+                if chunk:
+                    ss.chunk = min(ss.chunk * 2, chunk)
+        rows.append({"i": i, "conflicts": ss.conflicts, "cpu_s": time.process_time() - c0, "capped": capped})
         ss.close()
-    return total, cpu, capped
+    return rows
+
+
+def tail(rows, over=TAIL_OVER, top=5):
+    """The tail of a replay's rows (each with ``set`` and ``i``): how many cases took over each
+    of ``over`` conflicts, and the ``top`` largest as (conflicts, "set #i")."""
+    counts = {t: sum(r["conflicts"] > t for r in rows) for t in over}
+    largest = sorted(((r["conflicts"], f"{r['set']} #{r['i']}") for r in rows), reverse=True)[:top]
+    return counts, largest
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", nargs="+", default=DEFAULT_SETS)
+    ap.add_argument("--sets", nargs="+", default=DEFAULT_SETS, help="tournament sets, or all")
     ap.add_argument("--stride", type=int, default=10)
+    ap.add_argument("--offset", type=int, default=0, help="the first puzzle of each set's stride")
     ap.add_argument("--chunk", type=int, default=4000,
                     help="largest chunk in conflicts (from 2000, doubling); 0: one uninterrupted call")
     ap.add_argument("--options", default="{}", help="CaDiCaL options as JSON, on top of sat.SOLVER_OPTIONS")
@@ -151,6 +179,8 @@ def main(argv=None):
                     help="binary clauses handed over beside the lines (see above)")
     ap.add_argument("--phases", choices=["on", "off"], default="on",
                     help="the engine's phases (satphase.py, as the search sets them), or CaDiCaL's own")
+    ap.add_argument("--cases", default=None, help="write a JSON line per case (set, i, conflicts, cpu_s, capped)")
+    ap.add_argument("--tail", action="store_true", help="print the cases over TAIL_OVER conflicts and the largest")
     args = ap.parse_args(argv)
     from engine.kinds.plain import sat
     given = json.loads(args.options)
@@ -159,20 +189,29 @@ def main(argv=None):
     sat.PHASED_OPTIONS = {k: v for k, v in sat.PHASED_OPTIONS.items() if k not in given}
     if args.solver:
         sat.SOLVER_NAME = args.solver
-    all_conf, all_cpu, parts = 0, 0.0, []
-    for name in args.sets:
-        cases = hand_overs(name, args.stride)
-        conf, cpu, capped = replay(cases, args.chunk, args.cap, args.relations, args.phases == "on")
-        all_conf += conf
-        all_cpu += cpu
-        counted = "conflicts not counted" if sat.SOLVER_NAME.startswith("kissat") else f"{conf} conflicts"
-        parts.append(f"{name} {len(cases)} cases {counted} {cpu:.1f} s" + (f" ({capped} capped)" if capped else ""))
-        print(parts[-1], flush=True)
+    kissat = sat.SOLVER_NAME.startswith("kissat")
+    every = []
+    for name in all_sets() if args.sets == ["all"] else args.sets:
+        rows = replay(hand_overs(name, args.stride, args.offset), args.chunk, args.cap, args.relations,
+                      args.phases == "on")
+        for r in rows:
+            r["set"] = name
+        every += rows
+        conf, cpu, capped = (sum(r[k] for r in rows) for k in ("conflicts", "cpu_s", "capped"))
+        counted = "conflicts not counted" if kissat else f"{conf} conflicts"
+        print(f"{name} {len(rows)} cases {counted} {cpu:.1f} s" + (f" ({capped} capped)" if capped else ""),
+              flush=True)
+    if args.cases:
+        with open(args.cases, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in every)
     print(f"{sat.SOLVER_NAME} chunk {args.chunk or 'one call'} options {sat.SOLVER_OPTIONS} "
           f"{'+ ' + str(sat.PHASED_OPTIONS) + ' when phased ' if sat.PHASED_OPTIONS else ''}relations {args.relations} phases {args.phases}: "
-          f"{all_conf} conflicts, "
-          f"{all_cpu:.1f} s CPU in all")
-
+          f"{sum(r['conflicts'] for r in every)} conflicts, "
+          f"{sum(r['cpu_s'] for r in every):.1f} s CPU in all")
+    if args.tail and not kissat:
+        counts, largest = tail(every)
+        print("tail: " + ", ".join(f"{n} over {t // 1000}k conflicts" for t, n in counts.items())
+              + "; largest " + ", ".join(f"{where} {c}" for c, where in largest))
 
 if __name__ == "__main__":
     main()

@@ -11,6 +11,8 @@ reference.
 - The root implications ``benchmarks/sat_replay.py --relations full`` hands over: per unknown
   cell and value, exactly what a brute-force line fixpoint fixes, and the CNF's models with them
   still the solutions.
+- ``benchmarks/sat_replay.py``'s capture and replay: the captured root keeps every solution,
+  each case is replayed to an answer (or stopped at its cap), and its tail counts are exact.
 - The search with the fallback: ``solve``'s verdicts with the CDCL solver taking over at the
   first guess, and with the default hand-over, equal CP-SAT's on random puzzles too large to
   enumerate (uniqueness and first-solution modes).
@@ -296,3 +298,41 @@ def test_root_implications_are_line_propagation_from_each_literal(shapes, seed):
                 assert got.get(2 * c + (v == FILLED), set()) == want, (p.clues(), c, v)
         assert solutions_under(p, state) == keys(sat_solutions(p, state, (src, dst))), p.clues()
     assert n_imp >= 30, n_imp
+
+
+def test_replay_captures_each_puzzles_root_and_replays_each_case(monkeypatch):
+    """``benchmarks/sat_replay.py`` with the hand-over at the search's start: each tournament
+    puzzle the search leaves open is captured at its own probed root (a solution of the CNF built
+    from it, with the root's cells as units, solves that puzzle), replayed to an answer with the
+    same conflicts every time, or stopped when its cap is one conflict; ``tail`` counts the cases
+    over each bound and ranks the largest."""
+    from benchmarks.sat_replay import captured_hand_overs, replay, tail
+    counts, largest = tail([{"set": "a", "i": 1, "conflicts": 5}, {"set": "b", "i": 7, "conflicts": 50},
+                            {"set": "a", "i": 2, "conflicts": 20}], over=(10, 30), top=2)
+    assert counts == {10: 2, 30: 1} and largest == [(50, "b #7"), (20, "a #2")]
+    from conftest import SHARED
+    path = SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / "taai2011.txt.gz"
+    if not path.exists():
+        pytest.skip("../shared is absent: no tournament puzzles")
+    from engine.files.puzzlefile import load_puzzles
+    puzzles = load_puzzles(path)
+    monkeypatch.setattr(search, "SAT_AFTER_STEPS", 0)
+    picked = [130, 290, 305]  # CaDiCaL needs ~0.4k-1.6k conflicts from their roots
+    cases = captured_hand_overs(puzzles, picked)
+    assert [c[0] for c in cases] == picked
+    for i, net, state, covered, rel in cases:
+        ss = SatSearch(net, state, covered, rel, phases=True)
+        assert ss.feed(1 << 30)
+        sol = ss.solver.solve() and ss.step()
+        ss.close()
+        assert sol is not None and satisfies(puzzles[i], sol), i
+        known = state != UNKNOWN
+        assert np.array_equal(np.where(sol, FILLED, EMPTY)[known], state[known])
+    rows = replay(cases, 4000, 1 << 20)
+    assert [r["i"] for r in rows] == [c[0] for c in cases]
+    assert not any(r["capped"] for r in rows)
+    again = replay(cases, 4000, 1 << 20)
+    assert [r["conflicts"] for r in again] == [r["conflicts"] for r in rows]
+    assert all(r["conflicts"] > 100 for r in rows), rows
+    short = replay(cases, 0, 1)
+    assert all(s["capped"] and s["conflicts"] <= 2 for s in short), short
