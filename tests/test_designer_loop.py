@@ -255,3 +255,31 @@ def test_repair_of_a_solvable_puzzle_shows_nothing_and_refuses_the_unsolvable():
     # every clue hidden, repaired for probing: what it shows probing solves
     r = sess.repair(np.ones(sess.n_lines, bool), "probe")
     assert sess.check(r.hidden, "probe").solvable and r.lines
+
+
+def test_the_editors_calls_hold_the_collector_off():
+    """Check, Suggest and Repair run with the cyclic collector off (a full collection of a large
+    Blender session could stall a live check or a repair's Esc for about a second) and leave it
+    as they found it, on or off."""
+    import gc
+    from engine.voxel.blobs import blob_grid
+    sess = DesignSession(blob_grid((6, 5, 5), seed=3, fill=0.5))
+    seen = []
+    run = sess.K.run
+
+    def watched(*a, **kw):
+        seen.append(gc.isenabled())
+        return run(*a, **kw)
+    sess.K.run = watched
+    hidden = np.ones(sess.n_lines, bool)  # every clue hidden: logic settles nothing
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            sess.check(hidden)
+            sess.suggest(hidden)
+            sess.repair(hidden)
+            assert gc.isenabled() == enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert len(seen) >= 6 and not any(seen), seen

@@ -11,6 +11,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..gcpause import collector_held
 from ..model.difficulty import LOGICS, Difficulty
 from ..solve.kinds import kind_for
 from ..kinds.plain.maskprop import RUN_CONTRADICTION, RUN_SOLVED
@@ -135,6 +136,10 @@ class DesignSession:
         self.K.shown[:] = ~h & self.K.clued
         return h, self.K.run(probe=logic == "probe")
 
+    # the editor's calls hold the collector off, as ``solve`` does: a full collection of a large
+    # Blender session (~1 s for a million objects, ``gcpause``) would stall a check after a toggle
+    # and a repair's Esc
+    @collector_held()
     def check(self, hidden=None, logic: str = "line", *, search_time: float = 0.1) -> DesignCheck:
         """Whether the puzzle with clues ``hidden`` is unique and solvable at ``logic``, its score,
         and which cells logic leaves undecided. When logic does not settle it, uniqueness is
@@ -172,6 +177,7 @@ class DesignSession:
         lens = np.diff(K.line_start)
         return np.flatnonzero(h & (per_line > 0) & (lens > 0) & K.clued).astype(np.int64), per_line
 
+    @collector_held()
     def suggest(self, hidden=None, logic: str = "line", k: int = 5) -> list:
         """Up to ``k`` hidden clues whose showing settles the most undecided cells (by line
         propagation from what ``logic`` already deduced), best first (ties: the lower line);
@@ -187,6 +193,7 @@ class DesignSession:
         return [Suggestion(int(cands[i]), self.line_name(int(cands[i])), int(gains[i]),
                            int(gains[i]) == n_undecided) for i in order if gains[i] > 0]
 
+    @collector_held()
     def repair(self, hidden=None, logic: str = "line", progress=None) -> Optional[Repair]:
         """The fewest hidden clues to show so that the puzzle is unique and solvable at ``logic``
         again (a hand-broken design). Greedy: show the clue that settles the most undecided
