@@ -36,11 +36,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks.common import SHARED  # noqa: E402
+from benchmarks.tournament import TAAI, all_sets  # noqa: E402
 
 DEFAULT_SETS = ["taai2011", "icga2016", "icga2017", "icga2018", "icga2019", "icga2020", "icga2021"]
 FIRST_CHUNK = 2000
-# conflicts (~1.2 s and ~1.6 s at ~39 us a conflict) over which ``--tail`` counts a case
+# conflicts (~1.2 s and ~1.6 s at ~40 us a conflict) over which ``--tail`` counts a case
 TAIL_OVER = (30_000, 40_000)
 
 
@@ -48,18 +48,11 @@ class _HandOver(Exception):
     """Raised in place of building the CDCL solver: carries what it would be built from."""
 
 
-TOURNAMENT = SHARED / "puzzles2d" / "taai-tcga-icga" / "question"
-
-
-def all_sets():
-    return sorted(p.name[:-len(".txt.gz")] for p in TOURNAMENT.glob("*.txt.gz"))
-
-
 def hand_overs(name, stride, offset=0):
     """(puzzle index, net, root state, covered mask, relations) of every ``stride``-th puzzle of
     set ``name`` from puzzle ``offset`` whose first-solution search reaches the CDCL hand-over."""
     from engine.files.puzzlefile import load_puzzles
-    puzzles = load_puzzles(TOURNAMENT / f"{name}.txt.gz")
+    puzzles = load_puzzles(TAAI / f"{name}.txt.gz")
     return captured_hand_overs(puzzles, range(offset, len(puzzles), stride))
 
 
@@ -212,6 +205,7 @@ def main(argv=None):
         counts, largest = tail(every)
         print("tail: " + ", ".join(f"{n} over {t // 1000}k conflicts" for t, n in counts.items())
               + "; largest " + ", ".join(f"{where} {c}" for c, where in largest))
+
 
 if __name__ == "__main__":
     main()

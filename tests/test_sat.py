@@ -11,8 +11,9 @@ reference.
 - The root implications ``benchmarks/sat_replay.py --relations full`` hands over: per unknown
   cell and value, exactly what a brute-force line fixpoint fixes, and the CNF's models with them
   still the solutions.
-- ``benchmarks/sat_replay.py``'s capture and replay: the captured root keeps every solution,
-  each case is replayed to an answer (or stopped at its cap), and its tail counts are exact.
+- ``benchmarks/sat_replay.py``'s capture and replay: each captured root is its own puzzle's (a
+  solution of the CNF from it solves that puzzle), each case is replayed to an answer with the
+  same conflicts every time (or stopped at its cap), and its tail counts are exact.
 - The search with the fallback: ``solve``'s verdicts with the CDCL solver taking over at the
   first guess, and with the default hand-over, equal CP-SAT's on random puzzles too large to
   enumerate (uniqueness and first-solution modes).
@@ -323,7 +324,8 @@ def test_replay_captures_each_puzzles_root_and_replays_each_case(monkeypatch):
     for i, net, state, covered, rel in cases:
         ss = SatSearch(net, state, covered, rel, phases=True)
         assert ss.feed(1 << 30)
-        sol = ss.solver.solve() and ss.step()
+        ss.chunk = 1 << 20
+        sol = ss.step()
         ss.close()
         assert sol is not None and satisfies(puzzles[i], sol), i
         known = state != UNKNOWN
