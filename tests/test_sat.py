@@ -311,12 +311,9 @@ def test_replay_captures_each_puzzles_root_and_replays_each_case(monkeypatch):
     counts, largest = tail([{"set": "a", "i": 1, "conflicts": 5}, {"set": "b", "i": 7, "conflicts": 50},
                             {"set": "a", "i": 2, "conflicts": 20}], over=(10, 30), top=2)
     assert counts == {10: 2, 30: 1} and largest == [(50, "b #7"), (20, "a #2")]
-    from conftest import SHARED
-    path = SHARED / "puzzles2d" / "taai-tcga-icga" / "question" / "taai2011.txt.gz"
-    if not path.exists():
+    puzzles = tournament_puzzles(306)
+    if not puzzles:
         pytest.skip("../shared is absent: no tournament puzzles")
-    from engine.files.puzzlefile import load_puzzles
-    puzzles = load_puzzles(path)
     monkeypatch.setattr(search, "SAT_AFTER_STEPS", 0)
     picked = [130, 290, 305]  # CaDiCaL needs ~0.4k-1.6k conflicts from their roots
     cases = captured_hand_overs(puzzles, picked)
