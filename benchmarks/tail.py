@@ -11,8 +11,9 @@ at a time, after a warm-up):
   which is why probing leaves its root near blank) and its CPU time;
 - CP-SAT (``cpsat.py``'s model: a cell variable each, an automaton constraint per line; one
   worker), first solution, per ``--seeds`` seed: CPU time and conflicts. CP-SAT propagates each
-  line's automaton and learns clauses from the propagators' explanations (lazy clause generation): whether these puzzles are hard
-  for a conflict-driven solver that sees the lines as lines, or only for our CNF.
+  line's automaton and learns clauses from the propagators' explanations (lazy clause
+  generation): whether these puzzles are hard for a conflict-driven solver that sees the lines
+  as lines, or only for our CNF.
 
     python benchmarks/tail.py [--results results/tournament_all.json.gz] [--over 2.0]
         [--seeds 0 1] [--limit 30] [--out results/tail.json]
@@ -45,21 +46,15 @@ def slow_puzzles(doc, over, solvers=("ours", "nonosolve")):
     return out
 
 
-def ours_first(puzzle, limit):
-    """Our first solution: CPU seconds, CaDiCaL's conflicts (-1: never handed over), verdict."""
+def ours(puzzle, want, limit):
+    """Our solve to ``want`` solutions (1: the first, verdict ``solved``; 2: uniqueness, verdict
+    unique / multiple / none): its verdict, CPU seconds and CaDiCaL's conflicts (-1: never
+    handed over)."""
     from engine.solve.driver import solve
     c0 = time.process_time()
-    r = solve(puzzle, want=1, time_limit=limit)
+    r = solve(puzzle, want=want, time_limit=limit)
     return {"cpu": time.process_time() - c0, "sat_conflicts": r.stats.get("sat_conflicts", -1),
             "verdict": r.verdict}
-
-
-def ours_unique(puzzle, limit):
-    """Our uniqueness verdict (unique / multiple / none / unknown) and its CPU seconds."""
-    from engine.solve.driver import solve
-    c0 = time.process_time()
-    r = solve(puzzle, want=2, time_limit=limit)
-    return {"cpu": time.process_time() - c0, "verdict": r.verdict}
 
 
 def cpsat_first(puzzle, seed, limit):
@@ -87,7 +82,7 @@ def measure(slow, seeds, limit, use_cpsat):
         if name not in sets:
             sets[name] = load_puzzles(TAAI / f"{name}.txt.gz")
         p = sets[name][i]
-        row = {"set": name, "i": i, "run": run, "ours": ours_first(p, limit), "unique": ours_unique(p, limit)}
+        row = {"set": name, "i": i, "run": run, "ours": ours(p, 1, limit), "unique": ours(p, 2, limit)}
         if use_cpsat:
             row["cpsat"] = [cpsat_first(p, s, limit) for s in seeds]
         rows.append(row)
@@ -102,8 +97,8 @@ def _t(v):
 def row_line(row):
     """A table line: the run's times, ours now (conflicts), the verdict, CP-SAT per seed."""
     run = " | ".join(_t(v) for v in row["run"].values())
-    ours = row["ours"]
-    cells = [f"{row['set']} #{row['i']}", run, f"{ours['cpu']:.2f} ({ours['sat_conflicts']:,})",
+    first = row["ours"]
+    cells = [f"{row['set']} #{row['i']}", run, f"{first['cpu']:.2f} ({first['sat_conflicts']:,})",
              f"{row['unique']['verdict']} {row['unique']['cpu']:.2f}"]
     for c in row.get("cpsat", []):
         cells.append(f"{c['cpu']:.2f} ({c['conflicts']:,})" + ("" if c["status"] in ("OPTIMAL", "FEASIBLE")
