@@ -5,7 +5,8 @@
   clues, weights and known cells; no weight left (the known cells allow no fix): False.
 - ``blocks_phases``: it numbers the variables as ``satblocks.blocks_cnf`` does (the same new
   top), and when the beliefs are a solution, its phases with the solution's cells satisfy every
-  clause ``blocks_cnf`` makes (a phase given to the wrong variable breaks one).
+  clause ``blocks_cnf`` makes (a phase given to the wrong variable breaks one); a line whose
+  beliefs allow none of its fixes gets no phases but keeps its variables' numbers.
 - ``beliefs``: with one line sending messages, every cell's belief is that line's marginal.
 - ``SatSearch``: the phases reach the solver after the whole CNF is in (CaDiCaL ignores the
   phase of a variable it has not met): a puzzle of 12! solutions whose beliefs are one of them
@@ -93,6 +94,29 @@ def test_phases_of_a_solution_satisfy_the_block_lists_cnf(seed, shape):
     assert np.all(value[1:] != 0)  # every variable has its phase
     for clause in _clauses(lits, offs):
         assert np.any(value[np.abs(clause)] == np.sign(clause)), clause
+
+
+def test_a_line_without_weight_keeps_its_numbers_and_gets_no_phases():
+    """Two lines of their own cells: the first's beliefs allow none of its fixes (every cell
+    surely empty), so its variables get no phase, but they keep their numbers, as in
+    ``blocks_cnf``: the second line's phases are those it gets alone, numbered after them."""
+    n = 9
+    a, b = np.array([2, 3], np.int64), np.array([1, 2, 1], np.int64)
+    line_start = np.array([0, n, 2 * n], np.int64)
+    cells = np.arange(2 * n, dtype=np.int64)
+    clue_start = np.array([0, len(a), len(a) + len(b)], np.int64)
+    clue_data = np.concatenate([a, b])
+    lines = np.array([0, 1], np.int64)
+    rng = np.random.default_rng(3)
+    belief = np.concatenate([np.zeros(n), rng.uniform(0.2, 0.8, n)])
+    top0 = 2 * n
+    top, phases = blocks_phases(line_start, cells, clue_start, clue_data, lines, top0, belief)
+    _, _, cnf_top = blocks_cnf(line_start, cells, clue_start, clue_data, lines, top0)
+    first_top, none = blocks_phases(line_start, cells, clue_start, clue_data, lines[:1], top0, belief)
+    assert len(none) == 0 and top0 < first_top < top == cnf_top
+    alone_top, alone = blocks_phases(line_start, cells, clue_start, clue_data, lines[1:], first_top, belief)
+    assert alone_top == top and np.array_equal(phases, alone)
+    assert np.array_equal(np.sort(np.abs(phases)), np.arange(first_top + 1, top + 1))
 
 
 def test_beliefs_of_one_line_are_its_marginals():

@@ -114,8 +114,8 @@ def line_blocks(clue_start, clue_data, li, out):
 def block_spans(n, b, gap, k, lo, hi):
     """Each of the ``k`` blocks' first and last start (``lo[j]``, ``hi[j]``) in a line of ``n``
     cells from the clue alone: blocks ``b``, at least ``gap[j]`` cells after block j. Whether the
-    clue fits the line. The one rule for ``blocks_cnf``'s variables and ``satphase``'s phases of
-    them (which must number them alike)."""
+    clue fits the line. With ``order_numbers``, the one rule for ``blocks_cnf``'s variables and
+    ``satphase``'s phases of them (which must number them alike)."""
     s = 0
     for j in range(k):
         lo[j] = s
@@ -125,6 +125,16 @@ def block_spans(n, b, gap, k, lo, hi):
         hi[j] = e - b[j]
         e = hi[j] - (gap[j - 1] if j else 0)
     return lo[0] <= hi[0]
+
+
+@njit
+def order_numbers(k, lo, hi, top, yb):
+    """Number the order variables of a line's ``k`` blocks from ``top`` + 1 on: "block j starts
+    at or before p", p in [lo[j], hi[j]), is variable yb[j] + p - lo[j]. Returns the new top."""
+    for j in range(k):
+        yb[j] = top + 1
+        top += hi[j] - lo[j]
+    return top
 
 
 @njit
@@ -212,9 +222,7 @@ def blocks_cnf(line_start, line_cells, clue_start, clue_data, lines, top, colour
             continue
         # the order variables, block by block
         yb = np.empty(k, np.int64)
-        for j in range(k):
-            yb[j] = top + 1
-            top += hi[j] - lo[j]
+        top = order_numbers(k, lo, hi, top, yb)
         for j in range(k):
             nc, pos = _order_clauses(lits, offs, nc, pos, yb, lo, hi, b, gap, j, k)
         nc, pos = _cells_by_order(lits, offs, nc, pos, yb, lo, hi, b, k, line_cells[a0:a0 + n], colours, k1, state)

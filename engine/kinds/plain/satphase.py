@@ -23,7 +23,7 @@ import numpy as np
 
 from ...jit import njit
 from ...model.cells import EMPTY, FILLED
-from .satblocks import block_spans, line_blocks
+from .satblocks import block_spans, line_blocks, order_numbers
 
 BP_ROUNDS = 20
 _CLAMP = 1e-6  # no unknown cell's chance is quite 0 or 1, so that its log-odds stay finite
@@ -178,6 +178,7 @@ def blocks_phases(line_start, line_cells, clue_start, clue_data, lines, top, bel
     b = np.zeros(most, np.int64)
     lo = np.zeros(most, np.int64)
     hi = np.zeros(most, np.int64)
+    yb = np.zeros(most, np.int64)
     gap = np.ones(most + 1, np.int64)  # block lists: one empty cell between blocks
     for li in lines:
         a0 = line_start[li]
@@ -187,15 +188,16 @@ def blocks_phases(line_start, line_cells, clue_start, clue_data, lines, top, bel
             continue
         if not block_spans(n, b, gap, k, lo, hi):
             continue  # the clue does not fit: blocks_cnf's empty clause, no variables
+        top = order_numbers(k, lo, hi, top, yb)
         for i in range(n):
             w1[i] = belief[line_cells[a0 + i]]
-        ok = line_marginals(w1[:n], b[:k], ps, cell_p)
+        if not line_marginals(w1[:n], b[:k], ps, cell_p):
+            continue  # no phases for this line's variables, which keep their numbers
         for j in range(k):  # the order variables, p in [lo, hi)
             cum = 0.0
             for p in range(lo[j], hi[j]):
-                top += 1
-                if ok:
-                    cum += ps[j, p]
-                    phase[n_phase] = top if cum >= 0.5 else -top
-                    n_phase += 1
+                cum += ps[j, p]
+                v = yb[j] + p - lo[j]
+                phase[n_phase] = v if cum >= 0.5 else -v
+                n_phase += 1
     return top, phase[:n_phase]
