@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
@@ -43,7 +44,21 @@ def missing() -> Optional[str]:
 
 
 def launch(playwright):
-    return playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    """Chromium with a temporary directory of its own, removed when the browser closes. Debian's
+    chromium script turns /dev/shm off where it is small (--disable-dev-shm-usage), and Chromium
+    then makes its shared memory as files in $TMPDIR, unlinked at once; a process ended between
+    the two leaves an empty ``.org.chromium.Chromium.*`` behind (1-3 in /tmp per CI run, each
+    made as a test module's browser started), which now goes with the directory."""
+    tmp = tempfile.mkdtemp(prefix="nonogram-chromium-")
+    try:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS,
+                                             env={**os.environ, "TMPDIR": tmp})
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    browser.on("disconnected", lambda _: shutil.rmtree(tmp, ignore_errors=True))
+    browser.nonogram_tmp = tmp
+    return browser
 
 
 def wait_ready(page, timeout: float = 20000):
